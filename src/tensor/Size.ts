@@ -56,6 +56,11 @@ export class Size extends Array<number> {
     return out;
   }
 
+  /** `size[a:b]`: a Size, as slicing a Size is in Python (Array's species rule; this signature says so). */
+  override slice(start?: number, end?: number): Size {
+    return super.slice(start, end) as Size;
+  }
+
   /** `size.numel()`: the number of elements a tensor of this size holds (1 for `torch.Size([])`). */
   numel(): number {
     let n = 1;

@@ -79,9 +79,9 @@ function objects(): Record<string, unknown> {
   out['size()'] = torch.zeros(2, 3, 4).size();
   out['shape slice'] = torch.zeros(2, 3, 4).shape.slice(1);
   out['generator'] = new torch.Generator();
-  out['op add.Tensor'] = ops.aten.add.Tensor;
-  out['op sum.default'] = ops.aten.sum.default;
-  out['packet add'] = ops.aten.add;
+  out['op add.Tensor'] = ops.aten.add!.Tensor;
+  out['op sum.default'] = ops.aten.sum!.default;
+  out['packet add'] = ops.aten.add!;
   return out;
 }
 

@@ -30,7 +30,7 @@ describe('a dispatch mode sees AccumulateGrad as in PyTorch', () => {
     expect((x.grad as Tensor).tolist()).toEqual(y.mul(2).tolist());
   });
 
-  it("x.detach() is aten.detach.default: no history, shared storage and version counter, no base", () => {
+  it('x.detach() is aten.detach.default: no history, shared storage and version counter, no base', () => {
     const x = torch.ones([2, 3], { requires_grad: true });
     const m = new Logging();
     const d = m.run(() => x.detach());

@@ -512,8 +512,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     // a view that is never differentiable (detach) records no base: PyTorch's non-differentiable view
     if (isViewOp(nf) && kind !== 'inplace') {
       if (!neverDifferentiable) viewLines.push(...emitViewKernel(nf));
-    }
-    else if (nf.func.isMutable) viewLines.push(...emitMutationKernel(nf));
+    } else if (nf.func.isMutable) viewLines.push(...emitMutationKernel(nf));
     void byOpName;
   }
   return [
