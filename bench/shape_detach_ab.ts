@@ -48,7 +48,8 @@ function measure(torch: Torch): Figures {
 const median = (a: number[]): number => a.slice().sort((p, q) => p - q)[a.length >> 1] as number;
 
 const [before, after] = [process.argv[2], process.argv[3]];
-if (before === undefined || after === undefined) throw new Error('usage: npx tsx bench/shape_detach_ab.ts <before-repo> <after-repo> [rounds]');
+if (before === undefined || after === undefined)
+  throw new Error('usage: npx tsx bench/shape_detach_ab.ts <before-repo> <after-repo> [rounds]');
 const rounds = Number(process.argv[4] ?? 8);
 const load = async (root: string): Promise<Torch> =>
   ((await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as typeof import('../src/index.js')).torch;
