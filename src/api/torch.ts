@@ -524,6 +524,21 @@ export const multinomial: typeof multinomialBinding &
 export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };
+/** `torch.Size`: what `x.shape` / `x.size()` return, an Array of ints that prints as `torch.Size([3, 4])`. */
+export { Size } from '../tensor/Size.js';
+
+/**
+ * `torch.device(type, index=None)`: `torch.device('cpu')`, `torch.device('cuda:1')`, `torch.device('cuda', 1)`;
+ * a Device passes through. Prints as `device(type='cpu')` (console.log) and `cpu` (`String`).
+ */
+export function device(type: string | Device, index?: number | null): Device {
+  if (type instanceof Device) return type;
+  const d = Device.parse(type);
+  if (index === undefined || index === null) return d;
+  if (d.hasIndex()) throw new Error(`type (string) must not include an index because index was passed explicitly: ${type}`);
+  if (index < 0) throw new Error(`Device index must not be negative`);
+  return new Device(d.type, index);
+}
 
 export { get_default_dtype as getDefaultDtype, set_default_dtype as setDefaultDtype } from './dtypes.js';
 

@@ -313,3 +313,21 @@ export function flashAttentionForCpuBackward(
   );
   return grads[which] as Tensor;
 }
+
+/**
+ * `_prelu_kernel`'s gradient number `which` (0 self, 1 weight): one `_prelu_kernel_backward` call per upstream
+ * gradient (See Note [One backward call for three gradients]); under create_graph, the same values from
+ * differentiable operators (where, mul, sum), so a double backward works.
+ */
+export function preluKernelBackward(which: 0 | 1, grad: Tensor, self: Tensor, weight: Tensor): Tensor {
+  if (!autogradState.gradMode) {
+    return cached(grad, self, () => aten()._prelu_kernel_backward.call(grad, self, weight))[which] as Tensor;
+  }
+  const positive = self.gt(0);
+  if (which === 0) return aten().where_self.call(positive, grad, weight.mul(grad));
+  const zero = aten().zeros_like.call(self, null, null, null, null, null);
+  const gw = aten().where_self.call(positive, zero, self.mul(grad));
+  // weight has self's rank (prelu reshaped it): sum the broadcast dims back (sum_to_size)
+  const dims = gw.sizes.flatMap((s, i) => (weight.sizes[i] === 1 && s !== 1 ? [i] : []));
+  return dims.length > 0 ? gw.sum(dims, true) : gw;
+}

@@ -8,9 +8,17 @@ import { Tensor } from '../tensor/Tensor.js';
 import { isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 
+/**
+ * `t` without history, not through the dispatcher: the machinery's own step before a clone, where PyTorch
+ * clones without detaching, so a dispatch mode sees no detach PyTorch does not make (Note [detach is dispatched]).
+ */
+export function withoutHistory(t: Tensor): Tensor {
+  return new Tensor(t.storage, t.scalarType, [...t.sizes], [...t.strides], t.storageOffset, t.keySet);
+}
+
 /** A copy of `t` without autograd history. */
 export function detachedClone(t: Tensor): Tensor {
-  return aten().clone.call(t.detach(), 0);
+  return aten().clone.call(withoutHistory(t), 0);
 }
 
 // Note [Stealing the gradient]
@@ -46,8 +54,9 @@ export function obeysLayoutContract(grad: Tensor, variable: Tensor): boolean {
  */
 export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad, stealable = false): Tensor {
   if (old === null) {
+    // `new_grad.detach()`, dispatched (a mode sees aten.detach.default, as PyTorch's does)
     if (!gradMode && stealable && obeysLayoutContract(grad, variable)) return grad.detach();
-    if (!gradMode) return aten().clone.call(grad.detach(), 0);
+    if (!gradMode) return aten().clone.call(withoutHistory(grad), 0);
     // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
     // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
     const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];

@@ -10,6 +10,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { nextStorageSerial, type Storage } from '../tensor/Storage.js';
 import { isExpandableTo, sameSizes } from '../tensor/ExpandUtils.js';
 import { sumTo } from './FunctionsManual.js';
+import { withoutHistory } from './GradientUtils.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
 import { AccumulateGrad, GraphRoot, Node, setActiveExecInfo, stealableGrads } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
@@ -292,7 +293,7 @@ function execute(
           if (t !== undefined && g !== null && g !== undefined) {
             // The retains_grad hook: a clone the first time, then `grad + new` (both recorded under create_graph).
             const m = materializeAutogradMeta(t);
-            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : g.detach(), 0) : aten().add_Tensor.call(m.grad, g, 1);
+            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : withoutHistory(g), 0) : aten().add_Tensor.call(m.grad, g, 1);
             escapeStorage(m.grad.storage);
           }
         }

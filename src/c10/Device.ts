@@ -192,6 +192,17 @@ export class Device {
   toString(): string {
     return this.index === -1 ? deviceTypeName(this.type) : `${deviceTypeName(this.type)}:${this.index}`;
   }
+
+  /** `repr(device)`: `device(type='cpu')`, `device(type='cuda', index=0)`. */
+  __repr__(): string {
+    const type = `device(type='${deviceTypeName(this.type)}'`;
+    return this.index === -1 ? `${type})` : `${type}, index=${this.index})`;
+  }
+
+  /** Node's util.inspect (console.log, the REPL): `repr(device)` (See Note [Printing in Node] in src/tensor/Tensor.ts). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.__repr__();
+  }
 }
 
 /** Every device type name `Device.parse` accepts. */

@@ -90,6 +90,8 @@ export interface AtenOps {
   contiguous: OperatorHandle<(self: Tensor, memoryFormat: number) => Tensor>;
   /** `alias(Tensor(a) self) -> Tensor(a)` */
   alias: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `detach(Tensor(a) self) -> Tensor(a)` */
+  detach: OperatorHandle<(self: Tensor) => Tensor>;
   /** `clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor` */
   clone: OperatorHandle<(self: Tensor, memoryFormat?: Opt<number>) => Tensor>;
   /** `copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)` */
@@ -1022,6 +1024,12 @@ export interface AtenOps {
   relu6: OperatorHandle<(self: Tensor) => Tensor>;
   /** `relu6_(Tensor(a!) self) -> Tensor(a!)` */
   relu6_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `prelu(Tensor self, Tensor weight) -> Tensor` */
+  prelu: OperatorHandle<(self: Tensor, weight: Tensor) => Tensor>;
+  /** `_prelu_kernel(Tensor self, Tensor weight) -> Tensor` */
+  _prelu_kernel: OperatorHandle<(self: Tensor, weight: Tensor) => Tensor>;
+  /** `_prelu_kernel_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)` */
+  _prelu_kernel_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, weight: Tensor) => [Tensor, Tensor]>;
   /** `smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor` */
   smooth_l1_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, beta: number) => Tensor>;
   /** `huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor` */
@@ -1332,6 +1340,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unflatten_int: find('aten::unflatten', 'int'),
     contiguous: find('aten::contiguous', ''),
     alias: find('aten::alias', ''),
+    detach: find('aten::detach', ''),
     clone: find('aten::clone', ''),
     copy_: find('aten::copy_', ''),
     fill__Scalar: find('aten::fill_', 'Scalar'),
@@ -1798,6 +1807,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     celu_: find('aten::celu_', ''),
     relu6: find('aten::relu6', ''),
     relu6_: find('aten::relu6_', ''),
+    prelu: find('aten::prelu', ''),
+    _prelu_kernel: find('aten::_prelu_kernel', ''),
+    _prelu_kernel_backward: find('aten::_prelu_kernel_backward', ''),
     smooth_l1_loss: find('aten::smooth_l1_loss', ''),
     huber_loss: find('aten::huber_loss', ''),
     kl_div: find('aten::kl_div', ''),

@@ -2677,6 +2677,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   log_sigmoid_backward: Activation.logSigmoidBackward,
   celu: Activation.celu,
   celu_: Activation.celu_,
+  _prelu_kernel: Activation.preluKernel,
+  _prelu_kernel_backward: Activation.preluKernelBackward,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
   addcmul_out: cpu_addcmul_out,

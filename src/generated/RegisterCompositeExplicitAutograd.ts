@@ -46,6 +46,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   select_int: TensorShape.select,
   slice_Tensor: TensorShape.slice,
   alias: TensorShape.alias,
+  detach: TensorShape.detach,
   clone: Copy.clone,
   zero_: Copy.zero_,
   _to_copy: Copy.toCopy,

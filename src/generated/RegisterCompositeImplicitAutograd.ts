@@ -91,6 +91,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   selu_: Activation.selu_,
   relu6: Activation.relu6,
   relu6_: Activation.relu6_,
+  prelu: Activation.prelu,
   kl_div: Loss.klDiv,
   cosine_similarity: Distance.cosineSimilarity,
   pairwise_distance: Distance.pairwiseDistance,

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4898,7 +4898,33 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:697). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:697). */
+export class PreluKernelBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PreluKernelBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const weight = this.weight_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = preluKernelBackward(0, grad, self, weight);
+    if (this.shouldComputeOutput(1)) out[1] = preluKernelBackward(1, grad, self, weight);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:701). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4923,7 +4949,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:701). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:705). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4953,7 +4979,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:705). */
+/** Backward of `huber_loss` (derivatives.yaml:709). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4983,7 +5009,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:709). */
+/** Backward of `addcmul` (derivatives.yaml:713). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5012,7 +5038,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:714). */
+/** Backward of `addcdiv` (derivatives.yaml:718). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5041,7 +5067,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:719). */
+/** Backward of `clamp_min` (derivatives.yaml:723). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5065,7 +5091,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:722). */
+/** Backward of `clamp_max` (derivatives.yaml:726). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5089,7 +5115,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:726). */
+/** Backward of `max` (derivatives.yaml:730). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5114,7 +5140,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:729). */
+/** Backward of `min` (derivatives.yaml:733). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5139,7 +5165,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:732). */
+/** Backward of `sort.stable` (derivatives.yaml:736). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5165,7 +5191,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:736). */
+/** Backward of `_unique2` (derivatives.yaml:740). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5181,7 +5207,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:740). */
+/** Backward of `unique_dim` (derivatives.yaml:744). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5197,7 +5223,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:745). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:749). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5213,7 +5239,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:749). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:753). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5239,7 +5265,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:753). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:757). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5265,7 +5291,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:758). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:762). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5296,7 +5322,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:762). */
+/** Backward of `unique_consecutive` (derivatives.yaml:766). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5312,7 +5338,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:766). */
+/** Backward of `diagonal` (derivatives.yaml:770). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5336,7 +5362,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:769). */
+/** Backward of `diagonal_backward` (derivatives.yaml:773). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5358,7 +5384,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:773). */
+/** Backward of `_linalg_svd` (derivatives.yaml:777). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5387,7 +5413,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:777). */
+/** Backward of `div.Scalar` (derivatives.yaml:781). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5405,7 +5431,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:781). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:785). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5447,6 +5473,21 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
     this.attn_mask_.reset();
     this.output_.reset();
     this.logsumexp_.reset();
+  }
+}
+
+/** Backward of `detach` (derivatives.yaml:793). */
+export class DetachBackward0 extends Node {
+
+  name(): string {
+    return 'DetachBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
   }
 }
 
@@ -9482,6 +9523,27 @@ export function autogradKernels(ops: AtenOps) {
     const result = ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  _prelu_kernel: kernel('_prelu_kernel', (ks, self, weight) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops._prelu_kernel.redispatch(ks.and(afterAutogradKeyset), self, weight);
+    const gradFn = new PreluKernelBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    const result = ops._prelu_kernel.redispatch(ks.and(afterAutogradKeyset), self, weight);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _prelu_kernel_backward: kernel('_prelu_kernel_backward', (ks, gradOutput, self, weight) => {
+    const rg = anyRequiresGrad(gradOutput, self, weight);
+    if (!rg) return ops._prelu_kernel_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, weight);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_prelu_kernel_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(weight)]);
+    const result = ops._prelu_kernel_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, weight);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
     return result;
   }),
   smooth_l1_loss: kernel('smooth_l1_loss', (ks, self, target, reduction, beta) => {

@@ -1361,6 +1361,35 @@ function bad_alias(a: readonly unknown[]): never {
   ], false, SIGS_alias);
 }
 
+const SIGS_detach = ["(Tensor input)"];
+
+/** `torch.detach`: `detach`. */
+export function detach(input: Tensor): Tensor;
+export function detach(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("detach", a[--n] as Kw);
+  // detach
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("detach", o, ["input"], ["input"], n);
+      return aten().detach.call(v0);
+    }
+  }
+  return bad_detach(a);
+}
+
+function bad_detach(a: readonly unknown[]): never {
+  return badCall("detach", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_detach);
+}
+
 const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)"];
 
 /** `torch.clone`: `clone`. */
@@ -13330,6 +13359,105 @@ function bad_relu6_(a: readonly unknown[]): never {
   return badCall("relu6_", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_relu6_);
+}
+
+const SIGS_prelu = ["(Tensor input, Tensor weight)"];
+
+/** `torch.prelu`: `prelu`. */
+export function prelu(input: Tensor, options: { weight: Tensor }): Tensor;
+export function prelu(input: Tensor, weight: Tensor): Tensor;
+export function prelu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("prelu", a[--n] as Kw);
+  // prelu
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("prelu", o, ["input","weight"], ["input","weight"], n);
+      return aten().prelu.call(v0, v1);
+    }
+  }
+  return bad_prelu(a);
+}
+
+function bad_prelu(a: readonly unknown[]): never {
+  return badCall("prelu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_prelu);
+}
+
+const SIGS__prelu_kernel = ["(Tensor input, Tensor weight)"];
+
+/** `torch._prelu_kernel`: `_prelu_kernel`. */
+export function _prelu_kernel(input: Tensor, options: { weight: Tensor }): Tensor;
+export function _prelu_kernel(input: Tensor, weight: Tensor): Tensor;
+export function _prelu_kernel(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_prelu_kernel", a[--n] as Kw);
+  // _prelu_kernel
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_prelu_kernel", o, ["input","weight"], ["input","weight"], n);
+      return aten()._prelu_kernel.call(v0, v1);
+    }
+  }
+  return bad__prelu_kernel(a);
+}
+
+function bad__prelu_kernel(a: readonly unknown[]): never {
+  return badCall("_prelu_kernel", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__prelu_kernel);
+}
+
+const SIGS__prelu_kernel_backward = ["(Tensor grad_output, Tensor input, Tensor weight)"];
+
+/** `torch._prelu_kernel_backward`: `_prelu_kernel_backward`. */
+export function _prelu_kernel_backward(gradOutput: Tensor, options: { input: Tensor; weight: Tensor }): [Tensor, Tensor];
+export function _prelu_kernel_backward(gradOutput: Tensor, input: Tensor, options: { weight: Tensor }): [Tensor, Tensor];
+export function _prelu_kernel_backward(gradOutput: Tensor, input: Tensor, weight: Tensor): [Tensor, Tensor];
+export function _prelu_kernel_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_prelu_kernel_backward", a[--n] as Kw);
+  // _prelu_kernel_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("_prelu_kernel_backward", o, ["grad_output","input","weight"], ["grad_output","input","weight"], n);
+      return aten()._prelu_kernel_backward.call(v0, v1, v2);
+    }
+  }
+  return bad__prelu_kernel_backward(a);
+}
+
+function bad__prelu_kernel_backward(a: readonly unknown[]): never {
+  return badCall("_prelu_kernel_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__prelu_kernel_backward);
 }
 
 const SIGS_smooth_l1_loss = ["(Tensor input, Tensor target, int reduction = 1, float beta = 1)"];

@@ -725,6 +725,9 @@ export interface TensorMethods {
   norm(p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  /** `prelu(Tensor self, Tensor weight) -> Tensor` */
+  prelu(options: { weight: Tensor }): Tensor;
+  prelu(weight: Tensor): Tensor;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
   addcmul(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
   addcmul(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
@@ -7184,6 +7187,33 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.norm", a, SIGS_norm);
 }
 
+const SIGS_prelu = ["(Tensor weight)"];
+
+function method_prelu(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("prelu", a[--n] as Kw);
+  // prelu
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("prelu", o, ["weight"], ["weight"], n);
+      return aten().prelu.call(this, v0);
+    }
+  }
+  return bad_prelu(a);
+}
+
+function bad_prelu(a: readonly unknown[]): never {
+  return badCall("prelu", a, [
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_prelu);
+}
+
 const SIGS_addcmul = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
@@ -8017,6 +8047,7 @@ export function installTensorMethods(proto: object): void {
     cumprod: { value: method_cumprod, writable: true, configurable: true },
     cumprod_: { value: method_cumprod_, writable: true, configurable: true },
     norm: { value: method_norm, writable: true, configurable: true },
+    prelu: { value: method_prelu, writable: true, configurable: true },
     addcmul: { value: method_addcmul, writable: true, configurable: true },
     addcmul_: { value: method_addcmul_, writable: true, configurable: true },
     addcdiv: { value: method_addcdiv, writable: true, configurable: true },

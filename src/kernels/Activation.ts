@@ -2,7 +2,7 @@
 // gelu (with `approximate`). Mirrors aten/src/ATen/native/Activation.cpp and native/cpu/Activation.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { TensorIterator, TensorIteratorConfig, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -290,4 +290,77 @@ export function relu6(_ks: DispatchKeySet, self: Tensor): Tensor {
 }
 export function relu6_(_ks: DispatchKeySet, self: Tensor): Tensor {
   return aten().hardtanh_.call(self, 0, 6);
+}
+
+// ---- prelu -------------------------------------------------------------------------------------------
+
+/**
+ * `prelu(self, weight)`, CompositeImplicitAutograd: checks the weight against the channels (dim 1), reshapes it
+ * to broadcast over self (`[1, C, 1, ...]`, a view: ViewBackward0) and calls `_prelu_kernel`.
+ */
+export function prelu(_ks: DispatchKeySet, self: Tensor, weight: Tensor): Tensor {
+  const selfDim = self.dim();
+  if (self.scalarType !== weight.scalarType) {
+    throw new Error(
+      `prelu: Type promoting not supported. Got ${scalarTypeToString(self.scalarType)} and ${scalarTypeToString(weight.scalarType)}`,
+    );
+  }
+  const wNumel = weight.numel();
+  if (wNumel !== 1) {
+    if (selfDim === 0) throw new Error('Not allow zero-dim input tensor.');
+    const channelSize = selfDim > 1 ? (self.sizes[1] as number) : 1;
+    if (channelSize !== wNumel) {
+      throw new Error(
+        `Mismatch of parameter numbers and input channel size. Found parameter numbers = ${wNumel} and channel size = ${channelSize}.`,
+      );
+    }
+  }
+  if (weight.dim() > 1) throw new Error(`prelu: Expected \`weight\` to be a scalar or 1D tensor, but got: ndim = ${weight.dim()}`);
+  let w = weight;
+  if (selfDim !== weight.dim()) {
+    const dimW = new Array<number>(selfDim).fill(1);
+    if (selfDim > 1) dimW[1] = wNumel;
+    w = aten().reshape.call(weight, dimW);
+  }
+  return aten()._prelu_kernel.call(self, w);
+}
+
+/** `_prelu_kernel(self, weight)`: self > 0 ? self : weight * self, the weight broadcast over self (prelu_cpu). */
+export function preluKernel(_ks: DispatchKeySet, self: Tensor, weight: Tensor): Tensor {
+  const iter = new TensorIteratorConfig().addOutput(null).addConstInput(self).addConstInput(weight).build();
+  if (!iter.isMeta) {
+    const dtype = iter.commonDtype;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype('prelu_cpu', dtype);
+    const r = rounderFor(dtype);
+    cpuKernel(iter, (x, w) => (x > 0 ? x : r(w * x)));
+  }
+  return iter.output() as Tensor;
+}
+
+/**
+ * `_prelu_kernel_backward(grad_output, self, weight) -> (grad_self, grad_weight)`: self > 0 ? grad : weight * grad,
+ * and self > 0 ? 0 : self * grad summed to the weight's size (`sum_to_size`), as prelu_backward_cpu does.
+ */
+export function preluKernelBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, weight: Tensor): [Tensor, Tensor] {
+  const gi = new TensorIteratorConfig().addOutput(null).addConstInput(self).addConstInput(weight).addConstInput(grad).build();
+  const gw = new TensorIteratorConfig().addOutput(null).addConstInput(self).addConstInput(weight).addConstInput(grad).build();
+  if (!gi.isMeta) {
+    const dtype = gi.commonDtype;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype('prelu_backward_cpu', dtype);
+    const r = rounderFor(dtype);
+    cpuKernel(gi, (x, w, g) => (x > 0 ? g : r(w * g)));
+    cpuKernel(gw, (x, _w, g) => (x > 0 ? 0 : r(x * g)));
+  }
+  const gradSelf = gi.output() as Tensor;
+  let gradWeight = gw.output() as Tensor;
+  const ws = weight.sizes;
+  const gs = gradWeight.sizes;
+  if (gs.length !== ws.length || gs.some((s, i) => s !== ws[i])) {
+    const lead = gs.length - ws.length;
+    const dims: number[] = [];
+    for (let i = 0; i < gs.length; i++) if (i < lead || (ws[i - lead] === 1 && gs[i] !== 1)) dims.push(i);
+    gradWeight = aten().sum_dim_IntList.call(gradWeight, dims, true, null);
+    if (lead > 0) gradWeight = aten().view.call(gradWeight, [...ws]);
+  }
+  return [gradSelf, gradWeight];
 }

@@ -483,6 +483,14 @@ export function alias(_ks: DispatchKeySet, self: Tensor): Tensor {
   return makeView(self, [...self.sizes], [...self.strides], self.storageOffset);
 }
 
+/**
+ * `detach(self)`: the same data (storage, geometry, version counter) without autograd history. Not a view
+ * autograd tracks: no Autograd or ADInplaceOrView kernel (See Note [detach is dispatched]).
+ */
+export function detach(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return makeView(self, [...self.sizes], [...self.strides], self.storageOffset);
+}
+
 // ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
 
 /** `split.sizes(self, split_size, dim=0)`: `split(x, [1, 2])` is `split_with_sizes` (SplitWithSizesBackward0). */

@@ -207,8 +207,19 @@ export class OpOverload {
     return this.handle.redispatch(ks, ...bindArguments(this._schema, args));
   }
 
+  /** `str(op)`: `aten.add.Tensor`. */
   toString(): string {
     return `${this._namespace}.${this._opname}.${this._overloadname}`;
+  }
+
+  /** `repr(op)`: `<OpOverload(op='aten.add', overload='Tensor')>`. */
+  __repr__(): string {
+    return `<OpOverload(op='${this._namespace}.${this._opname}', overload='${this._overloadname}')>`;
+  }
+
+  /** Node's util.inspect (console.log): `str(op)`, as `print(func)` logs it (See Note [Printing in Node] in src/tensor/Tensor.ts). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
 
@@ -296,6 +307,16 @@ export class OpOverloadPacket {
 
   toString(): string {
     return this._qualified_op_name.replace('::', '.');
+  }
+
+  /** `repr(packet)`: `<OpOverloadPacket(op='aten.add')>`. */
+  __repr__(): string {
+    return `<OpOverloadPacket(op='${this.toString()}')>`;
+  }
+
+  /** Node's util.inspect (console.log): `str(packet)`, `aten.add` (See Note [Printing in Node] in src/tensor/Tensor.ts). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
 

@@ -11,6 +11,7 @@ export {
   leaky_relu,
   linear,
   log_softmax,
+  prelu,
   relu,
   sigmoid,
   silu,

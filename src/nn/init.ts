@@ -75,6 +75,40 @@ export function zeros_(tensor: Tensor): Tensor {
   return noGrad(() => tensor.zero_());
 }
 
+/** `eye_(tensor)`: the identity matrix in a 2-D tensor (`torch.eye(*tensor.shape, out=tensor)` under no_grad). */
+export function eye_(tensor: Tensor): Tensor {
+  if (tensor.dim() !== 2) throw new Error('Only tensors with 2 dimensions are supported');
+  return noGrad(() => {
+    tensor.zero_();
+    tensor.diagonal().fill_(1);
+    return tensor;
+  });
+}
+
+/**
+ * `dirac_(tensor, groups=1)`: a 3-, 4- or 5-D convolution weight that preserves its input channels (a 1 at the
+ * centre of each kernel of out channel `g·out_per_group + d`, in channel `d`), zeros elsewhere.
+ */
+export function dirac_(tensor: Tensor, groups = 1): Tensor {
+  const dims = tensor.dim();
+  if (dims < 3 || dims > 5) throw new Error('Only tensors with 3, 4, or 5 dimensions are supported');
+  const sizes = tensor.sizes;
+  if ((sizes[0] as number) % groups !== 0) throw new Error('dim 0 must be divisible by groups');
+  const outPerGroup = (sizes[0] as number) / groups;
+  const minDim = Math.min(outPerGroup, sizes[1] as number);
+  return noGrad(() => {
+    tensor.zero_();
+    for (let g = 0; g < groups; g++) {
+      for (let d = 0; d < minDim; d++) {
+        let v = tensor.select(0, g * outPerGroup + d).select(0, d);
+        for (let k = 2; k < dims; k++) v = v.select(0, Math.floor((sizes[k] as number) / 2));
+        v.fill_(1);
+      }
+    }
+    return tensor;
+  });
+}
+
 /** `xavier_uniform_(tensor, gain=1.0)`: U(-a, a), a = gain·sqrt(6 / (fan_in + fan_out)). */
 export function xavier_uniform_(tensor: Tensor, gain = 1.0, options: GenOpt = {}): Tensor {
   checkKeys('xavier_uniform_', options, ['generator']);

@@ -84,6 +84,11 @@ function nonDeterministicRandom(): bigint {
   return (BigInt(words[0] ?? 0) << 32n) | BigInt(words[1] ?? 0);
 }
 
+/** The pseudo-addresses `repr(generator)` prints, one per generator in creation-of-first-print order. */
+const GENERATOR_IDS = new WeakMap<Generator, number>();
+const GENERATOR_IDS_BASE = 0x7f0000000000;
+let nextGeneratorId = 0;
+
 /**
  * PyTorch's CPU generator (`torch.Generator()` on CPU, `at::CPUGeneratorImpl`): an mt19937 engine plus
  * the cached second Box–Muller samples.
@@ -251,6 +256,21 @@ export class Generator {
     }
     const v = mt[0] as number;
     mt[N - 1] = (mt[M - 1] as number) ^ ((((mt[N - 1] as number) & UMASK) | (v & LMASK)) >>> 1) ^ (-(v & 1) & MATRIX_A);
+  }
+
+  /**
+   * `repr(generator)` / `str(generator)`: `<torch._C.Generator object at 0x...>`, as Python prints an object
+   * without a repr of its own; the address is a per-generator identity (Note [Printing in Node] in src/tensor/Tensor.ts).
+   */
+  toString(): string {
+    let id = GENERATOR_IDS.get(this);
+    if (id === undefined) GENERATOR_IDS.set(this, (id = GENERATOR_IDS_BASE + 0x40 * nextGeneratorId++));
+    return `<torch._C.Generator object at 0x${id.toString(16)}>`;
+  }
+
+  /** Node's util.inspect (console.log, the REPL): the repr. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }
 

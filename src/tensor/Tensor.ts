@@ -16,6 +16,7 @@ import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
 import { isChannelsLast3dContiguous, isChannelsLastContiguous } from './TensorGeometry.js';
+import { Size } from './Size.js';
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
@@ -26,6 +27,18 @@ import { maybeWrapDim } from './wrapDim.js';
 // the prototype chain through a module binding V8 does not treat as constant; reading one symbol-keyed
 // property that Tensor.prototype holds is a single monomorphic load. Only Tensor.prototype has the brand.
 export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
+
+// Note [Printing in Node]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// console.log and the Node REPL print an object through util.inspect, which calls the method keyed by
+// `Symbol.for('nodejs.util.inspect.custom')` when there is one (a registered symbol: the core imports no
+// `node:util` and still runs in browsers, where the method is simply never called). Tensor, Parameter, Size,
+// Module, dtype, device and Generator return Python's `repr` there, what the Python REPL shows; `String(x)`
+// (`toString`) is Python's `str`, which differs only for a device (`cpu`, not `device(type='cpu')`). An
+// OpOverload prints its `str` (`aten.add.Tensor`) in both: its repr (`<OpOverload(op='aten.add',
+// overload='Tensor')>`) is what nobody logs, and `console.log(func)` in a dispatch mode is Python's
+// `print(func)`. test/api/printing_node.test.ts checks each against the wheel's repr and str.
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** The keyword arguments of `Tensor.to` (Note [Option keys] in src/c10/Kwargs.ts). */
 export interface ToOptions {
@@ -104,16 +117,16 @@ export interface UniqueKw {
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Tensor extends TensorImpl {
-  /** `tensor.shape` / `tensor.size()`: the sizes. */
-  get shape(): number[] {
-    return [...this.sizes];
+  /** `tensor.shape` / `tensor.size()`: the sizes, a fresh `torch.Size` (See Note [Size is an Array]). */
+  get shape(): Size {
+    return Size.fromSizes(this.sizes);
   }
 
-  /** `size(dim?)`: all sizes, or one (negative dims count from the end). */
-  size(): number[];
+  /** `size(dim?)`: all sizes (a `torch.Size`), or one (negative dims count from the end). */
+  size(): Size;
   size(dim: number): number;
-  size(dim?: number): number[] | number {
-    return dim === undefined ? [...this.sizes] : (this.sizes[maybeWrapDim(dim, this.dim(), false)] as number);
+  size(dim?: number): Size | number {
+    return dim === undefined ? Size.fromSizes(this.sizes) : (this.sizes[maybeWrapDim(dim, this.dim(), false)] as number);
   }
 
   /** `stride(dim?)`: all strides (in elements), or one. */
@@ -260,9 +273,16 @@ export class Tensor extends TensorImpl {
     this.storage.free();
   }
 
-  /** `detach()`: the same data without history (shares storage and version counter). */
+  // Note [detach is dispatched]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // `x.detach()` is the operator aten::detach, as in PyTorch, so a dispatch mode sees it: the user's calls, and
+  // AccumulateGrad's `new_grad.detach()` when it stores a first gradient by reference (a TorchDispatchMode
+  // logging `(x * y).sum().backward()` sees `aten.detach.default` last, as PyTorch's does). It has no Autograd
+  // kernel (derivatives.yaml: never differentiable) and no ADInplaceOrView kernel: the result shares storage
+  // and version counter and has no history and no base.
+  /** `detach()`: the same data without history (shares storage and version counter; See Note [detach is dispatched]). */
   detach(): Tensor {
-    return new Tensor(this.storage, this.scalarType, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
+    return aten().detach.call(this);
   }
 
   /** `detach_()`: drops this tensor's history in place. */
@@ -513,6 +533,11 @@ export class Tensor extends TensorImpl {
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );
+  }
+
+  /** Node's util.inspect (console.log, the REPL): `repr(tensor)` (See Note [Printing in Node]). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 

@@ -509,8 +509,10 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
       // DONT_REQUIRE_DERIVATIVE: the outputs never require grad; the built-in autograd fallback redispatches.
     } else if (kind === 'out') autogradLines.push(...emitKernel(nf, null, true));
     else if (kind === 'functional' || kind === 'inplace') autogradLines.push(...emitKernel(nf, a, false));
-    if (isViewOp(nf) && kind !== 'inplace') viewLines.push(...emitViewKernel(nf));
-    else if (nf.func.isMutable) viewLines.push(...emitMutationKernel(nf));
+    // a view that is never differentiable (detach) records no base: PyTorch's non-differentiable view
+    if (isViewOp(nf) && kind !== 'inplace') {
+      if (!neverDifferentiable) viewLines.push(...emitViewKernel(nf));
+    } else if (nf.func.isMutable) viewLines.push(...emitMutationKernel(nf));
     void byOpName;
   }
   return [

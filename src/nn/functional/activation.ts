@@ -6,6 +6,11 @@ import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { parseArgs, type Rest } from '../modules/utils.js';
 
+/** `F.prelu(input, weight)`: max(0, x) + weight·min(0, x), the weight per channel (dim 1) or one for all (`torch.prelu`). */
+export function prelu(input: Tensor, weight: Tensor): Tensor {
+  return torch.prelu(input, weight);
+}
+
 /** `F.linear(input, weight, bias=None)`: input @ weightᵀ + bias. */
 export function linear(input: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
   return torch.linear(input, weight, bias);

@@ -1,4 +1,4 @@
-// ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention.
+// ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention.
 // Mirrors torch/nn/modules/activation.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -22,6 +22,30 @@ export class ReLU extends Module {
   }
   override extra_repr(): string {
     return this.inplace ? 'inplace=True' : '';
+  }
+}
+
+/** `nn.PReLU(num_parameters=1, init=0.25, device=None, dtype=None)`: a learned negative slope, one or one per channel. */
+export class PReLU extends Module {
+  declare num_parameters: number;
+  declare init: number;
+  declare weight: Parameter;
+  constructor(...rest: Rest<[num_parameters: number, init: number], { num_parameters?: number; init?: number } & FactoryKwargs>) {
+    super();
+    const a = parseArgs('PReLU', { num_parameters: 1, init: 0.25, device: null as string | null, dtype: null as string | null }, rest);
+    this.num_parameters = a.num_parameters;
+    this.init = a.init;
+    this.weight = new Parameter(torch.empty([a.num_parameters], { device: a.device, dtype: a.dtype }));
+    this.reset_parameters();
+  }
+  reset_parameters(): void {
+    init.constant_(this.weight, this.init);
+  }
+  override forward(input: Tensor): Tensor {
+    return F.prelu(input, this.weight);
+  }
+  override extra_repr(): string {
+    return `num_parameters=${this.num_parameters}`;
   }
 }
 

@@ -1,6 +1,8 @@
-// The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss.
+// The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, BCELoss,
+// BCEWithLogitsLoss.
 // Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
+import { warn } from '../../c10/Warning.js';
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import type { Reduction } from '../functional/loss.js';
@@ -94,6 +96,50 @@ export class SmoothL1Loss extends _Loss {
   }
   override forward(input: Tensor, target: Tensor): Tensor {
     return F.smooth_l1_loss(input, target, { reduction: this.reduction, beta: this.beta });
+  }
+}
+
+/** `nn.HuberLoss(reduction='mean', delta=1.0)`. */
+export class HuberLoss extends _Loss {
+  declare delta: number;
+  constructor(options: { reduction?: Reduction; delta?: number } = {}) {
+    const a = parseArgs('HuberLoss', { reduction: 'mean' as string, delta: 1.0 }, [options]);
+    super(a.reduction);
+    this.delta = a.delta;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.huber_loss(input, target, { reduction: this.reduction, delta: this.delta });
+  }
+}
+
+/**
+ * `nn.KLDivLoss(size_average=None, reduce=None, reduction='mean', log_target=False)`: `reduction` may also be
+ * 'batchmean' (the sum over the batch size); the legacy `size_average` / `reduce` pick the reduction as
+ * `_Reduction.legacy_get_string` does.
+ */
+export class KLDivLoss extends _Loss {
+  declare log_target: boolean;
+  constructor(
+    options: { size_average?: boolean | null; reduce?: boolean | null; reduction?: Reduction | 'batchmean'; log_target?: boolean } = {},
+  ) {
+    const a = parseArgs(
+      'KLDivLoss',
+      { size_average: null as boolean | null, reduce: null as boolean | null, reduction: 'mean' as string, log_target: false },
+      [options],
+    );
+    let reduction = a.reduction;
+    if (a.size_average !== null || a.reduce !== null) {
+      const sizeAverage = a.size_average ?? true;
+      const reduce = a.reduce ?? true;
+      reduction = sizeAverage && reduce ? 'mean' : reduce ? 'sum' : 'none';
+      warn(`size_average and reduce args will be deprecated, please use reduction='${reduction}' instead.`);
+    }
+    super(reduction === 'batchmean' ? 'sum' : reduction);
+    this.reduction = reduction as Reduction;
+    this.log_target = a.log_target;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.kl_div(input, target, { reduction: this.reduction, log_target: this.log_target });
   }
 }
 

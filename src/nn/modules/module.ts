@@ -8,7 +8,7 @@ import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
 import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
-import { sizeRepr } from './utils.js';
+import { _addindent, sizeRepr } from './utils.js';
 
 /** A forward pre-hook (`register_forward_pre_hook`): called with the module and its arguments; may return new arguments. */
 export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
@@ -130,13 +130,7 @@ function setattr(m: Module, name: string, value: unknown): void {
   store(m, name, value);
 }
 
-function addIndent(s: string, numSpaces: number): string {
-  const lines = s.split('\n');
-  if (lines.length === 1) return s;
-  const first = lines.shift() as string;
-  return `${first}\n${lines.map((l) => ' '.repeat(numSpaces) + l).join('\n')}`;
-}
-export { addIndent as _addindent };
+export { _addindent } from './utils.js';
 
 /**
  * `nn.Module`: subclass it, assign layers and parameters in the constructor, define `forward`, and call the
@@ -588,7 +582,7 @@ export class Module {
     const extra = this.extra_repr();
     const extraLines = extra === '' ? [] : extra.split('\n');
     const childLines: string[] = [];
-    for (const [key, m] of this._modules) childLines.push(`(${key}): ${addIndent(m === null ? 'None' : m.toString(), 2)}`);
+    for (const [key, m] of this._modules) childLines.push(`(${key}): ${_addindent(m === null ? 'None' : m.toString(), 2)}`);
     const lines = [...extraLines, ...childLines];
     let main = `${this._get_name()}(`;
     if (lines.length > 0) {
@@ -596,5 +590,10 @@ export class Module {
       else main += `\n  ${lines.join('\n  ')}\n`;
     }
     return `${main})`;
+  }
+
+  /** Node's util.inspect (console.log, the REPL): `repr(module)` (See Note [Printing in Node]). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
   }
 }

@@ -94,3 +94,11 @@ export interface FactoryKwargs {
   device?: string | null;
   dtype?: string | null;
 }
+
+/** `_addindent(s, numSpaces)` (torch/nn/modules/module.py): indents every line of a nested repr but the first. */
+export function _addindent(s: string, numSpaces: number): string {
+  const lines = s.split('\n');
+  if (lines.length === 1) return s;
+  const first = lines.shift() as string;
+  return `${first}\n${lines.map((l) => ' '.repeat(numSpaces) + l).join('\n')}`;
+}

@@ -6,7 +6,7 @@ import { default_collate, default_convert } from './collate.js';
 import { index_select, tensor } from '../../api/torch.js';
 import { ScalarType } from '../../c10/ScalarType.js';
 import type { Tensor } from '../../tensor/Tensor.js';
-import { TensorDataset, type Dataset } from './dataset.js';
+import { TensorDataset, datasetItem, type DatasetLike } from './dataset.js';
 import { BatchSampler, RandomSampler, SequentialSampler, drawSeed, samplerLength, type Sized } from './sampler.js';
 
 /** DataLoader's options, PyTorch's names and defaults. */
@@ -54,7 +54,7 @@ const OPTION_KEYS = [
  * ```
  */
 export class DataLoader<T = unknown, B = unknown> implements Iterable<B>, AsyncIterable<B> {
-  readonly dataset: Dataset<T>;
+  readonly dataset: DatasetLike<T>;
   readonly batch_size: number | null;
   readonly drop_last: boolean;
   readonly sampler: Iterable<number> & Partial<Sized>;
@@ -63,7 +63,7 @@ export class DataLoader<T = unknown, B = unknown> implements Iterable<B>, AsyncI
   readonly collate_fn: (batch: T[]) => B;
   readonly num_workers = 0;
 
-  constructor(dataset: Dataset<T>, options: DataLoaderOptions<T, B> = {}) {
+  constructor(dataset: DatasetLike<T>, options: DataLoaderOptions<T, B> = {}) {
     // camelCase keys (`batchSize`) are their snake_case names, as everywhere in aten-ts's options
     const normalized: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(options)) {
@@ -127,8 +127,8 @@ export class DataLoader<T = unknown, B = unknown> implements Iterable<B>, AsyncI
     for (let next = indices.next(); next.done !== true; next = indices.next()) {
       const index = next.value;
       if (whole !== null) yield whole.map((t) => index_select(t, 0, tensor(index as number[], { dtype: ScalarType.Long }))) as B;
-      else if (this.batch_sampler !== null) yield collate((index as number[]).map((i) => dataset.getItem(i)));
-      else yield (collate as (x: unknown) => B)(dataset.getItem(index as number));
+      else if (this.batch_sampler !== null) yield collate((index as number[]).map((i) => datasetItem(dataset, i)));
+      else yield (collate as (x: unknown) => B)(datasetItem(dataset, index as number));
     }
   }
 

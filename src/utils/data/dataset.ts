@@ -4,6 +4,39 @@ import { randperm } from '../../api/torch.js';
 import type { Generator } from '../../random/index.js';
 import type { Tensor } from '../../tensor/Tensor.js';
 
+// Note [A plain array is a dataset]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch takes any sequence with `__len__` and `__getitem__` where it wants a map-style dataset:
+// `random_split(range(20), [14, 6])`, `RandomSampler(list)`, `DataLoader(list_of_pairs)`. The JavaScript
+// sequence is an Array, so every place that takes a dataset takes a plain array too (`DatasetLike`), read
+// through `datasetLen` / `datasetItem` (a list's `len()` and `[i]`, negative indices and IndexError's text
+// included); a Subset keeps the array itself as its `dataset`, as Python keeps the list.
+
+/** A map-style dataset or a plain array (Note [A plain array is a dataset]). */
+export type DatasetLike<T = unknown> = Dataset<T> | readonly T[];
+
+/** `len(dataset)` of a Dataset or a plain array. */
+export function datasetLen(dataset: DatasetLike | { len(): number }): number {
+  if (Array.isArray(dataset)) return dataset.length;
+  const d = dataset as { len?: unknown };
+  if (typeof d.len !== 'function') throw new TypeError(`object of type '${typeNameOf(dataset)}' has no len()`);
+  return (dataset as { len(): number }).len();
+}
+
+/** `dataset[index]` of a Dataset or a plain array (a list's negative indices and IndexError). */
+export function datasetItem<T>(dataset: DatasetLike<T>, index: number): T {
+  if (!Array.isArray(dataset)) return (dataset as Dataset<T>).getItem(index);
+  const list = dataset as readonly T[];
+  const i = index < 0 ? list.length + index : index;
+  if (i < 0 || i >= list.length) throw new RangeError('list index out of range');
+  return list[i] as T;
+}
+
+function typeNameOf(v: unknown): string {
+  if (v === null || v === undefined) return 'NoneType';
+  return typeof v === 'object' ? ((v as object).constructor?.name ?? 'object') : typeof v;
+}
+
 /**
  * `torch.utils.data.Dataset`: a map-style dataset, `getItem(index)` (Python's `__getitem__`) and `len()`
  * (`__len__`).
@@ -42,7 +75,7 @@ export class TensorDataset extends Dataset<Tensor[]> {
 /** `Subset(dataset, indices)`: the dataset seen through a list of indices. */
 export class Subset<T = unknown> extends Dataset<T> {
   constructor(
-    readonly dataset: Dataset<T>,
+    readonly dataset: DatasetLike<T>,
     readonly indices: readonly number[],
   ) {
     super();
@@ -51,7 +84,7 @@ export class Subset<T = unknown> extends Dataset<T> {
   getItem(index: number): T {
     const i = this.indices[index < 0 ? this.indices.length + index : index];
     if (i === undefined) throw new RangeError(`list index out of range: ${index}`);
-    return this.dataset.getItem(i);
+    return datasetItem(this.dataset, i);
   }
 
   len(): number {
@@ -63,11 +96,11 @@ export class Subset<T = unknown> extends Dataset<T> {
 export class ConcatDataset<T = unknown> extends Dataset<T> {
   readonly cumulativeSizes: number[];
 
-  constructor(readonly datasets: readonly Dataset<T>[]) {
+  constructor(readonly datasets: readonly DatasetLike<T>[]) {
     super();
     if (datasets.length === 0) throw new Error('datasets should not be an empty iterable');
     let s = 0;
-    this.cumulativeSizes = datasets.map((d) => (s += d.len()));
+    this.cumulativeSizes = datasets.map((d) => (s += datasetLen(d)));
   }
 
   getItem(index: number): T {
@@ -78,7 +111,7 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
     }
     const k = this.cumulativeSizes.findIndex((c) => index < c);
     if (k < 0) throw new RangeError(`index ${index} is out of range`);
-    return (this.datasets[k] as Dataset<T>).getItem(k === 0 ? index : index - (this.cumulativeSizes[k - 1] as number));
+    return datasetItem(this.datasets[k] as DatasetLike<T>, k === 0 ? index : index - (this.cumulativeSizes[k - 1] as number));
   }
 
   len(): number {
@@ -90,8 +123,8 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
  * `random_split(dataset, lengths, generator=default_generator)`: non-overlapping subsets of the given lengths
  * (or fractions summing to 1), from `randperm(sum(lengths), generator)`, so the same seed gives PyTorch's split.
  */
-export function random_split<T>(dataset: Dataset<T>, lengths: readonly number[], generator?: Generator): Subset<T>[] {
-  const n = dataset.len();
+export function random_split<T>(dataset: DatasetLike<T>, lengths: readonly number[], generator?: Generator): Subset<T>[] {
+  const n = datasetLen(dataset);
   let sizes = [...lengths];
   const total = sizes.reduce((a, b) => a + b, 0);
   if (Math.abs(total - 1) <= 1e-9 * Math.max(1, Math.abs(total)) && total <= 1) {

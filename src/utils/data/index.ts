@@ -1,6 +1,6 @@
 // torch.utils.data: datasets, samplers, collation and the DataLoader. Mirrors torch/utils/data/__init__.py.
 
-export { ConcatDataset, Dataset, Subset, TensorDataset, random_split, randomSplit } from './dataset.js';
+export { ConcatDataset, Dataset, Subset, TensorDataset, random_split, randomSplit, type DatasetLike } from './dataset.js';
 export {
   BatchSampler,
   RandomSampler,

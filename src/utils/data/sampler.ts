@@ -3,11 +3,15 @@
 
 import { randint, randperm } from '../../api/torch.js';
 import { Generator, defaultGenerator } from '../../random/index.js';
+import { datasetLen } from './dataset.js';
 
-/** Anything with a length (a dataset, a list of indices). */
+/** Anything with a length: a dataset, a sampler (a plain array is one too, Note [A plain array is a dataset]). */
 export interface Sized {
   len(): number;
 }
+
+/** A data source: something Sized or a plain array. */
+export type SizedLike = Sized | readonly unknown[];
 
 /** `torch.utils.data.Sampler`: an iterable of indices (or of index lists, for batch samplers). */
 export abstract class Sampler<T = number> implements Iterable<T> {
@@ -17,17 +21,17 @@ export abstract class Sampler<T = number> implements Iterable<T> {
 
 /** `SequentialSampler(data_source)`: 0, 1, ..., len - 1. */
 export class SequentialSampler extends Sampler<number> {
-  constructor(readonly data_source: Sized) {
+  constructor(readonly data_source: SizedLike) {
     super();
   }
 
   *[Symbol.iterator](): Iterator<number> {
-    const n = this.data_source.len();
+    const n = datasetLen(this.data_source);
     for (let i = 0; i < n; i++) yield i;
   }
 
   len(): number {
-    return this.data_source.len();
+    return datasetLen(this.data_source);
   }
 }
 
@@ -58,7 +62,7 @@ export class RandomSampler extends Sampler<number> {
   private readonly numSamplesOption: number | null;
 
   constructor(
-    readonly data_source: Sized,
+    readonly data_source: SizedLike,
     options: RandomSamplerOptions = {},
   ) {
     super();
@@ -77,11 +81,11 @@ export class RandomSampler extends Sampler<number> {
   }
 
   get num_samples(): number {
-    return this.numSamplesOption ?? this.data_source.len();
+    return this.numSamplesOption ?? datasetLen(this.data_source);
   }
 
   *[Symbol.iterator](): Iterator<number> {
-    const n = this.data_source.len();
+    const n = datasetLen(this.data_source);
     const generator = this.generator ?? new Generator().manualSeed(drawSeed());
     const ns = this.num_samples;
     if (this.replacement) {
