@@ -508,7 +508,8 @@ export class Tensor extends TensorImpl {
         dtype: dtypeName(this.scalarType),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
-        gradFn: this.gradFn?.name() ?? null,
+        // Python prints the node's type name: `CopySlices` for the node whose name() is torch::autograd::CopySlices.
+        gradFn: this.gradFn?.name().replace(/^torch::autograd::/, '') ?? null,
         get: (flat) => readElement(this.scalarType, data as NonNullable<typeof data>, contiguousIndex(flat)),
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
