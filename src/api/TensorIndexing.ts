@@ -12,8 +12,9 @@ import { toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { isTensor, typeName } from './python_arg_parser.js';
 
-/** `at::indexing::INDEX_MAX` / `INDEX_MIN`: a slice's open ends (int64's limits in C++; here the safe integers). */
+/** `at::indexing::INDEX_MAX`: an open slice end (int64's limit in C++; here the largest safe integer). */
 export const INDEX_MAX = Number.MAX_SAFE_INTEGER;
+/** `at::indexing::INDEX_MIN`: the open stop of a negative-step slice. */
 export const INDEX_MIN = -Number.MAX_SAFE_INTEGER;
 
 /** A slice bound: an integer, or `null`/`undefined` for Python's omitted bound (`None`). */
@@ -21,14 +22,19 @@ export type SliceBound = number | null | undefined;
 
 /** `at::indexing::Slice`: Python's `start:stop:step`, bounds normalised as libtorch's constructor does. */
 export interface Slice {
+  /** The first index (0 when omitted; INDEX_MAX for a negative step). */
   readonly start: number;
+  /** The end, exclusive (INDEX_MAX when omitted; INDEX_MIN for a negative step). */
   readonly stop: number;
+  /** The step (1 when omitted; never 0). */
   readonly step: number;
 }
 
 /** `Slice(start?, stop?, step?)`, with or without `new`: `Slice()` is `:`, `Slice(1, null, 2)` is `1::2`. */
 export interface SliceConstructor {
+  /** `Slice(start, stop, step)`: a Slice. */
   (start?: SliceBound, stop?: SliceBound, step?: SliceBound): Slice;
+  /** `new Slice(start, stop, step)`: the same. */
   new (start?: SliceBound, stop?: SliceBound, step?: SliceBound): Slice;
   readonly prototype: Slice;
 }
@@ -60,6 +66,7 @@ class SliceImpl implements Slice {
   }
 }
 
+/** `at::indexing::Slice`: `Slice()` is `:`, `Slice(1)` `1:`, `Slice(null, 3)` `:3`, `Slice(1, null, 2)` `1::2`. */
 export const Slice = function Slice(start?: SliceBound, stop?: SliceBound, step?: SliceBound): Slice {
   return new SliceImpl(start, stop, step);
 } as unknown as SliceConstructor;
@@ -67,6 +74,7 @@ export const Slice = function Slice(start?: SliceBound, stop?: SliceBound, step?
 
 /** `at::indexing::EllipsisIndexType`: the type of `Ellipsis` (Python's `...`). */
 export class EllipsisIndexType {
+  /** `...`, as libtorch prints it. */
   toString(): string {
     return '...';
   }

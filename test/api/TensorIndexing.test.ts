@@ -206,6 +206,17 @@ describe('torch.indexing', () => {
       [0, 1, 2, 3],
     ]);
     expect(x.index([Slice(1, null, 2)]).tolist()).toEqual([[4, 5, 6, 7]]);
+    // README's table (values from PyTorch 2.13)
+    expect(x.index([Slice(1), Slice(null, null, 2)]).tolist()).toEqual([
+      [4, 6],
+      [8, 10],
+    ]);
+    expect(x.index([-1]).tolist()).toEqual([8, 9, 10, 11]);
+    const a = torch.arange(24, { dtype: 'float32' }).view(2, 3, 4);
+    expect(a.index([[0, 1], Slice(), [2, 0]]).tolist()).toEqual([
+      [2, 6, 10],
+      [12, 16, 20],
+    ]);
     expect(new Slice(1, 3).toString()).toBe('1:3:1');
     expect(Slice().toString()).toBe('0:9223372036854775807:1');
     expect(Slice() instanceof Slice).toBe(true);
