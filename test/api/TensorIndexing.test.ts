@@ -37,7 +37,7 @@ interface Result extends Spec {
 interface Case {
   id: number;
   op: 'get' | 'set';
-  self: Spec & { permute?: number[] };
+  self: Spec & { permute?: number[]; requires_grad?: boolean };
   index: IndexJson[];
   value?: ValueJson;
   result?: Result;
@@ -137,7 +137,7 @@ describe('the Tensor Indexing API (PyTorch 2.13 x[...] golden)', () => {
   );
 
   it.each(rows)('%s', (_name, c) => {
-    const x = selfOf(c, make(c.self));
+    const x = selfOf(c, c.self.requires_grad === true ? make(c.self).requires_grad_(true) : make(c.self));
     if (c.error !== undefined) {
       const before = x.clone();
       let err: unknown = null;

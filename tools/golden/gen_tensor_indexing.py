@@ -8,7 +8,7 @@ Index elements are encoded as: a JSON number (int), true/false (bool), null (Non
 {"slice": [start, stop, step]} (null for an omitted bound), {"tensor": spec}, {"list": nested list},
 {"float": v}, {"str": s}. A one-element index is written `x[e]` in Python (a list `x[(e,)]`, one index tensor).
 
-Each case: {id, op: 'get' | 'set', self: {dtype, sizes, values, permute?}, index: [...], value?: number | bool |
+Each case: {id, op: 'get' | 'set', self: {dtype, sizes, values, permute?, requires_grad?}, index: [...], value?: number | bool |
 {tensor: spec, requires_grad?}, result?: {dtype, sizes, strides, offset, is_view, shares_storage, values}
 (get: the result, set: self after the assignment), ops: the aten calls a TorchDispatchMode sees, keeping only the
 view / indexing / copy ones (list and value tensors are made differently), grad?: {grad_fn, self_grad,
@@ -141,9 +141,11 @@ def get(base, *index, permute=None):
     cases.append(entry)
 
 
-def put(base, index, value, permute=None, value_grad=False):
+def put(base, index, value, permute=None, value_grad=False, leaf=False):
     index = list(index)
     entry = {'id': len(cases), 'op': 'set', 'self': self_spec(base, permute), 'index': [enc_index(i) for i in index]}
+    if leaf:
+        entry['self']['requires_grad'] = True
     if isinstance(value, torch.Tensor):
         entry['value'] = {'tensor': spec(value)}
         if value_grad:
@@ -151,7 +153,7 @@ def put(base, index, value, permute=None, value_grad=False):
     else:
         entry['value'] = {'str': value} if isinstance(value, str) else value
     key = key_of(index)
-    x = make_self(base.clone(), permute)
+    x = make_self(base.clone().requires_grad_(leaf), permute)
     mode = Ops()
     try:
         with mode:
@@ -322,6 +324,10 @@ put(A, (0,), 'a')
 put(A, (S(None, None, -1),), 1)
 put(A, (T([0.5]),), 1)
 put(Z, (0,), 1)
+# in place on a leaf that requires grad
+put(A, (0,), 1.0, leaf=True)
+put(A, ([0],), 1.0, leaf=True)
+put(A, (E,), 1.0, leaf=True)
 
 with open(OUT, 'w') as f:
     json.dump({'generated_by': 'tools/golden/gen_tensor_indexing.py', 'torch_version': torch.__version__, 'cases': cases}, f,
