@@ -4,12 +4,14 @@
 // torch/csrc/autograd/python_variable_indexing.cpp (lists as index tensors, Python numbers as values, the
 // "only integers, slices ..." and "can't assign" texts, how many dimensions a list counts for).
 
-import { ScalarType, isIntegralType } from '../c10/ScalarType.js';
+import { DeviceType } from '../c10/Device.js';
+import { ScalarType, elementSize, isIntegralType } from '../c10/ScalarType.js';
 import { isKw } from '../c10/Kwargs.js';
 import { aten } from '../generated/Operators.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
-import { toStored } from '../tensor/elements.js';
-import type { Tensor } from '../tensor/Tensor.js';
+import { toStored, writeElement } from '../tensor/elements.js';
+import { Storage, cpuAllocator } from '../tensor/Storage.js';
+import { Tensor } from '../tensor/Tensor.js';
 import { isTensor, typeName } from './python_arg_parser.js';
 
 /** `at::indexing::INDEX_MAX`: an open slice end (int64's limit in C++; here the largest safe integer). */
@@ -333,11 +335,20 @@ function copyTo(dst: Tensor, src: Tensor): void {
   aten().copy_.call(dst, expanded, false);
 }
 
-/** `valueToTensor`: a number or boolean as a 0-dim tensor of self's dtype; anything else PyTorch's TypeError. */
+/**
+ * `valueToTensor` / `scalarToTensor`: a number or boolean as a 0-dim tensor of self's dtype (on CPU written
+ * directly, as `scalar_tensor_static`, without a dispatched factory); anything else PyTorch's TypeError.
+ */
 function valueToTensor(self: Tensor, value: unknown): Tensor {
   if (isTensor(value)) return value;
   if (typeof value === 'number' || typeof value === 'boolean') {
-    return aten().full.call([], typeof value === 'boolean' ? Number(value) : value, self.scalarType, null, self.device, null);
+    const v = Number(value);
+    const st = self.scalarType;
+    if (self.device.type !== DeviceType.CPU) return aten().full.call([], v, st, null, self.device, null);
+    const t = new Tensor(new Storage(elementSize(st), cpuAllocator), st, [], [], 0);
+    const { data, base } = t.dataView();
+    writeElement(st, data, base, v);
+    return t;
   }
   throw new TypeError(`can't assign a ${typeName(value)} to a ${self.typeString()}`);
 }
