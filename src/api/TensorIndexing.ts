@@ -178,12 +178,14 @@ function sequenceToTensor(self: Tensor, seq: IndexSequence): Tensor {
   };
   walk(seq, 0);
   const dtype = flat.length > 0 && flat.every((v) => typeof v === 'boolean') ? ScalarType.Bool : ScalarType.Long;
-  const t = aten().empty_memory_format.call(sizes, dtype, null, self.device, null, null);
+  // Written on the CPU (a meta tensor has no data; meta self takes CPU indices), then moved to self's device.
+  const t = aten().empty_memory_format.call(sizes, dtype, null, null, null, null);
   if (flat.length > 0) {
     const { data, base } = t.dataView();
     for (let i = 0; i < flat.length; i++) data[base + i] = toStored(dtype, Math.trunc(Number(flat[i])));
   }
-  return t;
+  const device = self.device.type;
+  return device === DeviceType.CPU || device === DeviceType.Meta ? t : t.to(self.device);
 }
 
 /** Where `applySlicing` is: the next dimension of the result, and how many the list specifies. */

@@ -244,6 +244,15 @@ describe('torch.indexing', () => {
     expect(y.sum().item()).toBe(12);
   });
 
+  it('indexes meta tensors (shapes only; lists and masks of booleans included)', () => {
+    const m = torch.empty(3, 4, { device: 'meta' });
+    // torch.empty(3, 4, device='meta'): m[:, 1], m[[0, 2]], m[True], m[[0]] = 1 in PyTorch 2.13
+    expect(m.index([Slice(), 1]).size()).toEqual([3]);
+    expect(m.index([[0, 2]]).size()).toEqual([2, 4]);
+    expect(m.index([true]).size()).toEqual([1, 3, 4]);
+    expect(m.index_put_([[0]], 1).isMeta()).toBe(true);
+  });
+
   it("rejects a string other than '...', a zero step and a non-integer bound with PyTorch's texts", () => {
     expect(() => x.index(['..' as '...'])).toThrow('Expected "..." to represent an ellipsis index, but got ".."');
     expect(() => Slice(0, 2, 0)).toThrow('slice step cannot be zero');
