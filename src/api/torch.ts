@@ -48,6 +48,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
+import { installTensorIndexing } from './TensorIndexing.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
@@ -60,6 +61,8 @@ import {
 import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
 
 export { scope } from '../tensor/StorageScope.js';
+/** `torch.indexing`: `Slice`, `Ellipsis`, `None` for `x.index([...])` / `x.index_put_([...], v)` (libtorch's Tensor Indexing API). */
+export * as indexing from './indexing.js';
 
 // Note [Start-up]
 // ~~~~~~~~~~~~~~~
@@ -75,6 +78,7 @@ Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
 installNonzeroAsTuple();
+installTensorIndexing(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
 setKernelBackend('wasm');
 

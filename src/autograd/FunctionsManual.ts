@@ -720,6 +720,15 @@ export function indexBackward(grad: Tensor, selfSizes: number[], indices: readon
   return zerosOf(selfSizes, grad).index_put([...indices], grad, true);
 }
 
+/**
+ * index_put's gradient for `values`: aten's `index(grad, indices)` (a null index is a whole dimension). The
+ * method `grad.index(list)` is the indexing API, where null is a new dimension (Note [The indexing API and
+ * aten's index] in src/api/TensorIndexing.ts).
+ */
+export function indexPutValuesBackward(grad: Tensor, indices: readonly (Tensor | null)[]): Tensor {
+  return aten().index_Tensor.call(grad, [...indices]);
+}
+
 /** embedding's gradient: rows of the weight accumulate the gradients of their occurrences. */
 export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number): Tensor {
   const dim = grad.sizes[grad.dim() - 1] as number;

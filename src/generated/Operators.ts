@@ -98,6 +98,8 @@ export interface AtenOps {
   copy_: OperatorHandle<(self: Tensor, src: Tensor, nonBlocking: boolean) => Tensor>;
   /** `fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)` */
   fill__Scalar: OperatorHandle<(self: Tensor, value: number | boolean) => Tensor>;
+  /** `fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)` */
+  fill__Tensor: OperatorHandle<(self: Tensor, value: Tensor) => Tensor>;
   /** `zero_(Tensor(a!) self) -> Tensor(a!)` */
   zero_: OperatorHandle<(self: Tensor) => Tensor>;
   /** `to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)` */
@@ -1344,6 +1346,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     clone: find('aten::clone', ''),
     copy_: find('aten::copy_', ''),
     fill__Scalar: find('aten::fill_', 'Scalar'),
+    fill__Tensor: find('aten::fill_', 'Tensor'),
     zero_: find('aten::zero_', ''),
     to_dtype: find('aten::to', 'dtype'),
     _to_copy: find('aten::_to_copy', ''),

@@ -2271,6 +2271,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_strided: TensorFactories.emptyStrided,
   copy_: Copy.copy_,
   fill__Scalar: Copy.fill_,
+  fill__Tensor: Copy.fillTensor_,
   _local_scalar_dense: Copy.localScalarDense,
   uniform_: Distributions.uniform_,
   normal_: Distributions.normal_,

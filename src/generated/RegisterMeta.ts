@@ -1855,6 +1855,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_strided: TensorFactories.emptyStrided,
   copy_: Copy.copy_,
   fill__Scalar: Copy.fill_,
+  fill__Tensor: Copy.fillTensor_,
   _local_scalar_dense: Copy.localScalarDense,
   uniform_: Distributions.uniform_,
   normal_: Distributions.normal_,

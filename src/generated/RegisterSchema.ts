@@ -46,6 +46,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   clone: 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor',
   copy_: 'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)',
   fill__Scalar: 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
+  fill__Tensor: 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)',
   zero_: 'zero_(Tensor(a!) self) -> Tensor(a!)',
   to_dtype: 'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
   _to_copy: '_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor',

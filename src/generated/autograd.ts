@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -488,10 +488,10 @@ export class CopyBackwards extends Node {
 }
 
 /** Backward of `fill_.Scalar` (derivatives.yaml:84). */
-export class FillBackward0 extends Node {
+export class FillBackward2 extends Node {
 
   name(): string {
-    return 'FillBackward0';
+    return 'FillBackward2';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -503,7 +503,24 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:87). */
+/** Backward of `fill_.Tensor` (derivatives.yaml:87). */
+export class FillBackward3 extends Node {
+
+  name(): string {
+    return 'FillBackward3';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    if (this.shouldComputeOutput(1)) out[1] = grad.sum();
+    return out;
+  }
+}
+
+/** Backward of `zero_` (derivatives.yaml:91). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -519,7 +536,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:90). */
+/** Backward of `_to_copy` (derivatives.yaml:94). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -539,7 +556,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:93). */
+/** Backward of `uniform_` (derivatives.yaml:97). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -555,7 +572,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:96). */
+/** Backward of `normal_` (derivatives.yaml:100). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -571,7 +588,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:99). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:103). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -587,7 +604,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:102). */
+/** Backward of `bernoulli` (derivatives.yaml:106). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -603,7 +620,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:105). */
+/** Backward of `bernoulli.p` (derivatives.yaml:109). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -619,7 +636,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:108). */
+/** Backward of `add.Tensor` (derivatives.yaml:112). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -638,7 +655,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:112). */
+/** Backward of `sub.Tensor` (derivatives.yaml:116). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -657,7 +674,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:116). */
+/** Backward of `mul.Tensor` (derivatives.yaml:120). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -683,7 +700,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:120). */
+/** Backward of `div.Tensor` (derivatives.yaml:124). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -709,7 +726,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:124). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:128). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -737,7 +754,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:128). */
+/** Backward of `neg` (derivatives.yaml:132). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -753,7 +770,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:131). */
+/** Backward of `abs` (derivatives.yaml:135). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -775,7 +792,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:134). */
+/** Backward of `sign` (derivatives.yaml:138). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -791,7 +808,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:137). */
+/** Backward of `exp` (derivatives.yaml:141). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -813,7 +830,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:140). */
+/** Backward of `exp2` (derivatives.yaml:144). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -835,7 +852,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:143). */
+/** Backward of `log` (derivatives.yaml:147). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -857,7 +874,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:146). */
+/** Backward of `log2` (derivatives.yaml:150). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -879,7 +896,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:149). */
+/** Backward of `log1p` (derivatives.yaml:153). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -901,7 +918,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:152). */
+/** Backward of `expm1` (derivatives.yaml:156). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -923,7 +940,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:155). */
+/** Backward of `sqrt` (derivatives.yaml:159). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -945,7 +962,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:158). */
+/** Backward of `rsqrt` (derivatives.yaml:162). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -967,7 +984,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:161). */
+/** Backward of `sin` (derivatives.yaml:165). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -989,7 +1006,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:164). */
+/** Backward of `cos` (derivatives.yaml:168). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1011,7 +1028,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:167). */
+/** Backward of `tan` (derivatives.yaml:171). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1033,7 +1050,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:170). */
+/** Backward of `asin` (derivatives.yaml:174). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1055,7 +1072,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:173). */
+/** Backward of `acos` (derivatives.yaml:177). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1077,7 +1094,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:176). */
+/** Backward of `atan` (derivatives.yaml:180). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1099,7 +1116,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:179). */
+/** Backward of `sinh` (derivatives.yaml:183). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1121,7 +1138,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:182). */
+/** Backward of `cosh` (derivatives.yaml:186). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1143,7 +1160,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:185). */
+/** Backward of `tanh` (derivatives.yaml:189). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1165,7 +1182,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:188). */
+/** Backward of `sigmoid` (derivatives.yaml:192). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1187,7 +1204,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:191). */
+/** Backward of `relu` (derivatives.yaml:195). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1209,7 +1226,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:194). */
+/** Backward of `gelu` (derivatives.yaml:198). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1233,7 +1250,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:197). */
+/** Backward of `silu` (derivatives.yaml:201). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1255,7 +1272,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:200). */
+/** Backward of `erf` (derivatives.yaml:204). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1277,7 +1294,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:203). */
+/** Backward of `floor` (derivatives.yaml:207). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1293,7 +1310,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:206). */
+/** Backward of `ceil` (derivatives.yaml:210). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1309,7 +1326,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:209). */
+/** Backward of `round` (derivatives.yaml:213). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1325,7 +1342,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:212). */
+/** Backward of `round.decimals` (derivatives.yaml:216). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1341,7 +1358,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:215). */
+/** Backward of `trunc` (derivatives.yaml:219). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1357,7 +1374,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:218). */
+/** Backward of `frac` (derivatives.yaml:222). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1373,7 +1390,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:221). */
+/** Backward of `reciprocal` (derivatives.yaml:225). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1395,7 +1412,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:224). */
+/** Backward of `nan_to_num` (derivatives.yaml:228). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1417,7 +1434,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:227). */
+/** Backward of `maximum` (derivatives.yaml:231). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1443,7 +1460,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:231). */
+/** Backward of `minimum` (derivatives.yaml:235). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1469,7 +1486,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:235). */
+/** Backward of `where.self` (derivatives.yaml:239). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1492,7 +1509,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:239). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:243). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1514,7 +1531,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:242). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:246). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1536,7 +1553,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:245). */
+/** Backward of `clamp` (derivatives.yaml:249). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1562,7 +1579,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:248). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:252). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1592,7 +1609,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:253). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:257). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1618,7 +1635,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:257). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:261). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1634,7 +1651,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:260). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:264). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1660,7 +1677,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:264). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:268). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1676,7 +1693,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:267). */
+/** Backward of `atan2` (derivatives.yaml:271). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1702,7 +1719,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:271). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:275). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1721,7 +1738,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:275). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:279). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1751,7 +1768,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:280). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:284). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1780,7 +1797,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:284). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:288). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1804,7 +1821,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:287). */
+/** Backward of `pow.Scalar` (derivatives.yaml:291). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1831,7 +1848,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:290). */
+/** Backward of `sum` (derivatives.yaml:294). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1849,7 +1866,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:293). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:297). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1871,7 +1888,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:296). */
+/** Backward of `mean` (derivatives.yaml:300). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1891,7 +1908,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:299). */
+/** Backward of `mean.dim` (derivatives.yaml:303). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1913,7 +1930,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:302). */
+/** Backward of `prod` (derivatives.yaml:306). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1935,7 +1952,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:305). */
+/** Backward of `prod.dim_int` (derivatives.yaml:309). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1961,7 +1978,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:308). */
+/** Backward of `amax` (derivatives.yaml:312). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -1990,7 +2007,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:311). */
+/** Backward of `amin` (derivatives.yaml:315). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2019,7 +2036,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:314). */
+/** Backward of `max.dim` (derivatives.yaml:318). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2047,7 +2064,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:318). */
+/** Backward of `min.dim` (derivatives.yaml:322). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2075,7 +2092,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:322). */
+/** Backward of `var.correction` (derivatives.yaml:326). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2103,7 +2120,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:325). */
+/** Backward of `std.correction` (derivatives.yaml:329). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2134,7 +2151,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:328). */
+/** Backward of `logsumexp` (derivatives.yaml:332). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2163,7 +2180,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:331). */
+/** Backward of `cumsum` (derivatives.yaml:335). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2181,7 +2198,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:334). */
+/** Backward of `cumprod` (derivatives.yaml:338). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2208,7 +2225,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:337). */
+/** Backward of `norm.Scalar` (derivatives.yaml:341). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2235,7 +2252,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:340). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:344). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2266,7 +2283,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:343). */
+/** Backward of `mm` (derivatives.yaml:347). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2292,7 +2309,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:347). */
+/** Backward of `bmm` (derivatives.yaml:351). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2318,7 +2335,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:351). */
+/** Backward of `_unsafe_view` (derivatives.yaml:355). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2336,7 +2353,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:354). */
+/** Backward of `dot` (derivatives.yaml:358). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2362,7 +2379,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:358). */
+/** Backward of `mv` (derivatives.yaml:362). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2388,7 +2405,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:362). */
+/** Backward of `addmm` (derivatives.yaml:366). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2419,7 +2436,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:367). */
+/** Backward of `baddbmm` (derivatives.yaml:371). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2450,7 +2467,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:372). */
+/** Backward of `softmax.int` (derivatives.yaml:376). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2476,7 +2493,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:375). */
+/** Backward of `log_softmax.int` (derivatives.yaml:379). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2502,7 +2519,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:379). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:383). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2532,7 +2549,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:383). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:387). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2560,7 +2577,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:387). */
+/** Backward of `nll_loss` (derivatives.yaml:391). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2592,7 +2609,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:390). */
+/** Backward of `nll_loss2d` (derivatives.yaml:394). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2624,7 +2641,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:393). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:397). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2654,7 +2671,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:397). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:401). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2684,7 +2701,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:401). */
+/** Backward of `mse_loss` (derivatives.yaml:405). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2712,7 +2729,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:405). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:409). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2743,7 +2760,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:409). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:413). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2777,7 +2794,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:413). */
+/** Backward of `native_layer_norm` (derivatives.yaml:417). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2814,7 +2831,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:419). */
+/** Backward of `convolution` (derivatives.yaml:423). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2851,7 +2868,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:424). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:428). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2885,7 +2902,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:428). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:432). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2919,7 +2936,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:432). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:436). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2954,7 +2971,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:436). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:440). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2980,7 +2997,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:440). */
+/** Backward of `avg_pool2d` (derivatives.yaml:444). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3014,7 +3031,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:443). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:447). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3049,7 +3066,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:447). */
+/** Backward of `cat` (derivatives.yaml:451). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3075,7 +3092,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:450). */
+/** Backward of `stack` (derivatives.yaml:454). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3100,7 +3117,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:453). */
+/** Backward of `split.Tensor` (derivatives.yaml:457). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3121,7 +3138,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:456). */
+/** Backward of `split_with_sizes` (derivatives.yaml:460). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3142,7 +3159,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:459). */
+/** Backward of `unbind.int` (derivatives.yaml:463). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3161,7 +3178,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:462). */
+/** Backward of `flip` (derivatives.yaml:466). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3179,7 +3196,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:465). */
+/** Backward of `roll` (derivatives.yaml:469). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3199,7 +3216,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:468). */
+/** Backward of `repeat` (derivatives.yaml:472). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3219,7 +3236,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:471). */
+/** Backward of `index_select` (derivatives.yaml:475). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3245,7 +3262,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:474). */
+/** Backward of `index.Tensor` (derivatives.yaml:478). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3269,7 +3286,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:477). */
+/** Backward of `index_put_` (derivatives.yaml:481). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3287,7 +3304,7 @@ export class IndexPutBackward0 extends Node {
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
-    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    if (this.shouldComputeOutput(1)) out[1] = indexPutValuesBackward(grad, indices);
     return out;
   }
 
@@ -3297,7 +3314,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:481). */
+/** Backward of `index_put` (derivatives.yaml:485). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3315,7 +3332,7 @@ export class IndexPutBackward0Functional extends Node {
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
-    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    if (this.shouldComputeOutput(1)) out[1] = indexPutValuesBackward(grad, indices);
     return out;
   }
 
@@ -3325,7 +3342,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:485). */
+/** Backward of `gather` (derivatives.yaml:489). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3351,7 +3368,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:488). */
+/** Backward of `scatter.src` (derivatives.yaml:492). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3376,7 +3393,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:492). */
+/** Backward of `scatter.value` (derivatives.yaml:496). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3400,7 +3417,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:495). */
+/** Backward of `scatter_add` (derivatives.yaml:499). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3425,7 +3442,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:499). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:503). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3447,7 +3464,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:502). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:506). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3470,7 +3487,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:506). */
+/** Backward of `masked_select` (derivatives.yaml:510). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3494,7 +3511,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:509). */
+/** Backward of `tril` (derivatives.yaml:513). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3512,7 +3529,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:512). */
+/** Backward of `triu` (derivatives.yaml:516). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3530,7 +3547,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:515). */
+/** Backward of `sort` (derivatives.yaml:519). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3556,7 +3573,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:519). */
+/** Backward of `topk` (derivatives.yaml:523). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3582,7 +3599,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:523). */
+/** Backward of `embedding` (derivatives.yaml:527). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3608,7 +3625,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:528). */
+/** Backward of `native_batch_norm` (derivatives.yaml:532). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3651,7 +3668,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:534). */
+/** Backward of `native_group_norm` (derivatives.yaml:538). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3693,7 +3710,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:539). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:543). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3715,7 +3732,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:542). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:546). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3740,7 +3757,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:546). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:550). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3765,7 +3782,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:550). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:554). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3791,7 +3808,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:554). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:558). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3809,7 +3826,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:557). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:561). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3833,7 +3850,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:560). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:564). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3858,7 +3875,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:564). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:568). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3882,7 +3899,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:567). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:571). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3907,7 +3924,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:571). */
+/** Backward of `replication_pad1d` (derivatives.yaml:575). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3931,7 +3948,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:574). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:578). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3956,7 +3973,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:578). */
+/** Backward of `replication_pad2d` (derivatives.yaml:582). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3980,7 +3997,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:581). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:585). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4005,7 +4022,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:589). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4027,7 +4044,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:588). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:592). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4052,7 +4069,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:592). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:596). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4074,7 +4091,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:595). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:599). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4094,7 +4111,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:598). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:602). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4116,7 +4133,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:601). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:605). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4136,7 +4153,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:604). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:608). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4160,7 +4177,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:607). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:611). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4182,7 +4199,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:610). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:614). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4206,7 +4223,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:613). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:617). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4228,7 +4245,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:616). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:620). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4254,7 +4271,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:619). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:623). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4278,7 +4295,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:622). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:626). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4304,7 +4321,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:625). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:629). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4328,7 +4345,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:628). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:632). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4352,7 +4369,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:631). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:635). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4374,7 +4391,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:634). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:638). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4400,7 +4417,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:637). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:641). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4424,7 +4441,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:640). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:644). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4452,7 +4469,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:643). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:647). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4478,7 +4495,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:646). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:650). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4504,7 +4521,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:649). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:653). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4528,7 +4545,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:652). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:656). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4554,7 +4571,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:655). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:659). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4578,7 +4595,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:658). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:662). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4604,7 +4621,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:661). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:665). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4628,7 +4645,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:664). */
+/** Backward of `leaky_relu` (derivatives.yaml:668). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4652,7 +4669,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:667). */
+/** Backward of `leaky_relu_` (derivatives.yaml:671). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4676,7 +4693,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:670). */
+/** Backward of `elu` (derivatives.yaml:674). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4704,7 +4721,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:673). */
+/** Backward of `elu_` (derivatives.yaml:677). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4732,7 +4749,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:676). */
+/** Backward of `celu` (derivatives.yaml:680). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4756,7 +4773,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:679). */
+/** Backward of `celu_` (derivatives.yaml:683). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4780,7 +4797,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:682). */
+/** Backward of `softplus` (derivatives.yaml:686). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4806,7 +4823,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:685). */
+/** Backward of `hardtanh` (derivatives.yaml:689). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4832,7 +4849,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:688). */
+/** Backward of `hardswish` (derivatives.yaml:692). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4854,7 +4871,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:691). */
+/** Backward of `hardsigmoid` (derivatives.yaml:695). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4876,7 +4893,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:694). */
+/** Backward of `mish` (derivatives.yaml:698). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4898,7 +4915,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:697). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:701). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4924,7 +4941,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:701). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:705). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4949,7 +4966,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:705). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:709). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4979,7 +4996,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:709). */
+/** Backward of `huber_loss` (derivatives.yaml:713). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5009,7 +5026,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:713). */
+/** Backward of `addcmul` (derivatives.yaml:717). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5038,7 +5055,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:718). */
+/** Backward of `addcdiv` (derivatives.yaml:722). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5067,7 +5084,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:723). */
+/** Backward of `clamp_min` (derivatives.yaml:727). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5091,7 +5108,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:726). */
+/** Backward of `clamp_max` (derivatives.yaml:730). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5115,7 +5132,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:730). */
+/** Backward of `max` (derivatives.yaml:734). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5140,7 +5157,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:733). */
+/** Backward of `min` (derivatives.yaml:737). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5165,7 +5182,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:736). */
+/** Backward of `sort.stable` (derivatives.yaml:740). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5191,7 +5208,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:740). */
+/** Backward of `_unique2` (derivatives.yaml:744). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5207,7 +5224,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:744). */
+/** Backward of `unique_dim` (derivatives.yaml:748). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5223,7 +5240,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:749). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:753). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5239,7 +5256,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:753). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:757). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5265,7 +5282,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:757). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:761). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5291,7 +5308,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:762). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:766). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5322,7 +5339,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:766). */
+/** Backward of `unique_consecutive` (derivatives.yaml:770). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5338,7 +5355,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:770). */
+/** Backward of `diagonal` (derivatives.yaml:774). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5362,7 +5379,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:773). */
+/** Backward of `diagonal_backward` (derivatives.yaml:777). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5384,7 +5401,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:777). */
+/** Backward of `_linalg_svd` (derivatives.yaml:781). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5413,7 +5430,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:781). */
+/** Backward of `div.Scalar` (derivatives.yaml:785). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5431,7 +5448,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:785). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:789). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5476,7 +5493,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:793). */
+/** Backward of `detach` (derivatives.yaml:797). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5723,9 +5740,19 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
-    const gradFn = new FillBackward0();
+    const gradFn = new FillBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  fill__Tensor: kernel('fill__Tensor', (ks, self, value) => {
+    const rg = anyRequiresGrad(self, value);
+    checkInplace(self, rg);
+    if (!rg) return ops.fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const gradFn = new FillBackward3();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    const result = ops.fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
@@ -10655,6 +10682,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   fill__Scalar: kernel('fill__Scalar', (ks, self, value) => {
     const result = ops.fill__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, value);
+    self.bumpVersion();
+    return result;
+  }),
+  fill__Tensor: kernel('fill__Tensor', (ks, self, value) => {
+    const result = ops.fill__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, value);
     self.bumpVersion();
     return result;
   }),

@@ -1425,11 +1425,13 @@ function bad_clone(a: readonly unknown[]): never {
   ], false, SIGS_clone);
 }
 
-const SIGS_fill_ = ["(Tensor input, Number value)"];
+const SIGS_fill_ = ["(Tensor input, Tensor value)","(Tensor input, Number value)"];
 
-/** `torch.fill_`: `fill_.Scalar`. */
+/** `torch.fill_`: `fill_.Scalar`, `fill_.Tensor`. */
 export function fill_(input: Tensor, options: { value: number | boolean }): Tensor;
 export function fill_(input: Tensor, value: number | boolean): Tensor;
+export function fill_(input: Tensor, options: { value: Tensor }): Tensor;
+export function fill_(input: Tensor, value: Tensor): Tensor;
 export function fill_(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -1440,21 +1442,25 @@ export function fill_(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
       return aten().fill__Scalar.call(v0, v1);
     }
   }
-  return bad_fill_(a);
-}
-
-function bad_fill_(a: readonly unknown[]): never {
-  return badCall("fill_", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_fill_);
+  // fill_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
+      return aten().fill__Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("fill_", a, SIGS_fill_);
 }
 
 const SIGS_zero_ = ["(Tensor input)"];

@@ -105,9 +105,11 @@ export interface TensorMethods {
   copy_(options: { src: Tensor; non_blocking?: boolean; nonBlocking?: boolean }): this;
   copy_(src: Tensor, options?: { non_blocking?: boolean; nonBlocking?: boolean }): this;
   copy_(src: Tensor, nonBlocking?: boolean, options?: { non_blocking?: boolean; nonBlocking?: boolean }): this;
-  /** `fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)` */
+  /** `fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)`; `fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)` */
   fill_(options: { value: number | boolean }): this;
   fill_(value: number | boolean): this;
+  fill_(options: { value: Tensor }): this;
+  fill_(value: Tensor): this;
   /** `zero_(Tensor(a!) self) -> Tensor(a!)` */
   zero_(): this;
   /** `item(Tensor self) -> Scalar` */
@@ -1474,7 +1476,7 @@ function bad_copy_(a: readonly unknown[]): never {
   ], false, SIGS_copy_);
 }
 
-const SIGS_fill_ = ["(Number value)"];
+const SIGS_fill_ = ["(Tensor value)","(Number value)"];
 
 function method_fill_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -1486,19 +1488,23 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["value"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isScalar(p[0])) {
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["value"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
       return aten().fill__Scalar.call(this, v0);
     }
   }
-  return bad_fill_(a);
-}
-
-function bad_fill_(a: readonly unknown[]): never {
-  return badCall("fill_", a, [
-    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_fill_);
+  // fill_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["value"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
+      return aten().fill__Tensor.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.fill_", a, SIGS_fill_);
 }
 
 function method_zero_(this: Tensor, ...a: unknown[]): unknown {

@@ -210,6 +210,16 @@ export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean
   return self;
 }
 
+/**
+ * `fill_.Tensor(self, value)`: fill_ with a 0-dim tensor's value (what `x[i] = v` runs for a 0-dim `v`, Note
+ * [copy_to in setitem] in src/api/TensorIndexing.ts).
+ */
+export function fillTensor_(ks: DispatchKeySet, self: Tensor, value: Tensor): Tensor {
+  if (value.dim() !== 0) throw new Error(`fill_ only supports 0-dimension value tensor but got tensor with ${value.dim()} dimensions.`);
+  if (self.isMeta()) return self;
+  return fill_(ks, self, aten().item.call(value) as number | boolean);
+}
+
 /** `zero_(self)`. */
 export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
   return aten().fill__Scalar.redispatch(ks, self, 0);

@@ -389,11 +389,12 @@ function metaBroadcastMessage(shapes: readonly (readonly number[])[]): string {
 }
 
 function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan {
-  if (indices.length > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
-  if (indices.length === 0) throw new Error('at least one index must be provided');
+  // PyTorch's IndexErrors (TORCH_CHECK_INDEX) are RangeErrors: see Note [Index errors as PyTorch's].
+  if (indices.length > self.dim()) throw new RangeError(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
+  if (indices.length === 0) throw new RangeError('at least one index must be provided');
   for (const t of indices) {
     if (t !== null && ![ScalarType.Long, ScalarType.Int, ScalarType.Byte, ScalarType.Bool].includes(t.scalarType)) {
-      throw new Error('tensors used as indices must be long, int, byte or bool tensors');
+      throw new RangeError('tensors used as indices must be long, int, byte or bool tensors');
     }
   }
   const meta = self.isMeta() || indices.some((t) => t?.isMeta() === true);
@@ -410,10 +411,11 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
       continue;
     }
     const first = expanded.length;
-    if (first + t.dim() > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${first + t.dim()})`);
+    if (first + t.dim() > self.dim())
+      throw new RangeError(`too many indices for tensor of dimension ${self.dim()} (got ${first + t.dim()})`);
     t.sizes.forEach((s, j) => {
       if (s !== self.sizes[first + j]) {
-        throw new Error(
+        throw new RangeError(
           `The shape of the mask ${formatSizes(t.sizes)} at index ${j} does not match the shape of the indexed tensor ${formatSizes(self.sizes)} at index ${first + j}`,
         );
       }
@@ -435,7 +437,9 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const bshape = broadcastShapes(shapes);
   if (bshape === null) {
     if (meta) throw new Error(metaBroadcastMessage(shapes));
-    throw new Error(`shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(formatSizes).join(', ')}`);
+    throw new RangeError(
+      `shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(formatSizes).join(', ')}`,
+    );
   }
   const adjacent = (used[used.length - 1] as number) - (used[0] as number) + 1 === used.length;
   const first = used[0] as number;
@@ -454,7 +458,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
     for (let i = 0; i < n; i++) {
       const v = data[b + (offsets === null ? i : (offsets[i] as number))] as number;
       // PyTorch's indexer numbers the index tensors (j), not self's dims.
-      if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
+      if (v < -size || v >= size) throw new RangeError(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
     }
   }
   const block = new Float64Array(numelOf(bshape));

@@ -447,7 +447,7 @@ export function select(_ks: DispatchKeySet, self: Tensor, dim: number, index: nu
 
 export function slice(_ks: DispatchKeySet, self: Tensor, dim = 0, start?: number | null, end?: number | null, step = 1): Tensor {
   const n = self.dim();
-  if (n === 0) throw new Error('slice() cannot be applied to a 0-dim tensor.');
+  if (n === 0) throw new RangeError('slice() cannot be applied to a 0-dim tensor.'); // IndexError in PyTorch
   const d = maybeWrapDim(dim, n);
   if (step <= 0) throw new Error('slice step must be positive');
   const size = self.sizes[d] as number;

@@ -12,6 +12,7 @@ import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
 import type { Generator } from '../random/index.js';
 import type { TensorMethods } from '../generated/methods.js';
+import type { IndexValue, TensorIndex } from '../api/TensorIndexing.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
@@ -105,6 +106,16 @@ export interface Tensor extends TensorMethods {
   unique(...rest: (boolean | number | null | UniqueKw | undefined)[]): Tensor | Tensor[];
   /** `x.unique_consecutive(return_inverse=False, return_counts=False, dim=None)`: `torch.unique_consecutive(x, ...)`. */
   unique_consecutive(...rest: (boolean | number | null | Omit<UniqueKw, 'sorted'> | undefined)[]): Tensor | Tensor[];
+  // libtorch's Tensor Indexing API over the generated aten methods (src/api/TensorIndexing.ts: installTensorIndexing)
+  /** `x.index([Slice(), 1])`: Python's `x[:, 1]` (views for basic indices, a copy for advanced ones); `x.index({ indices })` is aten's `index.Tensor`. */
+  index(options: { indices: readonly (Tensor | null)[] }): Tensor;
+  index(indices: readonly TensorIndex[]): Tensor;
+  /** `x.index_put_([Slice(), 1], value)`: Python's `x[:, 1] = value`; with `accumulate` (or options) aten's `index_put_`. */
+  index_put_(indices: readonly TensorIndex[], value: IndexValue): this;
+  index_put_(options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): this;
+  index_put_(indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): this;
+  index_put_(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): this;
+  index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
 }
 
 /** The keyword arguments of `x.unique` / `x.unique_consecutive` (torch/functional.py). */
@@ -528,7 +539,8 @@ export class Tensor extends TensorImpl {
         dtype: dtypeName(this.scalarType),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
-        gradFn: this.gradFn?.name() ?? null,
+        // Python prints the node's type name: `CopySlices` for the node whose name() is torch::autograd::CopySlices.
+        gradFn: this.gradFn?.name().replace(/^torch::autograd::/, '') ?? null,
         get: (flat) => readElement(this.scalarType, data as NonNullable<typeof data>, contiguousIndex(flat)),
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },

@@ -49,7 +49,8 @@ function run(c: Case, i: number, { self, indices, values }: Inputs): Tensor {
   const accumulate = c.accumulate ?? false;
   switch (c.op) {
     case 'index':
-      return viaMethod ? self.index(indices) : torch.index(self, indices);
+      // `x.index({ indices })` is aten's index.Tensor; `x.index(list)` the indexing API (Note [The indexing API and aten's index])
+      return viaMethod ? self.index({ indices }) : torch.index(self, indices);
     case 'index_put_': {
       const r = viaMethod ? self.index_put_(indices, values!, { accumulate }) : torch.index_put_(self, indices, values!, accumulate);
       expect(r).toBe(self);
@@ -111,7 +112,8 @@ describe('advanced indexing (PyTorch golden)', () => {
     expect(x.sum().item()).toBe(0);
     expect(y.sum().item()).toBe(8);
     const t = x.t();
-    t.index_put_([null, torch.tensor([true, false, true])], torch.tensor(1, { dtype: 'float32' }));
+    // with `accumulate` it is aten's index_put_ (null: a whole dimension), not the indexing API's x[None, mask] = v
+    t.index_put_([null, torch.tensor([true, false, true])], torch.tensor(1, { dtype: 'float32' }), false);
     expect(x.tolist()).toEqual([
       [1, 1, 1, 1],
       [0, 0, 0, 0],
@@ -123,7 +125,7 @@ describe('advanced indexing (PyTorch golden)', () => {
     const x = torch.zeros(3, 2);
     // PyTorch's text for a bad list element (x.index_put_((torch.tensor([0]), 'a'), v) in PyTorch 2.13)
     expect(() => torch.index(x, [1 as unknown as Tensor])).toThrow('expected Tensor as element 0 in argument 1, but got int');
-    expect(() => x.index_put_([torch.tensor([0]), 'a' as unknown as Tensor], torch.zeros(1))).toThrow(
+    expect(() => x.index_put_([torch.tensor([0]), 'a' as unknown as Tensor], torch.zeros(1), false)).toThrow(
       'expected Tensor as element 1 in argument 0, but got str',
     );
     // undefined entries read as null (a full slice), as JavaScript holes would

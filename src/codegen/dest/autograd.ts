@@ -94,6 +94,8 @@ const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
   clamp: 1,
   bernoulli: 0,
   'bernoulli_.float': 2,
+  'fill_.Scalar': 2,
+  'fill_.Tensor': 3,
 };
 
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */
