@@ -25,8 +25,8 @@ export class AdamW extends Optimizer<AdamDefaults> {
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
-      for (const group of this.param_groups) adamGroupStep(this.stateOf.bind(this), group);
+    return this._run_step(closure, () => {
+      for (const group of this.param_groups) adamGroupStep(this._state_of.bind(this), group);
     });
   }
 }

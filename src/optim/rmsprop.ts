@@ -58,12 +58,12 @@ export class RMSprop extends Optimizer<RMSpropDefaults> {
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
+    return this._run_step(closure, () => {
       for (const group of this.param_groups) {
         const { lr, alpha, eps, weight_decay: weightDecay, momentum, centered, maximize } = group;
         for (const param of group.params) {
           if (param.grad === null) continue;
-          const state = this.stateOf(param);
+          const state = this._state_of(param);
           if (Object.keys(state).length === 0) {
             state['step'] = zeros([], { dtype: scalarDtype() });
             state['square_avg'] = zeros_like(param);

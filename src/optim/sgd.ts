@@ -62,7 +62,7 @@ export class SGD extends Optimizer<SGDDefaults> {
   private needFusedCheck = true;
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
+    return this._run_step(closure, () => {
       for (const group of this.param_groups) {
         // SGD._init_group
         const params: Tensor[] = [];
@@ -76,12 +76,12 @@ export class SGD extends Optimizer<SGDDefaults> {
           }
           params.push(p);
           grads.push(p.grad);
-          if (group.momentum !== 0) bufs.push((this.stateOf(p)['momentum_buffer'] as Tensor | undefined) ?? null);
+          if (group.momentum !== 0) bufs.push((this._state_of(p)['momentum_buffer'] as Tensor | undefined) ?? null);
         }
         // `sgd()`: foreach and fused default to False for CPU tensors (`_default_to_fused_or_foreach`).
         const fn = group.fused === true ? fusedSgd : group.foreach === true ? multiTensorSgd : singleTensorSgd;
         fn(params, grads, bufs, group);
-        if (group.momentum !== 0) params.forEach((p, i) => (this.stateOf(p)['momentum_buffer'] = bufs[i]));
+        if (group.momentum !== 0) params.forEach((p, i) => (this._state_of(p)['momentum_buffer'] = bufs[i]));
       }
     });
   }
