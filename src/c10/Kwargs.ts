@@ -86,6 +86,32 @@ export function parseKw(name: string, o: unknown, allowed: readonly string[]): K
   return k;
 }
 
+/**
+ * Binds a hand-written Python-style call: `args` are the JavaScript arguments after the fixed ones (positional
+ * values in `params`' order, then an optional options object); `params` gives every parameter's name and
+ * default. Returns each parameter's value: given positionally, by key (either spelling, Note [Option keys]),
+ * or its default. A key also given positionally is Python's "got multiple values for argument"; more
+ * positional values than parameters is "takes at most N optional positional arguments". Trailing `undefined`s are
+ * absent arguments. (`nn.init.uniform_(w, -1, { b: 2 })` binds `{ a: -1, b: 2, generator: null }`.)
+ */
+export function bindArgs(name: string, params: Readonly<Record<string, unknown>>, args: readonly unknown[]): Kw {
+  const a = [...args];
+  while (a.length > 0 && a[a.length - 1] === undefined) a.pop();
+  const names = Object.keys(params);
+  const o = a.length > 0 && isKw(a[a.length - 1]) ? parseKw(name, a.pop(), names) : {};
+  if (a.length > names.length) {
+    throw new TypeError(`${name}() takes at most ${names.length} optional positional arguments but ${a.length} were given`);
+  }
+  const out: Kw = { ...params };
+  a.forEach((v, i) => {
+    const n = names[i] as string;
+    if (o[n] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${n}'`);
+    if (v !== undefined) out[n] = v;
+  });
+  for (const k of Object.keys(o)) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
 function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return (v as object).constructor?.name ?? 'an object';

@@ -2,6 +2,7 @@
 // forward and backward run for their shapes, strides and dtypes only. Mirrors torch/_subclasses/fake_tensor.py
 // (FakeTensor, FakeTensorMode, from_tensor, the non-fake-input check) on aten-ts's Meta kernels.
 
+import { parseKw } from '../c10/Kwargs.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, pythonKs, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { dtypeName, ScalarType } from '../c10/ScalarType.js';
@@ -97,9 +98,7 @@ export class FakeTensorMode extends TorchDispatchMode {
 
   constructor(options: FakeTensorModeOptions = {}) {
     super();
-    for (const k of Object.keys(options)) {
-      if (k !== 'allow_non_fake_inputs') throw new TypeError(`FakeTensorMode() got an unexpected keyword argument '${k}'`);
-    }
+    options = parseKw('FakeTensorMode', options, ['allow_non_fake_inputs']) as FakeTensorModeOptions;
     this.allow_non_fake_inputs = options.allow_non_fake_inputs ?? false;
   }
 

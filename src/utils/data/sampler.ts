@@ -1,6 +1,7 @@
 // Samplers: the order in which a DataLoader visits a dataset. Mirrors torch/utils/data/sampler.py, with the
 // same generator draws as PyTorch, so the same seed gives the same order.
 
+import { parseKw } from '../../c10/Kwargs.js';
 import { randint, randperm } from '../../api/torch.js';
 import { Generator, defaultGenerator } from '../../random/index.js';
 
@@ -62,10 +63,7 @@ export class RandomSampler extends Sampler<number> {
     options: RandomSamplerOptions = {},
   ) {
     super();
-    for (const k of Object.keys(options)) {
-      if (!['replacement', 'num_samples', 'generator'].includes(k))
-        throw new TypeError(`RandomSampler.__init__() got an unexpected keyword argument '${k}'`);
-    }
+    options = parseKw('RandomSampler.__init__', options, ['replacement', 'num_samples', 'generator']) as RandomSamplerOptions;
     this.replacement = options.replacement ?? false;
     this.numSamplesOption = options.num_samples ?? null;
     this.generator = options.generator ?? null;
