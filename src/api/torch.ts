@@ -566,7 +566,8 @@ export function is_tensor(obj: unknown): obj is Tensor {
 
 /** `torch.is_floating_point(input)`: `input.is_floating_point()`. */
 export function is_floating_point(input: Tensor): boolean {
-  if (!(input instanceof Tensor)) throw new TypeError(`is_floating_point(): argument 'input' (position 1) must be Tensor, not ${typeName(input)}`);
+  if (!(input instanceof Tensor))
+    throw new TypeError(`is_floating_point(): argument 'input' (position 1) must be Tensor, not ${typeName(input)}`);
   return input.is_floating_point();
 }
 

@@ -230,7 +230,10 @@ export class Function {
         rebaseHistory(o, node, i);
       } else setHistory(o, node, i);
     });
-    FunctionCtx._freeze(ctx, outputTensors.filter((o): o is Tensor => o !== null));
+    FunctionCtx._freeze(
+      ctx,
+      outputTensors.filter((o): o is Tensor => o !== null),
+    );
     return (Array.isArray(result) ? outs : outs[0]) as T;
   }
 }

@@ -340,7 +340,8 @@ export function register_autograd<C extends object = {}>(
 ): void {
   const o = parseKw('register_autograd', options, ['setup_context', 'lib']);
   const setupContext = (o.setup_context ?? null) as AutogradRegistration<C>['setup_context'];
-  const opdef = op instanceof CustomOpDef ? op : OPDEFS.get(typeof op === 'string' ? op.replace(/\.default$/, '') : `${op._namespace}::${op._opname}`);
+  const opdef =
+    op instanceof CustomOpDef ? op : OPDEFS.get(typeof op === 'string' ? op.replace(/\.default$/, '') : `${op._namespace}::${op._opname}`);
   if (opdef !== undefined) {
     opdef.register_autograd<C>(backward, { setup_context: setupContext });
     return;

@@ -76,7 +76,6 @@ export abstract class LRScheduler {
     return [...this.lastLr];
   }
 
-
   /** `state_dict()`: the scheduler's own fields (everything but the optimiser), PyTorch's keys. */
   state_dict(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
@@ -90,7 +89,6 @@ export abstract class LRScheduler {
     return out;
   }
 
-
   /** `load_state_dict(state_dict)`: restores the fields of a `state_dict()`. */
   load_state_dict(state: Record<string, unknown>): void {
     for (const [k, v] of Object.entries(state)) {
@@ -100,7 +98,6 @@ export abstract class LRScheduler {
       else if (k !== '_get_lr_called_within_step') (this as Record<string, unknown>)[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
     }
   }
-
 }
 
 /** `StepLR(optimizer, step_size, gamma=0.1)`: lr × gamma every step_size steps. */

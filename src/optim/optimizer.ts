@@ -210,7 +210,6 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     }
   }
 
-
   /** `add_param_group(param_group)`: adds a group; its missing options come from the defaults. */
   add_param_group(paramGroup: ParamGroupInput): void {
     if (paramGroup === null || typeof paramGroup !== 'object' || paramGroup instanceof Tensor || Array.isArray(paramGroup)) {
@@ -241,7 +240,6 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     this.param_groups.push(group as ParamGroup<O>);
   }
 
-
   /** `state_dict()`: the state and the groups, parameters replaced by indices (Note [Optimizer state_dict layout]). */
   state_dict(): OptimizerStateDict {
     const index = new Map<Tensor, number>();
@@ -260,7 +258,6 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     for (const [p, s] of this.state) state.set(index.get(p) as number, s);
     return { state, param_groups: paramGroups };
   }
-
 
   /** `load_state_dict(state_dict)`: takes the state and group options of a `state_dict()` of the same layout. */
   load_state_dict(stateDict: OptimizerStateDictInput): void {
@@ -300,7 +297,6 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     this.state = state;
     this.param_groups = newGroups;
   }
-
 
   /** PyTorch's repr: `SGD (\nParameter Group 0\n    dampening: 0\n ...)`, options sorted by name. */
   toString(): string {

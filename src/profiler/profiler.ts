@@ -263,7 +263,6 @@ class ProfileClass {
       options.row_limit ?? 100,
     );
   }
-
 }
 
 Object.defineProperty(ProfileClass, 'name', { value: 'profile' });

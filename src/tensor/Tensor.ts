@@ -6,7 +6,15 @@ import { Dtype, toScalarType, type DtypeLike } from '../c10/Dtype.js';
 import { aliasCamelCase, bindArgs, isKw, parseKw } from '../c10/Kwargs.js';
 import { MemoryFormat } from '../c10/Layout.js';
 import { warn } from '../c10/Warning.js';
-import { ScalarType, dtypeName, elementSize, isComplexType, isFloatingType, isScalarTypeName, scalarTypeToString } from '../c10/ScalarType.js';
+import {
+  ScalarType,
+  dtypeName,
+  elementSize,
+  isComplexType,
+  isFloatingType,
+  isScalarTypeName,
+  scalarTypeToString,
+} from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
@@ -177,7 +185,9 @@ export class Tensor extends TensorImpl {
   type(): string;
   type(dtype: Dtype | string | null, options?: { non_blocking?: boolean }): Tensor;
   type(options: { dtype?: Dtype | string | null; non_blocking?: boolean }): Tensor | string;
-  type(...args: (Dtype | string | null | boolean | { dtype?: Dtype | string | null; non_blocking?: boolean } | undefined)[]): Tensor | string {
+  type(
+    ...args: (Dtype | string | null | boolean | { dtype?: Dtype | string | null; non_blocking?: boolean } | undefined)[]
+  ): Tensor | string {
     const o = bindArgs('type', { dtype: null, non_blocking: false }, args);
     const dtype = o.dtype;
     if (dtype === null) return this.typeString();

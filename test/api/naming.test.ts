@@ -127,14 +127,16 @@ describe('one naming rule', () => {
         const owner = (proto as { constructor?: { name?: string } }).constructor?.name ?? '';
         if (owner !== cls.name && owner in CPP_CLASSES) break;
         for (const key of Object.getOwnPropertyNames(proto)) {
-          if (!/^[a-z][a-z0-9]*[A-Z]/.test(key) || PROTOCOL.has(key) || key in DUNDER || key in allowed || key in (ALLOWED[owner] ?? {})) continue;
+          if (!/^[a-z][a-z0-9]*[A-Z]/.test(key) || PROTOCOL.has(key) || key in DUNDER || key in allowed || key in (ALLOWED[owner] ?? {}))
+            continue;
           const d = Object.getOwnPropertyDescriptor(proto, key) as PropertyDescriptor;
           let twin: PropertyDescriptor | undefined;
           for (let p: object | null = cls.prototype as object; p !== null && twin === undefined; p = Object.getPrototypeOf(p)) {
             twin = Object.getOwnPropertyDescriptor(p, snakeCase(key));
           }
           const same = twin !== undefined && twin.value === d.value && twin.get === d.get && twin.set === d.set;
-          if (!same) bad.push(`${path} (${owner}).${key}: ${twin === undefined ? `no ${snakeCase(key)}` : `${snakeCase(key)} is another function`}`);
+          if (!same)
+            bad.push(`${path} (${owner}).${key}: ${twin === undefined ? `no ${snakeCase(key)}` : `${snakeCase(key)} is another function`}`);
         }
       }
     }
@@ -229,7 +231,14 @@ describe('Tensor members in PyTorch’s spelling (tools/golden/gen_tensor_names.
     expect(() => x.type('torch.FooTensor')).toThrow(G.errors["type('torch.FooTensor')"]!.error);
     expect(() => x.type(5 as never)).toThrow(G.errors['type(5)']!.error);
     // the tutorial's accuracy line: pred.argmax(1).eq(y).type(torch.float)
-    expect(torch.tensor([1, 0, 1]).eq(torch.tensor([1, 1, 1])).type(torch.float).sum().item()).toBe(2);
+    expect(
+      torch
+        .tensor([1, 0, 1])
+        .eq(torch.tensor([1, 1, 1]))
+        .type(torch.float)
+        .sum()
+        .item(),
+    ).toBe(2);
   });
 });
 
