@@ -8,6 +8,16 @@
 /** The trailing options object of a call: keyword arguments by name. */
 export type Kw = Record<string, unknown>;
 
+/** `requires_grad` → `requiresGrad` at the type level (`T_max` stays: PyTorch's own). */
+export type CamelCase<S extends string> = S extends `${infer H}_${infer T}`
+  ? H extends '' | Capitalize<H>
+    ? S
+    : `${H}${Capitalize<CamelCase<T>>}`
+  : S;
+
+/** An options type that also names each snake_case key in camelCase (Note [Option keys]): `WithCamelKeys<{ keep_vars?: boolean }>`. */
+export type WithCamelKeys<T> = T & { [K in keyof T as K extends string ? CamelCase<K> : never]?: T[K] };
+
 // Note [Option keys]
 // ~~~~~~~~~~~~~~~~~~
 // An options object holds Python's keyword arguments. Its keys are PyTorch's names, snake_case as PyTorch

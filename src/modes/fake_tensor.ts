@@ -2,7 +2,7 @@
 // forward and backward run for their shapes, strides and dtypes only. Mirrors torch/_subclasses/fake_tensor.py
 // (FakeTensor, FakeTensorMode, from_tensor, the non-fake-input check) on aten-ts's Meta kernels.
 
-import { aliasCamelCase, parseKw } from '../c10/Kwargs.js';
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, pythonKs, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { dtypeName, ScalarType } from '../c10/ScalarType.js';
@@ -98,7 +98,7 @@ export class FakeTensorMode extends TorchDispatchMode {
   private readonly allocators = new Map<string, FakeAllocator>();
   private readonly memo = new WeakMap<Tensor, FakeTensor>();
 
-  constructor(options: FakeTensorModeOptions = {}) {
+  constructor(options: WithCamelKeys<FakeTensorModeOptions> = {}) {
     super();
     options = parseKw('FakeTensorMode', options, ['allow_non_fake_inputs']) as FakeTensorModeOptions;
     this.allow_non_fake_inputs = options.allow_non_fake_inputs ?? false;

@@ -3,7 +3,7 @@
 // `get_flop_counts()` layout (module name → operator packet → FLOPs; `Global` holds everything) and the same
 // `get_table()` text.
 
-import { parseKw } from '../c10/Kwargs.js';
+import { parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import type { DispatchKwargs } from './_python_dispatch.js';
 import { TorchDispatchMode } from './_python_dispatch.js';
 import type { OpOverload } from '../library/ops.js';
@@ -147,7 +147,7 @@ export class FlopCounterMode implements Disposable {
   private tracker: ModuleTracker | null = null;
   private mode: FlopDispatchMode | null = null;
 
-  constructor(options: FlopCounterModeOptions = {}) {
+  constructor(options: WithCamelKeys<FlopCounterModeOptions> = {}) {
     options = parseKw('FlopCounterMode', options, OPTION_KEYS) as FlopCounterModeOptions;
     this.depth = options.depth ?? 2;
     this.display = options.display ?? true;

@@ -1,6 +1,7 @@
 // torch.optim.Adagrad: Adagrad with lr_decay, weight decay, initial_accumulator_value, eps and maximize.
 // Mirrors torch/optim/adagrad.py (dense gradients); `step` is `_single_tensor_adagrad` op by op.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { full_like, tensor } from '../api/torch.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { addScaled, addcdiv_, addcmul_ } from './_functional.js';
@@ -32,7 +33,7 @@ export type AdagradDefaults = Required<AdagradOptions>;
  * ```
  */
 export class Adagrad extends Optimizer<AdagradDefaults> {
-  constructor(params: Params, options: AdagradOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdagradOptions> = {}) {
     const defaults: AdagradDefaults = {
       lr: 1e-2,
       lr_decay: 0,

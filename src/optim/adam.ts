@@ -3,6 +3,7 @@
 // to False), `_multi_tensor_adam` (foreach=True, through the `_foreach_*` operators) and `_fused_adam`
 // (fused=True, `_fused_adam_` / `_fused_adamw_`), with capturable=False and differentiable=False.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { tensor, zeros, zeros_like } from '../api/torch.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
@@ -65,7 +66,7 @@ export function adamDefaults(name: string, options: AdamOptions, defaults: AdamD
  * ```
  */
 export class Adam extends Optimizer<AdamDefaults> {
-  constructor(params: Params, options: AdamOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdamOptions> = {}) {
     super(params, adamDefaults('Adam', options, adamBaseDefaults(0, false)));
   }
 

@@ -1,6 +1,7 @@
 // torch.optim.AdamW: Adam with decoupled weight decay (default 1e-2). Mirrors torch/optim/adamw.py, which in
 // PyTorch 2.13 is Adam with `decoupled_weight_decay=True`; the step is adam.ts's `_single_tensor_adam`.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { Optimizer, type Params } from './optimizer.js';
 import { adamBaseDefaults, adamDefaults, adamGroupStep, type AdamDefaults, type AdamOptions } from './adam.js';
 
@@ -16,7 +17,7 @@ export type AdamWOptions = Omit<AdamOptions, 'decoupled_weight_decay'>;
  * ```
  */
 export class AdamW extends Optimizer<AdamDefaults> {
-  constructor(params: Params, options: AdamWOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdamWOptions> = {}) {
     const defaults = adamBaseDefaults(1e-2, true);
     if ('decoupled_weight_decay' in options || 'decoupledWeightDecay' in options) {
       throw new TypeError("AdamW.__init__() got an unexpected keyword argument 'decoupled_weight_decay'");

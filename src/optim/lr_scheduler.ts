@@ -3,7 +3,7 @@
 // forms, evaluated in the same order on doubles, so `get_last_lr()` gives PyTorch's values.
 
 import { cos } from './_math.js';
-import { aliasCamelCase } from '../c10/Kwargs.js';
+import { aliasCamelCase, type WithCamelKeys } from '../c10/Kwargs.js';
 import { Optimizer, checkOptionKeys } from './optimizer.js';
 
 type Group = Record<string, unknown> & { lr: number };
@@ -105,7 +105,7 @@ export class StepLR extends LRScheduler {
   step_size: number;
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { step_size: number; gamma?: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ step_size: number; gamma?: number; last_epoch?: number }>) {
     options = checkKeys('StepLR', options, ['step_size', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.step_size = options.step_size;
@@ -125,7 +125,10 @@ export class MultiStepLR extends LRScheduler {
   milestones: Map<number, number>;
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { milestones: readonly number[]; gamma?: number; last_epoch?: number }) {
+  constructor(
+    optimizer: Optimizer<object>,
+    options: WithCamelKeys<{ milestones: readonly number[]; gamma?: number; last_epoch?: number }>,
+  ) {
     options = checkKeys('MultiStepLR', options, ['milestones', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.milestones = new Map();
@@ -146,7 +149,7 @@ export class MultiStepLR extends LRScheduler {
 export class ExponentialLR extends LRScheduler {
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { gamma: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ gamma: number; last_epoch?: number }>) {
     options = checkKeys('ExponentialLR', options, ['gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.gamma = options.gamma;
@@ -165,7 +168,7 @@ export class CosineAnnealingLR extends LRScheduler {
   T_max: number;
   eta_min: number;
 
-  constructor(optimizer: Optimizer<object>, options: { T_max: number; eta_min?: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ T_max: number; eta_min?: number; last_epoch?: number }>) {
     options = checkKeys('CosineAnnealingLR', options, ['T_max', 'eta_min', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.T_max = options.T_max;
@@ -195,7 +198,7 @@ export class LinearLR extends LRScheduler {
 
   constructor(
     optimizer: Optimizer<object>,
-    options: { start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number } = {},
+    options: WithCamelKeys<{ start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number }> = {},
   ) {
     options = checkKeys('LinearLR', options, ['start_factor', 'end_factor', 'total_iters', 'last_epoch']);
     const start = options.start_factor ?? 1.0 / 3;
@@ -263,7 +266,7 @@ export class OneCycleLR extends LRScheduler {
   private readonly phases: Phase[];
   private readonly annealStrategy: 'cos' | 'linear';
 
-  constructor(optimizer: Optimizer<object>, options: OneCycleLROptions) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<OneCycleLROptions>) {
     options = checkKeys('OneCycleLR', options, [
       'max_lr',
       'total_steps',
@@ -427,7 +430,7 @@ export class ReduceLROnPlateau {
   private lastLr: number[];
   declare getLastLr: ReduceLROnPlateau['get_last_lr'];
 
-  constructor(optimizer: Optimizer<object>, options: ReduceLROnPlateauOptions = {}) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<ReduceLROnPlateauOptions> = {}) {
     options = checkKeys('ReduceLROnPlateau', options, [
       'mode',
       'factor',

@@ -4,7 +4,7 @@
 import { enableGrad, isGradEnabled, setGradEnabled } from '../autograd/grad_mode.js';
 import { DeviceType, deviceTypeName } from '../c10/Device.js';
 import { ScalarType, isFloatingType } from '../c10/ScalarType.js';
-import { aliasCamelCase, parseKw } from '../c10/Kwargs.js';
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { Tensor } from '../tensor/Tensor.js';
 
@@ -193,7 +193,7 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
   abstract step<T = unknown>(closure?: () => T): T | undefined;
 
   /** `zero_grad(set_to_none=True)`: drops (or zeroes) every parameter's gradient. */
-  zero_grad(options: { set_to_none?: boolean } = {}): void {
+  zero_grad(options: WithCamelKeys<{ set_to_none?: boolean }> = {}): void {
     const setToNone = (parseKw('zero_grad', options, ['set_to_none']).set_to_none as boolean | undefined) ?? true;
     for (const group of this.param_groups) {
       for (const p of group.params) {

@@ -2,6 +2,7 @@
 // maximize. Mirrors torch/optim/sgd.py: `_single_tensor_sgd` op by op (PyTorch's path for CPU tensors, where
 // `foreach` defaults to False), `_multi_tensor_sgd` (foreach=True) and `_fused_sgd` (fused=True, `_fused_sgd_`).
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { empty_like } from '../api/torch.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -33,7 +34,7 @@ export type SGDDefaults = Required<SGDOptions>;
  * ```
  */
 export class SGD extends Optimizer<SGDDefaults> {
-  constructor(params: Params, options: SGDOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<SGDOptions> = {}) {
     const defaults: SGDDefaults = {
       lr: 1e-3,
       momentum: 0,

@@ -222,7 +222,7 @@ describe('Tensor members in PyTorch’s spelling (tools/golden/gen_tensor_names.
     const x = torch.arange(12, { dtype: 'float32' }).reshape(3, 4);
     for (const [k, want] of Object.entries(G.conversions)) {
       const [kind, arg] = k.split(' ') as [string, string];
-      const r = kind === 'dtype' ? x.type((torch as unknown as Record<string, torch.dtype>)[arg]!) : x.type(arg);
+      const r = (kind === 'dtype' ? x.type((torch as unknown as Record<string, torch.dtype>)[arg]!) : x.type(arg)) as Tensor;
       expect(String(r.dtype), k).toBe(want.dtype);
       expect(r === x, k).toBe(want.same);
     }
@@ -367,6 +367,20 @@ describe('options through the one keyword parser', () => {
     const a = [...new utils.data.RandomSampler(new utils.data.TensorDataset(torch.arange(5)), { numSamples: 3, generator: g })];
     expect(a).toHaveLength(3);
     expect(new torch._subclasses.FakeTensorMode({ allowNonFakeInputs: true }).allow_non_fake_inputs).toBe(true);
+    const d = new utils.data.TensorDataset(torch.arange(6));
+    const byKey = new utils.data.BatchSampler(new utils.data.SequentialSampler(d), { batch_size: 4, dropLast: true });
+    expect([...byKey]).toEqual([[0, 1, 2, 3]]);
+    expect([...new utils.data.BatchSampler(new utils.data.SequentialSampler(d), 4, false)]).toEqual([
+      [0, 1, 2, 3],
+      [4, 5],
+    ]);
+    const perm = (o: unknown) => [...new utils.data.SubsetRandomSampler([10, 11, 12], o as never)];
+    expect(perm({ generator: new torch.Generator().manual_seed(1) })).toEqual(perm(new torch.Generator().manual_seed(1)));
+    const split = (o: unknown) => utils.data.random_split(d, [4, 2], o as never).map((s) => s.indices);
+    expect(split({ generator: new torch.Generator().manual_seed(2) })).toEqual(split(new torch.Generator().manual_seed(2)));
+    expect(() => new utils.data.BatchSampler(new utils.data.SequentialSampler(d), 2, { batch_size: 3, drop_last: false })).toThrow(
+      "BatchSampler.__init__() got multiple values for argument 'batch_size'",
+    );
     expect(() => new torch.modes.FlopCounterMode({ dispaly: false } as never)).toThrow(
       "FlopCounterMode() got an unexpected keyword argument 'dispaly'",
     );

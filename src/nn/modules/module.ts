@@ -7,7 +7,7 @@ import { Dtype, toScalarType, type DtypeLike } from '../../c10/Dtype.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
-import { aliasCamelCase, parseKw } from '../../c10/Kwargs.js';
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
 import { sizeRepr } from './utils.js';
 
@@ -460,7 +460,7 @@ export class Module {
    * descendants, keyed by dotted path (`fc1.weight`, `bn.running_mean`), in registration order, detached
    * unless keep_vars. A plain object, its keys in insertion order.
    */
-  state_dict(options: { destination?: StateDict; prefix?: string; keep_vars?: boolean; keepVars?: boolean } = {}): StateDict {
+  state_dict(options: WithCamelKeys<{ destination?: StateDict; prefix?: string; keep_vars?: boolean }> = {}): StateDict {
     const o = parseKw('state_dict', options, ['destination', 'prefix', 'keep_vars']);
     const dest = (o.destination as StateDict | undefined) ?? {};
     const prefix = (o.prefix as string | undefined) ?? '';

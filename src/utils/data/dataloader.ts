@@ -1,7 +1,7 @@
 // DataLoader: batches of a dataset in sampler order, single-process. Mirrors torch/utils/data/dataloader.py
 // (DataLoader, _SingleProcessDataLoaderIter) and _utils/fetch.py (_MapDatasetFetcher).
 
-import { parseKw } from '../../c10/Kwargs.js';
+import { parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import type { Generator } from '../../random/index.js';
 import { default_collate, default_convert } from './collate.js';
 import { index_select, tensor } from '../../api/torch.js';
@@ -64,7 +64,7 @@ export class DataLoader<T = unknown, B = unknown> implements Iterable<B>, AsyncI
   readonly collate_fn: (batch: T[]) => B;
   readonly num_workers = 0;
 
-  constructor(dataset: Dataset<T>, options: DataLoaderOptions<T, B> = {}) {
+  constructor(dataset: Dataset<T>, options: WithCamelKeys<DataLoaderOptions<T, B>> = {}) {
     // camelCase keys (`batchSize`) are their snake_case names (Note [Option keys])
     options = parseKw('DataLoader.__init__', options, OPTION_KEYS) as DataLoaderOptions<T, B>;
     const numWorkers = options.num_workers ?? 0;
