@@ -3,7 +3,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { Dtype, toScalarType, type DtypeLike } from '../c10/Dtype.js';
-import { aliasCamelCase, bindArgs, isKw, parseKw } from '../c10/Kwargs.js';
+import { aliasCamelCase, bindArgs, isKw, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { MemoryFormat } from '../c10/Layout.js';
 import { warn } from '../c10/Warning.js';
 import {
@@ -183,8 +183,8 @@ export class Tensor extends TensorImpl {
    * it (itself when it already has it). A bare dtype name is not a type (`'float64'`: PyTorch's ValueError).
    */
   type(): string;
-  type(dtype: Dtype | string | null, options?: { non_blocking?: boolean }): Tensor;
-  type(options: { dtype?: Dtype | string | null; non_blocking?: boolean }): Tensor | string;
+  type(dtype: Dtype | string | null, options?: WithCamelKeys<{ non_blocking?: boolean }>): Tensor;
+  type(options: WithCamelKeys<{ dtype: Dtype | string; non_blocking?: boolean }>): Tensor;
   type(
     ...args: (Dtype | string | null | boolean | { dtype?: Dtype | string | null; non_blocking?: boolean } | undefined)[]
   ): Tensor | string {

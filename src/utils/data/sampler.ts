@@ -127,7 +127,7 @@ export class BatchSampler extends Sampler<number[]> {
   /** `batch_size` and `drop_last` positionally or by key (bindArgs, Note [Option keys]). */
   constructor(
     readonly sampler: Iterable<number> & Partial<Sized>,
-    ...rest: (number | boolean | { batch_size?: number; drop_last?: boolean } | undefined)[]
+    ...rest: (number | boolean | WithCamelKeys<{ batch_size?: number; drop_last?: boolean }> | undefined)[]
   ) {
     super();
     const o = bindArgs('BatchSampler.__init__', { batch_size: undefined, drop_last: undefined }, rest);
