@@ -18,7 +18,7 @@ type GenOpt = { generator?: Generator | null };
 // the one keyword parser (bindArgs in c10/Kwargs.ts).
 
 /** The arguments of an initialiser after the tensor: numbers, a generator, or a trailing options object. */
-type InitArg<K> = number | string | Generator | null | K | undefined;
+export type InitArg<K> = number | string | Generator | null | K | undefined;
 /** `calculate_gain(nonlinearity, param=None)`: the recommended gain for a nonlinearity. */
 export function calculate_gain(nonlinearity: string, param: number | null = null): number {
   const linearFns = ['linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d'];
