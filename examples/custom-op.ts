@@ -13,10 +13,10 @@ export function customOp(): { y: number[]; grad: number[]; viaOps: number[]; met
   // The fake kernel: outputs with the right shape, dtype and strides, from Meta inputs.
   scaledSin.register_fake((x: Tensor) => torch.empty_like(x));
   // The backward formula: setup_context saves what backward needs; backward returns one gradient per input.
-  scaledSin.register_autograd((ctx, grad: Tensor) => [grad.mul(torch.cos(ctx.savedTensors[0]!)).mul(ctx.k as number), null], {
-    setup_context: ({ ctx, inputs }) => {
-      ctx.saveForBackward(inputs[0] as Tensor);
-      ctx.k = inputs[1];
+  scaledSin.register_autograd<{ k: number }>((ctx, grad: Tensor) => [grad.mul(torch.cos(ctx.saved_tensors[0]!)).mul(ctx.k), null], {
+    setup_context: (ctx, inputs) => {
+      ctx.save_for_backward(inputs[0] as Tensor);
+      ctx.k = inputs[1] as number;
     },
   });
 

@@ -18,7 +18,7 @@ export function profilerExample(): ProfilerExample {
   torch.manual_seed(0);
   const model = new torch.nn.Sequential(new torch.nn.Linear(8, 16), new torch.nn.ReLU(), new torch.nn.Linear(16, 2));
   const x = torch.randn(4, 8);
-  const prof = new torch.profiler.profile({ activities: ['CPU'], record_shapes: true });
+  const prof = torch.profiler.profile({ activities: ['CPU'], record_shapes: true }); // with or without `new`
   prof.run(() => {
     torch.profiler.record_function('forward', () => model.call(x));
   });

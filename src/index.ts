@@ -47,6 +47,8 @@ export {
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
+/** The options-object types: `WithCamelKeys<T>` names each snake_case key of T in camelCase too (Note [Option keys]). */
+export type { CamelCase, WithCamelKeys } from './c10/Kwargs.js';
 /** `torch.nn`: modules, `Parameter`, `functional` and `init` (also as `torch.nn`). */
 export * as nn from './nn/index.js';
 /** `torch.optim`: optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and `lr_scheduler` (also as `torch.optim`). */

@@ -5,72 +5,99 @@
 
 import { aten } from '../generated/Operators.js';
 import { autogradState } from '../c10/AutogradState.js';
+import { aliasCamelCase } from '../c10/Kwargs.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { Node, SavedVariable } from './function.js';
 import { GradModeGuard } from './grad_mode.js';
 import { checkInplace, gradientEdge, isDifferentiableType, rebaseHistory, setHistory } from './variable.js';
 
 /**
- * The `ctx` a custom Function's forward and backward share: saved tensors (with the version checks of
- * SavedVariable), which inputs need a gradient, and any field the user sets (`ctx.k = 2`).
+ * The `ctx` a custom Function's forward and backward share (`torch.autograd.function.FunctionCtx`): saved
+ * tensors (with the version checks of SavedVariable), which inputs need a gradient, the dirty and
+ * non-differentiable outputs. PyTorch's names; the camelCase ones are the same members (Note [One naming
+ * rule]). Fields of your own are typed where you take the ctx: `forward(ctx: FunctionCtx & { k: number }, x)`
+ * (no index signature: `ctx.saved_tensor` is a type error, not a silent `undefined`).
  */
 export class FunctionCtx {
-  /** `needs_input_grad`: per forward argument, whether its gradient is wanted. */
-  needsInputGrad: boolean[] = [];
   /** `materialize_grads`: undefined output gradients reach backward as zeros (the default) or as null. */
-  materializeGrads = true;
-  [field: string]: unknown;
-  private toSave: (Tensor | null)[] = [];
-  private saved: SavedVariable[] | null = null;
-  private dirtyTensors: Tensor[] = [];
-  private nonDifferentiable: Tensor[] = [];
+  materialize_grads = true;
+  #needsInputGrad: readonly boolean[] = [];
+  #toSave: (Tensor | null)[] = [];
+  #saved: SavedVariable[] | null = null;
+  #dirty: Tensor[] = [];
+  #nonDifferentiable: Tensor[] = [];
+  declare readonly needsInputGrad: FunctionCtx['needs_input_grad'];
+  declare readonly savedTensors: FunctionCtx['saved_tensors'];
+  declare saveForBackward: FunctionCtx['save_for_backward'];
+  declare markDirty: FunctionCtx['mark_dirty'];
+  declare markNonDifferentiable: FunctionCtx['mark_non_differentiable'];
+  declare setMaterializeGrads: FunctionCtx['set_materialize_grads'];
 
-  /** `save_for_backward(*tensors)` (call in forward). */
-  saveForBackward(...tensors: (Tensor | null)[]): void {
-    this.toSave = tensors;
+  /** `needs_input_grad`: per forward argument, whether its gradient is wanted (a tuple of bools). */
+  get needs_input_grad(): readonly boolean[] {
+    return this.#needsInputGrad;
+  }
+
+  /** `save_for_backward(*tensors)` (call in forward, or in setup_context); null for an absent tensor. */
+  save_for_backward(...tensors: (Tensor | null)[]): void {
+    this.#toSave = tensors;
   }
 
   /** `saved_tensors`: what forward saved, checked against in-place modification since. */
-  get savedTensors(): (Tensor | null)[] {
-    if (this.saved === null) return [...this.toSave];
-    return this.saved.map((s) => s.unpackOpt());
+  get saved_tensors(): (Tensor | null)[] {
+    if (this.#saved === null) return [...this.#toSave];
+    return this.#saved.map((s) => s.unpackOpt());
   }
 
   /** `mark_dirty(*tensors)`: these inputs were modified in place by forward. */
-  markDirty(...tensors: Tensor[]): void {
-    this.dirtyTensors = tensors;
+  mark_dirty(...tensors: Tensor[]): void {
+    this.#dirty = tensors;
   }
 
   /** `mark_non_differentiable(*tensors)`: these outputs get no gradient. */
-  markNonDifferentiable(...tensors: Tensor[]): void {
-    this.nonDifferentiable = tensors;
+  mark_non_differentiable(...tensors: Tensor[]): void {
+    this.#nonDifferentiable = tensors;
   }
 
   /** `set_materialize_grads(value)`. */
-  setMaterializeGrads(value: boolean): void {
-    this.materializeGrads = value;
+  set_materialize_grads(value: boolean): void {
+    this.materialize_grads = value;
+  }
+
+  /** @internal `Function.apply` records which arguments need a gradient. */
+  static _begin(ctx: FunctionCtx, needsInputGrad: readonly boolean[]): void {
+    ctx.#needsInputGrad = needsInputGrad;
   }
 
   /** @internal Turns the tensors saved by forward into SavedVariables, outputs marked as such. */
-  freeze(outputs: readonly Tensor[]): void {
-    this.saved = this.toSave.map((t) => new SavedVariable(t, t !== null && outputs.includes(t)));
+  static _freeze(ctx: FunctionCtx, outputs: readonly Tensor[]): void {
+    ctx.#saved = ctx.#toSave.map((t) => new SavedVariable(t, t !== null && outputs.includes(t)));
   }
 
   /** @internal */
-  isDirty(t: Tensor): boolean {
-    return this.dirtyTensors.includes(t);
+  static _isDirty(ctx: FunctionCtx, t: Tensor): boolean {
+    return ctx.#dirty.includes(t);
   }
 
   /** @internal */
-  isNonDifferentiable(t: Tensor): boolean {
-    return this.nonDifferentiable.includes(t);
+  static _isNonDifferentiable(ctx: FunctionCtx, t: Tensor): boolean {
+    return ctx.#nonDifferentiable.includes(t);
   }
 
   /** @internal */
-  release(): void {
-    for (const s of this.saved ?? []) s.reset();
+  static _release(ctx: FunctionCtx): void {
+    for (const s of ctx.#saved ?? []) s.reset();
   }
 }
+
+aliasCamelCase(FunctionCtx.prototype, {
+  needsInputGrad: 'needs_input_grad',
+  savedTensors: 'saved_tensors',
+  saveForBackward: 'save_for_backward',
+  markDirty: 'mark_dirty',
+  markNonDifferentiable: 'mark_non_differentiable',
+  setMaterializeGrads: 'set_materialize_grads',
+});
 
 type ForwardResult = Tensor | (Tensor | unknown)[];
 type BackwardResult = Tensor | null | undefined | (Tensor | null | undefined)[];
@@ -95,7 +122,7 @@ export class CustomFunctionBackward extends Node {
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
     const gs = this.outputs.map((o, i) => {
       const g = grads[i] ?? null;
-      if (g !== null || !this.ctx.materializeGrads || o === null) return g;
+      if (g !== null || !this.ctx.materialize_grads || o === null) return g;
       return aten().zeros_like.call(o, null, null, null, null, null);
     });
     if (this.cls.backward === Function.backward) {
@@ -115,7 +142,7 @@ export class CustomFunctionBackward extends Node {
   }
 
   override releaseVariables(): void {
-    this.ctx.release();
+    FunctionCtx._release(this.ctx);
   }
 }
 
@@ -140,8 +167,8 @@ export interface FunctionClass {
  *
  * @example
  * class Exp extends torch.autograd.Function {
- *   static override forward(ctx: FunctionCtx, x: Tensor) { const r = x.exp(); ctx.saveForBackward(r); return r; }
- *   static override backward(ctx: FunctionCtx, g: Tensor | null) { return g!.mul(ctx.savedTensors[0]!); }
+ *   static override forward(ctx: FunctionCtx, x: Tensor) { const r = x.exp(); ctx.save_for_backward(r); return r; }
+ *   static override backward(ctx: FunctionCtx, g: Tensor | null) { return g!.mul(ctx.saved_tensors[0]!); }
  * }
  * Exp.apply(x).sum().backward();
  */
@@ -166,8 +193,9 @@ export class Function {
     });
     const ctx = new FunctionCtx();
     const gradMode = autogradState.gradMode;
-    ctx.needsInputGrad = args.map((a) => gradMode && a instanceof Tensor && a.requiresGrad);
-    const requiresGrad = ctx.needsInputGrad.some((b) => b);
+    const needsInputGrad = args.map((a) => gradMode && a instanceof Tensor && a.requiresGrad);
+    FunctionCtx._begin(ctx, needsInputGrad);
+    const requiresGrad = needsInputGrad.some((b) => b);
     let result: T;
     const guard = new GradModeGuard(false);
     try {
@@ -179,7 +207,7 @@ export class Function {
     const outs: unknown[] = Array.isArray(result) ? [...(result as unknown[])] : [result];
     for (let i = 0; i < outs.length; i++) {
       const o = outs[i];
-      if (o instanceof Tensor && args.includes(o) && !ctx.isDirty(o)) {
+      if (o instanceof Tensor && args.includes(o) && !FunctionCtx._isDirty(ctx, o)) {
         const alias = new GradModeGuard(false);
         try {
           outs[i] = aten().alias.call(o);
@@ -193,16 +221,19 @@ export class Function {
     node.setNextEdges(tensorArgs.map((i) => gradientEdge(args[i] as Tensor)));
     outputTensors.forEach((o, i) => {
       if (o === null) return;
-      if (ctx.isNonDifferentiable(o) || !isDifferentiableType(o)) {
+      if (FunctionCtx._isNonDifferentiable(ctx, o) || !isDifferentiableType(o)) {
         node.setInputMetadata(i, o);
         return;
       }
-      if (ctx.isDirty(o)) {
+      if (FunctionCtx._isDirty(ctx, o)) {
         checkInplace(o, true);
         rebaseHistory(o, node, i);
       } else setHistory(o, node, i);
     });
-    ctx.freeze(outputTensors.filter((o): o is Tensor => o !== null));
+    FunctionCtx._freeze(
+      ctx,
+      outputTensors.filter((o): o is Tensor => o !== null),
+    );
     return (Array.isArray(result) ? outs : outs[0]) as T;
   }
 }

@@ -4,6 +4,7 @@
 // (GraphRoot, Error, NotImplemented), functions/tensor.h (CopySlices) and saved_variable.{h,cpp}.
 
 import { autogradState } from '../c10/AutogradState.js';
+import { aliasCamelCase } from '../c10/Kwargs.js';
 import { anomalyMode, recordForwardTrace } from './anomaly_mode.js';
 import { escapeStorage } from '../tensor/StorageScope.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -57,6 +58,9 @@ const NO_EDGES: Edge[] = [];
  * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
  */
 export abstract class Node {
+  declare readonly nextFunctions: Node['next_functions'];
+  declare registerHook: Node['register_hook'];
+  declare registerPrehook: Node['register_prehook'];
   // Declared, and assigned in the constructor: see Note [Node fields are assigned, not defined].
   declare nextEdges: Edge[];
   declare readonly sequenceNr: number;
@@ -88,7 +92,7 @@ export abstract class Node {
   releaseVariables(): void {}
 
   /** `next_functions`: `[node, inputNr]` per forward input. */
-  get nextFunctions(): [Node | null, number][] {
+  get next_functions(): [Node | null, number][] {
     return this.nextEdges.map((e) => [e.fn, e.inputNr]);
   }
 
@@ -139,7 +143,7 @@ export abstract class Node {
   }
 
   /** `register_hook(fn)`: runs after `apply` with (gradInputs, gradOutputs); may return new gradInputs. */
-  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): {
+  register_hook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): {
     remove(): void;
   } {
     const h = this.withHooks();
@@ -148,7 +152,7 @@ export abstract class Node {
   }
 
   /** `register_prehook(fn)`: runs before `apply` with the incoming gradients; may return replacements. */
-  registerPrehook(fn: (grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
+  register_prehook(fn: (grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
     const h = this.withHooks();
     h.preHooks.push(fn);
     return { remove: () => void removeItem(h.preHooks, fn) };
@@ -158,6 +162,9 @@ export abstract class Node {
     return `<${this.name()} object>`;
   }
 }
+
+// Python's grad_fn members under PyTorch's names; the camelCase ones are the same (Note [One naming rule]).
+aliasCamelCase(Node.prototype, { nextFunctions: 'next_functions', registerHook: 'register_hook', registerPrehook: 'register_prehook' });
 
 function removeItem<T>(list: T[], item: T): void {
   const i = list.indexOf(item);

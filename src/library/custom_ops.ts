@@ -4,6 +4,7 @@
 // (make_autograd_impl).
 
 import { autogradState } from '../c10/AutogradState.js';
+import { parseKw } from '../c10/Kwargs.js';
 import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Function as AutogradFunction, FunctionCtx } from '../autograd/customFunction.js';
 import { AutoDispatchBelowAutograd, withGuard } from '../dispatch/LocalDispatchKeySet.js';
@@ -12,12 +13,16 @@ import { Tensor } from '../tensor/Tensor.js';
 import { Library, dispatchKeyForDevice, type PyKernel } from './library.js';
 import { OpOverload } from './ops.js';
 
-/** What `register_autograd` records: the backward formula and the optional setup_context. */
-export interface AutogradRegistration {
+/**
+ * What `register_autograd` records: the backward formula and the optional `setup_context(ctx, inputs, output)`
+ * (PyTorch's signature). `C` types the fields the two share on ctx (`register_autograd<{ k: number }>(...)`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AutogradRegistration<C extends object = {}> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  backward: (ctx: FunctionCtx, ...grads: any[]) => unknown;
+  backward: (ctx: FunctionCtx & C, ...grads: any[]) => unknown;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  setup_context: ((args: { ctx: FunctionCtx; inputs: any[]; output: any; keyword_only_inputs?: Record<string, unknown> }) => void) | null;
+  setup_context: ((ctx: FunctionCtx & C, inputs: any[], output: any) => void) | null;
 }
 
 /** `torch.library.custom_op(name, fn, *, mutates_args, device_types=None, schema=None)`'s keyword arguments. */
@@ -204,14 +209,17 @@ export class CustomOpDef {
   }
 
   /**
-   * `register_autograd(backward, { setup_context })`: the backward formula. `setup_context({ ctx, inputs,
-   * output })` runs after forward to save what backward needs (`ctx.saveForBackward(...)`, or fields of ctx);
-   * `backward(ctx, ...grads)` returns one gradient per argument of the schema (null for non-tensors).
+   * `register_autograd(backward, { setup_context })`: the backward formula. `setup_context(ctx, inputs,
+   * output)` runs after forward to save what backward needs (`ctx.save_for_backward(...)`, or fields of ctx,
+   * typed by `C`); `backward(ctx, ...grads)` returns one gradient per argument of the schema (null for
+   * non-tensors).
    */
-  register_autograd(
-    backward: AutogradRegistration['backward'],
-    options: { setup_context?: AutogradRegistration['setup_context'] } = {},
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  register_autograd<C extends object = {}>(
+    backward: AutogradRegistration<C>['backward'],
+    options: { setup_context?: AutogradRegistration<C>['setup_context'] } = {},
   ): void {
+    const o = parseKw('register_autograd', options, ['setup_context']);
     const schema = this._opoverload._schema;
     if (schema.isMutable || schema.returns.some((r) => r.aliasInfo !== undefined)) {
       throw new Error(
@@ -219,8 +227,8 @@ export class CustomOpDef {
           'Please create a functional operator and register an autograd formula for that.',
       );
     }
-    this._autograd.backward = backward;
-    this._autograd.setup_context = options.setup_context ?? null;
+    this._autograd.backward = backward as AutogradRegistration['backward'];
+    this._autograd.setup_context = (o.setup_context ?? null) as AutogradRegistration['setup_context'];
   }
 }
 
@@ -240,7 +248,7 @@ export function registerAutogradFor(lib: Library, op: OpOverload, info: Autograd
   class Generated extends AutogradFunction {
     static override forward(ctx: FunctionCtx, ...args: unknown[]): never {
       const result = withGuard(new AutoDispatchBelowAutograd(), () => handle.redispatch(keyset!.and(afterAutogradKeyset), ...args));
-      info.setup_context?.({ ctx, inputs: args, output: result });
+      info.setup_context?.(ctx, args, result);
       return result as never;
     }
 
@@ -289,7 +297,9 @@ function mutatedArgs(schemaStr: string): Set<string> {
  *   mutates_args: [], schema: '(Tensor x) -> Tensor',
  * });
  * mysin.register_fake((x: Tensor) => torch.empty_like(x));
- * mysin.register_autograd((ctx, g) => g.mul(ctx.x.cos()), { setup_context: ({ ctx, inputs }) => { ctx.x = inputs[0]; } });
+ * mysin.register_autograd((ctx, g) => g.mul(ctx.saved_tensors[0]!.cos()), {
+ *   setup_context: (ctx, inputs) => ctx.save_for_backward(inputs[0]),
+ * });
  */
 export function custom_op(name: string, fn: PyKernel, options: CustomOpOptions): CustomOpDef;
 export function custom_op(name: string, options: CustomOpOptions): (fn: PyKernel) => CustomOpDef;
@@ -298,12 +308,14 @@ export function custom_op(
   fnOrOptions: PyKernel | CustomOpOptions,
   maybeOptions?: CustomOpOptions,
 ): CustomOpDef | ((fn: PyKernel) => CustomOpDef) {
-  const options = typeof fnOrOptions === 'function' ? maybeOptions : fnOrOptions;
-  if (options === undefined || options.mutates_args === undefined) {
-    throw new TypeError("custom_op() missing 1 required keyword-only argument: 'mutates_args'");
-  }
-  const known = new Set(['mutates_args', 'device_types', 'schema', 'tags']);
-  for (const k of Object.keys(options)) if (!known.has(k)) throw new TypeError(`custom_op() got an unexpected keyword argument '${k}'`);
+  const kw = parseKw('custom_op', typeof fnOrOptions === 'function' ? maybeOptions : fnOrOptions, [
+    'mutates_args',
+    'device_types',
+    'schema',
+    'tags',
+  ]) as Partial<CustomOpOptions>;
+  if (kw.mutates_args === undefined) throw new TypeError("custom_op() missing 1 required keyword-only argument: 'mutates_args'");
+  const options = kw as CustomOpOptions;
   const inner = (fn: PyKernel): CustomOpDef => {
     if (options.schema === undefined) {
       throw new Error(

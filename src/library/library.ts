@@ -12,7 +12,8 @@ import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import { parseDispatcherSchema } from '../dispatch/schemaInfo.js';
 import { DispatchKey } from '../c10/DispatchKey.js';
 import { OpOverload, pythonTypeName } from './ops.js';
-import { CustomOpDef, registerAutogradFor, type AutogradRegistration } from './custom_ops.js';
+import { CustomOpDef, OPDEFS, registerAutogradFor, type AutogradRegistration } from './custom_ops.js';
+import { parseKw } from '../c10/Kwargs.js';
 
 /** A Python-style kernel: the operator's arguments (schema order, defaults filled), or `(keyset, ...args)`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -326,22 +327,32 @@ export function register_kernel(
 
 /**
  * `torch.library.register_autograd(op, backward, { setup_context })`: the operator's backward formula.
- * `setup_context({ ctx, inputs, output })` saves what backward needs; `backward(ctx, ...grads)` returns one
- * gradient per argument (null for non-tensors).
+ * `setup_context(ctx, inputs, output)` saves what backward needs; `backward(ctx, ...grads)` returns one
+ * gradient per argument (null for non-tensors). `C` types the fields the two share on ctx. On a custom_op
+ * (by name, overload or CustomOpDef) the formula goes to its definition, as PyTorch's does, so its Autograd
+ * kernel is not registered twice (no "Overriding a previously registered kernel" warning).
  */
-export function register_autograd(
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export function register_autograd<C extends object = {}>(
   op: string | OpOverload | CustomOpDef,
-  backward: AutogradRegistration['backward'],
-  options: { setup_context?: AutogradRegistration['setup_context']; lib?: Library } = {},
+  backward: AutogradRegistration<C>['backward'],
+  options: { setup_context?: AutogradRegistration<C>['setup_context']; lib?: Library } = {},
 ): void {
-  if (op instanceof CustomOpDef) {
-    op.register_autograd(backward, options);
+  const o = parseKw('register_autograd', options, ['setup_context', 'lib']);
+  const setupContext = (o.setup_context ?? null) as AutogradRegistration<C>['setup_context'];
+  const opdef =
+    op instanceof CustomOpDef ? op : OPDEFS.get(typeof op === 'string' ? op.replace(/\.default$/, '') : `${op._namespace}::${op._opname}`);
+  if (opdef !== undefined) {
+    opdef.register_autograd<C>(backward, { setup_context: setupContext });
     return;
   }
-  const overload = typeof op === 'string' ? lookupOp(op) : op;
+  const overload = typeof op === 'string' ? lookupOp(op) : (op as OpOverload);
   const [ns] = splitQualname(overload.name());
-  const lib = options.lib ?? fragment(ns);
-  registerAutogradFor(lib, overload, { backward, setup_context: options.setup_context ?? null });
+  const lib = (o.lib as Library | undefined) ?? fragment(ns);
+  registerAutogradFor(lib, overload, {
+    backward: backward as AutogradRegistration['backward'],
+    setup_context: setupContext as AutogradRegistration['setup_context'],
+  });
 }
 
 /** `torch._library.utils.lookup_op`: `ns::name` or `ns::name.overload` to its OpOverload. */

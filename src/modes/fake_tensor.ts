@@ -2,6 +2,7 @@
 // forward and backward run for their shapes, strides and dtypes only. Mirrors torch/_subclasses/fake_tensor.py
 // (FakeTensor, FakeTensorMode, from_tensor, the non-fake-input check) on aten-ts's Meta kernels.
 
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, pythonKs, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { dtypeName, ScalarType } from '../c10/ScalarType.js';
@@ -91,15 +92,15 @@ export interface FakeTensorModeOptions {
  * });
  */
 export class FakeTensorMode extends TorchDispatchMode {
+  /** camelCase spelling of `from_tensor` (the same function; Note [One naming rule]). */
+  declare fromTensor: FakeTensorMode['from_tensor'];
   readonly allow_non_fake_inputs: boolean;
   private readonly allocators = new Map<string, FakeAllocator>();
   private readonly memo = new WeakMap<Tensor, FakeTensor>();
 
-  constructor(options: FakeTensorModeOptions = {}) {
+  constructor(options: WithCamelKeys<FakeTensorModeOptions> = {}) {
     super();
-    for (const k of Object.keys(options)) {
-      if (k !== 'allow_non_fake_inputs') throw new TypeError(`FakeTensorMode() got an unexpected keyword argument '${k}'`);
-    }
+    options = parseKw('FakeTensorMode', options, ['allow_non_fake_inputs']) as FakeTensorModeOptions;
     this.allow_non_fake_inputs = options.allow_non_fake_inputs ?? false;
   }
 
@@ -127,11 +128,6 @@ export class FakeTensorMode extends TorchDispatchMode {
     if (t.requiresGrad && t.gradFn == null) f.requiresGrad_(true);
     this.memo.set(t, f);
     return f;
-  }
-
-  /** `fromTensor`: camelCase alias of `from_tensor`. */
-  fromTensor(t: Tensor): FakeTensor {
-    return this.from_tensor(t);
   }
 
   override dispatch(func: OpOverload, _types: readonly unknown[], args: readonly unknown[], kwargs: DispatchKwargs): unknown {
@@ -238,3 +234,5 @@ registerSubclassResolver((t) => {
   // FakeTensor.__torch_dispatch__: outside its mode, a call on fake tensors runs inside it.
   return (func, _types, args, kwargs) => mode.run(() => func(...args, kwargs));
 });
+
+aliasCamelCase(FakeTensorMode.prototype, { fromTensor: 'from_tensor' });

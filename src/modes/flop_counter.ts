@@ -3,6 +3,7 @@
 // `get_flop_counts()` layout (module name → operator packet → FLOPs; `Global` holds everything) and the same
 // `get_table()` text.
 
+import { parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import type { DispatchKwargs } from './_python_dispatch.js';
 import { TorchDispatchMode } from './_python_dispatch.js';
 import type { OpOverload } from '../library/ops.js';
@@ -146,10 +147,8 @@ export class FlopCounterMode implements Disposable {
   private tracker: ModuleTracker | null = null;
   private mode: FlopDispatchMode | null = null;
 
-  constructor(options: FlopCounterModeOptions = {}) {
-    for (const k of Object.keys(options)) {
-      if (!OPTION_KEYS.includes(k)) throw new TypeError(`FlopCounterMode() got an unexpected keyword argument '${k}'`);
-    }
+  constructor(options: WithCamelKeys<FlopCounterModeOptions> = {}) {
+    options = parseKw('FlopCounterMode', options, OPTION_KEYS) as FlopCounterModeOptions;
     this.depth = options.depth ?? 2;
     this.display = options.display ?? true;
     this.registry = new Map(flop_registry);

@@ -4,6 +4,7 @@
 // output has the recorded sizes, strides, storage offset and dtype. aten-ts's own; PyTorch has no
 // counterpart (the nearest are torch.fx tracing and the profiler's execution trace).
 
+import { parseKw } from '../c10/Kwargs.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { dtypeName, elementSize, type ScalarType } from '../c10/ScalarType.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
@@ -128,7 +129,7 @@ const isTensorRecord = (v: RecordedValue): v is RecordedTensor => typeof v === '
 
 /** Replays a recorded stream on a backend, checking each output's sizes, strides, storage offset and dtype. */
 export function replay(stream: CallStream, options: ReplayOptions = {}): ReplayReport {
-  for (const k of Object.keys(options)) if (k !== 'device') throw new TypeError(`replay() got an unexpected keyword argument '${k}'`);
+  options = parseKw('replay', options, ['device']) as ReplayOptions;
   if (stream.format !== 'aten-ts.call-stream/1') {
     throw new Error(`replay: expected a call stream of format 'aten-ts.call-stream/1', got '${String(stream.format)}'`);
   }

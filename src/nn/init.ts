@@ -3,18 +3,22 @@
 // from the generator in PyTorch's order, so a seeded model holds PyTorch's exact initial weights.
 
 import { noGrad } from '../autograd/grad_mode.js';
+import { bindArgs } from '../c10/Kwargs.js';
 import type { Generator } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as torch from '../api/torch.js';
 
 type GenOpt = { generator?: Generator | null };
 
-function checkKeys(fname: string, options: object, allowed: readonly string[]): void {
-  for (const k of Object.keys(options)) {
-    if (!allowed.includes(k)) throw new TypeError(`${fname}() got an unexpected keyword argument '${k}'`);
-  }
-}
+// Note [nn.init's keyword arguments]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every parameter of torch.nn.init's functions is positional-or-keyword in Python (`uniform_(w, a=-0.5,
+// b=2)`, `kaiming_uniform_(w, math.sqrt(5))`), so each function here takes its parameters positionally, in
+// an options object (`uniform_(w, { a: -0.5, b: 2 })`), or both (`uniform_(w, -0.5, { b: 2 })`), bound by
+// the one keyword parser (bindArgs in c10/Kwargs.ts).
 
+/** The arguments of an initialiser after the tensor: numbers, a generator, or a trailing options object. */
+export type InitArg<K> = number | string | Generator | null | K | undefined;
 /** `calculate_gain(nonlinearity, param=None)`: the recommended gain for a nonlinearity. */
 export function calculate_gain(nonlinearity: string, param: number | null = null): number {
   const linearFns = ['linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d'];
@@ -48,21 +52,23 @@ function calculateCorrectFan(tensor: Tensor, mode: string): number {
   return m === 'fan_in' ? fanIn : fanOut;
 }
 
-/** `uniform_(tensor, a=0, b=1)`. */
-export function uniform_(tensor: Tensor, a = 0, b = 1, options: GenOpt = {}): Tensor {
-  checkKeys('uniform_', options, ['generator']);
-  return noGrad(() => tensor.uniform_(a, b, { generator: options.generator ?? undefined }));
+/** `uniform_(tensor, a=0.0, b=1.0, generator=None)`; any of them by key (Note [nn.init's keyword arguments]). */
+export function uniform_(tensor: Tensor, ...args: InitArg<{ a?: number; b?: number } & GenOpt>[]): Tensor {
+  const o = bindArgs('uniform_', { a: 0, b: 1, generator: null }, args);
+  return noGrad(() => tensor.uniform_(o.a as number, o.b as number, { generator: (o.generator as Generator | null) ?? undefined }));
 }
 
-/** `normal_(tensor, mean=0, std=1)`. */
-export function normal_(tensor: Tensor, mean = 0, std = 1, options: GenOpt = {}): Tensor {
-  checkKeys('normal_', options, ['generator']);
-  return noGrad(() => tensor.normal_(mean, std, { generator: options.generator ?? null }));
+/** `normal_(tensor, mean=0.0, std=1.0, generator=None)`. */
+export function normal_(tensor: Tensor, ...args: InitArg<{ mean?: number; std?: number } & GenOpt>[]): Tensor {
+  const o = bindArgs('normal_', { mean: 0, std: 1, generator: null }, args);
+  return noGrad(() => tensor.normal_(o.mean as number, o.std as number, { generator: o.generator as Generator | null }));
 }
 
 /** `constant_(tensor, val)`. */
-export function constant_(tensor: Tensor, val: number): Tensor {
-  return noGrad(() => tensor.fill_(val));
+export function constant_(tensor: Tensor, ...args: InitArg<{ val?: number }>[]): Tensor {
+  const o = bindArgs('constant_', { val: undefined }, args);
+  if (o.val === undefined) throw new TypeError("constant_() missing 1 required positional argument: 'val'");
+  return noGrad(() => tensor.fill_(o.val as number));
 }
 
 /** `ones_(tensor)`. */
@@ -89,7 +95,8 @@ export function eye_(tensor: Tensor): Tensor {
  * `dirac_(tensor, groups=1)`: a 3-, 4- or 5-D convolution weight that preserves its input channels (a 1 at the
  * centre of each kernel of out channel `g·out_per_group + d`, in channel `d`), zeros elsewhere.
  */
-export function dirac_(tensor: Tensor, groups = 1): Tensor {
+export function dirac_(tensor: Tensor, ...args: InitArg<{ groups?: number }>[]): Tensor {
+  const groups = bindArgs('dirac_', { groups: 1 }, args).groups as number;
   const dims = tensor.dim();
   if (dims < 3 || dims > 5) throw new Error('Only tensors with 3, 4, or 5 dimensions are supported');
   const sizes = tensor.sizes;
@@ -109,21 +116,21 @@ export function dirac_(tensor: Tensor, groups = 1): Tensor {
   });
 }
 
-/** `xavier_uniform_(tensor, gain=1.0)`: U(-a, a), a = gain·sqrt(6 / (fan_in + fan_out)). */
-export function xavier_uniform_(tensor: Tensor, gain = 1.0, options: GenOpt = {}): Tensor {
-  checkKeys('xavier_uniform_', options, ['generator']);
+/** `xavier_uniform_(tensor, gain=1.0, generator=None)`: U(-a, a), a = gain·sqrt(6 / (fan_in + fan_out)). */
+export function xavier_uniform_(tensor: Tensor, ...args: InitArg<{ gain?: number } & GenOpt>[]): Tensor {
+  const o = bindArgs('xavier_uniform_', { gain: 1.0, generator: null }, args);
   const [fanIn, fanOut] = _calculate_fan_in_and_fan_out(tensor);
-  const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
+  const std = (o.gain as number) * Math.sqrt(2.0 / (fanIn + fanOut));
   const a = Math.sqrt(3.0) * std;
-  return uniform_(tensor, -a, a, options);
+  return uniform_(tensor, -a, a, o.generator as Generator | null);
 }
 
-/** `xavier_normal_(tensor, gain=1.0)`: N(0, gain²·2 / (fan_in + fan_out)). */
-export function xavier_normal_(tensor: Tensor, gain = 1.0, options: GenOpt = {}): Tensor {
-  checkKeys('xavier_normal_', options, ['generator']);
+/** `xavier_normal_(tensor, gain=1.0, generator=None)`: N(0, gain²·2 / (fan_in + fan_out)). */
+export function xavier_normal_(tensor: Tensor, ...args: InitArg<{ gain?: number } & GenOpt>[]): Tensor {
+  const o = bindArgs('xavier_normal_', { gain: 1.0, generator: null }, args);
   const [fanIn, fanOut] = _calculate_fan_in_and_fan_out(tensor);
-  const std = gain * Math.sqrt(2.0 / (fanIn + fanOut));
-  return normal_(tensor, 0, std, options);
+  const std = (o.gain as number) * Math.sqrt(2.0 / (fanIn + fanOut));
+  return normal_(tensor, 0, std, o.generator as Generator | null);
 }
 
 /** The optional arguments of `kaiming_uniform_` / `kaiming_normal_`: `a`, `mode`, `nonlinearity`, `generator`. */
@@ -133,24 +140,29 @@ export interface KaimingOptions extends GenOpt {
   nonlinearity?: string;
 }
 
-/** `kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')`: what Linear and Conv use (a=√5). */
-export function kaiming_uniform_(tensor: Tensor, options: KaimingOptions = {}): Tensor {
-  checkKeys('kaiming_uniform_', options, ['a', 'mode', 'nonlinearity', 'generator']);
+const KAIMING = { a: 0, mode: 'fan_in', nonlinearity: 'leaky_relu', generator: null };
+
+/**
+ * `kaiming_uniform_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None)`: what Linear and
+ * Conv use (a=√5).
+ */
+export function kaiming_uniform_(tensor: Tensor, ...args: InitArg<KaimingOptions>[]): Tensor {
+  const o = bindArgs('kaiming_uniform_', KAIMING, args);
   if (tensor.sizes.includes(0)) return tensor; // "Initializing zero-element tensors is a no-op"
-  const fan = calculateCorrectFan(tensor, options.mode ?? 'fan_in');
-  const gain = calculate_gain(options.nonlinearity ?? 'leaky_relu', options.a ?? 0);
+  const fan = calculateCorrectFan(tensor, o.mode as string);
+  const gain = calculate_gain(o.nonlinearity as string, o.a as number);
   const std = gain / Math.sqrt(fan);
   const bound = Math.sqrt(3.0) * std;
-  return uniform_(tensor, -bound, bound, { generator: options.generator ?? null });
+  return uniform_(tensor, -bound, bound, o.generator as Generator | null);
 }
 
-/** `kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu')`. */
-export function kaiming_normal_(tensor: Tensor, options: KaimingOptions = {}): Tensor {
-  checkKeys('kaiming_normal_', options, ['a', 'mode', 'nonlinearity', 'generator']);
+/** `kaiming_normal_(tensor, a=0, mode='fan_in', nonlinearity='leaky_relu', generator=None)`. */
+export function kaiming_normal_(tensor: Tensor, ...args: InitArg<KaimingOptions>[]): Tensor {
+  const o = bindArgs('kaiming_normal_', KAIMING, args);
   if (tensor.sizes.includes(0)) return tensor;
-  const fan = calculateCorrectFan(tensor, options.mode ?? 'fan_in');
-  const gain = calculate_gain(options.nonlinearity ?? 'leaky_relu', options.a ?? 0);
-  return normal_(tensor, 0, gain / Math.sqrt(fan), { generator: options.generator ?? null });
+  const fan = calculateCorrectFan(tensor, o.mode as string);
+  const gain = calculate_gain(o.nonlinearity as string, o.a as number);
+  return normal_(tensor, 0, gain / Math.sqrt(fan), o.generator as Generator | null);
 }
 
 // Python's math.erf (trunc_normal_'s acceptance probability): the Maclaurin series below 2.5, erfc's continued
@@ -201,13 +213,13 @@ export interface TruncNormalOptions extends GenOpt {
  * interval holds more than 30% of the mass, normal_ draws with the rejected ones redrawn; else uniform_
  * candidates in [a, b] accepted against the density (rejection sampling), redrawn until all are accepted.
  */
-export function trunc_normal_(tensor: Tensor, options: TruncNormalOptions = {}): Tensor {
-  checkKeys('trunc_normal_', options, ['mean', 'std', 'a', 'b', 'generator']);
-  const mean = options.mean ?? 0;
-  const std = options.std ?? 1;
-  const a = options.a ?? -2;
-  const b = options.b ?? 2;
-  const generator = options.generator ?? null;
+export function trunc_normal_(tensor: Tensor, ...args: InitArg<TruncNormalOptions>[]): Tensor {
+  const o = bindArgs('trunc_normal_', { mean: 0, std: 1, a: -2, b: 2, generator: null }, args);
+  const mean = o.mean as number;
+  const std = o.std as number;
+  const a = o.a as number;
+  const b = o.b as number;
+  const generator = o.generator as Generator | null;
   if (tensor.isMeta()) return tensor;
   const normCdf = (x: number): number => (1.0 + erf(x / Math.sqrt(2.0))) / 2.0;
   return noGrad(() => {
@@ -306,14 +318,15 @@ function householderQR(a: Float64Array, rows: number, cols: number): [Float64Arr
  * PyTorch. aten-ts has no linalg.qr yet; a float64 Householder QR here (LAPACK's sign convention) gives Q to
  * float32 rounding of PyTorch's.
  */
-export function orthogonal_(tensor: Tensor, gain = 1, options: GenOpt = {}): Tensor {
-  checkKeys('orthogonal_', options, ['generator']);
+export function orthogonal_(tensor: Tensor, ...args: InitArg<{ gain?: number } & GenOpt>[]): Tensor {
+  const o = bindArgs('orthogonal_', { gain: 1, generator: null }, args);
+  const gain = o.gain as number;
   if (tensor.dim() < 2) throw new Error('Only tensors with 2 or more dimensions are supported');
   if (tensor.numel() === 0) return tensor;
   const rows = tensor.sizes[0] as number;
   const cols = tensor.numel() / rows;
   return noGrad(() => {
-    let flat = torch.empty([rows, cols], { dtype: tensor.scalarType }).normal_(0, 1, { generator: options.generator ?? null });
+    let flat = torch.empty([rows, cols], { dtype: tensor.scalarType }).normal_(0, 1, { generator: o.generator as Generator | null });
     if (rows < cols) flat = flat.t();
     const [m, n] = flat.sizes as [number, number];
     const data = Float64Array.from(flat.flatten().tolist() as number[]);

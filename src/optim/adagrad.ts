@@ -1,6 +1,7 @@
 // torch.optim.Adagrad: Adagrad with lr_decay, weight decay, initial_accumulator_value, eps and maximize.
 // Mirrors torch/optim/adagrad.py (dense gradients); `step` is `_single_tensor_adagrad` op by op.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { full_like, tensor } from '../api/torch.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { addScaled, addcdiv_, addcmul_ } from './_functional.js';
@@ -32,7 +33,7 @@ export type AdagradDefaults = Required<AdagradOptions>;
  * ```
  */
 export class Adagrad extends Optimizer<AdagradDefaults> {
-  constructor(params: Params, options: AdagradOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdagradOptions> = {}) {
     const defaults: AdagradDefaults = {
       lr: 1e-2,
       lr_decay: 0,
@@ -56,25 +57,25 @@ export class Adagrad extends Optimizer<AdagradDefaults> {
       throw new Error('Adagrad: fused and differentiable are not supported by aten-ts (the single-tensor path runs)');
     }
     super(params, defaults);
-    for (const group of this.param_groups) for (const p of group.params) this.initState(p);
+    for (const group of this.param_groups) for (const p of group.params) this._init_state(p);
   }
 
   /** A parameter's `step` and `sum` (from the defaults' initial_accumulator_value, as PyTorch). */
-  private initState(p: Tensor): Record<string, unknown> {
-    const state = this.stateOf(p);
+  private _init_state(p: Tensor): Record<string, unknown> {
+    const state = this._state_of(p);
     state['step'] = tensor(0.0, { dtype: scalarDtype() });
     state['sum'] = full_like(p, this.defaults.initial_accumulator_value);
     return state;
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
+    return this._run_step(closure, () => {
       for (const group of this.param_groups) {
         const { lr, weight_decay: weightDecay, lr_decay: lrDecay, eps, maximize } = group;
         for (const param of group.params) {
           if (param.grad === null) continue;
-          let state = this.stateOf(param);
-          if (Object.keys(state).length === 0) state = this.initState(param);
+          let state = this._state_of(param);
+          if (Object.keys(state).length === 0) state = this._init_state(param);
           // _single_tensor_adagrad (dense)
           const stepT = state['step'] as Tensor;
           stepT.add_(1);

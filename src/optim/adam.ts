@@ -3,6 +3,7 @@
 // to False), `_multi_tensor_adam` (foreach=True, through the `_foreach_*` operators) and `_fused_adam`
 // (fused=True, `_fused_adam_` / `_fused_adamw_`), with capturable=False and differentiable=False.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { tensor, zeros, zeros_like } from '../api/torch.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
@@ -65,13 +66,13 @@ export function adamDefaults(name: string, options: AdamOptions, defaults: AdamD
  * ```
  */
 export class Adam extends Optimizer<AdamDefaults> {
-  constructor(params: Params, options: AdamOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdamOptions> = {}) {
     super(params, adamDefaults('Adam', options, adamBaseDefaults(0, false)));
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
-      for (const group of this.param_groups) adamGroupStep(this.stateOf.bind(this), group);
+    return this._run_step(closure, () => {
+      for (const group of this.param_groups) adamGroupStep(this._state_of.bind(this), group);
     });
   }
 }
@@ -94,7 +95,7 @@ export function adamBaseDefaults(weightDecay: number, decoupled: boolean): AdamD
 }
 
 /** `Adam._init_group` + `adam(...)` for one group: the single-tensor, multi-tensor (foreach) or fused path. */
-export function adamGroupStep(stateOf: (p: Tensor) => Record<string, unknown>, group: AdamDefaults & { params: Tensor[] }): void {
+export function adamGroupStep(_state_of: (p: Tensor) => Record<string, unknown>, group: AdamDefaults & { params: Tensor[] }): void {
   const fused = group.fused === true;
   const params: Tensor[] = [];
   const grads: Tensor[] = [];
@@ -106,7 +107,7 @@ export function adamGroupStep(stateOf: (p: Tensor) => Record<string, unknown>, g
     if (p.grad === null) continue;
     params.push(p);
     grads.push(p.grad);
-    const state = stateOf(p);
+    const state = _state_of(p);
     if (Object.keys(state).length === 0) {
       if (fused) deviceDtypeCheckForFused(p);
       // note(crcrpar): [special device hosting for step]: a float32 0-dim counter for fused.

@@ -1,6 +1,7 @@
 // torch.optim.AdamW: Adam with decoupled weight decay (default 1e-2). Mirrors torch/optim/adamw.py, which in
 // PyTorch 2.13 is Adam with `decoupled_weight_decay=True`; the step is adam.ts's `_single_tensor_adam`.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { Optimizer, type Params } from './optimizer.js';
 import { adamBaseDefaults, adamDefaults, adamGroupStep, type AdamDefaults, type AdamOptions } from './adam.js';
 
@@ -16,7 +17,7 @@ export type AdamWOptions = Omit<AdamOptions, 'decoupled_weight_decay'>;
  * ```
  */
 export class AdamW extends Optimizer<AdamDefaults> {
-  constructor(params: Params, options: AdamWOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<AdamWOptions> = {}) {
     const defaults = adamBaseDefaults(1e-2, true);
     if ('decoupled_weight_decay' in options || 'decoupledWeightDecay' in options) {
       throw new TypeError("AdamW.__init__() got an unexpected keyword argument 'decoupled_weight_decay'");
@@ -25,8 +26,8 @@ export class AdamW extends Optimizer<AdamDefaults> {
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
-      for (const group of this.param_groups) adamGroupStep(this.stateOf.bind(this), group);
+    return this._run_step(closure, () => {
+      for (const group of this.param_groups) adamGroupStep(this._state_of.bind(this), group);
     });
   }
 }

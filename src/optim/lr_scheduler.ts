@@ -3,6 +3,7 @@
 // forms, evaluated in the same order on doubles, so `get_last_lr()` gives PyTorch's values.
 
 import { cos } from './_math.js';
+import { aliasCamelCase, type WithCamelKeys } from '../c10/Kwargs.js';
 import { Optimizer, checkOptionKeys } from './optimizer.js';
 
 type Group = Record<string, unknown> & { lr: number };
@@ -18,7 +19,7 @@ function checkKeys<T extends object>(name: string, options: T, keys: readonly st
 
 /**
  * `torch.optim.lr_scheduler.LRScheduler`: sets each group's `lr` on every `step()`; `last_epoch` counts the
- * steps. Subclasses give `getLr()` (PyTorch's chainable `get_lr`).
+ * steps. Subclasses give `get_lr()` (PyTorch's chainable `get_lr`).
  */
 export abstract class LRScheduler {
   readonly optimizer: Optimizer<object>;
@@ -27,6 +28,9 @@ export abstract class LRScheduler {
   protected stepCount = 0;
   protected isInitial = false;
   protected lastLr: number[] = [];
+  declare getLastLr: LRScheduler['get_last_lr'];
+  declare stateDict: LRScheduler['state_dict'];
+  declare loadStateDict: LRScheduler['load_state_dict'];
 
   constructor(optimizer: Optimizer<object>, lastEpoch = -1) {
     if (!(optimizer instanceof Optimizer)) throw new TypeError(`${typeof optimizer} is not an Optimizer`);
@@ -45,7 +49,7 @@ export abstract class LRScheduler {
   }
 
   /** `_initial_step()`: called at the end of each subclass constructor, as PyTorch's base constructor does. */
-  protected initialStep(): void {
+  protected _initial_step(): void {
     this.stepCount = 0;
     this.isInitial = true;
     try {
@@ -56,29 +60,24 @@ export abstract class LRScheduler {
   }
 
   /** The new lr of every group at `last_epoch` (PyTorch's chainable `get_lr`). */
-  protected abstract getLr(): number[];
+  protected abstract get_lr(): number[];
 
   /** `step()`: advances `last_epoch` and sets every group's lr. */
   step(): void {
     this.stepCount += 1;
     this.last_epoch += 1;
-    const values = this.getLr();
+    const values = this.get_lr();
     groupsOf(this.optimizer).forEach((g, i) => (g.lr = values[i] as number));
     this.lastLr = groupsOf(this.optimizer).map((g) => g.lr);
   }
 
   /** `get_last_lr()`: the lr of each group set by the last `step()`. */
-  getLastLr(): number[] {
+  get_last_lr(): number[] {
     return [...this.lastLr];
   }
 
-  /** PyTorch's name of `getLastLr`. */
-  get_last_lr(): number[] {
-    return this.getLastLr();
-  }
-
   /** `state_dict()`: the scheduler's own fields (everything but the optimiser), PyTorch's keys. */
-  stateDict(): Record<string, unknown> {
+  state_dict(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(this)) {
       if (k === 'optimizer' || k === 'stepCount' || k === 'isInitial' || k === 'lastLr') continue;
@@ -90,24 +89,14 @@ export abstract class LRScheduler {
     return out;
   }
 
-  /** PyTorch's name of `stateDict`. */
-  state_dict(): Record<string, unknown> {
-    return this.stateDict();
-  }
-
   /** `load_state_dict(state_dict)`: restores the fields of a `state_dict()`. */
-  loadStateDict(state: Record<string, unknown>): void {
+  load_state_dict(state: Record<string, unknown>): void {
     for (const [k, v] of Object.entries(state)) {
       if (k === '_step_count') this.stepCount = v as number;
       else if (k === '_is_initial') this.isInitial = v as boolean;
       else if (k === '_last_lr') this.lastLr = [...(v as number[])];
       else if (k !== '_get_lr_called_within_step') (this as Record<string, unknown>)[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
     }
-  }
-
-  /** PyTorch's name of `loadStateDict`. */
-  load_state_dict(state: Record<string, unknown>): void {
-    this.loadStateDict(state);
   }
 }
 
@@ -116,15 +105,15 @@ export class StepLR extends LRScheduler {
   step_size: number;
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { step_size: number; gamma?: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ step_size: number; gamma?: number; last_epoch?: number }>) {
     options = checkKeys('StepLR', options, ['step_size', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.step_size = options.step_size;
     this.gamma = options.gamma ?? 0.1;
-    this.initialStep();
+    this._initial_step();
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     if (this.last_epoch === 0 || this.last_epoch % this.step_size !== 0) return groups.map((g) => g.lr);
     return groups.map((g) => g.lr * this.gamma);
@@ -136,16 +125,19 @@ export class MultiStepLR extends LRScheduler {
   milestones: Map<number, number>;
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { milestones: readonly number[]; gamma?: number; last_epoch?: number }) {
+  constructor(
+    optimizer: Optimizer<object>,
+    options: WithCamelKeys<{ milestones: readonly number[]; gamma?: number; last_epoch?: number }>,
+  ) {
     options = checkKeys('MultiStepLR', options, ['milestones', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.milestones = new Map();
     for (const m of options.milestones) this.milestones.set(m, (this.milestones.get(m) ?? 0) + 1);
     this.gamma = options.gamma ?? 0.1;
-    this.initialStep();
+    this._initial_step();
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     const k = this.milestones.get(this.last_epoch);
     if (k === undefined) return groups.map((g) => g.lr);
@@ -157,14 +149,14 @@ export class MultiStepLR extends LRScheduler {
 export class ExponentialLR extends LRScheduler {
   gamma: number;
 
-  constructor(optimizer: Optimizer<object>, options: { gamma: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ gamma: number; last_epoch?: number }>) {
     options = checkKeys('ExponentialLR', options, ['gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.gamma = options.gamma;
-    this.initialStep();
+    this._initial_step();
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     if (this.isInitial) return groups.map((g) => g.lr);
     return groups.map((g) => g.lr * this.gamma);
@@ -176,15 +168,15 @@ export class CosineAnnealingLR extends LRScheduler {
   T_max: number;
   eta_min: number;
 
-  constructor(optimizer: Optimizer<object>, options: { T_max: number; eta_min?: number; last_epoch?: number }) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ T_max: number; eta_min?: number; last_epoch?: number }>) {
     options = checkKeys('CosineAnnealingLR', options, ['T_max', 'eta_min', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.T_max = options.T_max;
     this.eta_min = options.eta_min ?? 0;
-    this.initialStep();
+    this._initial_step();
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     const { T_max: T, eta_min: etaMin, last_epoch: e } = this;
     if (this.isInitial) return groups.map((g) => g.lr);
@@ -206,7 +198,7 @@ export class LinearLR extends LRScheduler {
 
   constructor(
     optimizer: Optimizer<object>,
-    options: { start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number } = {},
+    options: WithCamelKeys<{ start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number }> = {},
   ) {
     options = checkKeys('LinearLR', options, ['start_factor', 'end_factor', 'total_iters', 'last_epoch']);
     const start = options.start_factor ?? 1.0 / 3;
@@ -217,10 +209,10 @@ export class LinearLR extends LRScheduler {
     this.start_factor = start;
     this.end_factor = end;
     this.total_iters = options.total_iters ?? 5;
-    this.initialStep();
+    this._initial_step();
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     const { start_factor: s, end_factor: f, total_iters: n, last_epoch: e } = this;
     if (e === 0) return groups.map((g) => g.lr * s);
@@ -274,7 +266,7 @@ export class OneCycleLR extends LRScheduler {
   private readonly phases: Phase[];
   private readonly annealStrategy: 'cos' | 'linear';
 
-  constructor(optimizer: Optimizer<object>, options: OneCycleLROptions) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<OneCycleLROptions>) {
     options = checkKeys('OneCycleLR', options, [
       'max_lr',
       'total_steps',
@@ -371,7 +363,7 @@ export class OneCycleLR extends LRScheduler {
     this.annealStrategy = strategy;
     this.cycle_momentum = cycle;
     this.use_beta1 = useBeta1;
-    this.initialStep();
+    this._initial_step();
   }
 
   private anneal(start: number, end: number, pct: number): number {
@@ -379,7 +371,7 @@ export class OneCycleLR extends LRScheduler {
     return (end - start) * pct + start;
   }
 
-  protected getLr(): number[] {
+  protected get_lr(): number[] {
     const stepNum = this.last_epoch;
     if (stepNum > this.total_steps)
       throw new Error(`Tried to step ${stepNum} times. The specified number of total steps is ${this.total_steps}`);
@@ -436,8 +428,9 @@ export class ReduceLROnPlateau {
   num_bad_epochs = 0;
   mode_worse: number;
   private lastLr: number[];
+  declare getLastLr: ReduceLROnPlateau['get_last_lr'];
 
-  constructor(optimizer: Optimizer<object>, options: ReduceLROnPlateauOptions = {}) {
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<ReduceLROnPlateauOptions> = {}) {
     options = checkKeys('ReduceLROnPlateau', options, [
       'mode',
       'factor',
@@ -475,10 +468,10 @@ export class ReduceLROnPlateau {
     this.threshold_mode = thresholdMode;
     this.mode_worse = mode === 'min' ? Infinity : -Infinity;
     this.lastLr = groupsOf(optimizer).map((g) => g.lr);
-    this.reset();
+    this._reset();
   }
 
-  private reset(): void {
+  private _reset(): void {
     this.best = this.mode_worse;
     this.cooldown_counter = 0;
     this.num_bad_epochs = 0;
@@ -488,7 +481,7 @@ export class ReduceLROnPlateau {
     return this.cooldown_counter > 0;
   }
 
-  private isBetter(a: number, best: number): boolean {
+  private is_better(a: number, best: number): boolean {
     if (this.mode === 'min' && this.threshold_mode === 'rel') return a < best * (1.0 - this.threshold);
     if (this.mode === 'min') return a < best - this.threshold;
     if (this.threshold_mode === 'rel') return a > best * (this.threshold + 1.0);
@@ -499,7 +492,7 @@ export class ReduceLROnPlateau {
   step(metrics: number | { item(): unknown }): void {
     const current = typeof metrics === 'number' ? metrics : Number(metrics.item());
     this.last_epoch += 1;
-    if (this.isBetter(current, this.best)) {
+    if (this.is_better(current, this.best)) {
       this.best = current;
       this.num_bad_epochs = 0;
     } else {
@@ -510,14 +503,14 @@ export class ReduceLROnPlateau {
       this.num_bad_epochs = 0;
     }
     if (this.num_bad_epochs > this.patience) {
-      this.reduceLr();
+      this._reduce_lr();
       this.cooldown_counter = this.cooldown;
       this.num_bad_epochs = 0;
     }
     this.lastLr = groupsOf(this.optimizer).map((g) => g.lr);
   }
 
-  private reduceLr(): void {
+  private _reduce_lr(): void {
     const groups = groupsOf(this.optimizer);
     if (groups.length !== this.min_lrs.length) {
       if (this.default_min_lr === null) {
@@ -534,11 +527,12 @@ export class ReduceLROnPlateau {
     });
   }
 
-  getLastLr(): number[] {
+  /** `get_last_lr()`: the lr of each group after the last `step()`. */
+  get_last_lr(): number[] {
     return [...this.lastLr];
   }
-
-  get_last_lr(): number[] {
-    return this.getLastLr();
-  }
 }
+
+// camelCase spellings (Note [One naming rule]).
+aliasCamelCase(LRScheduler.prototype, { getLastLr: 'get_last_lr', stateDict: 'state_dict', loadStateDict: 'load_state_dict' });
+aliasCamelCase(ReduceLROnPlateau.prototype, { getLastLr: 'get_last_lr' });

@@ -4,6 +4,7 @@
 import { enableGrad, isGradEnabled, setGradEnabled } from '../autograd/grad_mode.js';
 import { DeviceType, deviceTypeName } from '../c10/Device.js';
 import { ScalarType, isFloatingType } from '../c10/ScalarType.js';
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { Tensor } from '../tensor/Tensor.js';
 
@@ -73,19 +74,15 @@ function pyStr(v: unknown): string {
 }
 
 /**
- * The options object with camelCase keys in PyTorch's snake_case spelling (`weightDecay` → `weight_decay`), as
- * the codebase's option-key rule accepts both; then rejects keys the function does not have, with Python's
- * TypeError text. Both spellings of one key is Python's "multiple values" error.
+ * An optimiser's or scheduler's keyword arguments through the one keyword parser (`parseKw`, Note [Option
+ * keys]): camelCase keys in PyTorch's spelling (`weightDecay` → `weight_decay`; `T_max` is PyTorch's own),
+ * unknown keys with Python's `<Name>.__init__() got an unexpected keyword argument` text; `undefined` values
+ * dropped, so the result can be assigned over the defaults.
  */
 export function checkOptionKeys<T extends object>(name: string, options: T, defaults: object): T {
+  const o = parseKw(`${name}.__init__`, options, Object.keys(defaults));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(options)) {
-    if (v === undefined) continue;
-    const key = k in defaults ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`); // (T_max is PyTorch's own spelling)
-    if (!(key in defaults)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
-    if (key in out) throw new TypeError(`${name}.__init__() got multiple values for argument '${key}'`);
-    out[key] = v;
-  }
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
   return out as T;
 }
 
@@ -136,8 +133,7 @@ export function groupByDtype(lists: readonly Tensor[][]): Tensor[][][] {
 export abstract class Optimizer<O extends object = Record<string, unknown>> {
   /** The options a group gets when it does not set them. */
   readonly defaults: O;
-  /** The parameter groups, in order (PyTorch's `param_groups`). */
-  param_groups: ParamGroup<O>[] = [];
+  #paramGroups: ParamGroup<O>[] = [];
   /** Per-parameter state (PyTorch's `state`, a defaultdict(dict) keyed by the parameter). */
   state = new Map<Tensor, ParamState>();
 
@@ -152,16 +148,26 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     let groups = [...(params as Iterable<unknown>)];
     if (groups.length === 0) throw new Error('optimizer got an empty parameter list');
     if (groups[0] instanceof Tensor) groups = [{ params: groups }];
-    for (const g of groups) this.addParamGroup(g as ParamGroupInput);
+    for (const g of groups) this.add_param_group(g as ParamGroupInput);
   }
 
-  /** camelCase name of `param_groups`. */
-  get paramGroups(): ParamGroup<O>[] {
-    return this.param_groups;
+  // camelCase spellings, installed below by aliasCamelCase (Note [One naming rule]).
+  declare zeroGrad: Optimizer<O>['zero_grad'];
+  declare addParamGroup: Optimizer<O>['add_param_group'];
+  declare stateDict: Optimizer<O>['state_dict'];
+  declare loadStateDict: Optimizer<O>['load_state_dict'];
+  declare paramGroups: Optimizer<O>['param_groups'];
+
+  /** The parameter groups, in order (PyTorch's `param_groups`). */
+  get param_groups(): ParamGroup<O>[] {
+    return this.#paramGroups;
+  }
+  set param_groups(groups: ParamGroup<O>[]) {
+    this.#paramGroups = groups;
   }
 
   /** The state of `p`, created empty on first use (PyTorch's defaultdict). */
-  protected stateOf(p: Tensor): ParamState {
+  protected _state_of(p: Tensor): ParamState {
     let s = this.state.get(p);
     if (s === undefined) {
       s = {};
@@ -171,7 +177,7 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
   }
 
   /** The update of every group, run as PyTorch's `step` runs it: the closure with grad on, the update with grad off. */
-  protected runStep<T>(closure: (() => T) | undefined, update: () => void): T | undefined {
+  protected _run_step<T>(closure: (() => T) | undefined, update: () => void): T | undefined {
     const loss = closure === undefined ? undefined : enableGrad(closure);
     const prev = isGradEnabled();
     setGradEnabled(Boolean((this.defaults as { differentiable?: boolean }).differentiable));
@@ -187,8 +193,8 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
   abstract step<T = unknown>(closure?: () => T): T | undefined;
 
   /** `zero_grad(set_to_none=True)`: drops (or zeroes) every parameter's gradient. */
-  zeroGrad(options: { set_to_none?: boolean } = {}): void {
-    const setToNone = checkOptionKeys('zero_grad', options, { set_to_none: true }).set_to_none ?? true;
+  zero_grad(options: WithCamelKeys<{ set_to_none?: boolean }> = {}): void {
+    const setToNone = (parseKw('zero_grad', options, ['set_to_none']).set_to_none as boolean | undefined) ?? true;
     for (const group of this.param_groups) {
       for (const p of group.params) {
         const g = p.grad;
@@ -204,13 +210,8 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     }
   }
 
-  /** PyTorch's name of `zeroGrad`. */
-  zero_grad(options: { set_to_none?: boolean } = {}): void {
-    this.zeroGrad(options);
-  }
-
   /** `add_param_group(param_group)`: adds a group; its missing options come from the defaults. */
-  addParamGroup(paramGroup: ParamGroupInput): void {
+  add_param_group(paramGroup: ParamGroupInput): void {
     if (paramGroup === null || typeof paramGroup !== 'object' || paramGroup instanceof Tensor || Array.isArray(paramGroup)) {
       throw new TypeError(`param_group must be a dict, but got ${paramGroup instanceof Tensor ? 'Tensor' : typeof paramGroup}`);
     }
@@ -239,13 +240,8 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     this.param_groups.push(group as ParamGroup<O>);
   }
 
-  /** PyTorch's name of `addParamGroup`. */
-  add_param_group(paramGroup: ParamGroupInput): void {
-    this.addParamGroup(paramGroup);
-  }
-
   /** `state_dict()`: the state and the groups, parameters replaced by indices (Note [Optimizer state_dict layout]). */
-  stateDict(): OptimizerStateDict {
+  state_dict(): OptimizerStateDict {
     const index = new Map<Tensor, number>();
     let start = 0;
     const paramGroups = this.param_groups.map((g) => {
@@ -263,13 +259,8 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     return { state, param_groups: paramGroups };
   }
 
-  /** PyTorch's name of `stateDict`. */
-  state_dict(): OptimizerStateDict {
-    return this.stateDict();
-  }
-
   /** `load_state_dict(state_dict)`: takes the state and group options of a `state_dict()` of the same layout. */
-  loadStateDict(stateDict: OptimizerStateDictInput): void {
+  load_state_dict(stateDict: OptimizerStateDictInput): void {
     const groups = this.param_groups;
     const saved = stateDict.param_groups;
     if (!Array.isArray(saved) || groups.length !== saved.length) {
@@ -307,11 +298,6 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     this.param_groups = newGroups;
   }
 
-  /** PyTorch's name of `loadStateDict`. */
-  load_state_dict(stateDict: OptimizerStateDictInput): void {
-    this.loadStateDict(stateDict);
-  }
-
   /** PyTorch's repr: `SGD (\nParameter Group 0\n    dampening: 0\n ...)`, options sorted by name. */
   toString(): string {
     let s = `${this.constructor.name} (`;
@@ -322,6 +308,14 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
     return s + ')';
   }
 }
+
+aliasCamelCase(Optimizer.prototype, {
+  paramGroups: 'param_groups',
+  zeroGrad: 'zero_grad',
+  addParamGroup: 'add_param_group',
+  stateDict: 'state_dict',
+  loadStateDict: 'load_state_dict',
+});
 
 /** `_process_value_according_to_param_policy`: `step` stays as saved; other tensors take the parameter's dtype. */
 function castStateValue(param: Tensor, value: unknown, key: string, group: Record<string, unknown>): unknown {

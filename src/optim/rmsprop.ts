@@ -1,6 +1,7 @@
 // torch.optim.RMSprop: RMSprop with alpha, eps, centered, momentum, weight decay and maximize. Mirrors
 // torch/optim/rmsprop.py; `step` is `_init_group` + `_single_tensor_rmsprop` op by op.
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { zeros, zeros_like } from '../api/torch.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { addScaled, addScaled_, addcdiv_, addcmul, addcmul_, lerp_ } from './_functional.js';
@@ -32,7 +33,7 @@ export type RMSpropDefaults = Required<RMSpropOptions>;
  * ```
  */
 export class RMSprop extends Optimizer<RMSpropDefaults> {
-  constructor(params: Params, options: RMSpropOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<RMSpropOptions> = {}) {
     const defaults: RMSpropDefaults = {
       lr: 1e-2,
       momentum: 0,
@@ -58,12 +59,12 @@ export class RMSprop extends Optimizer<RMSpropDefaults> {
   }
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
+    return this._run_step(closure, () => {
       for (const group of this.param_groups) {
         const { lr, alpha, eps, weight_decay: weightDecay, momentum, centered, maximize } = group;
         for (const param of group.params) {
           if (param.grad === null) continue;
-          const state = this.stateOf(param);
+          const state = this._state_of(param);
           if (Object.keys(state).length === 0) {
             state['step'] = zeros([], { dtype: scalarDtype() });
             state['square_avg'] = zeros_like(param);

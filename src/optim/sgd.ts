@@ -2,6 +2,7 @@
 // maximize. Mirrors torch/optim/sgd.py: `_single_tensor_sgd` op by op (PyTorch's path for CPU tensors, where
 // `foreach` defaults to False), `_multi_tensor_sgd` (foreach=True) and `_fused_sgd` (fused=True, `_fused_sgd_`).
 
+import type { WithCamelKeys } from '../c10/Kwargs.js';
 import { empty_like } from '../api/torch.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -33,7 +34,7 @@ export type SGDDefaults = Required<SGDOptions>;
  * ```
  */
 export class SGD extends Optimizer<SGDDefaults> {
-  constructor(params: Params, options: SGDOptions = {}) {
+  constructor(params: Params, options: WithCamelKeys<SGDOptions> = {}) {
     const defaults: SGDDefaults = {
       lr: 1e-3,
       momentum: 0,
@@ -62,7 +63,7 @@ export class SGD extends Optimizer<SGDDefaults> {
   private needFusedCheck = true;
 
   step<T = unknown>(closure?: () => T): T | undefined {
-    return this.runStep(closure, () => {
+    return this._run_step(closure, () => {
       for (const group of this.param_groups) {
         // SGD._init_group
         const params: Tensor[] = [];
@@ -76,12 +77,12 @@ export class SGD extends Optimizer<SGDDefaults> {
           }
           params.push(p);
           grads.push(p.grad);
-          if (group.momentum !== 0) bufs.push((this.stateOf(p)['momentum_buffer'] as Tensor | undefined) ?? null);
+          if (group.momentum !== 0) bufs.push((this._state_of(p)['momentum_buffer'] as Tensor | undefined) ?? null);
         }
         // `sgd()`: foreach and fused default to False for CPU tensors (`_default_to_fused_or_foreach`).
         const fn = group.fused === true ? fusedSgd : group.foreach === true ? multiTensorSgd : singleTensorSgd;
         fn(params, grads, bufs, group);
-        if (group.momentum !== 0) params.forEach((p, i) => (this.stateOf(p)['momentum_buffer'] = bufs[i]));
+        if (group.momentum !== 0) params.forEach((p, i) => (this._state_of(p)['momentum_buffer'] = bufs[i]));
       }
     });
   }

@@ -38,7 +38,7 @@ export function setTraceFileWriter(writer: ((path: string, text: string) => void
 }
 
 /** The running profiler (at most one), which record_function ranges go to. */
-const running: profile[] = [];
+const running: ProfileClass[] = [];
 
 const msToUs = (ms: number): number => ms * 1000;
 
@@ -82,7 +82,7 @@ interface Frame {
  * }
  * console.log(prof.key_averages().table({ sort_by: 'cpu_time_total', row_limit: 10 }));
  */
-export class profile {
+class ProfileClass {
   readonly record_shapes: boolean;
   readonly with_stack: boolean;
   readonly dispatch_overhead: boolean;
@@ -113,7 +113,7 @@ export class profile {
     running.push(this);
     this.startMs = now();
     if (this.dispatch_overhead) setDispatchPhaseTiming(true);
-    this.remove = addDispatchObserver({ onEnter: (e) => this.enter(e), onExit: () => this.exit() });
+    this.remove = addDispatchObserver({ onEnter: (e) => this.#onDispatchEnter(e), onExit: () => this.#onDispatchExit() });
     return this;
   }
 
@@ -123,7 +123,7 @@ export class profile {
     this.remove();
     this.remove = null;
     if (this.dispatch_overhead) setDispatchPhaseTiming(false);
-    while (this.stack.length > 0) this.exit();
+    while (this.stack.length > 0) this.#onDispatchExit();
     this.stopped = true;
     running.length = 0;
   }
@@ -143,13 +143,15 @@ export class profile {
     }
   }
 
-  private enter(e: DispatchEvent): void {
+  // The dispatcher's observer (addDispatchObserver): private, so `enter` keeps the one meaning it has on the
+  // modes (activate), and a profile has no public hook a caller could confuse with it.
+  #onDispatchEnter(e: DispatchEvent): void {
     const t = now();
     const parent = this.stack[this.stack.length - 1];
     if (e.kind === 'call' || e.kind === 'callBoxed') {
       const name = e.op.includes('.') ? e.op.slice(0, e.op.indexOf('.')) : e.op;
       const overload = e.op.includes('.') ? e.op.slice(e.op.indexOf('.') + 1) : '';
-      const ev = new FunctionEvent(name, overload, this.record_shapes ? shapesOf(e.args) : null, msToUs(t), this.parentEvent(), false);
+      const ev = new FunctionEvent(name, overload, this.record_shapes ? shapesOf(e.args) : null, msToUs(t), this.#parentEvent(), false);
       ev.phases.parse = msToUs(e.parseMs);
       ev.phases.extract = msToUs(e.extractMs);
       ev.phases.lookup = msToUs(e.lookupMs);
@@ -163,7 +165,7 @@ export class profile {
     }
   }
 
-  private exit(): void {
+  #onDispatchExit(): void {
     const t = now();
     const f = this.stack.pop();
     if (f === undefined) return;
@@ -178,7 +180,7 @@ export class profile {
     }
   }
 
-  private parentEvent(): FunctionEvent | null {
+  #parentEvent(): FunctionEvent | null {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const ev = (this.stack[i] as Frame).event;
       if (ev !== null) return ev;
@@ -186,20 +188,21 @@ export class profile {
     return null;
   }
 
-  /** Opens a user range (record_function). */
-  pushRange(name: string): void {
+  /** @internal Opens a user range (record_function). */
+  _push_range(name: string): void {
     const t = now();
-    const ev = new FunctionEvent(name, '', this.record_shapes ? [] : null, msToUs(t), this.parentEvent(), true);
+    const ev = new FunctionEvent(name, '', this.record_shapes ? [] : null, msToUs(t), this.#parentEvent(), true);
     ev.cpu_parent?.cpu_children.push(ev);
     this.recorded.push(ev);
     this.stack.push({ event: ev, owner: null, key: DispatchKey.Undefined, start: t, childMs: 0 });
   }
 
   /** Closes the innermost user range named `name` (and anything left open inside it). */
-  popRange(ev: string): void {
+  /** @internal */
+  _pop_range(ev: string): void {
     while (this.stack.length > 0) {
       const top = this.stack[this.stack.length - 1] as Frame;
-      this.exit();
+      this.#onDispatchExit();
       if (top.event?.is_user_annotation === true && top.event.name === ev) return;
     }
   }
@@ -260,12 +263,27 @@ export class profile {
       options.row_limit ?? 100,
     );
   }
-
-  /** Wall time between start() and stop() in microseconds (for the overhead table's shares). */
-  get startedAtUs(): number {
-    return msToUs(this.startMs);
-  }
 }
+
+Object.defineProperty(ProfileClass, 'name', { value: 'profile' });
+
+/** A `torch.profiler.profile`. */
+export type profile = ProfileClass;
+
+// Note [profile() without new]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Python constructs a profiler by calling the class, `torch.profiler.profile(record_shapes=True)`, and PyTorch's
+// examples read `with torch.profiler.profile() as prof:`. The export is the class behind a Proxy whose `apply`
+// trap constructs it, so `torch.profiler.profile({ record_shapes: true })` and `new torch.profiler.profile(...)`
+// both give a profile, `instanceof profile` holds, and `profile.name` is 'profile'.
+
+/**
+ * `torch.profiler.profile(options)`: records every operator call between `start()` and `stop()` (or inside a
+ * `using` block); callable with or without `new` (Note [profile() without new]).
+ */
+export const profile = new Proxy(ProfileClass, {
+  apply: (target, _this, args: [ProfileOptions?]) => new target(...args),
+}) as typeof ProfileClass & ((options?: ProfileOptions) => ProfileClass);
 
 /** The rows of `key_averages()`, with `.table()`. */
 export class KeyAverages extends Array<FunctionEventAvg> {
@@ -293,8 +311,8 @@ export function record_function<T>(name: string, fn: () => T): T;
 export function record_function<T>(name: string, fn?: () => T): Disposable | T {
   if (typeof name !== 'string') throw new TypeError(`record_function(): name must be a string, got ${typeof name}`);
   const prof = running[0];
-  prof?.pushRange(name);
-  const close = () => prof?.popRange(name);
+  prof?._push_range(name);
+  const close = () => prof?._pop_range(name);
   if (fn === undefined) return { [Symbol.dispose]: close };
   try {
     return fn();

@@ -17,6 +17,7 @@
 
 import { DispatchKey } from '../c10/DispatchKey.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { aliasCamelCase } from '../c10/Kwargs.js';
 const N = 624;
 const M = 397;
 const MATRIX_A = 0x9908b0df;
@@ -96,6 +97,11 @@ let nextGeneratorId = 0;
 export class Generator {
   /** Always 'cpu': the only device this generator serves. */
   readonly device = 'cpu';
+  // camelCase spellings, installed below by aliasCamelCase (Note [One naming rule]).
+  declare manualSeed: Generator['manual_seed'];
+  declare initialSeed: Generator['initial_seed'];
+  declare getState: Generator['get_state'];
+  declare setState: Generator['set_state'];
   /** `key_set()`: a CPU generator passed to an operator makes the call dispatch to CPU (unboxed calls). */
   readonly keySet: DispatchKeySet = DispatchKeySet.fromKey(DispatchKey.CPU);
 
@@ -109,11 +115,11 @@ export class Generator {
 
   /** `at::CPUGeneratorImpl(seed_in = default_rng_seed_val)`: the engine's default seed is 67280421310721. */
   constructor(seed: Seed = 67280421310721n) {
-    this.manualSeed(seed);
+    this.manual_seed(seed);
   }
 
   /** `Generator.manual_seed(seed)`: reseeds the engine and drops both cached normal samples. */
-  manualSeed(seed: Seed): this {
+  manual_seed(seed: Seed): this {
     const s = seedToUint64(seed);
     this.floatNormal = undefined;
     this.doubleNormal = undefined;
@@ -135,12 +141,12 @@ export class Generator {
   /** `Generator.seed()`: reseeds from a nondeterministic source and returns the new seed. */
   seed(): bigint {
     const s = nonDeterministicRandom();
-    this.manualSeed(s);
+    this.manual_seed(s);
     return s;
   }
 
-  /** `Generator.initial_seed()`: the 64-bit seed last given to manualSeed (or chosen by seed()). */
-  initialSeed(): bigint {
+  /** `Generator.initial_seed()`: the 64-bit seed last given to manual_seed (or chosen by seed()). */
+  initial_seed(): bigint {
     return this.initialSeedValue;
   }
 
@@ -163,25 +169,30 @@ export class Generator {
   }
 
   /** The cached second float Box–Muller sample (`next_float_normal_sample`), if any. */
-  nextFloatNormalSample(): number | undefined {
+  next_float_normal_sample(): number | undefined {
     return this.floatNormal;
   }
 
-  setNextFloatNormalSample(v: number | undefined): void {
+  /** `set_next_float_normal_sample(v)`. */
+  set_next_float_normal_sample(v: number | undefined): void {
     this.floatNormal = v === undefined ? undefined : Math.fround(v);
   }
 
   /** The cached second double Box–Muller sample (`next_double_normal_sample`), if any. */
-  nextDoubleNormalSample(): number | undefined {
+  next_double_normal_sample(): number | undefined {
     return this.doubleNormal;
   }
 
-  setNextDoubleNormalSample(v: number | undefined): void {
+  /** `set_next_double_normal_sample(v)`. */
+  set_next_double_normal_sample(v: number | undefined): void {
     this.doubleNormal = v;
   }
 
-  /** `Generator.get_state()`: the 5056 bytes of CPUGeneratorImplState. See Note [Generator state bytes]. */
-  getState(): Uint8Array {
+  /**
+   * `Generator.get_state()`: the 5056 bytes of CPUGeneratorImplState (See Note [Generator state bytes]); a
+   * Uint8Array, where PyTorch returns a uint8 tensor of the same bytes (`torch.get_rng_state()` gives the tensor).
+   */
+  get_state(): Uint8Array {
     const bytes = new Uint8Array(CPU_GENERATOR_STATE_SIZE);
     const dv = new DataView(bytes.buffer);
     dv.setBigUint64(OFF_SEED, this.initialSeedValue, true);
@@ -200,8 +211,12 @@ export class Generator {
     return bytes;
   }
 
-  /** `Generator.set_state(new_state)`: loads bytes written by getState() or by PyTorch. */
-  setState(newState: Uint8Array): this {
+  /**
+   * `Generator.set_state(new_state)`: loads bytes written by get_state() or by PyTorch, as a Uint8Array or a
+   * uint8 tensor (`torch.get_rng_state()`).
+   */
+  set_state(state: Uint8Array | { contiguous(): { numpy(): ArrayLike<number> } }): this {
+    const newState = state instanceof Uint8Array ? state : Uint8Array.from(state.contiguous().numpy());
     if (newState.length !== CPU_GENERATOR_STATE_SIZE) {
       throw new RangeError(
         `Expected a CPUGeneratorImplState of size ${CPU_GENERATOR_STATE_SIZE} but found the input RNG state size to be ${newState.length}`,
@@ -274,6 +289,13 @@ export class Generator {
   }
 }
 
+aliasCamelCase(Generator.prototype, {
+  manualSeed: 'manual_seed',
+  initialSeed: 'initial_seed',
+  getState: 'get_state',
+  setState: 'set_state',
+});
+
 let defaultCpuGenerator: Generator | undefined;
 
 /**
@@ -289,7 +311,7 @@ export function defaultGenerator(): Generator {
 
 /** `torch.manual_seed(seed)`: seeds the default CPU generator and returns it. */
 export function manualSeed(seed: Seed): Generator {
-  return defaultGenerator().manualSeed(seed);
+  return defaultGenerator().manual_seed(seed);
 }
 
 /** `torch.seed()`: reseeds the default generator nondeterministically and returns the seed. */
@@ -299,5 +321,5 @@ export function seed(): bigint {
 
 /** `torch.initial_seed()`: the initial seed of the default generator. */
 export function initialSeed(): bigint {
-  return defaultGenerator().initialSeed();
+  return defaultGenerator().initial_seed();
 }

@@ -169,16 +169,16 @@ export function randFill<T extends FloatArray>(gen: GeneratorArg, out: T): T {
 
 /** One `at::normal_distribution<double>` draw before scaling, using and refilling the generator's cache. */
 function standardNormalDouble(gen: Generator): number {
-  const cached = gen.nextDoubleNormalSample();
+  const cached = gen.next_double_normal_sample();
   if (cached !== undefined) {
-    gen.setNextDoubleNormalSample(undefined);
+    gen.set_next_double_normal_sample(undefined);
     return cached;
   }
   const u1 = uniform53(gen);
   const u2 = uniform53(gen);
   const r = Math.sqrt(-2.0 * Math.log1p(-u2));
   const theta = TWO_PI * u1;
-  gen.setNextDoubleNormalSample(r * Math.sin(theta));
+  gen.set_next_double_normal_sample(r * Math.sin(theta));
   return r * Math.cos(theta);
 }
 

@@ -3,6 +3,7 @@
 // (`_rebuild_tensor_v2`, `_rebuild_parameter`). The core works on bytes (browser-safe); file paths are
 // src/node.ts's.
 
+import { parseKw } from '../c10/Kwargs.js';
 import { DeviceType } from '../c10/Device.js';
 import { ScalarType, elementSize, scalarTypeToString } from '../c10/ScalarType.js';
 import type { Storage } from '../tensor/Storage.js';
@@ -117,13 +118,9 @@ export interface LoadOptions {
   weights_only?: true;
 }
 
-function checkLoadOptions(options: LoadOptions | undefined): void {
-  if (options === undefined) return;
-  for (const key of Object.keys(options)) {
-    if (key !== 'map_location' && key !== 'weights_only') {
-      throw new TypeError(`torch.load() got an unexpected keyword argument '${key}' (expected map_location or weights_only)`);
-    }
-  }
+function checkLoadOptions(raw: LoadOptions | undefined): void {
+  if (raw === undefined) return;
+  const options = parseKw('torch.load', raw, ['map_location', 'weights_only']) as LoadOptions;
   if (options.map_location !== undefined && options.map_location !== 'cpu') {
     throw new Error(`torch.load: map_location must be 'cpu' in aten-ts (got ${JSON.stringify(options.map_location)})`);
   }

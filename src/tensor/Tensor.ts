@@ -3,10 +3,18 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { Dtype, toScalarType, type DtypeLike } from '../c10/Dtype.js';
-import { isKw, parseKw } from '../c10/Kwargs.js';
+import { aliasCamelCase, bindArgs, isKw, parseKw, type WithCamelKeys } from '../c10/Kwargs.js';
 import { MemoryFormat } from '../c10/Layout.js';
 import { warn } from '../c10/Warning.js';
-import { ScalarType, dtypeName, isComplexType, isFloatingType, isScalarTypeName, scalarTypeToString } from '../c10/ScalarType.js';
+import {
+  ScalarType,
+  dtypeName,
+  elementSize,
+  isComplexType,
+  isFloatingType,
+  isScalarTypeName,
+  scalarTypeToString,
+} from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
@@ -128,6 +136,17 @@ export interface UniqueKw {
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Tensor extends TensorImpl {
+  // camelCase spellings, installed at the end of this file by aliasCamelCase (Note [One naming rule]).
+  declare readonly gradFn: Tensor['grad_fn'];
+  declare readonly isLeaf: boolean;
+  declare readonly outputNr: number;
+  declare readonly retainsGrad: boolean;
+  declare requiresGrad_: Tensor['requires_grad_'];
+  declare retainGrad: Tensor['retain_grad'];
+  declare registerHook: Tensor['register_hook'];
+  declare isFloatingPoint: Tensor['is_floating_point'];
+  declare isComplex: Tensor['is_complex'];
+  declare expandAs: Tensor['expand_as'];
   /** `tensor.shape` / `tensor.size()`: the sizes, a fresh `torch.Size` (See Note [Size is an Array]). */
   get shape(): Size {
     return Size.fromSizes(this.sizes);
@@ -147,8 +166,14 @@ export class Tensor extends TensorImpl {
     return dim === undefined ? [...this.strides] : (this.strides[maybeWrapDim(dim, this.dim(), false)] as number);
   }
 
-  storageOffsetValue(): number {
+  /** `storage_offset()`: where this view starts in its storage, in elements. */
+  storage_offset(): number {
     return this.storageOffset;
+  }
+
+  /** `element_size()`: the bytes of one element (`x.dtype.itemsize`). */
+  element_size(): number {
+    return elementSize(this.scalarType);
   }
 
   /**
@@ -166,12 +191,39 @@ export class Tensor extends TensorImpl {
     return this.isMeta() ? `torch.meta.${base}` : `torch.${base}`;
   }
 
-  isFloatingPoint(): boolean {
+  /** `is_floating_point()`: the dtype is a floating-point one (float16, bfloat16, float32, float64). */
+  is_floating_point(): boolean {
     return isFloatingType(this.scalarType);
   }
 
-  isComplex(): boolean {
+  /** `is_complex()`: the dtype is complex64 or complex128. */
+  is_complex(): boolean {
     return isComplexType(this.scalarType);
+  }
+
+  /**
+   * `type(dtype=None, non_blocking=False)`: without a dtype, PyTorch's type string (`'torch.FloatTensor'`);
+   * with a dtype object (`torch.float64`) or a type string (`'torch.DoubleTensor'`), this tensor converted to
+   * it (itself when it already has it). A bare dtype name is not a type (`'float64'`: PyTorch's ValueError).
+   */
+  type(): string;
+  type(dtype: Dtype | string | null, options?: WithCamelKeys<{ non_blocking?: boolean }>): Tensor;
+  type(options: WithCamelKeys<{ dtype: Dtype | string; non_blocking?: boolean }>): Tensor;
+  type(
+    ...args: (Dtype | string | null | boolean | { dtype?: Dtype | string | null; non_blocking?: boolean } | undefined)[]
+  ): Tensor | string {
+    const o = bindArgs('type', { dtype: null, non_blocking: false }, args);
+    const dtype = o.dtype;
+    if (dtype === null) return this.typeString();
+    let target: ScalarType;
+    if (dtype instanceof Dtype) target = dtype.scalarType;
+    else if (typeof dtype === 'string') {
+      const name = /^torch\.(\w+)$/.exec(dtype)?.[1];
+      const found = Object.entries(LEGACY_TYPE_NAMES).find(([, n]) => n === name);
+      if (found === undefined) throw new Error(`invalid type: '${dtype}'`);
+      target = Number(found[0]) as ScalarType;
+    } else throw new TypeError('dtype must be a type, str, or dtype object');
+    return target === this.scalarType ? this : this.to(target, o.non_blocking as boolean);
   }
 
   /** True if this and `other` share storage (views of one another or of a common base). */
@@ -182,17 +234,17 @@ export class Tensor extends TensorImpl {
   // ---- autograd (src/autograd, reached through Note [Tensor reaches autograd through hooks]) ---------------
 
   /** `grad_fn`: the node that computed this tensor, null for leaves. See Note [Views and in-place]. */
-  get gradFn(): Node | null {
+  get grad_fn(): Node | null {
     return variableHooks().gradFn(this);
   }
 
   /** `is_leaf`: not the output of a recorded operation. */
-  get isLeaf(): boolean {
-    return this.gradFn === null;
+  get is_leaf(): boolean {
+    return this.grad_fn === null;
   }
 
   /** `output_nr`: which output of its grad_fn this tensor is. */
-  get outputNr(): number {
+  get output_nr(): number {
     return this.autogradMeta?.outputNr ?? 0;
   }
 
@@ -206,18 +258,18 @@ export class Tensor extends TensorImpl {
   }
 
   /** `requires_grad_(flag = true)`: in place, returns this. */
-  requiresGrad_(flag = true): this {
+  requires_grad_(flag = true): this {
     variableHooks().setRequiresGrad(this, flag);
     return this;
   }
 
   /** `retain_grad()`: keep `.grad` for this non-leaf too. */
-  retainGrad(): void {
+  retain_grad(): void {
     variableHooks().retainGrad(this);
   }
 
   /** `retains_grad`: `retainGrad()` was called on this non-leaf. */
-  get retainsGrad(): boolean {
+  get retains_grad(): boolean {
     return this.autogradMeta?.retainsGrad ?? false;
   }
 
@@ -225,7 +277,7 @@ export class Tensor extends TensorImpl {
    * `register_hook(fn)`: `fn(grad)` runs when the gradient of this tensor is computed; it may return a
    * replacement. Returns a handle whose `remove()` unregisters it.
    */
-  registerHook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
+  register_hook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
     return variableHooks().registerHook(this, fn);
   }
 
@@ -237,40 +289,13 @@ export class Tensor extends TensorImpl {
     variableHooks().backward(this, gradient, options);
   }
 
-  // PyTorch's spellings of the members above (Note [PyTorch's names for Tensor members]).
-  get grad_fn(): Node | null {
-    return this.gradFn;
-  }
-  get is_leaf(): boolean {
-    return this.isLeaf;
-  }
-  get requires_grad(): boolean {
-    return this.requiresGrad;
-  }
-  set requires_grad(flag: boolean) {
-    this.requiresGrad = flag;
-  }
-  get retains_grad(): boolean {
-    return this.retainsGrad;
-  }
-  get output_nr(): number {
-    return this.outputNr;
-  }
-  requires_grad_(flag = true): this {
-    return this.requiresGrad_(flag);
-  }
-  retain_grad(): void {
-    this.retainGrad();
-  }
-  register_hook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
-    return this.registerHook(fn);
-  }
-
   // Note [PyTorch's names for Tensor members]
   // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-  // One naming rule (README "Naming"): what a PyTorch user types works. Tensor members keep their camelCase
-  // names (what the code base and JavaScript users read) and answer to PyTorch's snake_case too:
-  // `x.grad_fn`, `x.requires_grad`, `x.requires_grad_()`, `x.is_leaf`, `x.retain_grad()`, `x.register_hook`.
+  // One naming rule (README "Naming", Note [One naming rule]): Tensor members are written under PyTorch's
+  // names (`x.grad_fn`, `x.requires_grad`, `x.requires_grad_()`, `x.is_leaf`, `x.retain_grad()`,
+  // `x.register_hook`, `x.is_floating_point()`, `x.expand_as()`), and the camelCase spellings the code base
+  // reads (`gradFn`, `requiresGrad`, `isLeaf`, ...) are the same getters and functions, installed by
+  // aliasCamelCase at the end of this file (requires_grad's on TensorImpl, which stores it).
 
   /**
    * Frees this tensor's memory now, for every view of it: an optimisation, never needed (Note [Storage
@@ -429,7 +454,7 @@ export class Tensor extends TensorImpl {
   }
 
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
-  expandAs(other: Tensor): Tensor {
+  expand_as(other: Tensor): Tensor {
     return this.expand(other.sizes);
   }
 
@@ -554,3 +579,17 @@ export class Tensor extends TensorImpl {
 }
 
 Object.defineProperty(Tensor.prototype, TENSOR_BRAND, { value: true });
+
+// camelCase spellings (Note [One naming rule]; Note [PyTorch's names for Tensor members]).
+aliasCamelCase(Tensor.prototype, {
+  isFloatingPoint: 'is_floating_point',
+  isComplex: 'is_complex',
+  expandAs: 'expand_as',
+  gradFn: 'grad_fn',
+  isLeaf: 'is_leaf',
+  outputNr: 'output_nr',
+  retainsGrad: 'retains_grad',
+  requiresGrad_: 'requires_grad_',
+  retainGrad: 'retain_grad',
+  registerHook: 'register_hook',
+});

@@ -3,6 +3,7 @@
 
 import type { AutogradMeta } from '../autograd/variable.js';
 import { autogradState } from '../c10/AutogradState.js';
+import { aliasCamelCase } from '../c10/Kwargs.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
@@ -107,6 +108,8 @@ export function checkNumelOverflow(sizes: readonly number[]): void {
 }
 
 export class TensorImpl {
+  /** camelCase spelling of `requires_grad` (the same getter and setter; Note [One naming rule]). */
+  declare requiresGrad: boolean;
   storage: Storage;
   sizes: number[];
   strides: number[];
@@ -155,7 +158,7 @@ export class TensorImpl {
   }
 
   /** `requires_grad`: a leaf that was asked to, or the output of a recorded operation (has a grad_fn). */
-  get requiresGrad(): boolean {
+  get requires_grad(): boolean {
     const m = this.autogradMeta;
     // A view requires grad when its base does (DifferentiableViewMeta::requires_grad), even a view made under
     // no_grad, and a view of a tensor that later got history through an in-place operation on another view.
@@ -163,7 +166,7 @@ export class TensorImpl {
   }
 
   /** `x.requires_grad = flag`, with PyTorch's checks (leaves only; floating point and complex dtypes only). */
-  set requiresGrad(flag: boolean) {
+  set requires_grad(flag: boolean) {
     variableHooks().setRequiresGrad(this, flag);
   }
 
@@ -248,3 +251,5 @@ export function checkSizes(sizes: readonly number[]): void {
     if (s < 0) throw new Error(`Trying to create tensor with negative dimension ${s}: [${sizes.join(', ')}]`);
   }
 }
+
+aliasCamelCase(TensorImpl.prototype, { requiresGrad: 'requires_grad' });

@@ -3,6 +3,7 @@
 // modules `torch._register_device_module` / `torch.get_device_module` keep. Mirrors
 // torch/utils/backend_registration.py and the two functions of torch/__init__.py.
 
+import { parseKw } from '../c10/Kwargs.js';
 import { Device, DeviceType, getPrivateUse1BackendName, registerPrivateUse1Backend } from '../c10/Device.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { Module } from '../nn/modules/module.js';
@@ -119,9 +120,7 @@ const GENERATE_KEYS = new Set(['for_tensor', 'for_module', 'for_packed_sequence'
  * torch.ones(2).mydev().is_mydev; // true
  */
 export function generate_methods_for_privateuse1_backend(options: GenerateMethodsOptions = {}): void {
-  for (const k of Object.keys(options)) {
-    if (!GENERATE_KEYS.has(k)) throw new TypeError(`generate_methods_for_privateuse1_backend() got an unexpected keyword argument '${k}'`);
-  }
+  options = parseKw('generate_methods_for_privateuse1_backend', options, [...GENERATE_KEYS]) as GenerateMethodsOptions;
   if (options.for_storage === true) {
     throw new Error(
       'generate_methods_for_privateuse1_backend(): for_storage is not supported: aten-ts has no torch.UntypedStorage objects',

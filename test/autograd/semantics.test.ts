@@ -61,7 +61,7 @@ function f32(values: number | number[] | number[][]): Tensor {
 
 // Custom autograd.Functions of the custom_function_* scenarios, as gen_autograd_semantics.py defines them.
 class ScaledExp extends torch.autograd.Function {
-  static override forward(ctx: FunctionCtx, x: Tensor, k: number): Tensor {
+  static override forward(ctx: FunctionCtx & { k: number }, x: Tensor, k: number): Tensor {
     const r = x.exp().mul(k);
     ctx.saveForBackward(r);
     ctx.k = k;
@@ -89,7 +89,7 @@ class WrongShape extends torch.autograd.Function {
   }
 }
 class NoBackward extends torch.autograd.Function {
-  static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
+  static override forward(ctx: FunctionCtx & { seen: boolean[] }, x: Tensor): Tensor {
     ctx.seen = [...ctx.needsInputGrad];
     return x.clone();
   }

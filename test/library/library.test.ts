@@ -166,15 +166,15 @@ describe('custom_op', () => {
     schema: '(Tensor x, float k=1.0) -> Tensor',
   });
   scaledSin.register_fake((x: Tensor) => torch.empty_like(x));
-  scaledSin.register_autograd(
+  scaledSin.register_autograd<{ k: number }>(
     (ctx, g: Tensor) => {
-      const [x] = ctx.savedTensors;
-      return [g.mul(torch.cos(x!)).mul(ctx.k as number), null];
+      const [x] = ctx.saved_tensors;
+      return [g.mul(torch.cos(x!)).mul(ctx.k), null];
     },
     {
-      setup_context: ({ ctx, inputs }) => {
-        ctx.saveForBackward(inputs[0] as Tensor);
-        ctx.k = inputs[1];
+      setup_context: (ctx, inputs) => {
+        ctx.save_for_backward(inputs[0] as Tensor);
+        ctx.k = inputs[1] as number;
       },
     },
   );

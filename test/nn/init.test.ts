@@ -99,6 +99,14 @@ const INITS: Record<string, [number[], (t: Tensor) => unknown, number]> = {
   trunc_normal_: [[40], (t) => nn.init.trunc_normal_(t), 0],
   'trunc_normal_(mean=1, std=2, a=0, b=3)': [[40], (t) => nn.init.trunc_normal_(t, { mean: 1, std: 2, a: 0, b: 3 }), 0],
   'trunc_normal_(a=1, b=3)': [[40], (t) => nn.init.trunc_normal_(t, { a: 1, b: 3 }), 0],
+  // Keyword arguments as the options object (Note [nn.init's keyword arguments]).
+  'uniform_(a=-0.5, b=2)': [[3, 4], (t) => nn.init.uniform_(t, { a: -0.5, b: 2 }), 0],
+  'uniform_(-0.5, b=2)': [[3, 4], (t) => nn.init.uniform_(t, -0.5, { b: 2 }), 0],
+  'normal_(mean=1, std=0.5)': [[3, 4], (t) => nn.init.normal_(t, { mean: 1, std: 0.5 }), 0],
+  'constant_(val=0.25)': [[2, 3], (t) => nn.init.constant_(t, { val: 0.25 }), 0],
+  'kaiming_uniform_(sqrt(5)) positional': [[4, 6], (t) => nn.init.kaiming_uniform_(t, Math.sqrt(5)), 0],
+  "kaiming_uniform_(0.1, 'fan_out', 'relu') positional": [[4, 6], (t) => nn.init.kaiming_uniform_(t, 0.1, 'fan_out', 'relu'), 0],
+  'xavier_uniform_(gain=2)': [[5, 3], (t) => nn.init.xavier_uniform_(t, { gain: 2 }), 0],
   // linalg.qr is not an aten-ts operator: a float64 Householder QR here, so a few float32 ulp.
   orthogonal_: [[4, 6], (t) => nn.init.orthogonal_(t), 1e-6],
   'orthogonal_(gain=2) tall': [[6, 3], (t) => nn.init.orthogonal_(t, 2), 1e-6],
@@ -145,6 +153,11 @@ describe('nn.init', () => {
     );
     expect(() => nn.init.kaiming_uniform_(torch.empty(2, 2), { bogus: 1 } as never)).toThrow(
       "kaiming_uniform_() got an unexpected keyword argument 'bogus'",
+    );
+    expect(() => nn.init.uniform_(torch.empty(2), -1, { a: 2 })).toThrow("uniform_() got multiple values for argument 'a'");
+    expect(() => nn.init.constant_(torch.empty(2))).toThrow("constant_() missing 1 required positional argument: 'val'");
+    expect(() => nn.init.normal_(torch.empty(2), { mean: 0, stdev: 1 } as never)).toThrow(
+      "normal_() got an unexpected keyword argument 'stdev'",
     );
   });
 });

@@ -74,9 +74,9 @@ describe('seeding', () => {
   it('manualSeed resets the stream and the cached normal', () => {
     const g = new Generator(3);
     const first = randnFill(g, new Float64Array(3)); // leaves a cached normal
-    expect(g.nextDoubleNormalSample()).toBeDefined();
+    expect(g.next_double_normal_sample()).toBeDefined();
     g.manualSeed(3);
-    expect(g.nextDoubleNormalSample()).toBeUndefined();
+    expect(g.next_double_normal_sample()).toBeUndefined();
     expect(randnFill(g, new Float64Array(3))).toEqual(first);
   });
 
@@ -121,10 +121,10 @@ describe('getState / setState', () => {
         const g = new Generator(s);
         randFill(g, new Float64Array(skip));
         randnFill(g, new Float64Array(1)); // caches a double normal
-        g.setNextFloatNormalSample(0.25);
+        g.set_next_float_normal_sample(0.25);
         const h = new Generator().setState(g.getState());
-        expect(h.nextDoubleNormalSample()).toBe(g.nextDoubleNormalSample());
-        expect(h.nextFloatNormalSample()).toBe(0.25);
+        expect(h.next_double_normal_sample()).toBe(g.next_double_normal_sample());
+        expect(h.next_float_normal_sample()).toBe(0.25);
         expect(randnFill(h, new Float64Array(7))).toEqual(randnFill(g, new Float64Array(7)));
       }),
       { numRuns: 30 },

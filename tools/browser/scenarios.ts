@@ -108,9 +108,9 @@ function customOp(aten: Aten): string[] {
     const op = Dispatcher.singleton().findSchemaOrThrow('browser_demo::scaled_square');
     const call = op.call as unknown as (x: Tensor, k: number) => Tensor;
     class ScaledSquare extends torch.autograd.Function {
-      static override forward(ctx: InstanceType<typeof torch.autograd.FunctionCtx>, x: Tensor, k: number): Tensor {
-        ctx.saveForBackward(x);
-        ctx['k'] = k;
+      static override forward(ctx: InstanceType<typeof torch.autograd.FunctionCtx> & { k: number }, x: Tensor, k: number): Tensor {
+        ctx.save_for_backward(x);
+        ctx.k = k;
         const guard = new AutoDispatchBelowAutograd();
         try {
           return call(x, k);
@@ -118,9 +118,9 @@ function customOp(aten: Aten): string[] {
           guard.release();
         }
       }
-      static override backward(ctx: InstanceType<typeof torch.autograd.FunctionCtx>, g: Tensor | null): (Tensor | null)[] {
-        const [x] = ctx.savedTensors;
-        return [torch.mul(torch.mul(g as Tensor, x as Tensor), 2 * (ctx['k'] as number)), null];
+      static override backward(ctx: InstanceType<typeof torch.autograd.FunctionCtx> & { k: number }, g: Tensor | null): (Tensor | null)[] {
+        const [x] = ctx.saved_tensors;
+        return [torch.mul(torch.mul(g as Tensor, x as Tensor), 2 * ctx.k), null];
       }
     }
     lib.impl('scaled_square', (_ks: unknown, x: Tensor, k: number) => ScaledSquare.apply(x, k), 'Autograd');

@@ -75,6 +75,15 @@ init_case("kaiming_normal_(mode='fan_out')", (4, 6, 3), lambda t: nn.init.kaimin
 init_case('trunc_normal_', (40,), nn.init.trunc_normal_)
 init_case('trunc_normal_(mean=1, std=2, a=0, b=3)', (40,), lambda t: nn.init.trunc_normal_(t, mean=1, std=2, a=0, b=3))
 init_case('trunc_normal_(a=1, b=3)', (40,), lambda t: nn.init.trunc_normal_(t, a=1, b=3))
+# Every parameter by keyword, and positional and keyword mixed (test/nn/init.test.ts passes them as options).
+init_case('uniform_(a=-0.5, b=2)', (3, 4), lambda t: nn.init.uniform_(t, a=-0.5, b=2))
+init_case('uniform_(-0.5, b=2)', (3, 4), lambda t: nn.init.uniform_(t, -0.5, b=2))
+init_case('normal_(mean=1, std=0.5)', (3, 4), lambda t: nn.init.normal_(t, mean=1, std=0.5))
+init_case('constant_(val=0.25)', (2, 3), lambda t: nn.init.constant_(t, val=0.25))
+init_case('kaiming_uniform_(sqrt(5)) positional', (4, 6), lambda t: nn.init.kaiming_uniform_(t, 5 ** 0.5))
+init_case("kaiming_uniform_(0.1, 'fan_out', 'relu') positional", (4, 6),
+          lambda t: nn.init.kaiming_uniform_(t, 0.1, 'fan_out', 'relu'))
+init_case('xavier_uniform_(gain=2)', (5, 3), lambda t: nn.init.xavier_uniform_(t, gain=2))
 init_case('orthogonal_', (4, 6), nn.init.orthogonal_)
 init_case('orthogonal_(gain=2) tall', (6, 3), lambda t: nn.init.orthogonal_(t, gain=2))
 init_case('orthogonal_ 3d', (3, 2, 2), nn.init.orthogonal_)

@@ -7,6 +7,7 @@ import { Dtype, toScalarType, type DtypeLike } from '../../c10/Dtype.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
+import { aliasCamelCase, parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
 import { _addindent, sizeRepr } from './utils.js';
 
@@ -152,6 +153,22 @@ export class Module {
   _modules = new Map<string, Module | null>();
   _forward_pre_hooks = new Map<number, ForwardPreHook>();
   _forward_hooks = new Map<number, ForwardHook>();
+  // camelCase spellings, installed below by aliasCamelCase (Note [One naming rule]).
+  declare registerBuffer: Module['register_buffer'];
+  declare registerParameter: Module['register_parameter'];
+  declare registerModule: Module['register_module'];
+  declare addModule: Module['add_module'];
+  declare getSubmodule: Module['get_submodule'];
+  declare namedModules: Module['named_modules'];
+  declare namedChildren: Module['named_children'];
+  declare namedParameters: Module['named_parameters'];
+  declare namedBuffers: Module['named_buffers'];
+  declare requiresGrad_: Module['requires_grad_'];
+  declare zeroGrad: Module['zero_grad'];
+  declare stateDict: Module['state_dict'];
+  declare loadStateDict: Module['load_state_dict'];
+  declare registerForwardPreHook: Module['register_forward_pre_hook'];
+  declare registerForwardHook: Module['register_forward_hook'];
 
   constructor() {
     for (const k of ['_parameters', '_buffers', '_non_persistent_buffers_set', '_modules', '_forward_pre_hooks', '_forward_hooks']) {
@@ -193,9 +210,7 @@ export class Module {
 
   /** `register_buffer(name, tensor, persistent=True)`: a tensor in state_dict (if persistent) that is not a parameter. */
   register_buffer(name: string, tensor: Tensor | null, options: { persistent?: boolean } = {}): void {
-    for (const k of Object.keys(options)) {
-      if (k !== 'persistent') throw new TypeError(`register_buffer() got an unexpected keyword argument '${k}'`);
-    }
+    const o = parseKw('register_buffer', options, ['persistent']);
     if (typeof name !== 'string') throw new TypeError(`buffer name should be a string. Got ${typeof name}`);
     if (name.includes('.')) throw new Error(`buffer name can't contain "."`);
     if (name === '') throw new Error(`buffer name can't be empty string ""`);
@@ -204,12 +219,9 @@ export class Module {
       throw new TypeError(`cannot assign '${typeName(tensor)}' object to buffer '${name}' (torch Tensor or None required)`);
     }
     this._buffers.set(name, tensor);
-    if (options.persistent === false) this._non_persistent_buffers_set.add(name);
+    if (o.persistent === false) this._non_persistent_buffers_set.add(name);
     else this._non_persistent_buffers_set.delete(name);
     store(this, name, tensor);
-  }
-  registerBuffer(name: string, tensor: Tensor | null, options: { persistent?: boolean } = {}): void {
-    this.register_buffer(name, tensor, options);
   }
 
   /** `register_parameter(name, param)`: `param` may be null (a registered, absent parameter such as `bias=False`). */
@@ -225,9 +237,6 @@ export class Module {
     this._parameters.set(name, param);
     store(this, name, param);
   }
-  registerParameter(name: string, param: Parameter | null): void {
-    this.register_parameter(name, param);
-  }
 
   /** `add_module(name, module)` / `register_module`. */
   add_module(name: string, module: Module | null): void {
@@ -240,9 +249,6 @@ export class Module {
     store(this, name, module);
   }
   register_module(name: string, module: Module | null): void {
-    this.add_module(name, module);
-  }
-  registerModule(name: string, module: Module | null): void {
     this.add_module(name, module);
   }
 
@@ -294,9 +300,6 @@ export class Module {
     visit(this, prefix);
     return out;
   }
-  namedModules(): [string, Module][] {
-    return this.named_modules();
-  }
 
   /** `modules()`. */
   modules(): Module[] {
@@ -315,16 +318,13 @@ export class Module {
     }
     return out;
   }
-  namedChildren(): [string, Module][] {
-    return this.named_children();
-  }
 
   /** `children()`. */
   children(): Module[] {
     return this.named_children().map(([, m]) => m);
   }
 
-  private namedMembers<T>(
+  private _named_members<T>(
     get: (m: Module) => Iterable<[string, T | null]>,
     prefix: string,
     recurse: boolean,
@@ -345,10 +345,7 @@ export class Module {
 
   /** `named_parameters(prefix='', recurse=True, remove_duplicate=True)`, in registration order. */
   named_parameters(prefix = '', recurse = true, remove_duplicate = true): [string, Parameter][] {
-    return this.namedMembers((m) => m._parameters, prefix, recurse, remove_duplicate);
-  }
-  namedParameters(prefix = '', recurse = true): [string, Parameter][] {
-    return this.named_parameters(prefix, recurse);
+    return this._named_members((m) => m._parameters, prefix, recurse, remove_duplicate);
   }
 
   /** `parameters(recurse=True)`: an array (PyTorch gives an iterator; an array is one too). */
@@ -358,10 +355,7 @@ export class Module {
 
   /** `named_buffers(prefix='', recurse=True, remove_duplicate=True)`. */
   named_buffers(prefix = '', recurse = true, remove_duplicate = true): [string, Tensor][] {
-    return this.namedMembers((m) => m._buffers, prefix, recurse, remove_duplicate);
-  }
-  namedBuffers(prefix = '', recurse = true): [string, Tensor][] {
-    return this.named_buffers(prefix, recurse);
+    return this._named_members((m) => m._buffers, prefix, recurse, remove_duplicate);
   }
 
   /** `buffers(recurse=True)`. */
@@ -389,9 +383,6 @@ export class Module {
     for (const p of this.parameters()) p.requiresGrad_(requires_grad);
     return this;
   }
-  requiresGrad_(requires_grad = true): this {
-    return this.requires_grad_(requires_grad);
-  }
 
   /** `zero_grad(set_to_none=True)`. */
   zero_grad(set_to_none = true): void {
@@ -401,9 +392,6 @@ export class Module {
       if (set_to_none) p.grad = null;
       else noGrad(() => g.zero_());
     }
-  }
-  zeroGrad(set_to_none = true): void {
-    this.zero_grad(set_to_none);
   }
 
   /** `apply(fn)`: `fn` on every submodule (children first), then on this module. */
@@ -466,22 +454,16 @@ export class Module {
    * descendants, keyed by dotted path (`fc1.weight`, `bn.running_mean`), in registration order, detached
    * unless keep_vars. A plain object, its keys in insertion order.
    */
-  state_dict(options: { destination?: StateDict; prefix?: string; keep_vars?: boolean } = {}): StateDict {
-    for (const k of Object.keys(options)) {
-      if (!['destination', 'prefix', 'keep_vars'].includes(k))
-        throw new TypeError(`state_dict() got an unexpected keyword argument '${k}'`);
-    }
-    const dest: StateDict = options.destination ?? {};
-    const prefix = options.prefix ?? '';
-    const keep = options.keep_vars ?? false;
+  state_dict(options: WithCamelKeys<{ destination?: StateDict; prefix?: string; keep_vars?: boolean }> = {}): StateDict {
+    const o = parseKw('state_dict', options, ['destination', 'prefix', 'keep_vars']);
+    const dest = (o.destination as StateDict | undefined) ?? {};
+    const prefix = (o.prefix as string | undefined) ?? '';
+    const keep = (o.keep_vars as boolean | undefined) ?? false;
     this._save_to_state_dict(dest, prefix, keep);
     for (const [name, m] of this._modules) {
       if (m !== null) m.state_dict({ destination: dest, prefix: `${prefix}${name}.`, keep_vars: keep });
     }
     return dest;
-  }
-  stateDict(options: { prefix?: string; keep_vars?: boolean } = {}): StateDict {
-    return this.state_dict(options);
   }
 
   protected _save_to_state_dict(dest: StateDict, prefix: string, keepVars: boolean): void {
@@ -497,13 +479,11 @@ export class Module {
    * Checks everything before copying anything.
    */
   load_state_dict(state_dict: Record<string, unknown>, options: { strict?: boolean } = {}): IncompatibleKeys {
-    for (const k of Object.keys(options)) {
-      if (k !== 'strict') throw new TypeError(`load_state_dict() got an unexpected keyword argument '${k}'`);
-    }
+    const o = parseKw('load_state_dict', options, ['strict']);
     if (state_dict === null || typeof state_dict !== 'object') {
       throw new TypeError(`Expected state_dict to be dict-like, got ${typeName(state_dict)}.`);
     }
-    const strict = options.strict ?? true;
+    const strict = (o.strict as boolean | undefined) ?? true;
     const missing: string[] = [];
     const unexpected: string[] = [];
     const errors: string[] = [];
@@ -561,9 +541,6 @@ export class Module {
     });
     return { missing_keys: missing, unexpected_keys: unexpected };
   }
-  loadStateDict(state_dict: Record<string, unknown>, options: { strict?: boolean } = {}): IncompatibleKeys {
-    return this.load_state_dict(state_dict, options);
-  }
 
   // ---- repr ----------------------------------------------------------------------------------------
 
@@ -597,3 +574,21 @@ export class Module {
     return this.toString();
   }
 }
+
+aliasCamelCase(Module.prototype, {
+  registerBuffer: 'register_buffer',
+  registerParameter: 'register_parameter',
+  registerModule: 'register_module',
+  addModule: 'add_module',
+  getSubmodule: 'get_submodule',
+  namedModules: 'named_modules',
+  namedChildren: 'named_children',
+  namedParameters: 'named_parameters',
+  namedBuffers: 'named_buffers',
+  requiresGrad_: 'requires_grad_',
+  zeroGrad: 'zero_grad',
+  stateDict: 'state_dict',
+  loadStateDict: 'load_state_dict',
+  registerForwardPreHook: 'register_forward_pre_hook',
+  registerForwardHook: 'register_forward_hook',
+});

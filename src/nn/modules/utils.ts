@@ -2,7 +2,7 @@
 // option values used by `extra_repr`, and the parser of PyTorch-style arguments (positional, then one
 // options object with PyTorch's snake_case keys).
 
-import { Tensor } from '../../tensor/Tensor.js';
+import { bindArgs } from '../../c10/Kwargs.js';
 
 /** An int or a list of ints (`_size_2_t`). */
 export type IntOrList = number | readonly number[];
@@ -10,43 +10,13 @@ export type IntOrList = number | readonly number[];
 /** The optional arguments of a call: each may be given positionally or in the trailing options object. */
 export type Rest<P extends unknown[], O> = { [K in keyof P]?: P[K] | O };
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Tensor) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
 /**
  * Binds the optional arguments of `fname` (`spec`: their names and defaults, in PyTorch's order) from
- * `rest`: positional values first, then an options object. Unknown keys and values given twice are
- * errors with Python's text.
+ * `rest`: positional values first, then an options object — the one keyword parser's bindArgs (Note [Option
+ * keys]): unknown keys and values given twice are errors with Python's text, camelCase keys are accepted.
  */
 export function parseArgs<T extends Record<string, unknown>>(fname: string, spec: T, rest: readonly unknown[]): T {
-  const names = Object.keys(spec);
-  const out: Record<string, unknown> = { ...spec };
-  let positional = rest.length;
-  let options: Record<string, unknown> | undefined;
-  const last = rest[rest.length - 1];
-  if (rest.length > 0 && isPlainObject(last)) {
-    options = last;
-    positional--;
-  }
-  if (positional > names.length) {
-    throw new TypeError(`${fname}() takes at most ${names.length} optional positional arguments but ${positional} were given`);
-  }
-  for (let i = 0; i < positional; i++) {
-    const v = rest[i];
-    if (v !== undefined) out[names[i] as string] = v;
-  }
-  if (options !== undefined) {
-    for (const [k, v] of Object.entries(options)) {
-      const idx = names.indexOf(k);
-      if (idx < 0) throw new TypeError(`${fname}() got an unexpected keyword argument '${k}'`);
-      if (idx < positional && rest[idx] !== undefined) throw new TypeError(`${fname}() got multiple values for argument '${k}'`);
-      if (v !== undefined) out[k] = v;
-    }
-  }
-  return out as T;
+  return bindArgs(fname, spec, rest) as T;
 }
 
 /** `_ntuple(n)`: a number repeated n times, a list checked to have n entries. */

@@ -1,6 +1,7 @@
 // DataLoader: batches of a dataset in sampler order, single-process. Mirrors torch/utils/data/dataloader.py
 // (DataLoader, _SingleProcessDataLoaderIter) and _utils/fetch.py (_MapDatasetFetcher).
 
+import { parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import type { Generator } from '../../random/index.js';
 import { default_collate, default_convert } from './collate.js';
 import { index_select, tensor } from '../../api/torch.js';
@@ -63,16 +64,9 @@ export class DataLoader<T = unknown, B = unknown> implements Iterable<B>, AsyncI
   readonly collate_fn: (batch: T[]) => B;
   readonly num_workers = 0;
 
-  constructor(dataset: DatasetLike<T>, options: DataLoaderOptions<T, B> = {}) {
-    // camelCase keys (`batchSize`) are their snake_case names, as everywhere in aten-ts's options
-    const normalized: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(options)) {
-      const key = OPTION_KEYS.includes(k) ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      if (!OPTION_KEYS.includes(key)) throw new TypeError(`DataLoader.__init__() got an unexpected keyword argument '${k}'`);
-      if (key in normalized) throw new TypeError(`DataLoader.__init__() got multiple values for argument '${key}'`);
-      normalized[key] = v;
-    }
-    options = normalized as DataLoaderOptions<T, B>;
+  constructor(dataset: DatasetLike<T>, options: WithCamelKeys<DataLoaderOptions<T, B>> = {}) {
+    // camelCase keys (`batchSize`) are their snake_case names (Note [Option keys])
+    options = parseKw('DataLoader.__init__', options, OPTION_KEYS) as DataLoaderOptions<T, B>;
     const numWorkers = options.num_workers ?? 0;
     if (numWorkers < 0) throw new Error('num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.');
     if (numWorkers > 0) {

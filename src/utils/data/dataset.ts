@@ -1,6 +1,7 @@
 // Datasets: Dataset, TensorDataset, Subset, ConcatDataset and random_split. Mirrors torch/utils/data/dataset.py.
 
 import { randperm } from '../../api/torch.js';
+import { bindArgs } from '../../c10/Kwargs.js';
 import type { Generator } from '../../random/index.js';
 import type { Tensor } from '../../tensor/Tensor.js';
 
@@ -123,7 +124,12 @@ export class ConcatDataset<T = unknown> extends Dataset<T> {
  * `random_split(dataset, lengths, generator=default_generator)`: non-overlapping subsets of the given lengths
  * (or fractions summing to 1), from `randperm(sum(lengths), generator)`, so the same seed gives PyTorch's split.
  */
-export function random_split<T>(dataset: DatasetLike<T>, lengths: readonly number[], generator?: Generator): Subset<T>[] {
+export function random_split<T>(
+  dataset: DatasetLike<T>,
+  lengths: readonly number[],
+  ...rest: (Generator | { generator?: Generator } | undefined)[]
+): Subset<T>[] {
+  const generator = bindArgs('random_split', { generator: undefined }, rest).generator as Generator | undefined;
   const n = datasetLen(dataset);
   let sizes = [...lengths];
   const total = sizes.reduce((a, b) => a + b, 0);

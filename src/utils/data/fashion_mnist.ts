@@ -3,6 +3,7 @@
 // FashionMNIST) and torchvision.transforms.ToTensor for the images. Browser-safe: it works on bytes; reading
 // files is Node's business (src/cli/fashion_mnist.ts).
 
+import { parseKw } from '../../c10/Kwargs.js';
 import { gunzipSync } from 'fflate';
 import { empty, tensor } from '../../api/torch.js';
 import { ScalarType } from '../../c10/ScalarType.js';
@@ -116,9 +117,12 @@ export class FashionMNIST<X = Tensor, Y = number> extends Dataset<[X, Y]> {
 
   constructor(options: FashionMNISTOptions<X, Y>) {
     super();
-    for (const k of Object.keys(options)) {
-      if (!['images', 'labels', 'transform', 'target_transform'].includes(k)) throw new TypeError(`FashionMNIST: unknown option '${k}'`);
-    }
+    options = parseKw('FashionMNIST.__init__', options, [
+      'images',
+      'labels',
+      'transform',
+      'target_transform',
+    ]) as unknown as FashionMNISTOptions<X, Y>;
     const images = readIdx(options.images);
     const labels = readIdx(options.labels);
     if (images.dtype !== 'uint8' || images.dims.length !== 3)

@@ -1,6 +1,7 @@
 // Samplers: the order in which a DataLoader visits a dataset. Mirrors torch/utils/data/sampler.py, with the
 // same generator draws as PyTorch, so the same seed gives the same order.
 
+import { bindArgs, parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import { randint, randperm } from '../../api/torch.js';
 import { Generator, defaultGenerator } from '../../random/index.js';
 import { datasetLen } from './dataset.js';
@@ -63,13 +64,10 @@ export class RandomSampler extends Sampler<number> {
 
   constructor(
     readonly data_source: SizedLike,
-    options: RandomSamplerOptions = {},
+    options: WithCamelKeys<RandomSamplerOptions> = {},
   ) {
     super();
-    for (const k of Object.keys(options)) {
-      if (!['replacement', 'num_samples', 'generator'].includes(k))
-        throw new TypeError(`RandomSampler.__init__() got an unexpected keyword argument '${k}'`);
-    }
+    options = parseKw('RandomSampler.__init__', options, ['replacement', 'num_samples', 'generator']) as RandomSamplerOptions;
     this.replacement = options.replacement ?? false;
     this.numSamplesOption = options.num_samples ?? null;
     this.generator = options.generator ?? null;
@@ -104,11 +102,15 @@ export class RandomSampler extends Sampler<number> {
 
 /** `SubsetRandomSampler(indices, generator=None)`: the indices in the order of one randperm. */
 export class SubsetRandomSampler extends Sampler<number> {
+  readonly generator: Generator | null;
+
+  /** `generator` positionally or as `{ generator }` (bindArgs, Note [Option keys]). */
   constructor(
     readonly indices: readonly number[],
-    readonly generator: Generator | null = null,
+    ...rest: (Generator | null | { generator?: Generator | null } | undefined)[]
   ) {
     super();
+    this.generator = bindArgs('SubsetRandomSampler.__init__', { generator: null }, rest).generator as Generator | null;
   }
 
   *[Symbol.iterator](): Iterator<number> {
@@ -123,12 +125,22 @@ export class SubsetRandomSampler extends Sampler<number> {
 
 /** `BatchSampler(sampler, batch_size, drop_last)`: the sampler's indices in lists of batch_size. */
 export class BatchSampler extends Sampler<number[]> {
+  readonly batch_size: number;
+  readonly drop_last: boolean;
+
+  /** `batch_size` and `drop_last` positionally or by key (bindArgs, Note [Option keys]). */
   constructor(
     readonly sampler: Iterable<number> & Partial<Sized>,
-    readonly batch_size: number,
-    readonly drop_last: boolean,
+    ...rest: (number | boolean | WithCamelKeys<{ batch_size?: number; drop_last?: boolean }> | undefined)[]
   ) {
     super();
+    const o = bindArgs('BatchSampler.__init__', { batch_size: undefined, drop_last: undefined }, rest);
+    if (o.batch_size === undefined) throw new TypeError("BatchSampler.__init__() missing 1 required positional argument: 'batch_size'");
+    if (o.drop_last === undefined) throw new TypeError("BatchSampler.__init__() missing 1 required positional argument: 'drop_last'");
+    const batch_size = o.batch_size as number;
+    const drop_last = o.drop_last as boolean;
+    this.batch_size = batch_size;
+    this.drop_last = drop_last;
     if (!Number.isInteger(batch_size) || typeof batch_size === 'boolean' || batch_size <= 0) {
       throw new Error(`batch_size should be a positive integer value, but got batch_size=${String(batch_size)}`);
     }
