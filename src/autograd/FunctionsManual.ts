@@ -900,3 +900,4 @@ export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: numb
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
+export * from './FunctionsManualPointwise.js';

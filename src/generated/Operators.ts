@@ -1286,6 +1286,172 @@ export interface AtenOps {
   _fused_adamw_: OperatorHandle<(self: Tensor[], grads: Tensor[], expAvgs: Tensor[], expAvgSqs: Tensor[], maxExpAvgSqs: Tensor[], stateSteps: Tensor[], lr: number, beta1: number, beta2: number, weightDecay: number, eps: number, amsgrad: boolean, maximize: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
   /** `_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()` */
   _fused_sgd_: OperatorHandle<(self: Tensor[], grads: Tensor[], momentumBufferList: Tensor[], weightDecay: number, momentum: number, lr: number, dampening: number, nesterov: boolean, maximize: boolean, isFirstStep: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
+  /** `acosh(Tensor self) -> Tensor` */
+  acosh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
+  acosh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  acosh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `asinh(Tensor self) -> Tensor` */
+  asinh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asinh_(Tensor(a!) self) -> Tensor(a!)` */
+  asinh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  asinh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `atanh(Tensor self) -> Tensor` */
+  atanh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atanh_(Tensor(a!) self) -> Tensor(a!)` */
+  atanh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  atanh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `log10(Tensor self) -> Tensor` */
+  log10: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log10_(Tensor(a!) self) -> Tensor(a!)` */
+  log10_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  log10_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `erfinv(Tensor self) -> Tensor` */
+  erfinv: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfinv_(Tensor(a!) self) -> Tensor(a!)` */
+  erfinv_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  erfinv_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `lgamma(Tensor self) -> Tensor` */
+  lgamma: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `lgamma_(Tensor(a!) self) -> Tensor(a!)` */
+  lgamma_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  lgamma_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `digamma(Tensor self) -> Tensor` */
+  digamma: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `digamma_(Tensor(a!) self) -> Tensor(a!)` */
+  digamma_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  digamma_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `i0(Tensor self) -> Tensor` */
+  i0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `i0_(Tensor(a!) self) -> Tensor(a!)` */
+  i0_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  i0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sinc(Tensor self) -> Tensor` */
+  sinc: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinc_(Tensor(a!) self) -> Tensor(a!)` */
+  sinc_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sinc_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sgn(Tensor self) -> Tensor` */
+  sgn: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sgn_(Tensor(a!) self) -> Tensor(a!)` */
+  sgn_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sgn_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `polygamma(int n, Tensor self) -> Tensor` */
+  polygamma: OperatorHandle<(n: number, self: Tensor) => Tensor>;
+  /** `polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  polygamma_out: OperatorHandle<(n: number, self: Tensor, out: Tensor) => Tensor>;
+  /** `polygamma_(Tensor(a!) self, int n) -> Tensor(a!)` */
+  polygamma_: OperatorHandle<(self: Tensor, n: number) => Tensor>;
+  /** `logit(Tensor self, float? eps=None) -> Tensor` */
+  logit: OperatorHandle<(self: Tensor, eps?: Opt<number>) => Tensor>;
+  /** `logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)` */
+  logit_: OperatorHandle<(self: Tensor, eps?: Opt<number>) => Tensor>;
+  /** `logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)` */
+  logit_out: OperatorHandle<(self: Tensor, eps: Opt<number>, out: Tensor) => Tensor>;
+  /** `square(Tensor self) -> Tensor` */
+  square: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  square_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `fix(Tensor self) -> Tensor` */
+  fix: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `fix_(Tensor(a!) self) -> Tensor(a!)` */
+  fix_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  fix_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `deg2rad(Tensor self) -> Tensor` */
+  deg2rad: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `deg2rad_(Tensor(a!) self) -> Tensor(a!)` */
+  deg2rad_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  deg2rad_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `rad2deg(Tensor self) -> Tensor` */
+  rad2deg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rad2deg_(Tensor(a!) self) -> Tensor(a!)` */
+  rad2deg_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  rad2deg_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `hypot(Tensor self, Tensor other) -> Tensor` */
+  hypot: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  hypot_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  hypot_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logaddexp(Tensor self, Tensor other) -> Tensor` */
+  logaddexp: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logaddexp_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logaddexp2(Tensor self, Tensor other) -> Tensor` */
+  logaddexp2: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logaddexp2_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `nextafter(Tensor self, Tensor other) -> Tensor` */
+  nextafter: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  nextafter_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  nextafter_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `heaviside(Tensor self, Tensor values) -> Tensor` */
+  heaviside: OperatorHandle<(self: Tensor, values: Tensor) => Tensor>;
+  /** `heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)` */
+  heaviside_: OperatorHandle<(self: Tensor, values: Tensor) => Tensor>;
+  /** `heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)` */
+  heaviside_out: OperatorHandle<(self: Tensor, values: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.Tensor(Tensor self, Tensor other) -> Tensor` */
+  xlogy_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor` */
+  xlogy_Scalar_Self: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor` */
+  xlogy_Scalar_Other: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  xlogy__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  xlogy__Scalar_Other: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutTensor: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutScalar_Self: OperatorHandle<(self: number | boolean, other: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutScalar_Other: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  copysign_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `copysign.Tensor(Tensor self, Tensor other) -> Tensor` */
+  copysign_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  copysign__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `copysign.Scalar(Tensor self, Scalar other) -> Tensor` */
+  copysign_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  copysign__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  copysign_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `ldexp.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ldexp_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ldexp_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ldexp_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Tensor_Tensor_out: OperatorHandle<(self: Tensor, exponent: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor` */
+  float_power_Tensor_Tensor: OperatorHandle<(self: Tensor, exponent: Tensor) => Tensor>;
+  /** `float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Scalar_out: OperatorHandle<(self: number | boolean, exponent: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Scalar(Scalar self, Tensor exponent) -> Tensor` */
+  float_power_Scalar: OperatorHandle<(self: number | boolean, exponent: Tensor) => Tensor>;
+  /** `float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Tensor_Scalar_out: OperatorHandle<(self: Tensor, exponent: number | boolean, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  float_power_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1930,6 +2096,89 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _fused_adam_: find('aten::_fused_adam_', ''),
     _fused_adamw_: find('aten::_fused_adamw_', ''),
     _fused_sgd_: find('aten::_fused_sgd_', ''),
+    acosh: find('aten::acosh', ''),
+    acosh_: find('aten::acosh_', ''),
+    acosh_out: find('aten::acosh', 'out'),
+    asinh: find('aten::asinh', ''),
+    asinh_: find('aten::asinh_', ''),
+    asinh_out: find('aten::asinh', 'out'),
+    atanh: find('aten::atanh', ''),
+    atanh_: find('aten::atanh_', ''),
+    atanh_out: find('aten::atanh', 'out'),
+    log10: find('aten::log10', ''),
+    log10_: find('aten::log10_', ''),
+    log10_out: find('aten::log10', 'out'),
+    erfinv: find('aten::erfinv', ''),
+    erfinv_: find('aten::erfinv_', ''),
+    erfinv_out: find('aten::erfinv', 'out'),
+    lgamma: find('aten::lgamma', ''),
+    lgamma_: find('aten::lgamma_', ''),
+    lgamma_out: find('aten::lgamma', 'out'),
+    digamma: find('aten::digamma', ''),
+    digamma_: find('aten::digamma_', ''),
+    digamma_out: find('aten::digamma', 'out'),
+    i0: find('aten::i0', ''),
+    i0_: find('aten::i0_', ''),
+    i0_out: find('aten::i0', 'out'),
+    sinc: find('aten::sinc', ''),
+    sinc_: find('aten::sinc_', ''),
+    sinc_out: find('aten::sinc', 'out'),
+    sgn: find('aten::sgn', ''),
+    sgn_: find('aten::sgn_', ''),
+    sgn_out: find('aten::sgn', 'out'),
+    polygamma: find('aten::polygamma', ''),
+    polygamma_out: find('aten::polygamma', 'out'),
+    polygamma_: find('aten::polygamma_', ''),
+    logit: find('aten::logit', ''),
+    logit_: find('aten::logit_', ''),
+    logit_out: find('aten::logit', 'out'),
+    square: find('aten::square', ''),
+    square_out: find('aten::square', 'out'),
+    fix: find('aten::fix', ''),
+    fix_: find('aten::fix_', ''),
+    fix_out: find('aten::fix', 'out'),
+    deg2rad: find('aten::deg2rad', ''),
+    deg2rad_: find('aten::deg2rad_', ''),
+    deg2rad_out: find('aten::deg2rad', 'out'),
+    rad2deg: find('aten::rad2deg', ''),
+    rad2deg_: find('aten::rad2deg_', ''),
+    rad2deg_out: find('aten::rad2deg', 'out'),
+    hypot: find('aten::hypot', ''),
+    hypot_: find('aten::hypot_', ''),
+    hypot_out: find('aten::hypot', 'out'),
+    logaddexp: find('aten::logaddexp', ''),
+    logaddexp_out: find('aten::logaddexp', 'out'),
+    logaddexp2: find('aten::logaddexp2', ''),
+    logaddexp2_out: find('aten::logaddexp2', 'out'),
+    nextafter: find('aten::nextafter', ''),
+    nextafter_: find('aten::nextafter_', ''),
+    nextafter_out: find('aten::nextafter', 'out'),
+    heaviside: find('aten::heaviside', ''),
+    heaviside_: find('aten::heaviside_', ''),
+    heaviside_out: find('aten::heaviside', 'out'),
+    xlogy_Tensor: find('aten::xlogy', 'Tensor'),
+    xlogy_Scalar_Self: find('aten::xlogy', 'Scalar_Self'),
+    xlogy_Scalar_Other: find('aten::xlogy', 'Scalar_Other'),
+    xlogy__Tensor: find('aten::xlogy_', 'Tensor'),
+    xlogy__Scalar_Other: find('aten::xlogy_', 'Scalar_Other'),
+    xlogy_OutTensor: find('aten::xlogy', 'OutTensor'),
+    xlogy_OutScalar_Self: find('aten::xlogy', 'OutScalar_Self'),
+    xlogy_OutScalar_Other: find('aten::xlogy', 'OutScalar_Other'),
+    copysign_out: find('aten::copysign', 'out'),
+    copysign_Tensor: find('aten::copysign', 'Tensor'),
+    copysign__Tensor: find('aten::copysign_', 'Tensor'),
+    copysign_Scalar: find('aten::copysign', 'Scalar'),
+    copysign__Scalar: find('aten::copysign_', 'Scalar'),
+    copysign_Scalar_out: find('aten::copysign', 'Scalar_out'),
+    ldexp_Tensor: find('aten::ldexp', 'Tensor'),
+    ldexp_: find('aten::ldexp_', ''),
+    ldexp_out: find('aten::ldexp', 'out'),
+    float_power_Tensor_Tensor_out: find('aten::float_power', 'Tensor_Tensor_out'),
+    float_power_Tensor_Tensor: find('aten::float_power', 'Tensor_Tensor'),
+    float_power_Scalar_out: find('aten::float_power', 'Scalar_out'),
+    float_power_Scalar: find('aten::float_power', 'Scalar'),
+    float_power_Tensor_Scalar_out: find('aten::float_power', 'Tensor_Scalar_out'),
+    float_power_Tensor_Scalar: find('aten::float_power', 'Tensor_Scalar'),
   } as AtenOps;
 }
 

@@ -9,6 +9,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
+import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Diff from '../kernels/Diff.js';
@@ -29,6 +30,7 @@ import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
@@ -113,4 +115,15 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_svdvals: BatchLinearAlgebra.linalgSvdvals,
   svd: BatchLinearAlgebra.svd,
   linalg_matrix_norm_str_ord: BatchLinearAlgebra.linalgMatrixNormStr,
+  square: UnaryOpsKernel.square,
+  square_out: UnaryOpsKernel.squareOut,
+  fix: UnaryOpsKernel.fix,
+  fix_: UnaryOpsKernel.fix_,
+  fix_out: UnaryOpsKernel.fixOut,
+  float_power_Tensor_Tensor_out: BinaryOpsKernel.floatPowerTensorTensorOut,
+  float_power_Tensor_Tensor: BinaryOpsKernel.floatPowerTensorTensor,
+  float_power_Scalar_out: BinaryOpsKernel.floatPowerScalarOut,
+  float_power_Scalar: BinaryOpsKernel.floatPowerScalar,
+  float_power_Tensor_Scalar_out: BinaryOpsKernel.floatPowerTensorScalarOut,
+  float_power_Tensor_Scalar: BinaryOpsKernel.floatPowerTensorScalar,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -5450,6 +5450,585 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
+/** Backward of `acosh` (derivatives.yaml:789). */
+export class AcoshBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AcoshBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = acoshBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `asinh` (derivatives.yaml:792). */
+export class AsinhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AsinhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = asinhBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `atanh` (derivatives.yaml:795). */
+export class AtanhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AtanhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = atanhBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log10` (derivatives.yaml:798). */
+export class Log10Backward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Log10Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = log10Backward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sgn` (derivatives.yaml:801). */
+export class SgnBackward0 extends Node {
+
+  name(): string {
+    return 'SgnBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `erfinv` (derivatives.yaml:804). */
+export class ErfinvBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ErfinvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = erfinvBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `lgamma` (derivatives.yaml:807). */
+export class LgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = lgammaBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `digamma` (derivatives.yaml:810). */
+export class DigammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DigammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, 0, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `polygamma` (derivatives.yaml:813). */
+export class PolygammaBackward0 extends Node {
+  n_!: Parameters<AtenOps['polygamma']['call']>[0];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PolygammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const n = this.n_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, n, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `polygamma_` (derivatives.yaml:816). */
+export class PolygammaBackward1 extends Node {
+  n_!: Parameters<AtenOps['polygamma_']['call']>[1];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PolygammaBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const n = this.n_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, n, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `i0` (derivatives.yaml:819). */
+export class I0Backward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'I0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = i0Backward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sinc` (derivatives.yaml:822). */
+export class SincBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SincBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = sincBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `logit` (derivatives.yaml:825). */
+export class LogitBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['logit']['call']>[1];
+
+  name(): string {
+    return 'LogitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const eps = this.eps_;
+    if (this.shouldComputeOutput(0)) out[0] = logitBackward(grad, self, eps ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `deg2rad` (derivatives.yaml:828). */
+export class Deg2RadBackward0 extends Node {
+
+  name(): string {
+    return 'Deg2RadBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = deg2radBackward(grad);
+    return out;
+  }
+}
+
+/** Backward of `rad2deg` (derivatives.yaml:831). */
+export class Rad2DegBackward0 extends Node {
+
+  name(): string {
+    return 'Rad2DegBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = rad2degBackward(grad);
+    return out;
+  }
+}
+
+/** Backward of `hypot` (derivatives.yaml:834). */
+export class HypotBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HypotBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = hypotBackward(grad, self, result);
+    if (this.shouldComputeOutput(1)) out[1] = hypotBackward(grad, other, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `logaddexp` (derivatives.yaml:838). */
+export class LogaddexpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogaddexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logaddexpBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = logaddexpBackward(grad, other, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `logaddexp2` (derivatives.yaml:842). */
+export class Logaddexp2Backward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Logaddexp2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logaddexp2Backward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = logaddexp2Backward(grad, other, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Tensor` (derivatives.yaml:846). */
+export class XlogyBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'XlogyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlogySelfBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = xlogyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:850). */
+export class XlogyBackward1 extends Node {
+  self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'XlogyBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlogyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:853). */
+export class XlogyBackward2 extends Node {
+  self_: SavedVariable = NONE;
+  other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
+
+  name(): string {
+    return 'XlogyBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = xlogyScalarOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `copysign.Tensor` (derivatives.yaml:856). */
+export class CopysignBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CopysignBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = copysignTensorSelfBackward(grad, self, result);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `copysign.Scalar` (derivatives.yaml:860). */
+export class CopysignBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CopysignBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = copysignTensorSelfBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nextafter` (derivatives.yaml:863). */
+export class NextafterBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NextafterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = nextafterBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `ldexp.Tensor` (derivatives.yaml:867). */
+export class LdexpBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LdexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = ldexpSelfBackward(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = ldexpOtherBackward(grad, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -10485,6 +11064,613 @@ export function autogradKernels(ops: AtenOps) {
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
+  acosh: kernel('acosh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AcoshBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  acosh_: kernel('acosh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AcoshBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  acosh_out: kernel('acosh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('acosh'));
+    return ops.acosh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  asinh: kernel('asinh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AsinhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  asinh_: kernel('asinh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AsinhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  asinh_out: kernel('asinh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('asinh'));
+    return ops.asinh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  atanh: kernel('atanh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  atanh_: kernel('atanh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  atanh_out: kernel('atanh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atanh'));
+    return ops.atanh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  log10: kernel('log10', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Log10Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  log10_: kernel('log10_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Log10Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  log10_out: kernel('log10_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log10'));
+    return ops.log10_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  erfinv: kernel('erfinv', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfinvBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfinv_: kernel('erfinv_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfinvBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  erfinv_out: kernel('erfinv_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfinv'));
+    return ops.erfinv_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  lgamma: kernel('lgamma', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  lgamma_: kernel('lgamma_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  lgamma_out: kernel('lgamma_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lgamma'));
+    return ops.lgamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  digamma: kernel('digamma', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new DigammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  digamma_: kernel('digamma_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new DigammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  digamma_out: kernel('digamma_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('digamma'));
+    return ops.digamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  i0: kernel('i0', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new I0Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  i0_: kernel('i0_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new I0Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  i0_out: kernel('i0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('i0'));
+    return ops.i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  sinc: kernel('sinc', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SincBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  sinc_: kernel('sinc_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SincBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  sinc_out: kernel('sinc_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinc'));
+    return ops.sinc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  sgn: kernel('sgn', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SgnBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  sgn_: kernel('sgn_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SgnBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  sgn_out: kernel('sgn_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sgn'));
+    return ops.sgn_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  polygamma: kernel('polygamma', (ks, n, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    const gradFn = new PolygammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.n_ = n;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  polygamma_out: kernel('polygamma_out', (ks, n, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('polygamma'));
+    return ops.polygamma_out.redispatch(ks.and(afterAutogradKeyset), n, self, out);
+  }),
+  polygamma_: kernel('polygamma_', (ks, self, n) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    const gradFn = new PolygammaBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.n_ = n;
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  logit: kernel('logit', (ks, self, eps) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const gradFn = new LogitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.eps_ = eps;
+    const result = ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logit_: kernel('logit_', (ks, self, eps) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const gradFn = new LogitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.eps_ = eps;
+    const result = ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  logit_out: kernel('logit_out', (ks, self, eps, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logit'));
+    return ops.logit_out.redispatch(ks.and(afterAutogradKeyset), self, eps, out);
+  }),
+  deg2rad: kernel('deg2rad', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Deg2RadBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  deg2rad_: kernel('deg2rad_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Deg2RadBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  deg2rad_out: kernel('deg2rad_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('deg2rad'));
+    return ops.deg2rad_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  rad2deg: kernel('rad2deg', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Rad2DegBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rad2deg_: kernel('rad2deg_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Rad2DegBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  rad2deg_out: kernel('rad2deg_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('rad2deg'));
+    return ops.rad2deg_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  hypot: kernel('hypot', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new HypotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  hypot_: kernel('hypot_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new HypotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  hypot_out: kernel('hypot_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hypot'));
+    return ops.hypot_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  logaddexp: kernel('logaddexp', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new LogaddexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logaddexp_out: kernel('logaddexp_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp'));
+    return ops.logaddexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  logaddexp2: kernel('logaddexp2', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new Logaddexp2Backward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logaddexp2_out: kernel('logaddexp2_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp2'));
+    return ops.logaddexp2_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  nextafter: kernel('nextafter', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new NextafterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nextafter_: kernel('nextafter_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new NextafterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  nextafter_out: kernel('nextafter_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nextafter'));
+    return ops.nextafter_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  heaviside: kernel('heaviside', (ks, self, values) => {
+    const rg = anyRequiresGrad(self, values);
+    if (!rg) return ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    const result = ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  heaviside_: kernel('heaviside_', (ks, self, values) => {
+    const rg = anyRequiresGrad(self, values);
+    checkInplace(self, rg);
+    if (!rg) return ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    const result = ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  heaviside_out: kernel('heaviside_out', (ks, self, values, out) => {
+    if (anyRequiresGrad(self, values, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('heaviside'));
+    return ops.heaviside_out.redispatch(ks.and(afterAutogradKeyset), self, values, out);
+  }),
+  xlogy_Tensor: kernel('xlogy_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy_Scalar_Self: kernel('xlogy_Scalar_Self', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward1();
+    gradFn.setNextEdges([gradientEdge(other)]);
+    gradFn.self_ = self;
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy_Scalar_Other: kernel('xlogy_Scalar_Other', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = other;
+    const result = ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy__Tensor: kernel('xlogy__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  xlogy__Scalar_Other: kernel('xlogy__Scalar_Other', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = other;
+    const result = ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  xlogy_OutTensor: kernel('xlogy_OutTensor', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutTensor.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  xlogy_OutScalar_Self: kernel('xlogy_OutScalar_Self', (ks, self, other, out) => {
+    if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutScalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  xlogy_OutScalar_Other: kernel('xlogy_OutScalar_Other', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutScalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  copysign_out: kernel('copysign_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
+    return ops.copysign_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  copysign_Tensor: kernel('copysign_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  copysign__Tensor: kernel('copysign__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  copysign_Scalar: kernel('copysign_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  copysign__Scalar: kernel('copysign__Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  copysign_Scalar_out: kernel('copysign_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
+    return ops.copysign_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  ldexp_Tensor: kernel('ldexp_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new LdexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  ldexp_: kernel('ldexp_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('ldexp_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
+    return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
   };
 }
 
@@ -11791,6 +12977,241 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
     const result = ops._foreach_copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, src, nonBlocking);
     for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  acosh_: kernel('acosh_', (ks, self) => {
+    const result = ops.acosh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  acosh_out: kernel('acosh_out', (ks, self, out) => {
+    const result = ops.acosh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  asinh_: kernel('asinh_', (ks, self) => {
+    const result = ops.asinh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  asinh_out: kernel('asinh_out', (ks, self, out) => {
+    const result = ops.asinh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  atanh_: kernel('atanh_', (ks, self) => {
+    const result = ops.atanh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  atanh_out: kernel('atanh_out', (ks, self, out) => {
+    const result = ops.atanh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  log10_: kernel('log10_', (ks, self) => {
+    const result = ops.log10_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  log10_out: kernel('log10_out', (ks, self, out) => {
+    const result = ops.log10_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  erfinv_: kernel('erfinv_', (ks, self) => {
+    const result = ops.erfinv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  erfinv_out: kernel('erfinv_out', (ks, self, out) => {
+    const result = ops.erfinv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lgamma_: kernel('lgamma_', (ks, self) => {
+    const result = ops.lgamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  lgamma_out: kernel('lgamma_out', (ks, self, out) => {
+    const result = ops.lgamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  digamma_: kernel('digamma_', (ks, self) => {
+    const result = ops.digamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  digamma_out: kernel('digamma_out', (ks, self, out) => {
+    const result = ops.digamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  i0_: kernel('i0_', (ks, self) => {
+    const result = ops.i0_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  i0_out: kernel('i0_out', (ks, self, out) => {
+    const result = ops.i0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sinc_: kernel('sinc_', (ks, self) => {
+    const result = ops.sinc_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sinc_out: kernel('sinc_out', (ks, self, out) => {
+    const result = ops.sinc_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sgn_: kernel('sgn_', (ks, self) => {
+    const result = ops.sgn_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sgn_out: kernel('sgn_out', (ks, self, out) => {
+    const result = ops.sgn_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  polygamma_out: kernel('polygamma_out', (ks, n, self, out) => {
+    const result = ops.polygamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), n, self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  polygamma_: kernel('polygamma_', (ks, self, n) => {
+    const result = ops.polygamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, n);
+    self.bumpVersion();
+    return result;
+  }),
+  logit_: kernel('logit_', (ks, self, eps) => {
+    const result = ops.logit_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, eps);
+    self.bumpVersion();
+    return result;
+  }),
+  logit_out: kernel('logit_out', (ks, self, eps, out) => {
+    const result = ops.logit_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, eps, out);
+    out.bumpVersion();
+    return result;
+  }),
+  deg2rad_: kernel('deg2rad_', (ks, self) => {
+    const result = ops.deg2rad_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  deg2rad_out: kernel('deg2rad_out', (ks, self, out) => {
+    const result = ops.deg2rad_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  rad2deg_: kernel('rad2deg_', (ks, self) => {
+    const result = ops.rad2deg_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  rad2deg_out: kernel('rad2deg_out', (ks, self, out) => {
+    const result = ops.rad2deg_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hypot_: kernel('hypot_', (ks, self, other) => {
+    const result = ops.hypot_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  hypot_out: kernel('hypot_out', (ks, self, other, out) => {
+    const result = ops.hypot_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logaddexp_out: kernel('logaddexp_out', (ks, self, other, out) => {
+    const result = ops.logaddexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logaddexp2_out: kernel('logaddexp2_out', (ks, self, other, out) => {
+    const result = ops.logaddexp2_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  nextafter_: kernel('nextafter_', (ks, self, other) => {
+    const result = ops.nextafter_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  nextafter_out: kernel('nextafter_out', (ks, self, other, out) => {
+    const result = ops.nextafter_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  heaviside_: kernel('heaviside_', (ks, self, values) => {
+    const result = ops.heaviside_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, values);
+    self.bumpVersion();
+    return result;
+  }),
+  heaviside_out: kernel('heaviside_out', (ks, self, values, out) => {
+    const result = ops.heaviside_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, values, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy__Tensor: kernel('xlogy__Tensor', (ks, self, other) => {
+    const result = ops.xlogy__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  xlogy__Scalar_Other: kernel('xlogy__Scalar_Other', (ks, self, other) => {
+    const result = ops.xlogy__Scalar_Other.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  xlogy_OutTensor: kernel('xlogy_OutTensor', (ks, self, other, out) => {
+    const result = ops.xlogy_OutTensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy_OutScalar_Self: kernel('xlogy_OutScalar_Self', (ks, self, other, out) => {
+    const result = ops.xlogy_OutScalar_Self.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy_OutScalar_Other: kernel('xlogy_OutScalar_Other', (ks, self, other, out) => {
+    const result = ops.xlogy_OutScalar_Other.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  copysign_out: kernel('copysign_out', (ks, self, other, out) => {
+    const result = ops.copysign_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  copysign__Tensor: kernel('copysign__Tensor', (ks, self, other) => {
+    const result = ops.copysign__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  copysign__Scalar: kernel('copysign__Scalar', (ks, self, other) => {
+    const result = ops.copysign__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  copysign_Scalar_out: kernel('copysign_Scalar_out', (ks, self, other, out) => {
+    const result = ops.copysign_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ldexp_: kernel('ldexp_', (ks, self, other) => {
+    const result = ops.ldexp_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
+    const result = ops.ldexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
     return result;
   }),
   };

@@ -16712,3 +16712,1353 @@ function bad__fused_sgd_(a: readonly unknown[]): never {
     { name: "found_inf", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
   ], false, SIGS__fused_sgd_);
 }
+
+const SIGS_acosh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.acosh`: `acosh`. */
+export function acosh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function acosh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh", a[--n] as Kw);
+  // acosh (out=: acosh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acosh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().acosh_out.call(v0, out as Tensor);
+      }
+      return aten().acosh.call(v0);
+    }
+  }
+  return bad_acosh(a);
+}
+
+function bad_acosh(a: readonly unknown[]): never {
+  return badCall("acosh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acosh);
+}
+
+const SIGS_acosh_ = ["(Tensor input)"];
+
+/** `torch.acosh_`: `acosh_`. */
+export function acosh_(input: Tensor): Tensor;
+export function acosh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh_", a[--n] as Kw);
+  // acosh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acosh_", o, ["input"], ["input"], n);
+      return aten().acosh_.call(v0);
+    }
+  }
+  return bad_acosh_(a);
+}
+
+function bad_acosh_(a: readonly unknown[]): never {
+  return badCall("acosh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_acosh_);
+}
+
+const SIGS_asinh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.asinh`: `asinh`. */
+export function asinh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function asinh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh", a[--n] as Kw);
+  // asinh (out=: asinh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asinh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().asinh_out.call(v0, out as Tensor);
+      }
+      return aten().asinh.call(v0);
+    }
+  }
+  return bad_asinh(a);
+}
+
+function bad_asinh(a: readonly unknown[]): never {
+  return badCall("asinh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asinh);
+}
+
+const SIGS_asinh_ = ["(Tensor input)"];
+
+/** `torch.asinh_`: `asinh_`. */
+export function asinh_(input: Tensor): Tensor;
+export function asinh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh_", a[--n] as Kw);
+  // asinh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asinh_", o, ["input"], ["input"], n);
+      return aten().asinh_.call(v0);
+    }
+  }
+  return bad_asinh_(a);
+}
+
+function bad_asinh_(a: readonly unknown[]): never {
+  return badCall("asinh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_asinh_);
+}
+
+const SIGS_atanh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.atanh`: `atanh`. */
+export function atanh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function atanh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh", a[--n] as Kw);
+  // atanh (out=: atanh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atanh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().atanh_out.call(v0, out as Tensor);
+      }
+      return aten().atanh.call(v0);
+    }
+  }
+  return bad_atanh(a);
+}
+
+function bad_atanh(a: readonly unknown[]): never {
+  return badCall("atanh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atanh);
+}
+
+const SIGS_atanh_ = ["(Tensor input)"];
+
+/** `torch.atanh_`: `atanh_`. */
+export function atanh_(input: Tensor): Tensor;
+export function atanh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh_", a[--n] as Kw);
+  // atanh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atanh_", o, ["input"], ["input"], n);
+      return aten().atanh_.call(v0);
+    }
+  }
+  return bad_atanh_(a);
+}
+
+function bad_atanh_(a: readonly unknown[]): never {
+  return badCall("atanh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_atanh_);
+}
+
+const SIGS_log10 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.log10`: `log10`. */
+export function log10(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function log10(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10", a[--n] as Kw);
+  // log10 (out=: log10.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log10", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log10", 'out', 'Tensor', isTensor(out), out);
+        return aten().log10_out.call(v0, out as Tensor);
+      }
+      return aten().log10.call(v0);
+    }
+  }
+  return bad_log10(a);
+}
+
+function bad_log10(a: readonly unknown[]): never {
+  return badCall("log10", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log10);
+}
+
+const SIGS_log10_ = ["(Tensor input)"];
+
+/** `torch.log10_`: `log10_`. */
+export function log10_(input: Tensor): Tensor;
+export function log10_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10_", a[--n] as Kw);
+  // log10_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log10_", o, ["input"], ["input"], n);
+      return aten().log10_.call(v0);
+    }
+  }
+  return bad_log10_(a);
+}
+
+function bad_log10_(a: readonly unknown[]): never {
+  return badCall("log10_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log10_);
+}
+
+const SIGS_erfinv = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.erfinv`: `erfinv`. */
+export function erfinv(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function erfinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv", a[--n] as Kw);
+  // erfinv (out=: erfinv.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erfinv", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
+        return aten().erfinv_out.call(v0, out as Tensor);
+      }
+      return aten().erfinv.call(v0);
+    }
+  }
+  return bad_erfinv(a);
+}
+
+function bad_erfinv(a: readonly unknown[]): never {
+  return badCall("erfinv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfinv);
+}
+
+const SIGS_lgamma = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.lgamma`: `lgamma`. */
+export function lgamma(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function lgamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma", a[--n] as Kw);
+  // lgamma (out=: lgamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lgamma", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().lgamma_out.call(v0, out as Tensor);
+      }
+      return aten().lgamma.call(v0);
+    }
+  }
+  return bad_lgamma(a);
+}
+
+function bad_lgamma(a: readonly unknown[]): never {
+  return badCall("lgamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lgamma);
+}
+
+const SIGS_digamma = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.digamma`: `digamma`. */
+export function digamma(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function digamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma", a[--n] as Kw);
+  // digamma (out=: digamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("digamma", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().digamma_out.call(v0, out as Tensor);
+      }
+      return aten().digamma.call(v0);
+    }
+  }
+  return bad_digamma(a);
+}
+
+function bad_digamma(a: readonly unknown[]): never {
+  return badCall("digamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_digamma);
+}
+
+const SIGS_i0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.i0`: `i0`. */
+export function i0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function i0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0", a[--n] as Kw);
+  // i0 (out=: i0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("i0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("i0", 'out', 'Tensor', isTensor(out), out);
+        return aten().i0_out.call(v0, out as Tensor);
+      }
+      return aten().i0.call(v0);
+    }
+  }
+  return bad_i0(a);
+}
+
+function bad_i0(a: readonly unknown[]): never {
+  return badCall("i0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_i0);
+}
+
+const SIGS_i0_ = ["(Tensor input)"];
+
+/** `torch.i0_`: `i0_`. */
+export function i0_(input: Tensor): Tensor;
+export function i0_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0_", a[--n] as Kw);
+  // i0_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("i0_", o, ["input"], ["input"], n);
+      return aten().i0_.call(v0);
+    }
+  }
+  return bad_i0_(a);
+}
+
+function bad_i0_(a: readonly unknown[]): never {
+  return badCall("i0_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_i0_);
+}
+
+const SIGS_sinc = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sinc`: `sinc`. */
+export function sinc(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sinc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc", a[--n] as Kw);
+  // sinc (out=: sinc.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinc", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinc_out.call(v0, out as Tensor);
+      }
+      return aten().sinc.call(v0);
+    }
+  }
+  return bad_sinc(a);
+}
+
+function bad_sinc(a: readonly unknown[]): never {
+  return badCall("sinc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinc);
+}
+
+const SIGS_sinc_ = ["(Tensor input)"];
+
+/** `torch.sinc_`: `sinc_`. */
+export function sinc_(input: Tensor): Tensor;
+export function sinc_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc_", a[--n] as Kw);
+  // sinc_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinc_", o, ["input"], ["input"], n);
+      return aten().sinc_.call(v0);
+    }
+  }
+  return bad_sinc_(a);
+}
+
+function bad_sinc_(a: readonly unknown[]): never {
+  return badCall("sinc_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sinc_);
+}
+
+const SIGS_sgn = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sgn`: `sgn`. */
+export function sgn(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sgn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn", a[--n] as Kw);
+  // sgn (out=: sgn.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sgn", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
+        return aten().sgn_out.call(v0, out as Tensor);
+      }
+      return aten().sgn.call(v0);
+    }
+  }
+  return bad_sgn(a);
+}
+
+function bad_sgn(a: readonly unknown[]): never {
+  return badCall("sgn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sgn);
+}
+
+const SIGS_polygamma = ["(int n, Tensor input, *, Tensor out = None)"];
+
+/** `torch.polygamma`: `polygamma`. */
+export function polygamma(options: { n: number; input: Tensor; out?: Tensor }): Tensor;
+export function polygamma(n: number, options: { input: Tensor; out?: Tensor }): Tensor;
+export function polygamma(n: number, input: Tensor, options?: { out?: Tensor }): Tensor;
+export function polygamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma", a[--n] as Kw);
+  // polygamma (out=: polygamma.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isTensor(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("polygamma", o, ["n","input","out"], ["n","input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().polygamma_out.call(v0, v1, out as Tensor);
+      }
+      return aten().polygamma.call(v0, v1);
+    }
+  }
+  return bad_polygamma(a);
+}
+
+function bad_polygamma(a: readonly unknown[]): never {
+  return badCall("polygamma", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_polygamma);
+}
+
+const SIGS_logit = ["(Tensor input, float eps = None, *, Tensor out = None)"];
+
+/** `torch.logit`: `logit`. */
+export function logit(input: Tensor, options?: { eps?: number | null; out?: Tensor }): Tensor;
+export function logit(input: Tensor, eps?: number | null, options?: { eps?: number | null; out?: Tensor }): Tensor;
+export function logit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit", a[--n] as Kw);
+  // logit (out=: logit.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v1 = o.eps as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("logit", o, ["input","eps","out"], ["input","eps"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logit", 'out', 'Tensor', isTensor(out), out);
+        return aten().logit_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logit.call(v0, v1);
+    }
+  }
+  return bad_logit(a);
+}
+
+function bad_logit(a: readonly unknown[]): never {
+  return badCall("logit", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logit);
+}
+
+const SIGS_logit_ = ["(Tensor input, float eps = None)"];
+
+/** `torch.logit_`: `logit_`. */
+export function logit_(input: Tensor, options?: { eps?: number | null }): Tensor;
+export function logit_(input: Tensor, eps?: number | null, options?: { eps?: number | null }): Tensor;
+export function logit_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit_", a[--n] as Kw);
+  // logit_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit_", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v1 = o.eps as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("logit_", o, ["input","eps"], ["input","eps"], n);
+      return aten().logit_.call(v0, v1);
+    }
+  }
+  return bad_logit_(a);
+}
+
+function bad_logit_(a: readonly unknown[]): never {
+  return badCall("logit_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_logit_);
+}
+
+const SIGS_square = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.square`: `square`. */
+export function square(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function square(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("square", a[--n] as Kw);
+  // square (out=: square.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("square", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("square", 'out', 'Tensor', isTensor(out), out);
+        return aten().square_out.call(v0, out as Tensor);
+      }
+      return aten().square.call(v0);
+    }
+  }
+  return bad_square(a);
+}
+
+function bad_square(a: readonly unknown[]): never {
+  return badCall("square", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_square);
+}
+
+const SIGS_fix = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.fix`: `fix`. */
+export function fix(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function fix(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix", a[--n] as Kw);
+  // fix (out=: fix.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fix", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fix", 'out', 'Tensor', isTensor(out), out);
+        return aten().fix_out.call(v0, out as Tensor);
+      }
+      return aten().fix.call(v0);
+    }
+  }
+  return bad_fix(a);
+}
+
+function bad_fix(a: readonly unknown[]): never {
+  return badCall("fix", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fix);
+}
+
+const SIGS_fix_ = ["(Tensor input)"];
+
+/** `torch.fix_`: `fix_`. */
+export function fix_(input: Tensor): Tensor;
+export function fix_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix_", a[--n] as Kw);
+  // fix_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fix_", o, ["input"], ["input"], n);
+      return aten().fix_.call(v0);
+    }
+  }
+  return bad_fix_(a);
+}
+
+function bad_fix_(a: readonly unknown[]): never {
+  return badCall("fix_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fix_);
+}
+
+const SIGS_deg2rad = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.deg2rad`: `deg2rad`. */
+export function deg2rad(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function deg2rad(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad", a[--n] as Kw);
+  // deg2rad (out=: deg2rad.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("deg2rad", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
+        return aten().deg2rad_out.call(v0, out as Tensor);
+      }
+      return aten().deg2rad.call(v0);
+    }
+  }
+  return bad_deg2rad(a);
+}
+
+function bad_deg2rad(a: readonly unknown[]): never {
+  return badCall("deg2rad", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_deg2rad);
+}
+
+const SIGS_deg2rad_ = ["(Tensor input)"];
+
+/** `torch.deg2rad_`: `deg2rad_`. */
+export function deg2rad_(input: Tensor): Tensor;
+export function deg2rad_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad_", a[--n] as Kw);
+  // deg2rad_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("deg2rad_", o, ["input"], ["input"], n);
+      return aten().deg2rad_.call(v0);
+    }
+  }
+  return bad_deg2rad_(a);
+}
+
+function bad_deg2rad_(a: readonly unknown[]): never {
+  return badCall("deg2rad_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_deg2rad_);
+}
+
+const SIGS_rad2deg = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.rad2deg`: `rad2deg`. */
+export function rad2deg(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function rad2deg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg", a[--n] as Kw);
+  // rad2deg (out=: rad2deg.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rad2deg", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
+        return aten().rad2deg_out.call(v0, out as Tensor);
+      }
+      return aten().rad2deg.call(v0);
+    }
+  }
+  return bad_rad2deg(a);
+}
+
+function bad_rad2deg(a: readonly unknown[]): never {
+  return badCall("rad2deg", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rad2deg);
+}
+
+const SIGS_rad2deg_ = ["(Tensor input)"];
+
+/** `torch.rad2deg_`: `rad2deg_`. */
+export function rad2deg_(input: Tensor): Tensor;
+export function rad2deg_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg_", a[--n] as Kw);
+  // rad2deg_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rad2deg_", o, ["input"], ["input"], n);
+      return aten().rad2deg_.call(v0);
+    }
+  }
+  return bad_rad2deg_(a);
+}
+
+function bad_rad2deg_(a: readonly unknown[]): never {
+  return badCall("rad2deg_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_rad2deg_);
+}
+
+const SIGS_hypot = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.hypot`: `hypot`. */
+export function hypot(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function hypot(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function hypot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot", a[--n] as Kw);
+  // hypot (out=: hypot.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("hypot", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
+        return aten().hypot_out.call(v0, v1, out as Tensor);
+      }
+      return aten().hypot.call(v0, v1);
+    }
+  }
+  return bad_hypot(a);
+}
+
+function bad_hypot(a: readonly unknown[]): never {
+  return badCall("hypot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hypot);
+}
+
+const SIGS_logaddexp = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logaddexp`: `logaddexp`. */
+export function logaddexp(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function logaddexp(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logaddexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp", a[--n] as Kw);
+  // logaddexp (out=: logaddexp.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logaddexp", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logaddexp.call(v0, v1);
+    }
+  }
+  return bad_logaddexp(a);
+}
+
+function bad_logaddexp(a: readonly unknown[]): never {
+  return badCall("logaddexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp);
+}
+
+const SIGS_logaddexp2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logaddexp2`: `logaddexp2`. */
+export function logaddexp2(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function logaddexp2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logaddexp2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp2", a[--n] as Kw);
+  // logaddexp2 (out=: logaddexp2.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logaddexp2", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp2_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logaddexp2.call(v0, v1);
+    }
+  }
+  return bad_logaddexp2(a);
+}
+
+function bad_logaddexp2(a: readonly unknown[]): never {
+  return badCall("logaddexp2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp2);
+}
+
+const SIGS_nextafter = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.nextafter`: `nextafter`. */
+export function nextafter(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function nextafter(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function nextafter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter", a[--n] as Kw);
+  // nextafter (out=: nextafter.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("nextafter", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
+        return aten().nextafter_out.call(v0, v1, out as Tensor);
+      }
+      return aten().nextafter.call(v0, v1);
+    }
+  }
+  return bad_nextafter(a);
+}
+
+function bad_nextafter(a: readonly unknown[]): never {
+  return badCall("nextafter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nextafter);
+}
+
+const SIGS_heaviside = ["(Tensor input, Tensor values, *, Tensor out = None)"];
+
+/** `torch.heaviside`: `heaviside`. */
+export function heaviside(input: Tensor, options: { values: Tensor; out?: Tensor }): Tensor;
+export function heaviside(input: Tensor, values: Tensor, options?: { out?: Tensor }): Tensor;
+export function heaviside(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside", a[--n] as Kw);
+  // heaviside (out=: heaviside.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","values"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("heaviside", o, ["input","values","out"], ["input","values"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
+        return aten().heaviside_out.call(v0, v1, out as Tensor);
+      }
+      return aten().heaviside.call(v0, v1);
+    }
+  }
+  return bad_heaviside(a);
+}
+
+function bad_heaviside(a: readonly unknown[]): never {
+  return badCall("heaviside", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_heaviside);
+}
+
+const SIGS_xlogy = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.xlogy`: `xlogy.Tensor`, `xlogy.Scalar_Self`, `xlogy.Scalar_Other`. */
+export function xlogy(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function xlogy(options: { input: number | boolean; other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: number | boolean, options: { other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: number | boolean, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function xlogy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy", a[--n] as Kw);
+  // xlogy.Tensor (out=: xlogy.OutTensor)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutTensor.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Tensor.call(v0, v1);
+    }
+  }
+  // xlogy.Scalar_Self (out=: xlogy.OutScalar_Self)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Self.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Self.call(v0, v1);
+    }
+  }
+  // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Other.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Other.call(v0, v1);
+    }
+  }
+  return noMatch("xlogy", a, SIGS_xlogy);
+}
+
+const SIGS_xlogy_ = ["(Tensor input, Tensor other)","(Tensor input, Number other)"];
+
+/** `torch.xlogy_`: `xlogy_.Tensor`, `xlogy_.Scalar_Other`. */
+export function xlogy_(input: Tensor, options: { other: Tensor }): Tensor;
+export function xlogy_(input: Tensor, other: Tensor): Tensor;
+export function xlogy_(input: Tensor, options: { other: number | boolean }): Tensor;
+export function xlogy_(input: Tensor, other: number | boolean): Tensor;
+export function xlogy_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy_", a[--n] as Kw);
+  // xlogy_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
+      return aten().xlogy__Tensor.call(v0, v1);
+    }
+  }
+  // xlogy_.Scalar_Other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
+      return aten().xlogy__Scalar_Other.call(v0, v1);
+    }
+  }
+  return noMatch("xlogy_", a, SIGS_xlogy_);
+}
+
+const SIGS_copysign = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.copysign`: `copysign.Tensor`, `copysign.Scalar`. */
+export function copysign(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function copysign(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function copysign(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function copysign(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function copysign(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign", a[--n] as Kw);
+  // copysign.Tensor (out=: copysign.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("copysign", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_out.call(v0, v1, out as Tensor);
+      }
+      return aten().copysign_Tensor.call(v0, v1);
+    }
+  }
+  // copysign.Scalar (out=: copysign.Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("copysign", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().copysign_Scalar.call(v0, v1);
+    }
+  }
+  return noMatch("copysign", a, SIGS_copysign);
+}
+
+const SIGS_ldexp = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.ldexp`: `ldexp.Tensor`. */
+export function ldexp(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function ldexp(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ldexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp", a[--n] as Kw);
+  // ldexp.Tensor (out=: ldexp.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ldexp", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().ldexp_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ldexp_Tensor.call(v0, v1);
+    }
+  }
+  return bad_ldexp(a);
+}
+
+function bad_ldexp(a: readonly unknown[]): never {
+  return badCall("ldexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ldexp);
+}
+
+const SIGS_ldexp_ = ["(Tensor input, Tensor other)"];
+
+/** `torch.ldexp_`: `ldexp_`. */
+export function ldexp_(input: Tensor, options: { other: Tensor }): Tensor;
+export function ldexp_(input: Tensor, other: Tensor): Tensor;
+export function ldexp_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp_", a[--n] as Kw);
+  // ldexp_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ldexp_", o, ["input","other"], ["input","other"], n);
+      return aten().ldexp_.call(v0, v1);
+    }
+  }
+  return bad_ldexp_(a);
+}
+
+function bad_ldexp_(a: readonly unknown[]): never {
+  return badCall("ldexp_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ldexp_);
+}
+
+const SIGS_float_power = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Number self, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)"];
+
+/** `torch.float_power`: `float_power.Tensor_Tensor`, `float_power.Scalar`, `float_power.Tensor_Scalar`. */
+export function float_power(input: Tensor, options: { exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: Tensor, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function float_power(options: { input: number | boolean; exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: number | boolean, options: { exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function float_power(input: Tensor, options: { exponent: number | boolean; out?: Tensor }): Tensor;
+export function float_power(input: Tensor, exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+export function float_power(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("float_power", a[--n] as Kw);
+  // float_power.Tensor_Tensor (out=: float_power.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Tensor_Tensor.call(v0, v1);
+    }
+  }
+  // float_power.Scalar (out=: float_power.Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Scalar.call(v0, v1);
+    }
+  }
+  // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Tensor_Scalar.call(v0, v1);
+    }
+  }
+  return noMatch("float_power", a, SIGS_float_power);
+}

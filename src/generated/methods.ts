@@ -799,6 +799,127 @@ export interface TensorMethods {
   svd(options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  /** `acosh(Tensor self) -> Tensor` */
+  acosh(options?: { out?: Tensor }): Tensor;
+  /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
+  acosh_(): this;
+  /** `asinh(Tensor self) -> Tensor` */
+  asinh(options?: { out?: Tensor }): Tensor;
+  /** `asinh_(Tensor(a!) self) -> Tensor(a!)` */
+  asinh_(): this;
+  /** `atanh(Tensor self) -> Tensor` */
+  atanh(options?: { out?: Tensor }): Tensor;
+  /** `atanh_(Tensor(a!) self) -> Tensor(a!)` */
+  atanh_(): this;
+  /** `log10(Tensor self) -> Tensor` */
+  log10(options?: { out?: Tensor }): Tensor;
+  /** `log10_(Tensor(a!) self) -> Tensor(a!)` */
+  log10_(): this;
+  /** `erfinv(Tensor self) -> Tensor` */
+  erfinv(options?: { out?: Tensor }): Tensor;
+  /** `erfinv_(Tensor(a!) self) -> Tensor(a!)` */
+  erfinv_(): this;
+  /** `lgamma(Tensor self) -> Tensor` */
+  lgamma(options?: { out?: Tensor }): Tensor;
+  /** `lgamma_(Tensor(a!) self) -> Tensor(a!)` */
+  lgamma_(): this;
+  /** `digamma(Tensor self) -> Tensor` */
+  digamma(options?: { out?: Tensor }): Tensor;
+  /** `digamma_(Tensor(a!) self) -> Tensor(a!)` */
+  digamma_(): this;
+  /** `i0(Tensor self) -> Tensor` */
+  i0(options?: { out?: Tensor }): Tensor;
+  /** `i0_(Tensor(a!) self) -> Tensor(a!)` */
+  i0_(): this;
+  /** `sinc(Tensor self) -> Tensor` */
+  sinc(options?: { out?: Tensor }): Tensor;
+  /** `sinc_(Tensor(a!) self) -> Tensor(a!)` */
+  sinc_(): this;
+  /** `sgn(Tensor self) -> Tensor` */
+  sgn(options?: { out?: Tensor }): Tensor;
+  /** `sgn_(Tensor(a!) self) -> Tensor(a!)` */
+  sgn_(): this;
+  /** `polygamma(int n, Tensor self) -> Tensor` */
+  polygamma(options: { n: number; out?: Tensor }): Tensor;
+  polygamma(n: number, options?: { out?: Tensor }): Tensor;
+  /** `polygamma_(Tensor(a!) self, int n) -> Tensor(a!)` */
+  polygamma_(options: { n: number }): this;
+  polygamma_(n: number): this;
+  /** `logit(Tensor self, float? eps=None) -> Tensor` */
+  logit(options?: { eps?: number | null; out?: Tensor }): Tensor;
+  logit(eps?: number | null, options?: { eps?: number | null; out?: Tensor }): Tensor;
+  /** `logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)` */
+  logit_(options?: { eps?: number | null }): this;
+  logit_(eps?: number | null, options?: { eps?: number | null }): this;
+  /** `square(Tensor self) -> Tensor` */
+  square(options?: { out?: Tensor }): Tensor;
+  /** `fix(Tensor self) -> Tensor` */
+  fix(options?: { out?: Tensor }): Tensor;
+  /** `fix_(Tensor(a!) self) -> Tensor(a!)` */
+  fix_(): this;
+  /** `deg2rad(Tensor self) -> Tensor` */
+  deg2rad(options?: { out?: Tensor }): Tensor;
+  /** `deg2rad_(Tensor(a!) self) -> Tensor(a!)` */
+  deg2rad_(): this;
+  /** `rad2deg(Tensor self) -> Tensor` */
+  rad2deg(options?: { out?: Tensor }): Tensor;
+  /** `rad2deg_(Tensor(a!) self) -> Tensor(a!)` */
+  rad2deg_(): this;
+  /** `hypot(Tensor self, Tensor other) -> Tensor` */
+  hypot(options: { other: Tensor; out?: Tensor }): Tensor;
+  hypot(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  hypot_(options: { other: Tensor }): this;
+  hypot_(other: Tensor): this;
+  /** `logaddexp(Tensor self, Tensor other) -> Tensor` */
+  logaddexp(options: { other: Tensor; out?: Tensor }): Tensor;
+  logaddexp(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `logaddexp2(Tensor self, Tensor other) -> Tensor` */
+  logaddexp2(options: { other: Tensor; out?: Tensor }): Tensor;
+  logaddexp2(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `nextafter(Tensor self, Tensor other) -> Tensor` */
+  nextafter(options: { other: Tensor; out?: Tensor }): Tensor;
+  nextafter(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  nextafter_(options: { other: Tensor }): this;
+  nextafter_(other: Tensor): this;
+  /** `heaviside(Tensor self, Tensor values) -> Tensor` */
+  heaviside(options: { values: Tensor; out?: Tensor }): Tensor;
+  heaviside(values: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)` */
+  heaviside_(options: { values: Tensor }): this;
+  heaviside_(values: Tensor): this;
+  /** `xlogy.Tensor(Tensor self, Tensor other) -> Tensor`; `xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor` */
+  xlogy(options: { other: Tensor; out?: Tensor }): Tensor;
+  xlogy(other: Tensor, options?: { out?: Tensor }): Tensor;
+  xlogy(options: { other: number | boolean; out?: Tensor }): Tensor;
+  xlogy(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  xlogy_(options: { other: Tensor }): this;
+  xlogy_(other: Tensor): this;
+  xlogy_(options: { other: number | boolean }): this;
+  xlogy_(other: number | boolean): this;
+  /** `copysign.Tensor(Tensor self, Tensor other) -> Tensor`; `copysign.Scalar(Tensor self, Scalar other) -> Tensor` */
+  copysign(options: { other: Tensor; out?: Tensor }): Tensor;
+  copysign(other: Tensor, options?: { out?: Tensor }): Tensor;
+  copysign(options: { other: number | boolean; out?: Tensor }): Tensor;
+  copysign(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  copysign_(options: { other: Tensor }): this;
+  copysign_(other: Tensor): this;
+  copysign_(options: { other: number | boolean }): this;
+  copysign_(other: number | boolean): this;
+  /** `ldexp.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ldexp(options: { other: Tensor; out?: Tensor }): Tensor;
+  ldexp(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ldexp_(options: { other: Tensor }): this;
+  ldexp_(other: Tensor): this;
+  /** `float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`; `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  float_power(options: { exponent: Tensor; out?: Tensor }): Tensor;
+  float_power(exponent: Tensor, options?: { out?: Tensor }): Tensor;
+  float_power(options: { exponent: number | boolean; out?: Tensor }): Tensor;
+  float_power(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -7815,6 +7936,1268 @@ function bad_svd(a: readonly unknown[]): never {
   ], false, SIGS_svd);
 }
 
+const SIGS_acosh = ["(*, Tensor out = None)"];
+
+function method_acosh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh", a[--n] as Kw);
+  // acosh (out=: acosh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("acosh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().acosh_out.call(this, out as Tensor);
+      }
+      return aten().acosh.call(this);
+    }
+  }
+  return bad_acosh(a);
+}
+
+function bad_acosh(a: readonly unknown[]): never {
+  return badCall("acosh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acosh);
+}
+
+function method_acosh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh_", a[--n] as Kw);
+  // acosh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("acosh_", o);
+      return aten().acosh_.call(this);
+    }
+  }
+  return noArgs("acosh_", a);
+}
+
+const SIGS_asinh = ["(*, Tensor out = None)"];
+
+function method_asinh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh", a[--n] as Kw);
+  // asinh (out=: asinh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("asinh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().asinh_out.call(this, out as Tensor);
+      }
+      return aten().asinh.call(this);
+    }
+  }
+  return bad_asinh(a);
+}
+
+function bad_asinh(a: readonly unknown[]): never {
+  return badCall("asinh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asinh);
+}
+
+function method_asinh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh_", a[--n] as Kw);
+  // asinh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("asinh_", o);
+      return aten().asinh_.call(this);
+    }
+  }
+  return noArgs("asinh_", a);
+}
+
+const SIGS_atanh = ["(*, Tensor out = None)"];
+
+function method_atanh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh", a[--n] as Kw);
+  // atanh (out=: atanh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("atanh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().atanh_out.call(this, out as Tensor);
+      }
+      return aten().atanh.call(this);
+    }
+  }
+  return bad_atanh(a);
+}
+
+function bad_atanh(a: readonly unknown[]): never {
+  return badCall("atanh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atanh);
+}
+
+function method_atanh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh_", a[--n] as Kw);
+  // atanh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("atanh_", o);
+      return aten().atanh_.call(this);
+    }
+  }
+  return noArgs("atanh_", a);
+}
+
+const SIGS_log10 = ["(*, Tensor out = None)"];
+
+function method_log10(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10", a[--n] as Kw);
+  // log10 (out=: log10.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("log10", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log10", 'out', 'Tensor', isTensor(out), out);
+        return aten().log10_out.call(this, out as Tensor);
+      }
+      return aten().log10.call(this);
+    }
+  }
+  return bad_log10(a);
+}
+
+function bad_log10(a: readonly unknown[]): never {
+  return badCall("log10", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log10);
+}
+
+function method_log10_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10_", a[--n] as Kw);
+  // log10_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("log10_", o);
+      return aten().log10_.call(this);
+    }
+  }
+  return noArgs("log10_", a);
+}
+
+const SIGS_erfinv = ["(*, Tensor out = None)"];
+
+function method_erfinv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv", a[--n] as Kw);
+  // erfinv (out=: erfinv.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("erfinv", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
+        return aten().erfinv_out.call(this, out as Tensor);
+      }
+      return aten().erfinv.call(this);
+    }
+  }
+  return bad_erfinv(a);
+}
+
+function bad_erfinv(a: readonly unknown[]): never {
+  return badCall("erfinv", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfinv);
+}
+
+function method_erfinv_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv_", a[--n] as Kw);
+  // erfinv_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("erfinv_", o);
+      return aten().erfinv_.call(this);
+    }
+  }
+  return noArgs("erfinv_", a);
+}
+
+const SIGS_lgamma = ["(*, Tensor out = None)"];
+
+function method_lgamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma", a[--n] as Kw);
+  // lgamma (out=: lgamma.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("lgamma", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().lgamma_out.call(this, out as Tensor);
+      }
+      return aten().lgamma.call(this);
+    }
+  }
+  return bad_lgamma(a);
+}
+
+function bad_lgamma(a: readonly unknown[]): never {
+  return badCall("lgamma", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lgamma);
+}
+
+function method_lgamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma_", a[--n] as Kw);
+  // lgamma_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("lgamma_", o);
+      return aten().lgamma_.call(this);
+    }
+  }
+  return noArgs("lgamma_", a);
+}
+
+const SIGS_digamma = ["(*, Tensor out = None)"];
+
+function method_digamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma", a[--n] as Kw);
+  // digamma (out=: digamma.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("digamma", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().digamma_out.call(this, out as Tensor);
+      }
+      return aten().digamma.call(this);
+    }
+  }
+  return bad_digamma(a);
+}
+
+function bad_digamma(a: readonly unknown[]): never {
+  return badCall("digamma", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_digamma);
+}
+
+function method_digamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma_", a[--n] as Kw);
+  // digamma_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("digamma_", o);
+      return aten().digamma_.call(this);
+    }
+  }
+  return noArgs("digamma_", a);
+}
+
+const SIGS_i0 = ["(*, Tensor out = None)"];
+
+function method_i0(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0", a[--n] as Kw);
+  // i0 (out=: i0.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("i0", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("i0", 'out', 'Tensor', isTensor(out), out);
+        return aten().i0_out.call(this, out as Tensor);
+      }
+      return aten().i0.call(this);
+    }
+  }
+  return bad_i0(a);
+}
+
+function bad_i0(a: readonly unknown[]): never {
+  return badCall("i0", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_i0);
+}
+
+function method_i0_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0_", a[--n] as Kw);
+  // i0_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("i0_", o);
+      return aten().i0_.call(this);
+    }
+  }
+  return noArgs("i0_", a);
+}
+
+const SIGS_sinc = ["(*, Tensor out = None)"];
+
+function method_sinc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc", a[--n] as Kw);
+  // sinc (out=: sinc.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sinc", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinc_out.call(this, out as Tensor);
+      }
+      return aten().sinc.call(this);
+    }
+  }
+  return bad_sinc(a);
+}
+
+function bad_sinc(a: readonly unknown[]): never {
+  return badCall("sinc", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinc);
+}
+
+function method_sinc_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc_", a[--n] as Kw);
+  // sinc_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sinc_", o);
+      return aten().sinc_.call(this);
+    }
+  }
+  return noArgs("sinc_", a);
+}
+
+const SIGS_sgn = ["(*, Tensor out = None)"];
+
+function method_sgn(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn", a[--n] as Kw);
+  // sgn (out=: sgn.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sgn", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
+        return aten().sgn_out.call(this, out as Tensor);
+      }
+      return aten().sgn.call(this);
+    }
+  }
+  return bad_sgn(a);
+}
+
+function bad_sgn(a: readonly unknown[]): never {
+  return badCall("sgn", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sgn);
+}
+
+function method_sgn_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn_", a[--n] as Kw);
+  // sgn_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sgn_", o);
+      return aten().sgn_.call(this);
+    }
+  }
+  return noArgs("sgn_", a);
+}
+
+const SIGS_polygamma = ["(int n, *, Tensor out = None)"];
+
+function method_polygamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma", a[--n] as Kw);
+  // polygamma (out=: polygamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("polygamma", o, ["n","out"], ["n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().polygamma_out.call(v0, this, out as Tensor);
+      }
+      return aten().polygamma.call(v0, this);
+    }
+  }
+  return bad_polygamma(a);
+}
+
+function bad_polygamma(a: readonly unknown[]): never {
+  return badCall("polygamma", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_polygamma);
+}
+
+const SIGS_polygamma_ = ["(int n)"];
+
+function method_polygamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma_", a[--n] as Kw);
+  // polygamma_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("polygamma_", o, ["n"], ["n"], n);
+      return aten().polygamma_.call(this, v0);
+    }
+  }
+  return bad_polygamma_(a);
+}
+
+function bad_polygamma_(a: readonly unknown[]): never {
+  return badCall("polygamma_", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_polygamma_);
+}
+
+const SIGS_logit = ["(float eps = None, *, Tensor out = None)"];
+
+function method_logit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit", a[--n] as Kw);
+  // logit (out=: logit.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v0 = o.eps as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("logit", o, ["eps","out"], ["eps"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logit", 'out', 'Tensor', isTensor(out), out);
+        return aten().logit_out.call(this, v0, out as Tensor);
+      }
+      return aten().logit.call(this, v0);
+    }
+  }
+  return bad_logit(a);
+}
+
+function bad_logit(a: readonly unknown[]): never {
+  return badCall("logit", a, [
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logit);
+}
+
+const SIGS_logit_ = ["(float eps = None)"];
+
+function method_logit_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit_", a[--n] as Kw);
+  // logit_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit_", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v0 = o.eps as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("logit_", o, ["eps"], ["eps"], n);
+      return aten().logit_.call(this, v0);
+    }
+  }
+  return bad_logit_(a);
+}
+
+function bad_logit_(a: readonly unknown[]): never {
+  return badCall("logit_", a, [
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_logit_);
+}
+
+const SIGS_square = ["(*, Tensor out = None)"];
+
+function method_square(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("square", a[--n] as Kw);
+  // square (out=: square.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("square", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("square", 'out', 'Tensor', isTensor(out), out);
+        return aten().square_out.call(this, out as Tensor);
+      }
+      return aten().square.call(this);
+    }
+  }
+  return bad_square(a);
+}
+
+function bad_square(a: readonly unknown[]): never {
+  return badCall("square", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_square);
+}
+
+const SIGS_fix = ["(*, Tensor out = None)"];
+
+function method_fix(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix", a[--n] as Kw);
+  // fix (out=: fix.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("fix", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fix", 'out', 'Tensor', isTensor(out), out);
+        return aten().fix_out.call(this, out as Tensor);
+      }
+      return aten().fix.call(this);
+    }
+  }
+  return bad_fix(a);
+}
+
+function bad_fix(a: readonly unknown[]): never {
+  return badCall("fix", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fix);
+}
+
+function method_fix_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix_", a[--n] as Kw);
+  // fix_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("fix_", o);
+      return aten().fix_.call(this);
+    }
+  }
+  return noArgs("fix_", a);
+}
+
+const SIGS_deg2rad = ["(*, Tensor out = None)"];
+
+function method_deg2rad(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad", a[--n] as Kw);
+  // deg2rad (out=: deg2rad.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("deg2rad", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
+        return aten().deg2rad_out.call(this, out as Tensor);
+      }
+      return aten().deg2rad.call(this);
+    }
+  }
+  return bad_deg2rad(a);
+}
+
+function bad_deg2rad(a: readonly unknown[]): never {
+  return badCall("deg2rad", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_deg2rad);
+}
+
+function method_deg2rad_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad_", a[--n] as Kw);
+  // deg2rad_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("deg2rad_", o);
+      return aten().deg2rad_.call(this);
+    }
+  }
+  return noArgs("deg2rad_", a);
+}
+
+const SIGS_rad2deg = ["(*, Tensor out = None)"];
+
+function method_rad2deg(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg", a[--n] as Kw);
+  // rad2deg (out=: rad2deg.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("rad2deg", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
+        return aten().rad2deg_out.call(this, out as Tensor);
+      }
+      return aten().rad2deg.call(this);
+    }
+  }
+  return bad_rad2deg(a);
+}
+
+function bad_rad2deg(a: readonly unknown[]): never {
+  return badCall("rad2deg", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rad2deg);
+}
+
+function method_rad2deg_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg_", a[--n] as Kw);
+  // rad2deg_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("rad2deg_", o);
+      return aten().rad2deg_.call(this);
+    }
+  }
+  return noArgs("rad2deg_", a);
+}
+
+const SIGS_hypot = ["(Tensor other, *, Tensor out = None)"];
+
+function method_hypot(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot", a[--n] as Kw);
+  // hypot (out=: hypot.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hypot", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
+        return aten().hypot_out.call(this, v0, out as Tensor);
+      }
+      return aten().hypot.call(this, v0);
+    }
+  }
+  return bad_hypot(a);
+}
+
+function bad_hypot(a: readonly unknown[]): never {
+  return badCall("hypot", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hypot);
+}
+
+const SIGS_hypot_ = ["(Tensor other)"];
+
+function method_hypot_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot_", a[--n] as Kw);
+  // hypot_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hypot_", o, ["other"], ["other"], n);
+      return aten().hypot_.call(this, v0);
+    }
+  }
+  return bad_hypot_(a);
+}
+
+function bad_hypot_(a: readonly unknown[]): never {
+  return badCall("hypot_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hypot_);
+}
+
+const SIGS_logaddexp = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logaddexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp", a[--n] as Kw);
+  // logaddexp (out=: logaddexp.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logaddexp", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp_out.call(this, v0, out as Tensor);
+      }
+      return aten().logaddexp.call(this, v0);
+    }
+  }
+  return bad_logaddexp(a);
+}
+
+function bad_logaddexp(a: readonly unknown[]): never {
+  return badCall("logaddexp", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp);
+}
+
+const SIGS_logaddexp2 = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logaddexp2(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp2", a[--n] as Kw);
+  // logaddexp2 (out=: logaddexp2.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logaddexp2", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp2_out.call(this, v0, out as Tensor);
+      }
+      return aten().logaddexp2.call(this, v0);
+    }
+  }
+  return bad_logaddexp2(a);
+}
+
+function bad_logaddexp2(a: readonly unknown[]): never {
+  return badCall("logaddexp2", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp2);
+}
+
+const SIGS_nextafter = ["(Tensor other, *, Tensor out = None)"];
+
+function method_nextafter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter", a[--n] as Kw);
+  // nextafter (out=: nextafter.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nextafter", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
+        return aten().nextafter_out.call(this, v0, out as Tensor);
+      }
+      return aten().nextafter.call(this, v0);
+    }
+  }
+  return bad_nextafter(a);
+}
+
+function bad_nextafter(a: readonly unknown[]): never {
+  return badCall("nextafter", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nextafter);
+}
+
+const SIGS_nextafter_ = ["(Tensor other)"];
+
+function method_nextafter_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter_", a[--n] as Kw);
+  // nextafter_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nextafter_", o, ["other"], ["other"], n);
+      return aten().nextafter_.call(this, v0);
+    }
+  }
+  return bad_nextafter_(a);
+}
+
+function bad_nextafter_(a: readonly unknown[]): never {
+  return badCall("nextafter_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_nextafter_);
+}
+
+const SIGS_heaviside = ["(Tensor values, *, Tensor out = None)"];
+
+function method_heaviside(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside", a[--n] as Kw);
+  // heaviside (out=: heaviside.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["values"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("heaviside", o, ["values","out"], ["values"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
+        return aten().heaviside_out.call(this, v0, out as Tensor);
+      }
+      return aten().heaviside.call(this, v0);
+    }
+  }
+  return bad_heaviside(a);
+}
+
+function bad_heaviside(a: readonly unknown[]): never {
+  return badCall("heaviside", a, [
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_heaviside);
+}
+
+const SIGS_heaviside_ = ["(Tensor values)"];
+
+function method_heaviside_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside_", a[--n] as Kw);
+  // heaviside_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["values"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("heaviside_", o, ["values"], ["values"], n);
+      return aten().heaviside_.call(this, v0);
+    }
+  }
+  return bad_heaviside_(a);
+}
+
+function bad_heaviside_(a: readonly unknown[]): never {
+  return badCall("heaviside_", a, [
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_heaviside_);
+}
+
+const SIGS_xlogy = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_xlogy(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy", a[--n] as Kw);
+  // xlogy.Tensor (out=: xlogy.OutTensor)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutTensor.call(this, v0, out as Tensor);
+      }
+      return aten().xlogy_Tensor.call(this, v0);
+    }
+  }
+  // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("xlogy", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Other.call(this, v0, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.xlogy", a, SIGS_xlogy);
+}
+
+const SIGS_xlogy_ = ["(Tensor other)","(Number other)"];
+
+function method_xlogy_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy_", a[--n] as Kw);
+  // xlogy_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
+      return aten().xlogy__Tensor.call(this, v0);
+    }
+  }
+  // xlogy_.Scalar_Other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
+      return aten().xlogy__Scalar_Other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.xlogy_", a, SIGS_xlogy_);
+}
+
+const SIGS_copysign = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_copysign(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign", a[--n] as Kw);
+  // copysign.Tensor (out=: copysign.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("copysign", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_out.call(this, v0, out as Tensor);
+      }
+      return aten().copysign_Tensor.call(this, v0);
+    }
+  }
+  // copysign.Scalar (out=: copysign.Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("copysign", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().copysign_Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.copysign", a, SIGS_copysign);
+}
+
+const SIGS_copysign_ = ["(Tensor other)","(Number other)"];
+
+function method_copysign_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign_", a[--n] as Kw);
+  // copysign_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
+      return aten().copysign__Tensor.call(this, v0);
+    }
+  }
+  // copysign_.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
+      return aten().copysign__Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.copysign_", a, SIGS_copysign_);
+}
+
+const SIGS_ldexp = ["(Tensor other, *, Tensor out = None)"];
+
+function method_ldexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp", a[--n] as Kw);
+  // ldexp.Tensor (out=: ldexp.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ldexp", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().ldexp_out.call(this, v0, out as Tensor);
+      }
+      return aten().ldexp_Tensor.call(this, v0);
+    }
+  }
+  return bad_ldexp(a);
+}
+
+function bad_ldexp(a: readonly unknown[]): never {
+  return badCall("ldexp", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ldexp);
+}
+
+const SIGS_ldexp_ = ["(Tensor other)"];
+
+function method_ldexp_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp_", a[--n] as Kw);
+  // ldexp_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ldexp_", o, ["other"], ["other"], n);
+      return aten().ldexp_.call(this, v0);
+    }
+  }
+  return bad_ldexp_(a);
+}
+
+function bad_ldexp_(a: readonly unknown[]): never {
+  return badCall("ldexp_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ldexp_);
+}
+
+const SIGS_float_power = ["(Tensor exponent, *, Tensor out = None)","(Number exponent, *, Tensor out = None)"];
+
+function method_float_power(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("float_power", a[--n] as Kw);
+  // float_power.Tensor_Tensor (out=: float_power.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().float_power_Tensor_Tensor.call(this, v0);
+    }
+  }
+  // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("float_power", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().float_power_Tensor_Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.float_power", a, SIGS_float_power);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -8033,5 +9416,51 @@ export function installTensorMethods(proto: object): void {
     multinomial: { value: method_multinomial, writable: true, configurable: true },
     diagonal: { value: method_diagonal, writable: true, configurable: true },
     svd: { value: method_svd, writable: true, configurable: true },
+    acosh: { value: method_acosh, writable: true, configurable: true },
+    acosh_: { value: method_acosh_, writable: true, configurable: true },
+    asinh: { value: method_asinh, writable: true, configurable: true },
+    asinh_: { value: method_asinh_, writable: true, configurable: true },
+    atanh: { value: method_atanh, writable: true, configurable: true },
+    atanh_: { value: method_atanh_, writable: true, configurable: true },
+    log10: { value: method_log10, writable: true, configurable: true },
+    log10_: { value: method_log10_, writable: true, configurable: true },
+    erfinv: { value: method_erfinv, writable: true, configurable: true },
+    erfinv_: { value: method_erfinv_, writable: true, configurable: true },
+    lgamma: { value: method_lgamma, writable: true, configurable: true },
+    lgamma_: { value: method_lgamma_, writable: true, configurable: true },
+    digamma: { value: method_digamma, writable: true, configurable: true },
+    digamma_: { value: method_digamma_, writable: true, configurable: true },
+    i0: { value: method_i0, writable: true, configurable: true },
+    i0_: { value: method_i0_, writable: true, configurable: true },
+    sinc: { value: method_sinc, writable: true, configurable: true },
+    sinc_: { value: method_sinc_, writable: true, configurable: true },
+    sgn: { value: method_sgn, writable: true, configurable: true },
+    sgn_: { value: method_sgn_, writable: true, configurable: true },
+    polygamma: { value: method_polygamma, writable: true, configurable: true },
+    polygamma_: { value: method_polygamma_, writable: true, configurable: true },
+    logit: { value: method_logit, writable: true, configurable: true },
+    logit_: { value: method_logit_, writable: true, configurable: true },
+    square: { value: method_square, writable: true, configurable: true },
+    fix: { value: method_fix, writable: true, configurable: true },
+    fix_: { value: method_fix_, writable: true, configurable: true },
+    deg2rad: { value: method_deg2rad, writable: true, configurable: true },
+    deg2rad_: { value: method_deg2rad_, writable: true, configurable: true },
+    rad2deg: { value: method_rad2deg, writable: true, configurable: true },
+    rad2deg_: { value: method_rad2deg_, writable: true, configurable: true },
+    hypot: { value: method_hypot, writable: true, configurable: true },
+    hypot_: { value: method_hypot_, writable: true, configurable: true },
+    logaddexp: { value: method_logaddexp, writable: true, configurable: true },
+    logaddexp2: { value: method_logaddexp2, writable: true, configurable: true },
+    nextafter: { value: method_nextafter, writable: true, configurable: true },
+    nextafter_: { value: method_nextafter_, writable: true, configurable: true },
+    heaviside: { value: method_heaviside, writable: true, configurable: true },
+    heaviside_: { value: method_heaviside_, writable: true, configurable: true },
+    xlogy: { value: method_xlogy, writable: true, configurable: true },
+    xlogy_: { value: method_xlogy_, writable: true, configurable: true },
+    copysign: { value: method_copysign, writable: true, configurable: true },
+    copysign_: { value: method_copysign_, writable: true, configurable: true },
+    ldexp: { value: method_ldexp, writable: true, configurable: true },
+    ldexp_: { value: method_ldexp_, writable: true, configurable: true },
+    float_power: { value: method_float_power, writable: true, configurable: true },
   });
 }
