@@ -901,3 +901,4 @@ export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
 export * from './FunctionsManualPointwise.js';
+export * from './FunctionsManualReduce.js';

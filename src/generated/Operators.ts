@@ -1452,6 +1452,56 @@ export interface AtenOps {
   float_power_Tensor_Scalar_out: OperatorHandle<(self: Tensor, exponent: number | boolean, out: Tensor) => Tensor>;
   /** `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
   float_power_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
+  /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nansum: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  nansum_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
+  /** `nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nanmean: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  nanmean_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
+  /** `var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)` */
+  var_mean: OperatorHandle<(self: Tensor, unbiased: boolean) => [Tensor, Tensor]>;
+  /** `var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)` */
+  var_mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)` */
+  var_mean_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)` */
+  std_mean: OperatorHandle<(self: Tensor, unbiased: boolean) => [Tensor, Tensor]>;
+  /** `std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)` */
+  std_mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)` */
+  std_mean_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)` */
+  aminmax: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)` */
+  aminmax_out: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean, min: Tensor, max: Tensor) => [Tensor, Tensor]>;
+  /** `count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor` */
+  count_nonzero_dim_IntList: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
+  /** `count_nonzero(Tensor self, int? dim=None) -> Tensor` */
+  count_nonzero: OperatorHandle<(self: Tensor, dim?: Opt<number>) => Tensor>;
+  /** `median(Tensor self) -> Tensor` */
+  median: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  median_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `nanmedian(Tensor self) -> Tensor` */
+  nanmedian: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  nanmedian_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  mode: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  kthvalue: OperatorHandle<(self: Tensor, k: number, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummax: OperatorHandle<(self: Tensor, dim: number) => [Tensor, Tensor]>;
+  /** `cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummin: OperatorHandle<(self: Tensor, dim: number) => [Tensor, Tensor]>;
+  /** `logcumsumexp(Tensor self, int dim) -> Tensor` */
+  logcumsumexp: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor` */
+  bincount: OperatorHandle<(self: Tensor, weights: Opt<Tensor>, minlength: number) => Tensor>;
+  /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
+  histc: OperatorHandle<(self: Tensor, bins: number, min: number | boolean, max: number | boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2179,6 +2229,31 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     float_power_Scalar: find('aten::float_power', 'Scalar'),
     float_power_Tensor_Scalar_out: find('aten::float_power', 'Tensor_Scalar_out'),
     float_power_Tensor_Scalar: find('aten::float_power', 'Tensor_Scalar'),
+    nansum: find('aten::nansum', ''),
+    nansum_out: find('aten::nansum', 'out'),
+    nanmean: find('aten::nanmean', ''),
+    nanmean_out: find('aten::nanmean', 'out'),
+    var_mean: find('aten::var_mean', ''),
+    var_mean_dim: find('aten::var_mean', 'dim'),
+    var_mean_correction: find('aten::var_mean', 'correction'),
+    std_mean: find('aten::std_mean', ''),
+    std_mean_dim: find('aten::std_mean', 'dim'),
+    std_mean_correction: find('aten::std_mean', 'correction'),
+    aminmax: find('aten::aminmax', ''),
+    aminmax_out: find('aten::aminmax', 'out'),
+    count_nonzero_dim_IntList: find('aten::count_nonzero', 'dim_IntList'),
+    count_nonzero: find('aten::count_nonzero', ''),
+    median: find('aten::median', ''),
+    median_dim: find('aten::median', 'dim'),
+    nanmedian: find('aten::nanmedian', ''),
+    nanmedian_dim: find('aten::nanmedian', 'dim'),
+    mode: find('aten::mode', ''),
+    kthvalue: find('aten::kthvalue', ''),
+    cummax: find('aten::cummax', ''),
+    cummin: find('aten::cummin', ''),
+    logcumsumexp: find('aten::logcumsumexp', ''),
+    bincount: find('aten::bincount', ''),
+    histc: find('aten::histc', ''),
   } as AtenOps;
 }
 

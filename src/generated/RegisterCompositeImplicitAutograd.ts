@@ -26,6 +26,7 @@ import * as Pooling1d from '../kernels/Pooling1d.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
@@ -126,4 +127,10 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   float_power_Scalar: BinaryOpsKernel.floatPowerScalar,
   float_power_Tensor_Scalar_out: BinaryOpsKernel.floatPowerTensorScalarOut,
   float_power_Tensor_Scalar: BinaryOpsKernel.floatPowerTensorScalar,
+  nanmean: SumKernel.nanmean,
+  nanmean_out: SumKernel.nanmeanOut,
+  var_mean: ReduceOps.varMeanUnbiased,
+  var_mean_dim: ReduceOps.varMeanDim,
+  std_mean: ReduceOps.stdMeanUnbiased,
+  std_mean_dim: ReduceOps.stdMeanDim,
 };

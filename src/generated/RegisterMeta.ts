@@ -39,6 +39,8 @@ import * as ReflectionPad from '../kernels/ReflectionPad.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SumKernel from '../kernels/SumKernel.js';
+import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
@@ -2727,4 +2729,15 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   copysign_out: meta_copysign_out,
   copysign_Tensor: meta_copysign_Tensor,
   copysign__Tensor: meta_copysign__Tensor,
+  nansum: SumKernel.nansum,
+  nansum_out: SumKernel.nansumOut,
+  var_mean_correction: ReduceOps.varMean,
+  std_mean_correction: ReduceOps.stdMean,
+  aminmax: TensorCompare.aminmax,
+  aminmax_out: TensorCompare.aminmaxOut,
+  count_nonzero_dim_IntList: TensorAdvancedIndexing.countNonzeroDims,
+  median: Sorting.median,
+  nanmedian: Sorting.nanmedian,
+  mode: Sorting.mode,
+  histc: SummaryOps.histc,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -6029,6 +6029,363 @@ export class LdexpBackward0 extends Node {
   }
 }
 
+/** Backward of `nansum` (derivatives.yaml:873). */
+export class NansumBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['nansum']['call']>[1];
+  keepdim_!: Parameters<AtenOps['nansum']['call']>[2];
+
+  name(): string {
+    return 'NansumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = nansumBackward(grad, self, dim ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `var_mean.correction` (derivatives.yaml:876). */
+export class VarMeanBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['var_mean_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['var_mean_correction']['call']>[3];
+
+  name(): string {
+    return 'VarMeanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = varMeanBackward(grads, self, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `std_mean.correction` (derivatives.yaml:879). */
+export class StdMeanBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['std_mean_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['std_mean_correction']['call']>[3];
+  result0_: SavedVariable = NONE;
+
+  name(): string {
+    return 'StdMeanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    const result0 = this.result0_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = stdMeanBackward(grads, self, result0, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result0_.reset();
+  }
+}
+
+/** Backward of `aminmax` (derivatives.yaml:882). */
+export class AminmaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['aminmax']['call']>[1];
+  keepdim_!: Parameters<AtenOps['aminmax']['call']>[2];
+  min_: SavedVariable = NONE;
+  max_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AminmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const min = this.min_.unpack(this);
+    const max = this.max_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = aminmaxBackward(grads, self, dim ?? null, keepdim, min, max);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.min_.reset();
+    this.max_.reset();
+  }
+}
+
+/** Backward of `median` (derivatives.yaml:885). */
+export class MedianBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MedianBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = evenlyDistributeBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `median.dim` (derivatives.yaml:888). */
+export class MedianBackward1 extends Node {
+  dim_!: Parameters<AtenOps['median_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MedianBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `nanmedian` (derivatives.yaml:892). */
+export class NanmedianBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NanmedianBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = evenlyDistributeBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nanmedian.dim` (derivatives.yaml:895). */
+export class NanmedianBackward1 extends Node {
+  dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NanmedianBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `mode` (derivatives.yaml:899). */
+export class ModeBackward0 extends Node {
+  dim_!: Parameters<AtenOps['mode']['call']>[1];
+  keepdim_!: Parameters<AtenOps['mode']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ModeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `kthvalue` (derivatives.yaml:903). */
+export class KthvalueBackward0 extends Node {
+  dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
+  keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'KthvalueBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `cummax` (derivatives.yaml:907). */
+export class CummaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['cummax']['call']>[1];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CummaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = cummaxminBackward(grad, self, indices, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `cummin` (derivatives.yaml:911). */
+export class CumminBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['cummin']['call']>[1];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CumminBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = cummaxminBackward(grad, self, indices, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `logcumsumexp` (derivatives.yaml:915). */
+export class LogcumsumexpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogcumsumexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logcumsumexpBackward(grad, self, result, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -11671,6 +12028,216 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
     return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
+  nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const gradFn = new NansumBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nansum'));
+    return ops.nansum_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+  }),
+  var_mean_correction: kernel('var_mean_correction', (ks, self, dim, correction, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const gradFn = new VarMeanBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  std_mean_correction: kernel('std_mean_correction', (ks, self, dim, correction, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const gradFn = new StdMeanBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  aminmax: kernel('aminmax', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new AminmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.min_ = new SavedVariable(result[0], true);
+    gradFn.max_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  aminmax_out: kernel('aminmax_out', (ks, self, dim, keepdim, min, max) => {
+    if (anyRequiresGrad(self, min, max)) throw new Error(OUT_NOT_DIFFERENTIABLE('aminmax'));
+    return ops.aminmax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, min, max);
+  }),
+  count_nonzero_dim_IntList: kernel('count_nonzero_dim_IntList', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  count_nonzero: kernel('count_nonzero', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  median: kernel('median', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MedianBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  median_dim: kernel('median_dim', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new MedianBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  nanmedian: kernel('nanmedian', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new NanmedianBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  nanmedian_dim: kernel('nanmedian_dim', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new NanmedianBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  mode: kernel('mode', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new ModeBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  kthvalue: kernel('kthvalue', (ks, self, k, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    const gradFn = new KthvalueBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  cummax: kernel('cummax', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new CummaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  cummin: kernel('cummin', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new CumminBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  logcumsumexp: kernel('logcumsumexp', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new LogcumsumexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  bincount: kernel('bincount', (ks, self, weights, minlength) => {
+    const rg = anyRequiresGrad(self, weights);
+    if (!rg) return ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bincount'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weights)]);
+    const result = ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  histc: kernel('histc', (ks, self, bins, min, max) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histc'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -13212,6 +13779,17 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
     const result = ops.ldexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
     out.bumpVersion();
+    return result;
+  }),
+  nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {
+    const result = ops.nansum_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  aminmax_out: kernel('aminmax_out', (ks, self, dim, keepdim, min, max) => {
+    const result = ops.aminmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, max);
+    min.bumpVersion();
+    max.bumpVersion();
     return result;
   }),
   };

@@ -18062,3 +18062,750 @@ export function float_power(...a: unknown[]): unknown {
   }
   return noMatch("float_power", a, SIGS_float_power);
 }
+
+const SIGS_nansum = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+/** `torch.nansum`: `nansum`. */
+export function nansum(input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nansum", a[--n] as Kw);
+  // nansum (out=: nansum.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nansum", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nansum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nansum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nansum", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
+        return aten().nansum_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().nansum.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_nansum(a);
+}
+
+function bad_nansum(a: readonly unknown[]): never {
+  return badCall("nansum", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nansum);
+}
+
+const SIGS_nanmean = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+/** `torch.nanmean`: `nanmean`. */
+export function nanmean(input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmean", a[--n] as Kw);
+  // nanmean (out=: nanmean.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanmean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nanmean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nanmean", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
+        return aten().nanmean_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().nanmean.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_nanmean(a);
+}
+
+function bad_nanmean(a: readonly unknown[]): never {
+  return badCall("nanmean", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nanmean);
+}
+
+const SIGS_var_mean = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
+
+/** `torch.var_mean`: `var_mean`, `var_mean.dim`, `var_mean.correction`. */
+export function var_mean(input: Tensor, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("var_mean", a[--n] as Kw);
+  // var_mean
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("var_mean", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().var_mean.call(v0, v1);
+    }
+  }
+  // var_mean.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("var_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().var_mean_dim.call(v0, v1, v2, v3);
+    }
+  }
+  // var_mean.correction
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("var_mean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("var_mean", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("var_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().var_mean_correction.call(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("var_mean", a, SIGS_var_mean);
+}
+
+const SIGS_std_mean = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
+
+/** `torch.std_mean`: `std_mean`, `std_mean.dim`, `std_mean.correction`. */
+export function std_mean(input: Tensor, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("std_mean", a[--n] as Kw);
+  // std_mean
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("std_mean", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().std_mean.call(v0, v1);
+    }
+  }
+  // std_mean.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("std_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().std_mean_dim.call(v0, v1, v2, v3);
+    }
+  }
+  // std_mean.correction
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("std_mean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("std_mean", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("std_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().std_mean_correction.call(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("std_mean", a, SIGS_std_mean);
+}
+
+const SIGS_aminmax = ["(Tensor input, *, int dim = None, bool keepdim = False, tuple of Tensors out = None)"];
+
+/** `torch.aminmax`: `aminmax`. */
+export function aminmax(input: Tensor, options?: { dim?: number | null; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function aminmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("aminmax", a[--n] as Kw);
+  // aminmax (out=: aminmax.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("aminmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k0 = o.dim as number | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("aminmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("aminmax", o, ["input","dim","keepdim","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("aminmax", out, 2, 3);
+        return aten().aminmax_out.call(v0, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().aminmax.call(v0, k0, k1);
+    }
+  }
+  return bad_aminmax(a);
+}
+
+function bad_aminmax(a: readonly unknown[]): never {
+  return badCall("aminmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_aminmax);
+}
+
+const SIGS_count_nonzero = ["(Tensor input, int dim = None)","(Tensor input, tuple of ints dim)"];
+
+/** `torch.count_nonzero`: `count_nonzero.dim_IntList`, `count_nonzero`. */
+export function count_nonzero(input: Tensor, options: { dim: readonly number[] }): Tensor;
+export function count_nonzero(input: Tensor, dim: readonly number[]): Tensor;
+export function count_nonzero(input: Tensor, options?: { dim?: number | null }): Tensor;
+export function count_nonzero(input: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function count_nonzero(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("count_nonzero", a[--n] as Kw);
+  // count_nonzero.dim_IntList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
+      return aten().count_nonzero_dim_IntList.call(v0, v1);
+    }
+  }
+  // count_nonzero
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("count_nonzero", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
+      return aten().count_nonzero.call(v0, v1);
+    }
+  }
+  return noMatch("count_nonzero", a, SIGS_count_nonzero);
+}
+
+const SIGS_median = ["(Tensor input)","(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.median`: `median`, `median.dim`. */
+export function median(input: Tensor): Tensor;
+export function median(input: Tensor, options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+export function median(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function median(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function median(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("median", a[--n] as Kw);
+  // median
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("median", o, ["input"], ["input"], n);
+      return aten().median.call(v0);
+    }
+  }
+  // median.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("median", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("median", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().median_dim.call(v0, v1, v2);
+    }
+  }
+  return noMatch("median", a, SIGS_median);
+}
+
+const SIGS_nanmedian = ["(Tensor input)","(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.nanmedian`: `nanmedian`, `nanmedian.dim`. */
+export function nanmedian(input: Tensor): Tensor;
+export function nanmedian(input: Tensor, options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmedian", a[--n] as Kw);
+  // nanmedian
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nanmedian", o, ["input"], ["input"], n);
+      return aten().nanmedian.call(v0);
+    }
+  }
+  // nanmedian.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmedian", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("nanmedian", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().nanmedian_dim.call(v0, v1, v2);
+    }
+  }
+  return noMatch("nanmedian", a, SIGS_nanmedian);
+}
+
+const SIGS_mode = ["(Tensor input, int dim = -1, bool keepdim = False)"];
+
+/** `torch.mode`: `mode`. */
+export function mode(input: Tensor, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(input: Tensor, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(input: Tensor, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mode", a[--n] as Kw);
+  // mode
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("mode", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mode", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("mode", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().mode.call(v0, v1, v2);
+    }
+  }
+  return bad_mode(a);
+}
+
+function bad_mode(a: readonly unknown[]): never {
+  return badCall("mode", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_mode);
+}
+
+const SIGS_kthvalue = ["(Tensor input, int k, int dim = -1, bool keepdim = False)"];
+
+/** `torch.kthvalue`: `kthvalue`. */
+export function kthvalue(input: Tensor, options: { k: number; dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kthvalue", a[--n] as Kw);
+  // kthvalue
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","k","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("kthvalue", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("kthvalue", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("kthvalue", o, ["input","k","dim","keepdim"], ["input","k","dim","keepdim"], n);
+      return aten().kthvalue.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_kthvalue(a);
+}
+
+function bad_kthvalue(a: readonly unknown[]): never {
+  return badCall("kthvalue", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_kthvalue);
+}
+
+const SIGS_cummax = ["(Tensor input, int dim)"];
+
+/** `torch.cummax`: `cummax`. */
+export function cummax(input: Tensor, options: { dim: number }): [Tensor, Tensor];
+export function cummax(input: Tensor, dim: number): [Tensor, Tensor];
+export function cummax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummax", a[--n] as Kw);
+  // cummax
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("cummax", o, ["input","dim"], ["input","dim"], n);
+      return aten().cummax.call(v0, v1);
+    }
+  }
+  return bad_cummax(a);
+}
+
+function bad_cummax(a: readonly unknown[]): never {
+  return badCall("cummax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummax);
+}
+
+const SIGS_cummin = ["(Tensor input, int dim)"];
+
+/** `torch.cummin`: `cummin`. */
+export function cummin(input: Tensor, options: { dim: number }): [Tensor, Tensor];
+export function cummin(input: Tensor, dim: number): [Tensor, Tensor];
+export function cummin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummin", a[--n] as Kw);
+  // cummin
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("cummin", o, ["input","dim"], ["input","dim"], n);
+      return aten().cummin.call(v0, v1);
+    }
+  }
+  return bad_cummin(a);
+}
+
+function bad_cummin(a: readonly unknown[]): never {
+  return badCall("cummin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummin);
+}
+
+const SIGS_logcumsumexp = ["(Tensor input, int dim)"];
+
+/** `torch.logcumsumexp`: `logcumsumexp`. */
+export function logcumsumexp(input: Tensor, options: { dim: number }): Tensor;
+export function logcumsumexp(input: Tensor, dim: number): Tensor;
+export function logcumsumexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logcumsumexp", a[--n] as Kw);
+  // logcumsumexp
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("logcumsumexp", o, ["input","dim"], ["input","dim"], n);
+      return aten().logcumsumexp.call(v0, v1);
+    }
+  }
+  return bad_logcumsumexp(a);
+}
+
+function bad_logcumsumexp(a: readonly unknown[]): never {
+  return badCall("logcumsumexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_logcumsumexp);
+}
+
+const SIGS_bincount = ["(Tensor input, Tensor weights = None, int minlength = 0)"];
+
+/** `torch.bincount`: `bincount`. */
+export function bincount(input: Tensor, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(input: Tensor, weights?: Tensor | null, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(input: Tensor, weights?: Tensor | null, minlength?: number, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bincount", a[--n] as Kw);
+  // bincount
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","weights","minlength"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.weights !== undefined) {
+        kwArg("bincount", 'weights', 'Tensor', (o.weights === null || isTensor(o.weights)), o.weights);
+        v1 = o.weights as Tensor | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.minlength !== undefined) {
+        kwArg("bincount", 'minlength', 'int', isInt(o.minlength), o.minlength);
+        v2 = o.minlength as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("bincount", o, ["input","weights","minlength"], ["input","weights","minlength"], n);
+      return aten().bincount.call(v0, v1, v2);
+    }
+  }
+  return bad_bincount(a);
+}
+
+function bad_bincount(a: readonly unknown[]): never {
+  return badCall("bincount", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "minlength", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_bincount);
+}
+
+const SIGS_histc = ["(Tensor input, int bins = 100, Number min = 0, Number max = 0)"];
+
+/** `torch.histc`: `histc`. */
+export function histc(input: Tensor, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histc", a[--n] as Kw);
+  // histc
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","bins","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histc", 'bins', 'int', isInt(o.bins), o.bins);
+        v1 = o.bins as number;
+      } else v1 = 100;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("histc", 'min', 'Number', isScalar(o.min), o.min);
+        v2 = o.min as number | boolean;
+      } else v2 = 0;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("histc", 'max', 'Number', isScalar(o.max), o.max);
+        v3 = o.max as number | boolean;
+      } else v3 = 0;
+      if (o !== undefined) checkKw("histc", o, ["input","bins","min","max"], ["input","bins","min","max"], n);
+      return aten().histc.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_histc(a);
+}
+
+function bad_histc(a: readonly unknown[]): never {
+  return badCall("histc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bins", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_histc);
+}

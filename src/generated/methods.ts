@@ -920,6 +920,59 @@ export interface TensorMethods {
   float_power(exponent: Tensor, options?: { out?: Tensor }): Tensor;
   float_power(options: { exponent: number | boolean; out?: Tensor }): Tensor;
   float_power(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nansum(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nansum(dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nanmean(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nanmean(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nanmean(dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)` */
+  aminmax(options?: { dim?: number | null; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+  /** `count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor`; `count_nonzero(Tensor self, int? dim=None) -> Tensor` */
+  count_nonzero(options: { dim: readonly number[] }): Tensor;
+  count_nonzero(...dim: number[]): Tensor;
+  count_nonzero(dim: readonly number[]): Tensor;
+  count_nonzero(options?: { dim?: number | null }): Tensor;
+  count_nonzero(dim?: number | null, options?: { dim?: number | null }): Tensor;
+  /** `median(Tensor self) -> Tensor`; `median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  median(): Tensor;
+  median(options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+  median(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  median(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `nanmedian(Tensor self) -> Tensor`; `nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  nanmedian(): Tensor;
+  nanmedian(options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+  nanmedian(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  nanmedian(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  mode(options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  mode(dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  mode(dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  /** `kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  kthvalue(options: { k: number; dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  /** `cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummax(options: { dim: number }): [Tensor, Tensor];
+  cummax(dim: number): [Tensor, Tensor];
+  /** `cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummin(options: { dim: number }): [Tensor, Tensor];
+  cummin(dim: number): [Tensor, Tensor];
+  /** `logcumsumexp(Tensor self, int dim) -> Tensor` */
+  logcumsumexp(options: { dim: number }): Tensor;
+  logcumsumexp(dim: number): Tensor;
+  /** `bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor` */
+  bincount(options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  bincount(weights?: Tensor | null, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  bincount(weights?: Tensor | null, minlength?: number, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
+  histc(options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -9198,6 +9251,502 @@ function method_float_power(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.float_power", a, SIGS_float_power);
 }
 
+const SIGS_nansum = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+function method_nansum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nansum", a[--n] as Kw);
+  // nansum (out=: nansum.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nansum", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nansum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nansum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nansum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
+        return aten().nansum_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().nansum.call(this, v0, v1, k0);
+    }
+  }
+  return bad_nansum(a);
+}
+
+function bad_nansum(a: readonly unknown[]): never {
+  return badCall("nansum", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nansum);
+}
+
+const SIGS_nanmean = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+function method_nanmean(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmean", a[--n] as Kw);
+  // nanmean (out=: nanmean.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanmean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nanmean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nanmean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
+        return aten().nanmean_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().nanmean.call(this, v0, v1, k0);
+    }
+  }
+  return bad_nanmean(a);
+}
+
+function bad_nanmean(a: readonly unknown[]): never {
+  return badCall("nanmean", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nanmean);
+}
+
+const SIGS_aminmax = ["(*, int dim = None, bool keepdim = False, tuple of Tensors out = None)"];
+
+function method_aminmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("aminmax", a[--n] as Kw);
+  // aminmax (out=: aminmax.out)
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("aminmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k0 = o.dim as number | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("aminmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("aminmax", o, ["dim","keepdim","out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("aminmax", out, 2, 2);
+        return aten().aminmax_out.call(this, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().aminmax.call(this, k0, k1);
+    }
+  }
+  return bad_aminmax(a);
+}
+
+function bad_aminmax(a: readonly unknown[]): never {
+  return badCall("aminmax", a, [
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_aminmax);
+}
+
+const SIGS_count_nonzero = ["(int dim = None)","(tuple of ints dim)"];
+
+function method_count_nonzero(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("count_nonzero", a[--n] as Kw);
+  // count_nonzero.dim_IntList
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
+      return aten().count_nonzero_dim_IntList.call(this, v0);
+    }
+  }
+  // count_nonzero
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isInt(p[0]))) && (o === undefined || kwFits(o, ["dim"]))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("count_nonzero", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v0 = o.dim as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
+      return aten().count_nonzero.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.count_nonzero", a, SIGS_count_nonzero);
+}
+
+const SIGS_median = ["()","(int dim, bool keepdim = False)"];
+
+function method_median(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("median", a[--n] as Kw);
+  // median
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("median", o, [], [], n);
+      return aten().median.call(this);
+    }
+  }
+  // median.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("median", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("median", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().median_dim.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.median", a, SIGS_median);
+}
+
+const SIGS_nanmedian = ["()","(int dim, bool keepdim = False)"];
+
+function method_nanmedian(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmedian", a[--n] as Kw);
+  // nanmedian
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("nanmedian", o, [], [], n);
+      return aten().nanmedian.call(this);
+    }
+  }
+  // nanmedian.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmedian", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("nanmedian", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().nanmedian_dim.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.nanmedian", a, SIGS_nanmedian);
+}
+
+const SIGS_mode = ["(int dim = -1, bool keepdim = False)"];
+
+function method_mode(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mode", a[--n] as Kw);
+  // mode
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("mode", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = -1;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mode", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("mode", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().mode.call(this, v0, v1);
+    }
+  }
+  return bad_mode(a);
+}
+
+function bad_mode(a: readonly unknown[]): never {
+  return badCall("mode", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_mode);
+}
+
+const SIGS_kthvalue = ["(int k, int dim = -1, bool keepdim = False)"];
+
+function method_kthvalue(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kthvalue", a[--n] as Kw);
+  // kthvalue
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["k","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("kthvalue", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("kthvalue", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("kthvalue", o, ["k","dim","keepdim"], ["k","dim","keepdim"], n);
+      return aten().kthvalue.call(this, v0, v1, v2);
+    }
+  }
+  return bad_kthvalue(a);
+}
+
+function bad_kthvalue(a: readonly unknown[]): never {
+  return badCall("kthvalue", a, [
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_kthvalue);
+}
+
+const SIGS_cummax = ["(int dim)"];
+
+function method_cummax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummax", a[--n] as Kw);
+  // cummax
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("cummax", o, ["dim"], ["dim"], n);
+      return aten().cummax.call(this, v0);
+    }
+  }
+  return bad_cummax(a);
+}
+
+function bad_cummax(a: readonly unknown[]): never {
+  return badCall("cummax", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummax);
+}
+
+const SIGS_cummin = ["(int dim)"];
+
+function method_cummin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummin", a[--n] as Kw);
+  // cummin
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("cummin", o, ["dim"], ["dim"], n);
+      return aten().cummin.call(this, v0);
+    }
+  }
+  return bad_cummin(a);
+}
+
+function bad_cummin(a: readonly unknown[]): never {
+  return badCall("cummin", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummin);
+}
+
+const SIGS_logcumsumexp = ["(int dim)"];
+
+function method_logcumsumexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logcumsumexp", a[--n] as Kw);
+  // logcumsumexp
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("logcumsumexp", o, ["dim"], ["dim"], n);
+      return aten().logcumsumexp.call(this, v0);
+    }
+  }
+  return bad_logcumsumexp(a);
+}
+
+function bad_logcumsumexp(a: readonly unknown[]): never {
+  return badCall("logcumsumexp", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_logcumsumexp);
+}
+
+const SIGS_bincount = ["(Tensor weights = None, int minlength = 0)"];
+
+function method_bincount(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bincount", a[--n] as Kw);
+  // bincount
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["weights","minlength"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isTensor(p[0]))) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      let v0: Tensor | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as Tensor | null;
+      else if (o !== undefined && o.weights !== undefined) {
+        kwArg("bincount", 'weights', 'Tensor', (o.weights === null || isTensor(o.weights)), o.weights);
+        v0 = o.weights as Tensor | null;
+      } else v0 = null;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.minlength !== undefined) {
+        kwArg("bincount", 'minlength', 'int', isInt(o.minlength), o.minlength);
+        v1 = o.minlength as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("bincount", o, ["weights","minlength"], ["weights","minlength"], n);
+      return aten().bincount.call(this, v0, v1);
+    }
+  }
+  return bad_bincount(a);
+}
+
+function bad_bincount(a: readonly unknown[]): never {
+  return badCall("bincount", a, [
+    { name: "weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "minlength", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_bincount);
+}
+
+const SIGS_histc = ["(int bins = 100, Number min = 0, Number max = 0)"];
+
+function method_histc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histc", a[--n] as Kw);
+  // histc
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["bins","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histc", 'bins', 'int', isInt(o.bins), o.bins);
+        v0 = o.bins as number;
+      } else v0 = 100;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("histc", 'min', 'Number', isScalar(o.min), o.min);
+        v1 = o.min as number | boolean;
+      } else v1 = 0;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("histc", 'max', 'Number', isScalar(o.max), o.max);
+        v2 = o.max as number | boolean;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("histc", o, ["bins","min","max"], ["bins","min","max"], n);
+      return aten().histc.call(this, v0, v1, v2);
+    }
+  }
+  return bad_histc(a);
+}
+
+function bad_histc(a: readonly unknown[]): never {
+  return badCall("histc", a, [
+    { name: "bins", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_histc);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -9462,5 +10011,18 @@ export function installTensorMethods(proto: object): void {
     ldexp: { value: method_ldexp, writable: true, configurable: true },
     ldexp_: { value: method_ldexp_, writable: true, configurable: true },
     float_power: { value: method_float_power, writable: true, configurable: true },
+    nansum: { value: method_nansum, writable: true, configurable: true },
+    nanmean: { value: method_nanmean, writable: true, configurable: true },
+    aminmax: { value: method_aminmax, writable: true, configurable: true },
+    count_nonzero: { value: method_count_nonzero, writable: true, configurable: true },
+    median: { value: method_median, writable: true, configurable: true },
+    nanmedian: { value: method_nanmedian, writable: true, configurable: true },
+    mode: { value: method_mode, writable: true, configurable: true },
+    kthvalue: { value: method_kthvalue, writable: true, configurable: true },
+    cummax: { value: method_cummax, writable: true, configurable: true },
+    cummin: { value: method_cummin, writable: true, configurable: true },
+    logcumsumexp: { value: method_logcumsumexp, writable: true, configurable: true },
+    bincount: { value: method_bincount, writable: true, configurable: true },
+    histc: { value: method_histc, writable: true, configurable: true },
   });
 }
