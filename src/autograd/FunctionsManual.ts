@@ -902,3 +902,4 @@ export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
 export * from './FunctionsManualPointwise.js';
 export * from './FunctionsManualReduce.js';
+export * from './FunctionsManualShape.js';

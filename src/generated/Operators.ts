@@ -1502,6 +1502,108 @@ export interface AtenOps {
   bincount: OperatorHandle<(self: Tensor, weights: Opt<Tensor>, minlength: number) => Tensor>;
   /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
   histc: OperatorHandle<(self: Tensor, bins: number, min: number | boolean, max: number | boolean) => Tensor>;
+  /** `atleast_1d(Tensor self) -> Tensor` */
+  atleast_1d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_1d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `atleast_2d(Tensor self) -> Tensor` */
+  atleast_2d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_2d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `atleast_3d(Tensor self) -> Tensor` */
+  atleast_3d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_3d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `hstack(Tensor[] tensors) -> Tensor` */
+  hstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `vstack(Tensor[] tensors) -> Tensor` */
+  vstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `row_stack(Tensor[] tensors) -> Tensor` */
+  row_stack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `dstack(Tensor[] tensors) -> Tensor` */
+  dstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `column_stack(Tensor[] tensors) -> Tensor` */
+  column_stack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split_sections: OperatorHandle<(self: Tensor, sections: number, dim: number) => Tensor[]>;
+  /** `tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]` */
+  tensor_split_indices: OperatorHandle<(self: Tensor, indices: number[], dim: number) => Tensor[]>;
+  /** `tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split_tensor_indices_or_sections: OperatorHandle<(self: Tensor, tensorIndicesOrSections: Tensor, dim: number) => Tensor[]>;
+  /** `hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  hsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  hsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  vsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  vsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  dsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  dsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)` */
+  movedim_intlist: OperatorHandle<(self: Tensor, source: number[], destination: number[]) => Tensor>;
+  /** `movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  movedim_int: OperatorHandle<(self: Tensor, source: number, destination: number) => Tensor>;
+  /** `moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)` */
+  moveaxis_intlist: OperatorHandle<(self: Tensor, source: number[], destination: number[]) => Tensor>;
+  /** `moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  moveaxis_int: OperatorHandle<(self: Tensor, source: number, destination: number) => Tensor>;
+  /** `ravel(Tensor(a) self) -> Tensor(a)` */
+  ravel: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `meshgrid(Tensor[] tensors) -> Tensor[]` */
+  meshgrid: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]` */
+  meshgrid_indexing: OperatorHandle<(tensors: Tensor[], indexing: string) => Tensor[]>;
+  /** `diag(Tensor self, int diagonal=0) -> Tensor` */
+  diag: OperatorHandle<(self: Tensor, diagonal: number) => Tensor>;
+  /** `diagflat(Tensor self, int offset=0) -> Tensor` */
+  diagflat: OperatorHandle<(self: Tensor, offset: number) => Tensor>;
+  /** `diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor` */
+  diag_embed: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `block_diag(Tensor[] tensors) -> Tensor` */
+  block_diag: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor` */
+  rot90: OperatorHandle<(self: Tensor, k: number, dims: number[]) => Tensor>;
+  /** `fliplr(Tensor self) -> Tensor` */
+  fliplr: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `flipud(Tensor self) -> Tensor` */
+  flipud: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `kron(Tensor self, Tensor other) -> Tensor` */
+  kron: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor` */
+  tensordot: OperatorHandle<(self: Tensor, other: Tensor, dimsSelf: number[], dimsOther: number[]) => Tensor>;
+  /** `inner(Tensor self, Tensor other) -> Tensor` */
+  inner: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `trace(Tensor self) -> Tensor` */
+  trace: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor` */
+  linalg_cross: OperatorHandle<(self: Tensor, other: Tensor, dim: number) => Tensor>;
+  /** `cross(Tensor self, Tensor other, int? dim=None) -> Tensor` */
+  cross: OperatorHandle<(self: Tensor, other: Tensor, dim?: Opt<number>) => Tensor>;
+  /** `cartesian_prod(Tensor[] tensors) -> Tensor` */
+  cartesian_prod: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor` */
+  combinations: OperatorHandle<(self: Tensor, r: number, withReplacement: boolean) => Tensor>;
+  /** `repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_self_Tensor: OperatorHandle<(self: Tensor, repeats: Tensor, dim?: Opt<number>, outputSize?: Opt<number>) => Tensor>;
+  /** `repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_self_int: OperatorHandle<(self: Tensor, repeats: number, dim?: Opt<number>, outputSize?: Opt<number>) => Tensor>;
+  /** `repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_Tensor: OperatorHandle<(repeats: Tensor, outputSize?: Opt<number>) => Tensor>;
+  /** `tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  tril_indices: OperatorHandle<(row: number, col: number, offset: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  triu_indices: OperatorHandle<(row: number, col: number, offset: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_zeros: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_ones: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_full: OperatorHandle<(self: Tensor, size: number[], fillValue: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2254,6 +2356,57 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     logcumsumexp: find('aten::logcumsumexp', ''),
     bincount: find('aten::bincount', ''),
     histc: find('aten::histc', ''),
+    atleast_1d: find('aten::atleast_1d', ''),
+    atleast_1d_Sequence: find('aten::atleast_1d', 'Sequence'),
+    atleast_2d: find('aten::atleast_2d', ''),
+    atleast_2d_Sequence: find('aten::atleast_2d', 'Sequence'),
+    atleast_3d: find('aten::atleast_3d', ''),
+    atleast_3d_Sequence: find('aten::atleast_3d', 'Sequence'),
+    hstack: find('aten::hstack', ''),
+    vstack: find('aten::vstack', ''),
+    row_stack: find('aten::row_stack', ''),
+    dstack: find('aten::dstack', ''),
+    column_stack: find('aten::column_stack', ''),
+    tensor_split_sections: find('aten::tensor_split', 'sections'),
+    tensor_split_indices: find('aten::tensor_split', 'indices'),
+    tensor_split_tensor_indices_or_sections: find('aten::tensor_split', 'tensor_indices_or_sections'),
+    hsplit_int: find('aten::hsplit', 'int'),
+    hsplit_array: find('aten::hsplit', 'array'),
+    vsplit_int: find('aten::vsplit', 'int'),
+    vsplit_array: find('aten::vsplit', 'array'),
+    dsplit_int: find('aten::dsplit', 'int'),
+    dsplit_array: find('aten::dsplit', 'array'),
+    movedim_intlist: find('aten::movedim', 'intlist'),
+    movedim_int: find('aten::movedim', 'int'),
+    moveaxis_intlist: find('aten::moveaxis', 'intlist'),
+    moveaxis_int: find('aten::moveaxis', 'int'),
+    ravel: find('aten::ravel', ''),
+    meshgrid: find('aten::meshgrid', ''),
+    meshgrid_indexing: find('aten::meshgrid', 'indexing'),
+    diag: find('aten::diag', ''),
+    diagflat: find('aten::diagflat', ''),
+    diag_embed: find('aten::diag_embed', ''),
+    block_diag: find('aten::block_diag', ''),
+    rot90: find('aten::rot90', ''),
+    fliplr: find('aten::fliplr', ''),
+    flipud: find('aten::flipud', ''),
+    kron: find('aten::kron', ''),
+    tensordot: find('aten::tensordot', ''),
+    inner: find('aten::inner', ''),
+    trace: find('aten::trace', ''),
+    linalg_cross: find('aten::linalg_cross', ''),
+    cross: find('aten::cross', ''),
+    cartesian_prod: find('aten::cartesian_prod', ''),
+    combinations: find('aten::combinations', ''),
+    repeat_interleave_self_Tensor: find('aten::repeat_interleave', 'self_Tensor'),
+    repeat_interleave_self_int: find('aten::repeat_interleave', 'self_int'),
+    repeat_interleave_Tensor: find('aten::repeat_interleave', 'Tensor'),
+    tril_indices: find('aten::tril_indices', ''),
+    triu_indices: find('aten::triu_indices', ''),
+    new_zeros: find('aten::new_zeros', ''),
+    new_ones: find('aten::new_ones', ''),
+    new_full: find('aten::new_full', ''),
+    new_empty: find('aten::new_empty', ''),
   } as AtenOps;
 }
 

@@ -28,6 +28,7 @@ import * as FusedAdam from '../kernels/FusedAdam.js';
 import * as FusedSGD from '../kernels/FusedSGD.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -38,6 +39,7 @@ import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -3252,4 +3254,6 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   mode: Sorting.mode,
   bincount: SummaryOps.bincount,
   histc: SummaryOps.histc,
+  trace: LinearAlgebraComposite.trace,
+  repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
 };

@@ -8,6 +8,7 @@ import type { AtenOps } from './Operators.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Copy from '../kernels/Copy.js';
+import * as Cross from '../kernels/Cross.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -18,6 +19,8 @@ import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as TensorShapeComposite from '../kernels/TensorShapeComposite.js';
+import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 
 /** The CompositeExplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeExplicitAutograd.cpp). */
@@ -150,4 +153,14 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cummax: ReduceOpsKernel.cummax,
   cummin: ReduceOpsKernel.cummin,
   logcumsumexp: ReduceOpsKernel.logcumsumexp,
+  diag_embed: TensorShapeComposite.diagEmbed,
+  block_diag: TensorShapeComposite.blockDiag,
+  rot90: TensorTransformations.rot90,
+  linalg_cross: Cross.linalgCross,
+  tril_indices: TensorFactories.trilIndices,
+  triu_indices: TensorFactories.triuIndices,
+  new_zeros: TensorFactories.newZeros,
+  new_ones: TensorFactories.newOnes,
+  new_full: TensorFactories.newFull,
+  new_empty: TensorFactories.newEmpty,
 };

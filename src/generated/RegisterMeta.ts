@@ -26,6 +26,7 @@ import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -36,6 +37,7 @@ import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -2740,4 +2742,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   nanmedian: Sorting.nanmedian,
   mode: Sorting.mode,
   histc: SummaryOps.histc,
+  trace: LinearAlgebraComposite.trace,
+  repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -6386,6 +6386,118 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
+/** Backward of `rot90` (derivatives.yaml:920). */
+export class Rot90Backward0 extends Node {
+  k_!: Parameters<AtenOps['rot90']['call']>[1];
+  dims_!: Parameters<AtenOps['rot90']['call']>[2];
+
+  name(): string {
+    return 'Rot90Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const k = this.k_;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = rot90Backward(grad, k, dims);
+    return out;
+  }
+}
+
+/** Backward of `diag_embed` (derivatives.yaml:923). */
+export class DiagEmbedBackward0 extends Node {
+  offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
+  dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
+  dim2_!: Parameters<AtenOps['diag_embed']['call']>[3];
+
+  name(): string {
+    return 'DiagEmbedBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    if (this.shouldComputeOutput(0)) out[0] = diagEmbedBackward(grad, offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `block_diag` (derivatives.yaml:926). */
+export class BlockDiagBackward0 extends Node {
+  tensors_sizes!: number[][];
+  tensors_count = 0;
+
+  name(): string {
+    return 'BlockDiagBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensors_sizes = this.tensors_sizes;
+    for (let i = 0; i < this.tensors_count; i++) {
+      if (!this.shouldComputeOutput(0 + i)) continue;
+      const r: (Tensor | null)[] = blockDiagBackward(grad, tensors_sizes);
+      for (let j = 0; j < this.tensors_count; j++) out[0 + j] = r[j] ?? null;
+      break;
+    }
+    return out;
+  }
+}
+
+/** Backward of `trace` (derivatives.yaml:929). */
+export class TraceBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'TraceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = traceBackward(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `linalg_cross` (derivatives.yaml:932). */
+export class LinalgCrossBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgCrossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const dim = this.dim_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = linalgCrossBackward(other, grad, dim);
+    if (this.shouldComputeOutput(1)) out[1] = linalgCrossBackward(grad, self, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -12235,6 +12347,107 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('histc'));
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diag_embed: kernel('diag_embed', (ks, self, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const gradFn = new DiagEmbedBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    const result = ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  block_diag: kernel('block_diag', (ks, tensors) => {
+    const rg = anyRequiresGradList(tensors);
+    if (!rg) return ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    const gradFn = new BlockDiagBackward0();
+    gradFn.tensors_count = tensors.length;
+    gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    gradFn.tensors_sizes = tensors.map((t) => t.sizes.slice());
+    const result = ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rot90: kernel('rot90', (ks, self, k, dims) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    const gradFn = new Rot90Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.k_ = k;
+    gradFn.dims_ = dims;
+    const result = ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  trace: kernel('trace', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new TraceBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linalg_cross: kernel('linalg_cross', (ks, self, other, dim) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    const gradFn = new LinalgCrossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    gradFn.dim_ = dim;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  repeat_interleave_Tensor: kernel('repeat_interleave_Tensor', (ks, repeats, outputSize) => {
+    const rg = anyRequiresGrad(repeats);
+    if (!rg) return ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('repeat_interleave'));
+    gradFn.setNextEdges([gradientEdge(repeats)]);
+    const result = ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_zeros: kernel('new_zeros', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_zeros'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_ones: kernel('new_ones', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_ones'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_full: kernel('new_full', (ks, self, size, fillValue, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_full'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_empty: kernel('new_empty', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),

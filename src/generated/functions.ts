@@ -18809,3 +18809,1356 @@ function bad_histc(a: readonly unknown[]): never {
     { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
   ], false, SIGS_histc);
 }
+
+const SIGS_atleast_1d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_1d`: `atleast_1d`, `atleast_1d.Sequence`. */
+export function atleast_1d(input: Tensor): Tensor;
+export function atleast_1d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_1d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_1d", a[--n] as Kw);
+  // atleast_1d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_1d", o, ["input"], ["input"], n);
+      return aten().atleast_1d.call(v0);
+    }
+  }
+  // atleast_1d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_1d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_1d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_1d", a, SIGS_atleast_1d);
+}
+
+const SIGS_atleast_2d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_2d`: `atleast_2d`, `atleast_2d.Sequence`. */
+export function atleast_2d(input: Tensor): Tensor;
+export function atleast_2d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_2d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_2d", a[--n] as Kw);
+  // atleast_2d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_2d", o, ["input"], ["input"], n);
+      return aten().atleast_2d.call(v0);
+    }
+  }
+  // atleast_2d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_2d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_2d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_2d", a, SIGS_atleast_2d);
+}
+
+const SIGS_atleast_3d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_3d`: `atleast_3d`, `atleast_3d.Sequence`. */
+export function atleast_3d(input: Tensor): Tensor;
+export function atleast_3d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_3d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_3d", a[--n] as Kw);
+  // atleast_3d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_3d", o, ["input"], ["input"], n);
+      return aten().atleast_3d.call(v0);
+    }
+  }
+  // atleast_3d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_3d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_3d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_3d", a, SIGS_atleast_3d);
+}
+
+const SIGS_hstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.hstack`: `hstack`. */
+export function hstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function hstack(tensors: readonly Tensor[]): Tensor;
+export function hstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hstack", a[--n] as Kw);
+  // hstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("hstack", o, ["tensors"], ["tensors"], n);
+      return aten().hstack.call(v0);
+    }
+  }
+  return bad_hstack(a);
+}
+
+function bad_hstack(a: readonly unknown[]): never {
+  return badCall("hstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_hstack);
+}
+
+const SIGS_vstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.vstack`: `vstack`. */
+export function vstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function vstack(tensors: readonly Tensor[]): Tensor;
+export function vstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vstack", a[--n] as Kw);
+  // vstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("vstack", o, ["tensors"], ["tensors"], n);
+      return aten().vstack.call(v0);
+    }
+  }
+  return bad_vstack(a);
+}
+
+function bad_vstack(a: readonly unknown[]): never {
+  return badCall("vstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_vstack);
+}
+
+const SIGS_row_stack = ["(tuple of Tensors tensors)"];
+
+/** `torch.row_stack`: `row_stack`. */
+export function row_stack(options: { tensors: readonly Tensor[] }): Tensor;
+export function row_stack(tensors: readonly Tensor[]): Tensor;
+export function row_stack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("row_stack", a[--n] as Kw);
+  // row_stack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("row_stack", o, ["tensors"], ["tensors"], n);
+      return aten().row_stack.call(v0);
+    }
+  }
+  return bad_row_stack(a);
+}
+
+function bad_row_stack(a: readonly unknown[]): never {
+  return badCall("row_stack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_row_stack);
+}
+
+const SIGS_dstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.dstack`: `dstack`. */
+export function dstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function dstack(tensors: readonly Tensor[]): Tensor;
+export function dstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dstack", a[--n] as Kw);
+  // dstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("dstack", o, ["tensors"], ["tensors"], n);
+      return aten().dstack.call(v0);
+    }
+  }
+  return bad_dstack(a);
+}
+
+function bad_dstack(a: readonly unknown[]): never {
+  return badCall("dstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_dstack);
+}
+
+const SIGS_column_stack = ["(tuple of Tensors tensors)"];
+
+/** `torch.column_stack`: `column_stack`. */
+export function column_stack(options: { tensors: readonly Tensor[] }): Tensor;
+export function column_stack(tensors: readonly Tensor[]): Tensor;
+export function column_stack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("column_stack", a[--n] as Kw);
+  // column_stack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("column_stack", o, ["tensors"], ["tensors"], n);
+      return aten().column_stack.call(v0);
+    }
+  }
+  return bad_column_stack(a);
+}
+
+function bad_column_stack(a: readonly unknown[]): never {
+  return badCall("column_stack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_column_stack);
+}
+
+const SIGS_tensor_split = ["(Tensor input, tuple of ints indices, int dim = 0)","(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)","(Tensor input, int sections, int dim = 0)"];
+
+/** `torch.tensor_split`: `tensor_split.sections`, `tensor_split.indices`, `tensor_split.tensor_indices_or_sections`. */
+export function tensor_split(input: Tensor, options: { sections: number; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, sections: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, sections: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, options: { indices: readonly number[]; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, indices: readonly number[], options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, indices: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, options: { tensor_indices_or_sections?: Tensor; tensorIndicesOrSections?: Tensor; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, tensorIndicesOrSections: Tensor, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, tensorIndicesOrSections: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensor_split", a[--n] as Kw);
+  // tensor_split.sections
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","sections","dim"], ["input","sections","dim"], n);
+      return aten().tensor_split_sections.call(v0, v1, v2);
+    }
+  }
+  // tensor_split.indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","indices","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","indices","dim"], ["input","indices","dim"], n);
+      return aten().tensor_split_indices.call(v0, v1, v2);
+    }
+  }
+  // tensor_split.tensor_indices_or_sections
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensor_indices_or_sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","tensor_indices_or_sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","tensor_indices_or_sections","dim"], ["input","tensor_indices_or_sections","dim"], n);
+      return aten().tensor_split_tensor_indices_or_sections.call(v0, v1, v2);
+    }
+  }
+  return noMatch("tensor_split", a, SIGS_tensor_split);
+}
+
+const SIGS_hsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.hsplit`: `hsplit.int`, `hsplit.array`. */
+export function hsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function hsplit(input: Tensor, sections: number): Tensor[];
+export function hsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function hsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function hsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hsplit", a[--n] as Kw);
+  // hsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("hsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().hsplit_int.call(v0, v1);
+    }
+  }
+  // hsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("hsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().hsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("hsplit", a, SIGS_hsplit);
+}
+
+const SIGS_vsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.vsplit`: `vsplit.int`, `vsplit.array`. */
+export function vsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function vsplit(input: Tensor, sections: number): Tensor[];
+export function vsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function vsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function vsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vsplit", a[--n] as Kw);
+  // vsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("vsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().vsplit_int.call(v0, v1);
+    }
+  }
+  // vsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("vsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().vsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("vsplit", a, SIGS_vsplit);
+}
+
+const SIGS_dsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.dsplit`: `dsplit.int`, `dsplit.array`. */
+export function dsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function dsplit(input: Tensor, sections: number): Tensor[];
+export function dsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function dsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function dsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dsplit", a[--n] as Kw);
+  // dsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("dsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().dsplit_int.call(v0, v1);
+    }
+  }
+  // dsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("dsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().dsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("dsplit", a, SIGS_dsplit);
+}
+
+const SIGS_movedim = ["(Tensor input, int source, int destination)","(Tensor input, tuple of ints source, tuple of ints destination)"];
+
+/** `torch.movedim`: `movedim.intlist`, `movedim.int`. */
+export function movedim(input: Tensor, options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+export function movedim(input: Tensor, source: readonly number[], options: { destination: readonly number[] }): Tensor;
+export function movedim(input: Tensor, source: readonly number[], destination: readonly number[]): Tensor;
+export function movedim(input: Tensor, options: { source: number; destination: number }): Tensor;
+export function movedim(input: Tensor, source: number, options: { destination: number }): Tensor;
+export function movedim(input: Tensor, source: number, destination: number): Tensor;
+export function movedim(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("movedim", a[--n] as Kw);
+  // movedim.intlist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().movedim_intlist.call(v0, v1, v2);
+    }
+  }
+  // movedim.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().movedim_int.call(v0, v1, v2);
+    }
+  }
+  return noMatch("movedim", a, SIGS_movedim);
+}
+
+const SIGS_moveaxis = ["(Tensor input, int source, int destination)","(Tensor input, tuple of ints source, tuple of ints destination)"];
+
+/** `torch.moveaxis`: `moveaxis.intlist`, `moveaxis.int`. */
+export function moveaxis(input: Tensor, options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+export function moveaxis(input: Tensor, source: readonly number[], options: { destination: readonly number[] }): Tensor;
+export function moveaxis(input: Tensor, source: readonly number[], destination: readonly number[]): Tensor;
+export function moveaxis(input: Tensor, options: { source: number; destination: number }): Tensor;
+export function moveaxis(input: Tensor, source: number, options: { destination: number }): Tensor;
+export function moveaxis(input: Tensor, source: number, destination: number): Tensor;
+export function moveaxis(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("moveaxis", a[--n] as Kw);
+  // moveaxis.intlist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().moveaxis_intlist.call(v0, v1, v2);
+    }
+  }
+  // moveaxis.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().moveaxis_int.call(v0, v1, v2);
+    }
+  }
+  return noMatch("moveaxis", a, SIGS_moveaxis);
+}
+
+const SIGS_ravel = ["(Tensor input)"];
+
+/** `torch.ravel`: `ravel`. */
+export function ravel(input: Tensor): Tensor;
+export function ravel(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ravel", a[--n] as Kw);
+  // ravel
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ravel", o, ["input"], ["input"], n);
+      return aten().ravel.call(v0);
+    }
+  }
+  return bad_ravel(a);
+}
+
+function bad_ravel(a: readonly unknown[]): never {
+  return badCall("ravel", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ravel);
+}
+
+const SIGS_meshgrid = ["(tuple of Tensors tensors)","(tuple of Tensors tensors, *, str indexing)"];
+
+/** `torch.meshgrid`: `meshgrid`, `meshgrid.indexing`. */
+export function meshgrid(options: { tensors: readonly Tensor[] }): Tensor[];
+export function meshgrid(tensors: readonly Tensor[]): Tensor[];
+export function meshgrid(options: { tensors: readonly Tensor[]; indexing: string }): Tensor[];
+export function meshgrid(tensors: readonly Tensor[], options: { indexing: string }): Tensor[];
+export function meshgrid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("meshgrid", a[--n] as Kw);
+  // meshgrid
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("meshgrid", o, ["tensors"], ["tensors"], n);
+      return aten().meshgrid.call(v0);
+    }
+  }
+  // meshgrid.indexing
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors","indexing"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let k0: string;
+      if (o !== undefined && o.indexing !== undefined) {
+        kwArg("meshgrid", 'indexing', 'str', typeof o.indexing === 'string', o.indexing);
+        k0 = o.indexing as string;
+      } else missingKw("meshgrid", 'indexing');
+      if (o !== undefined) checkKw("meshgrid", o, ["tensors","indexing"], ["tensors"], n);
+      return aten().meshgrid_indexing.call(v0, k0);
+    }
+  }
+  return noMatch("meshgrid", a, SIGS_meshgrid);
+}
+
+const SIGS_diag = ["(Tensor input, int diagonal = 0)"];
+
+/** `torch.diag`: `diag`. */
+export function diag(input: Tensor, options?: { diagonal?: number }): Tensor;
+export function diag(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
+export function diag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag", a[--n] as Kw);
+  // diag
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("diag", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("diag", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().diag.call(v0, v1);
+    }
+  }
+  return bad_diag(a);
+}
+
+function bad_diag(a: readonly unknown[]): never {
+  return badCall("diag", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag);
+}
+
+const SIGS_diagflat = ["(Tensor input, int offset = 0)"];
+
+/** `torch.diagflat`: `diagflat`. */
+export function diagflat(input: Tensor, options?: { offset?: number }): Tensor;
+export function diagflat(input: Tensor, offset?: number, options?: { offset?: number }): Tensor;
+export function diagflat(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagflat", a[--n] as Kw);
+  // diagflat
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagflat", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("diagflat", o, ["input","offset"], ["input","offset"], n);
+      return aten().diagflat.call(v0, v1);
+    }
+  }
+  return bad_diagflat(a);
+}
+
+function bad_diagflat(a: readonly unknown[]): never {
+  return badCall("diagflat", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagflat);
+}
+
+const SIGS_diag_embed = ["(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+/** `torch.diag_embed`: `diag_embed`. */
+export function diag_embed(input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag_embed", a[--n] as Kw);
+  // diag_embed
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diag_embed", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diag_embed", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = -2;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diag_embed", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = -1;
+      if (o !== undefined) checkKw("diag_embed", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
+      return aten().diag_embed.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_diag_embed(a);
+}
+
+function bad_diag_embed(a: readonly unknown[]): never {
+  return badCall("diag_embed", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag_embed);
+}
+
+const SIGS_block_diag = ["(tuple of Tensors tensors)"];
+
+/** `torch.block_diag`: `block_diag`. */
+export function block_diag(options: { tensors: readonly Tensor[] }): Tensor;
+export function block_diag(tensors: readonly Tensor[]): Tensor;
+export function block_diag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("block_diag", a[--n] as Kw);
+  // block_diag
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("block_diag", o, ["tensors"], ["tensors"], n);
+      return aten().block_diag.call(v0);
+    }
+  }
+  return bad_block_diag(a);
+}
+
+function bad_block_diag(a: readonly unknown[]): never {
+  return badCall("block_diag", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_block_diag);
+}
+
+const SIGS_rot90 = ["(Tensor input, int k = 1, tuple of ints dims = ...)"];
+
+/** `torch.rot90`: `rot90`. */
+export function rot90(input: Tensor, options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(input: Tensor, k?: number, options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(input: Tensor, k?: number, dims?: readonly number[], options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rot90", a[--n] as Kw);
+  // rot90
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","k","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.k !== undefined) {
+        kwArg("rot90", 'k', 'int', isInt(o.k), o.k);
+        v1 = o.k as number;
+      } else v1 = 1;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("rot90", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+        v2 = toIntList(o.dims);
+      } else v2 = [0, 1];
+      if (o !== undefined) checkKw("rot90", o, ["input","k","dims"], ["input","k","dims"], n);
+      return aten().rot90.call(v0, v1, v2);
+    }
+  }
+  return bad_rot90(a);
+}
+
+function bad_rot90(a: readonly unknown[]): never {
+  return badCall("rot90", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "k", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_rot90);
+}
+
+const SIGS_fliplr = ["(Tensor input)"];
+
+/** `torch.fliplr`: `fliplr`. */
+export function fliplr(input: Tensor): Tensor;
+export function fliplr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fliplr", a[--n] as Kw);
+  // fliplr
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fliplr", o, ["input"], ["input"], n);
+      return aten().fliplr.call(v0);
+    }
+  }
+  return bad_fliplr(a);
+}
+
+function bad_fliplr(a: readonly unknown[]): never {
+  return badCall("fliplr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fliplr);
+}
+
+const SIGS_flipud = ["(Tensor input)"];
+
+/** `torch.flipud`: `flipud`. */
+export function flipud(input: Tensor): Tensor;
+export function flipud(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flipud", a[--n] as Kw);
+  // flipud
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("flipud", o, ["input"], ["input"], n);
+      return aten().flipud.call(v0);
+    }
+  }
+  return bad_flipud(a);
+}
+
+function bad_flipud(a: readonly unknown[]): never {
+  return badCall("flipud", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_flipud);
+}
+
+const SIGS_kron = ["(Tensor input, Tensor other)"];
+
+/** `torch.kron`: `kron`. */
+export function kron(input: Tensor, options: { other: Tensor }): Tensor;
+export function kron(input: Tensor, other: Tensor): Tensor;
+export function kron(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kron", a[--n] as Kw);
+  // kron
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("kron", o, ["input","other"], ["input","other"], n);
+      return aten().kron.call(v0, v1);
+    }
+  }
+  return bad_kron(a);
+}
+
+function bad_kron(a: readonly unknown[]): never {
+  return badCall("kron", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_kron);
+}
+
+const SIGS_tensordot = ["(Tensor input, Tensor other, tuple of ints dims_self, tuple of ints dims_other)"];
+
+/** `torch.tensordot`: `tensordot`. */
+export function tensordot(input: Tensor, options: { other: Tensor; dims_self?: readonly number[]; dimsSelf?: readonly number[]; dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, options: { dims_self?: readonly number[]; dimsSelf?: readonly number[]; dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, dimsSelf: readonly number[], options: { dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, dimsSelf: readonly number[], dimsOther: readonly number[]): Tensor;
+export function tensordot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensordot", a[--n] as Kw);
+  // tensordot
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","other","dims_self","dims_other"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isIntList(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: number[] = toIntList(p[3]);
+      if (o !== undefined) checkKw("tensordot", o, ["input","other","dims_self","dims_other"], ["input","other","dims_self","dims_other"], n);
+      return aten().tensordot.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_tensordot(a);
+}
+
+function bad_tensordot(a: readonly unknown[]): never {
+  return badCall("tensordot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims_self", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dims_other", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_tensordot);
+}
+
+const SIGS_inner = ["(Tensor input, Tensor other)"];
+
+/** `torch.inner`: `inner`. */
+export function inner(input: Tensor, options: { other: Tensor }): Tensor;
+export function inner(input: Tensor, other: Tensor): Tensor;
+export function inner(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("inner", a[--n] as Kw);
+  // inner
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("inner", o, ["input","other"], ["input","other"], n);
+      return aten().inner.call(v0, v1);
+    }
+  }
+  return bad_inner(a);
+}
+
+function bad_inner(a: readonly unknown[]): never {
+  return badCall("inner", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_inner);
+}
+
+const SIGS_trace = ["(Tensor input)"];
+
+/** `torch.trace`: `trace`. */
+export function trace(input: Tensor): Tensor;
+export function trace(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trace", a[--n] as Kw);
+  // trace
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trace", o, ["input"], ["input"], n);
+      return aten().trace.call(v0);
+    }
+  }
+  return bad_trace(a);
+}
+
+function bad_trace(a: readonly unknown[]): never {
+  return badCall("trace", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_trace);
+}
+
+const SIGS_linalg_cross = ["(Tensor input, Tensor other, *, int dim = -1)"];
+
+/** `torch.linalg_cross`: `linalg_cross`. */
+export function linalg_cross(input: Tensor, options: { other: Tensor; dim?: number }): Tensor;
+export function linalg_cross(input: Tensor, other: Tensor, options?: { dim?: number }): Tensor;
+export function linalg_cross(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cross", a[--n] as Kw);
+  // linalg_cross
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_cross", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("linalg_cross", o, ["input","other","dim"], ["input","other"], n);
+      return aten().linalg_cross.call(v0, v1, k0);
+    }
+  }
+  return bad_linalg_cross(a);
+}
+
+function bad_linalg_cross(a: readonly unknown[]): never {
+  return badCall("linalg_cross", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_cross);
+}
+
+const SIGS_cross = ["(Tensor input, Tensor other, int dim = None)"];
+
+/** `torch.cross`: `cross`. */
+export function cross(input: Tensor, options: { other: Tensor; dim?: number | null }): Tensor;
+export function cross(input: Tensor, other: Tensor, options?: { dim?: number | null }): Tensor;
+export function cross(input: Tensor, other: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function cross(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross", a[--n] as Kw);
+  // cross
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cross", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("cross", o, ["input","other","dim"], ["input","other","dim"], n);
+      return aten().cross.call(v0, v1, v2);
+    }
+  }
+  return bad_cross(a);
+}
+
+function bad_cross(a: readonly unknown[]): never {
+  return badCall("cross", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cross);
+}
+
+const SIGS_cartesian_prod = ["(tuple of Tensors tensors)"];
+
+/** `torch.cartesian_prod`: `cartesian_prod`. */
+export function cartesian_prod(options: { tensors: readonly Tensor[] }): Tensor;
+export function cartesian_prod(tensors: readonly Tensor[]): Tensor;
+export function cartesian_prod(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cartesian_prod", a[--n] as Kw);
+  // cartesian_prod
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("cartesian_prod", o, ["tensors"], ["tensors"], n);
+      return aten().cartesian_prod.call(v0);
+    }
+  }
+  return bad_cartesian_prod(a);
+}
+
+function bad_cartesian_prod(a: readonly unknown[]): never {
+  return badCall("cartesian_prod", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_cartesian_prod);
+}
+
+const SIGS_combinations = ["(Tensor input, int r = 2, bool with_replacement = False)"];
+
+/** `torch.combinations`: `combinations`. */
+export function combinations(input: Tensor, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(input: Tensor, r?: number, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(input: Tensor, r?: number, withReplacement?: boolean, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("combinations", a[--n] as Kw);
+  // combinations
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","r","with_replacement"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.r !== undefined) {
+        kwArg("combinations", 'r', 'int', isInt(o.r), o.r);
+        v1 = o.r as number;
+      } else v1 = 2;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.with_replacement !== undefined) {
+        kwArg("combinations", 'with_replacement', 'bool', isBool(o.with_replacement), o.with_replacement);
+        v2 = o.with_replacement as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("combinations", o, ["input","r","with_replacement"], ["input","r","with_replacement"], n);
+      return aten().combinations.call(v0, v1, v2);
+    }
+  }
+  return bad_combinations(a);
+}
+
+function bad_combinations(a: readonly unknown[]): never {
+  return badCall("combinations", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "r", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "with_replacement", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_combinations);
+}
+
+const SIGS_repeat_interleave = ["(Tensor input, Tensor repeats, int dim = None, *, int output_size = None)","(Tensor repeats, *, int output_size = None)","(Tensor input, int repeats, int dim = None, *, int output_size = None)"];
+
+/** `torch.repeat_interleave`: `repeat_interleave.self_Tensor`, `repeat_interleave.self_int`, `repeat_interleave.Tensor`. */
+export function repeat_interleave(input: Tensor, options: { repeats: Tensor; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: Tensor, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: Tensor, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, options: { repeats: number; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: number, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: number, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(repeats: Tensor, options?: { output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("repeat_interleave", a[--n] as Kw);
+  // repeat_interleave.self_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (o === undefined || kwFits(o, ["input","repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
+      return aten().repeat_interleave_self_Tensor.call(v0, v1, v2, k0);
+    }
+  }
+  // repeat_interleave.self_int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (o === undefined || kwFits(o, ["input","repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
+      return aten().repeat_interleave_self_int.call(v0, v1, v2, k0);
+    }
+  }
+  // repeat_interleave.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["repeats"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["repeats","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","output_size"], ["repeats"], n);
+      return aten().repeat_interleave_Tensor.call(v0, k0);
+    }
+  }
+  return noMatch("repeat_interleave", a, SIGS_repeat_interleave);
+}
+
+const SIGS_tril_indices = ["(int row, int col, int offset = 0, *, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.tril_indices`: `tril_indices`. */
+export function tril_indices(options: { row: number; col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, options: { col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, col: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, col: number, offset?: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tril_indices", a[--n] as Kw);
+  // tril_indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["row","col","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isInt(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("tril_indices", 'offset', 'int', isInt(o.offset), o.offset);
+        v2 = o.offset as number;
+      } else v2 = 0;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("tril_indices", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = 4;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("tril_indices", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("tril_indices", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("tril_indices", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("tril_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
+      const r = aten().tril_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_tril_indices(a);
+}
+
+function bad_tril_indices(a: readonly unknown[]): never {
+  return badCall("tril_indices", a, [
+    { name: "row", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "col", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_tril_indices);
+}
+
+const SIGS_triu_indices = ["(int row, int col, int offset = 0, *, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.triu_indices`: `triu_indices`. */
+export function triu_indices(options: { row: number; col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, options: { col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, col: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, col: number, offset?: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triu_indices", a[--n] as Kw);
+  // triu_indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["row","col","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isInt(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("triu_indices", 'offset', 'int', isInt(o.offset), o.offset);
+        v2 = o.offset as number;
+      } else v2 = 0;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("triu_indices", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = 4;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("triu_indices", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("triu_indices", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("triu_indices", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("triu_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
+      const r = aten().triu_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_triu_indices(a);
+}
+
+function bad_triu_indices(a: readonly unknown[]): never {
+  return badCall("triu_indices", a, [
+    { name: "row", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "col", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_triu_indices);
+}

@@ -3,14 +3,16 @@
 // The Tensor methods of the aten operators with `variants: method` (torchgen's python_variable_methods).
 // See Note [Generated argument parsing] in src/codegen/api/python.ts and src/codegen/README.md.
 
-import type { MemoryFormat } from '../c10/Layout.js';
+import type { Device } from '../c10/Device.js';
+import type { Layout, MemoryFormat } from '../c10/Layout.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
-import { checkKw, kwPositional, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
+import { setFactoryRequiresGrad } from '../autograd/variable.js';
+import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -973,6 +975,107 @@ export interface TensorMethods {
   histc(bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
   histc(bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
   histc(bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  /** `tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]`; `tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]`; `tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split(options: { sections: number; dim?: number }): Tensor[];
+  tensor_split(sections: number, options?: { dim?: number }): Tensor[];
+  tensor_split(sections: number, dim?: number, options?: { dim?: number }): Tensor[];
+  tensor_split(options: { indices: readonly number[]; dim?: number }): Tensor[];
+  tensor_split(indices: readonly number[], options?: { dim?: number }): Tensor[];
+  tensor_split(indices: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+  tensor_split(options: { tensor_indices_or_sections?: Tensor; tensorIndicesOrSections?: Tensor; dim?: number }): Tensor[];
+  tensor_split(tensorIndicesOrSections: Tensor, options?: { dim?: number }): Tensor[];
+  tensor_split(tensorIndicesOrSections: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  hsplit(options: { sections: number }): Tensor[];
+  hsplit(sections: number): Tensor[];
+  hsplit(options: { indices: readonly number[] }): Tensor[];
+  hsplit(...indices: number[]): Tensor[];
+  hsplit(indices: readonly number[]): Tensor[];
+  /** `vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  vsplit(options: { sections: number }): Tensor[];
+  vsplit(sections: number): Tensor[];
+  vsplit(options: { indices: readonly number[] }): Tensor[];
+  vsplit(...indices: number[]): Tensor[];
+  vsplit(indices: readonly number[]): Tensor[];
+  /** `dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  dsplit(options: { sections: number }): Tensor[];
+  dsplit(sections: number): Tensor[];
+  dsplit(options: { indices: readonly number[] }): Tensor[];
+  dsplit(...indices: number[]): Tensor[];
+  dsplit(indices: readonly number[]): Tensor[];
+  /** `movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)`; `movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  movedim(options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+  movedim(source: readonly number[], options: { destination: readonly number[] }): Tensor;
+  movedim(source: readonly number[], destination: readonly number[]): Tensor;
+  movedim(options: { source: number; destination: number }): Tensor;
+  movedim(source: number, options: { destination: number }): Tensor;
+  movedim(source: number, destination: number): Tensor;
+  /** `moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)`; `moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  moveaxis(options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+  moveaxis(source: readonly number[], options: { destination: readonly number[] }): Tensor;
+  moveaxis(source: readonly number[], destination: readonly number[]): Tensor;
+  moveaxis(options: { source: number; destination: number }): Tensor;
+  moveaxis(source: number, options: { destination: number }): Tensor;
+  moveaxis(source: number, destination: number): Tensor;
+  /** `ravel(Tensor(a) self) -> Tensor(a)` */
+  ravel(): Tensor;
+  /** `diag(Tensor self, int diagonal=0) -> Tensor` */
+  diag(options?: { diagonal?: number }): Tensor;
+  diag(diagonal?: number, options?: { diagonal?: number }): Tensor;
+  /** `diagflat(Tensor self, int offset=0) -> Tensor` */
+  diagflat(options?: { offset?: number }): Tensor;
+  diagflat(offset?: number, options?: { offset?: number }): Tensor;
+  /** `diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor` */
+  diag_embed(options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** `rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor` */
+  rot90(options?: { k?: number; dims?: readonly number[] }): Tensor;
+  rot90(k?: number, options?: { k?: number; dims?: readonly number[] }): Tensor;
+  rot90(k?: number, dims?: readonly number[], options?: { k?: number; dims?: readonly number[] }): Tensor;
+  /** `fliplr(Tensor self) -> Tensor` */
+  fliplr(): Tensor;
+  /** `flipud(Tensor self) -> Tensor` */
+  flipud(): Tensor;
+  /** `kron(Tensor self, Tensor other) -> Tensor` */
+  kron(options: { other: Tensor }): Tensor;
+  kron(other: Tensor): Tensor;
+  /** `inner(Tensor self, Tensor other) -> Tensor` */
+  inner(options: { other: Tensor }): Tensor;
+  inner(other: Tensor): Tensor;
+  /** `trace(Tensor self) -> Tensor` */
+  trace(): Tensor;
+  /** `cross(Tensor self, Tensor other, int? dim=None) -> Tensor` */
+  cross(options: { other: Tensor; dim?: number | null }): Tensor;
+  cross(other: Tensor, options?: { dim?: number | null }): Tensor;
+  cross(other: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+  /** `repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor`; `repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave(options: { repeats: Tensor; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: Tensor, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: Tensor, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(options: { repeats: number; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: number, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: number, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  /** `new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_zeros(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_zeros(...size: number[]): Tensor;
+  new_zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_ones(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_ones(...size: number[]): Tensor;
+  new_ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_full(options: { size: readonly number[]; fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_full(size: readonly number[], options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_empty(...size: number[]): Tensor;
+  new_empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -9747,6 +9850,800 @@ function bad_histc(a: readonly unknown[]): never {
   ], false, SIGS_histc);
 }
 
+const SIGS_tensor_split = ["(tuple of ints indices, int dim = 0)","(Tensor tensor_indices_or_sections, int dim = 0)","(int sections, int dim = 0)"];
+
+function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensor_split", a[--n] as Kw);
+  // tensor_split.sections
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["sections","dim"]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["sections","dim"], ["sections","dim"], n);
+      return aten().tensor_split_sections.call(this, v0, v1);
+    }
+  }
+  // tensor_split.indices
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["indices","dim"]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["indices","dim"], ["indices","dim"], n);
+      return aten().tensor_split_indices.call(this, v0, v1);
+    }
+  }
+  // tensor_split.tensor_indices_or_sections
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor_indices_or_sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["tensor_indices_or_sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["tensor_indices_or_sections","dim"], ["tensor_indices_or_sections","dim"], n);
+      return aten().tensor_split_tensor_indices_or_sections.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.tensor_split", a, SIGS_tensor_split);
+}
+
+const SIGS_hsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_hsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hsplit", a[--n] as Kw);
+  // hsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("hsplit", o, ["sections"], ["sections"], n);
+      return aten().hsplit_int.call(this, v0);
+    }
+  }
+  // hsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("hsplit", o, ["indices"], ["indices"], n);
+      return aten().hsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.hsplit", a, SIGS_hsplit);
+}
+
+const SIGS_vsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_vsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vsplit", a[--n] as Kw);
+  // vsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("vsplit", o, ["sections"], ["sections"], n);
+      return aten().vsplit_int.call(this, v0);
+    }
+  }
+  // vsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("vsplit", o, ["indices"], ["indices"], n);
+      return aten().vsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.vsplit", a, SIGS_vsplit);
+}
+
+const SIGS_dsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_dsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dsplit", a[--n] as Kw);
+  // dsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("dsplit", o, ["sections"], ["sections"], n);
+      return aten().dsplit_int.call(this, v0);
+    }
+  }
+  // dsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("dsplit", o, ["indices"], ["indices"], n);
+      return aten().dsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.dsplit", a, SIGS_dsplit);
+}
+
+const SIGS_movedim = ["(int source, int destination)","(tuple of ints source, tuple of ints destination)"];
+
+function method_movedim(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("movedim", a[--n] as Kw);
+  // movedim.intlist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
+      return aten().movedim_intlist.call(this, v0, v1);
+    }
+  }
+  // movedim.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
+      return aten().movedim_int.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.movedim", a, SIGS_movedim);
+}
+
+const SIGS_moveaxis = ["(int source, int destination)","(tuple of ints source, tuple of ints destination)"];
+
+function method_moveaxis(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("moveaxis", a[--n] as Kw);
+  // moveaxis.intlist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
+      return aten().moveaxis_intlist.call(this, v0, v1);
+    }
+  }
+  // moveaxis.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
+      return aten().moveaxis_int.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.moveaxis", a, SIGS_moveaxis);
+}
+
+function method_ravel(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ravel", a[--n] as Kw);
+  // ravel
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("ravel", o);
+      return aten().ravel.call(this);
+    }
+  }
+  return noArgs("ravel", a);
+}
+
+const SIGS_diag = ["(int diagonal = 0)"];
+
+function method_diag(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag", a[--n] as Kw);
+  // diag
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("diag", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v0 = o.diagonal as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("diag", o, ["diagonal"], ["diagonal"], n);
+      return aten().diag.call(this, v0);
+    }
+  }
+  return bad_diag(a);
+}
+
+function bad_diag(a: readonly unknown[]): never {
+  return badCall("diag", a, [
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag);
+}
+
+const SIGS_diagflat = ["(int offset = 0)"];
+
+function method_diagflat(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagflat", a[--n] as Kw);
+  // diagflat
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagflat", 'offset', 'int', isInt(o.offset), o.offset);
+        v0 = o.offset as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("diagflat", o, ["offset"], ["offset"], n);
+      return aten().diagflat.call(this, v0);
+    }
+  }
+  return bad_diagflat(a);
+}
+
+function bad_diagflat(a: readonly unknown[]): never {
+  return badCall("diagflat", a, [
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagflat);
+}
+
+const SIGS_diag_embed = ["(int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+function method_diag_embed(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag_embed", a[--n] as Kw);
+  // diag_embed
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diag_embed", 'offset', 'int', isInt(o.offset), o.offset);
+        v0 = o.offset as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diag_embed", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v1 = o.dim1 as number;
+      } else v1 = -2;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diag_embed", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v2 = o.dim2 as number;
+      } else v2 = -1;
+      if (o !== undefined) checkKw("diag_embed", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
+      return aten().diag_embed.call(this, v0, v1, v2);
+    }
+  }
+  return bad_diag_embed(a);
+}
+
+function bad_diag_embed(a: readonly unknown[]): never {
+  return badCall("diag_embed", a, [
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag_embed);
+}
+
+const SIGS_rot90 = ["(int k = 1, tuple of ints dims = ...)"];
+
+function method_rot90(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rot90", a[--n] as Kw);
+  // rot90
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["k","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isIntList(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.k !== undefined) {
+        kwArg("rot90", 'k', 'int', isInt(o.k), o.k);
+        v0 = o.k as number;
+      } else v0 = 1;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntList(p[1]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("rot90", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+        v1 = toIntList(o.dims);
+      } else v1 = [0, 1];
+      if (o !== undefined) checkKw("rot90", o, ["k","dims"], ["k","dims"], n);
+      return aten().rot90.call(this, v0, v1);
+    }
+  }
+  return bad_rot90(a);
+}
+
+function bad_rot90(a: readonly unknown[]): never {
+  return badCall("rot90", a, [
+    { name: "k", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_rot90);
+}
+
+function method_fliplr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fliplr", a[--n] as Kw);
+  // fliplr
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("fliplr", o);
+      return aten().fliplr.call(this);
+    }
+  }
+  return noArgs("fliplr", a);
+}
+
+function method_flipud(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flipud", a[--n] as Kw);
+  // flipud
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("flipud", o);
+      return aten().flipud.call(this);
+    }
+  }
+  return noArgs("flipud", a);
+}
+
+const SIGS_kron = ["(Tensor other)"];
+
+function method_kron(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kron", a[--n] as Kw);
+  // kron
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("kron", o, ["other"], ["other"], n);
+      return aten().kron.call(this, v0);
+    }
+  }
+  return bad_kron(a);
+}
+
+function bad_kron(a: readonly unknown[]): never {
+  return badCall("kron", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_kron);
+}
+
+const SIGS_inner = ["(Tensor other)"];
+
+function method_inner(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("inner", a[--n] as Kw);
+  // inner
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("inner", o, ["other"], ["other"], n);
+      return aten().inner.call(this, v0);
+    }
+  }
+  return bad_inner(a);
+}
+
+function bad_inner(a: readonly unknown[]): never {
+  return badCall("inner", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_inner);
+}
+
+function method_trace(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trace", a[--n] as Kw);
+  // trace
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("trace", o);
+      return aten().trace.call(this);
+    }
+  }
+  return noArgs("trace", a);
+}
+
+const SIGS_cross = ["(Tensor other, int dim = None)"];
+
+function method_cross(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross", a[--n] as Kw);
+  // cross
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["other","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cross", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("cross", o, ["other","dim"], ["other","dim"], n);
+      return aten().cross.call(this, v0, v1);
+    }
+  }
+  return bad_cross(a);
+}
+
+function bad_cross(a: readonly unknown[]): never {
+  return badCall("cross", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cross);
+}
+
+const SIGS_repeat_interleave = ["(Tensor repeats, int dim = None, *, int output_size = None)","(int repeats, int dim = None, *, int output_size = None)"];
+
+function method_repeat_interleave(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("repeat_interleave", a[--n] as Kw);
+  // repeat_interleave.self_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
+      return aten().repeat_interleave_self_Tensor.call(this, v0, v1, k0);
+    }
+  }
+  // repeat_interleave.self_int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["repeats","dim","output_size"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
+      return aten().repeat_interleave_self_int.call(this, v0, v1, k0);
+    }
+  }
+  return noMatch("Tensor.repeat_interleave", a, SIGS_repeat_interleave);
+}
+
+const SIGS_new_zeros = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_zeros(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_zeros", a[--n] as Kw);
+  // new_zeros
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_zeros.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_zeros(a);
+}
+
+function bad_new_zeros(a: readonly unknown[]): never {
+  return badCall("new_zeros", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_zeros);
+}
+
+const SIGS_new_ones = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_ones(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_ones", a[--n] as Kw);
+  // new_ones
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_ones.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_ones(a);
+}
+
+function bad_new_ones(a: readonly unknown[]): never {
+  return badCall("new_ones", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_ones);
+}
+
+const SIGS_new_full = ["(tuple of ints size, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_full(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_full", a[--n] as Kw);
+  // new_full
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isScalar(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
+      const r = aten().new_full.call(this, v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_full(a);
+}
+
+function bad_new_full(a: readonly unknown[]): never {
+  return badCall("new_full", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "fill_value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_new_full);
+}
+
+const SIGS_new_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_empty(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_empty", a[--n] as Kw);
+  // new_empty
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_empty", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_empty.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_empty(a);
+}
+
+function bad_new_empty(a: readonly unknown[]): never {
+  return badCall("new_empty", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_empty);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -10024,5 +10921,27 @@ export function installTensorMethods(proto: object): void {
     logcumsumexp: { value: method_logcumsumexp, writable: true, configurable: true },
     bincount: { value: method_bincount, writable: true, configurable: true },
     histc: { value: method_histc, writable: true, configurable: true },
+    tensor_split: { value: method_tensor_split, writable: true, configurable: true },
+    hsplit: { value: method_hsplit, writable: true, configurable: true },
+    vsplit: { value: method_vsplit, writable: true, configurable: true },
+    dsplit: { value: method_dsplit, writable: true, configurable: true },
+    movedim: { value: method_movedim, writable: true, configurable: true },
+    moveaxis: { value: method_moveaxis, writable: true, configurable: true },
+    ravel: { value: method_ravel, writable: true, configurable: true },
+    diag: { value: method_diag, writable: true, configurable: true },
+    diagflat: { value: method_diagflat, writable: true, configurable: true },
+    diag_embed: { value: method_diag_embed, writable: true, configurable: true },
+    rot90: { value: method_rot90, writable: true, configurable: true },
+    fliplr: { value: method_fliplr, writable: true, configurable: true },
+    flipud: { value: method_flipud, writable: true, configurable: true },
+    kron: { value: method_kron, writable: true, configurable: true },
+    inner: { value: method_inner, writable: true, configurable: true },
+    trace: { value: method_trace, writable: true, configurable: true },
+    cross: { value: method_cross, writable: true, configurable: true },
+    repeat_interleave: { value: method_repeat_interleave, writable: true, configurable: true },
+    new_zeros: { value: method_new_zeros, writable: true, configurable: true },
+    new_ones: { value: method_new_ones, writable: true, configurable: true },
+    new_full: { value: method_new_full, writable: true, configurable: true },
+    new_empty: { value: method_new_empty, writable: true, configurable: true },
   });
 }

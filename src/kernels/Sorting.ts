@@ -220,14 +220,15 @@ function medianAll(self: Tensor, ignoreNan: boolean): Tensor {
   noComplexSort(self, ignoreNan ? 'nanmedian()' : 'median()');
   const out = emptyLike(self, []);
   if (out.isMeta()) return out;
-  const ys = storedElements(out);
   if (self.numel() === 0) {
+    const ys = storedElements(out);
     ys.data[ys.base] = toStored(self.scalarType, NaN);
     return out;
   }
   const flat = aten().reshape.call(self, [-1]);
   const [v] = selectAlong(flat, 0, false, 'median()', medianRank(ignoreNan));
-  moveElement(ys, 0, storedElements(v), 0);
+  // views of storage are taken after the last allocation (a stress run grows memory on every allocation)
+  moveElement(storedElements(out), 0, storedElements(v), 0);
   return out;
 }
 export function median(_ks: DispatchKeySet, self: Tensor): Tensor {

@@ -19,10 +19,10 @@ export function bincount(_ks: DispatchKeySet, self: Tensor, weights: Tensor | nu
   const outDtype = weights === null ? ScalarType.Long : weights.scalarType === ScalarType.Float ? ScalarType.Float : ScalarType.Double;
   if (self.dim() === 1 && self.numel() === 0) return ops.zeros.call([minlength], outDtype, null, self.device, null);
   const read = elementReader(contiguousOf(self));
+  const values = Array.from({ length: self.numel() }, (_, i) => read(i));
   let min = Infinity;
   let max = -1;
-  for (let i = 0; i < self.numel(); i++) {
-    const v = read(i);
+  for (const v of values) {
     if (v < min) min = v;
     if (v > max) max = v;
   }
@@ -31,17 +31,16 @@ export function bincount(_ks: DispatchKeySet, self: Tensor, weights: Tensor | nu
     throw new Error('weights should be 1-d and have the same length as input');
   }
   const nbins = Math.max(max + 1, minlength);
+  const w = weights === null ? null : contiguousOf(ops.to_dtype.call(weights, outDtype, false, false, null));
   const out = ops.zeros.call([nbins], outDtype, null, self.device, null);
-  const ys = storedElements(out);
-  const w = weights === null ? null : elementReader(contiguousOf(ops.to_dtype.call(weights, outDtype, false, false, null)));
+  // readers are taken after the last allocation (a stress run grows memory on every allocation)
+  const wr = w === null ? null : elementReader(w);
   const acc = new Float64Array(nbins);
-  for (let i = 0; i < self.numel(); i++) {
-    const b = read(i);
-    acc[b] =
-      outDtype === ScalarType.Float
-        ? Math.fround((acc[b] as number) + (w as (e: number) => number)(i))
-        : (acc[b] as number) + (w === null ? 1 : w(i));
-  }
+  values.forEach((b, i) => {
+    const x = wr === null ? 1 : wr(i);
+    acc[b] = outDtype === ScalarType.Float ? Math.fround((acc[b] as number) + x) : (acc[b] as number) + x;
+  });
+  const ys = storedElements(out);
   for (let b = 0; b < nbins; b++) ys.data[ys.base + b] = toStored(outDtype, acc[b] as number);
   return out;
 }
@@ -76,12 +75,14 @@ function histcInto(self: Tensor, bins: number, min: number, max: number): Tensor
   const hist = ops.zeros.call([bins], self.scalarType, null, self.device, null);
   if (hist.isMeta()) return hist;
   const [lo, hi] = outerEdges(self, min, max);
-  const edges = elementReader(ops.linspace.call(lo, hi, bins + 1, self.scalarType, null, self.device, null));
+  const src = contiguousOf(self);
+  const edgeT = ops.linspace.call(lo, hi, bins + 1, self.scalarType, null, self.device, null);
+  const edges = elementReader(edgeT);
   const r = self.scalarType === ScalarType.Double ? (v: number): number => v : Math.fround;
   const left = edges(0);
   const right = edges(bins);
   const counts = new Float64Array(bins);
-  const read = elementReader(contiguousOf(self));
+  const read = elementReader(src);
   for (let i = 0; i < self.numel(); i++) {
     const x = read(i);
     if (!(x >= left && x <= right)) continue;
