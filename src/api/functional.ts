@@ -237,9 +237,11 @@ function atleast(binding: (...a: unknown[]) => unknown, tensors: TensorArgs): Te
 export function atleast_1d(...tensors: TensorArgs): Tensor | Tensor[] {
   return atleast(atleast1dBinding as (...a: unknown[]) => unknown, tensors);
 }
+/** `torch.atleast_2d(*tensors)`: 0-d and 1-d inputs viewed as 2-d. */
 export function atleast_2d(...tensors: TensorArgs): Tensor | Tensor[] {
   return atleast(atleast2dBinding as (...a: unknown[]) => unknown, tensors);
 }
+/** `torch.atleast_3d(*tensors)`: inputs with fewer than 3 dimensions viewed as 3-d. */
 export function atleast_3d(...tensors: TensorArgs): Tensor | Tensor[] {
   return atleast(atleast3dBinding as (...a: unknown[]) => unknown, tensors);
 }
