@@ -15,13 +15,6 @@ import { erfDouble } from './UnaryOps.js';
 // a few ulps. lgamma is libm's in PyTorch (std::lgamma); here it is a Lanczos approximation (g = 7, n = 9)
 // with the reflection formula below 1/2, within ~1e-15 absolute of glibc's.
 
-/** Horner evaluation of a polynomial whose coefficients are listed from the highest degree (Cephes' polevl). */
-function polevl(x: number, a: readonly number[]): number {
-  let r = 0;
-  for (const c of a) r = r * x + c;
-  return r;
-}
-
 /** Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl). */
 function chbevl(x: number, a: readonly number[]): number {
   let b0 = a[0] as number;
@@ -73,6 +66,9 @@ const LANCZOS = [
   -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
 ];
 const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+/** 0! .. 22!, each exact in double. */
+const FACTORIALS: number[] = [1];
+for (let i = 1; i <= 22; i++) FACTORIALS.push((FACTORIALS[i - 1] as number) * i);
 
 /** |sin(pi x)|, reduced to x mod 2 first so that large arguments keep their accuracy. */
 function absSinPi(x: number): number {
@@ -85,6 +81,8 @@ export function lgamma(x: number): number {
   if (Number.isNaN(x)) return x;
   if (!Number.isFinite(x)) return Infinity;
   if (x <= 0 && x === Math.floor(x)) return Infinity;
+  // log((x - 1)!) of the exact factorial for small integers, as libm's correctly rounded values there
+  if (x === Math.floor(x) && x <= 23) return Math.log(FACTORIALS[x - 1] as number);
   if (x < 0.5) return Math.log(Math.PI / absSinPi(x)) - lgamma(1 - x);
   const z = x - 1;
   let a = LANCZOS[0] as number;
@@ -101,26 +99,32 @@ const DIGAMMA_A = [
   0.08333333333333333,
 ];
 
-/** calc_digamma: ∓inf at ±0, NaN at negative integers, the reflection formula below 0, recurrence to x >= 10. */
-export function digamma(x: number): number {
+/**
+ * calc_digamma: ∓inf at ±0, NaN at negative integers, the reflection formula below 0, recurrence to x >= 10.
+ * `r` rounds each step to the compute dtype (PyTorch's float overload computes in float; pi / tan(pi r) of the
+ * reflection is taken in double there and rounded once).
+ */
+export function digamma(x: number, r: (v: number) => number = (v) => v): number {
   if (x === 0) return Object.is(x, -0) ? Infinity : -Infinity;
   if (x < 0) {
     if (x === Math.trunc(x)) return NaN;
-    const r = x - Math.trunc(x);
-    return digamma(1 - x) - Math.PI / Math.tan(Math.PI * r);
+    const frac = x - Math.trunc(x);
+    return r(digamma(r(1 - x), r) - r(Math.PI / Math.tan(Math.PI * frac)));
   }
   let result = 0;
   while (x < 10) {
-    result -= 1 / x;
-    x += 1;
+    result = r(result - r(1 / x));
+    x = r(x + 1);
   }
-  if (x === 10) return result + PSI_10;
+  if (x === 10) return r(result + r(PSI_10));
   let y = 0;
   if (x < 1e17) {
-    const z = 1 / (x * x);
-    y = z * polevl(z, DIGAMMA_A);
+    const z = r(1 / r(x * x));
+    let p = 0;
+    for (const c of DIGAMMA_A) p = r(r(p * z) + r(c)); // Cephes' polevl, coefficients from the highest degree
+    y = r(z * p);
   }
-  return result + Math.log(x) - 0.5 / x - y;
+  return r(r(r(result + r(Math.log(x))) - r(0.5 / x)) - y);
 }
 
 /**
@@ -194,7 +198,7 @@ export function zeta(x: number, q: number): number {
 
 /** calc_polygamma for n >= 2: (-1)^(n+1) n! ζ(n + 1, x); n = 0 and 1 are digamma and trigamma. */
 export function polygamma(n: number, x: number, r: (v: number) => number = (v) => v): number {
-  if (n === 0) return digamma(x);
+  if (n === 0) return digamma(x, r);
   if (n === 1) return trigamma(x, r);
   return (n % 2 ? 1 : -1) * Math.exp(lgamma(n + 1)) * zeta(n + 1, x);
 }

@@ -41,7 +41,7 @@ const MORE: Record<string, UnarySpec> = {
   log10: float('log10_vml_cpu', Math.log10),
   erfinv: float('erfinv_cpu', erfinv),
   lgamma: float('lgamma_vml_cpu', lgamma),
-  digamma: float('digamma', digamma),
+  digamma: { kind: Kind.Float, dispatchName: 'digamma', supports: allReal, real: (r: Rounder) => (x) => r(digamma(x as number, r)) },
   i0: float('i0_cpu', i0),
   sinc: sincSpec,
   // sgn of a real tensor is sign (sgn_kernel calls sign_kernel); complex sgn is not implemented here
