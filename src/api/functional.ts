@@ -4,6 +4,13 @@
 // torch/functional.py. Browser-safe.
 
 import {
+  atleast_1d as atleast1dBinding,
+  atleast_2d as atleast2dBinding,
+  atleast_3d as atleast3dBinding,
+  block_diag as blockDiagBinding,
+  cartesian_prod as cartesianProdBinding,
+  meshgrid as meshgridBinding,
+  tensordot as tensordotBinding,
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
   einsum as einsumBinding,
@@ -210,4 +217,75 @@ export function einsum(...args: unknown[]): Tensor {
     throw new Error('einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list');
   }
   return einsumBinding(equation, list);
+}
+
+// ---- issue 30: torch/functional.py's varargs forms of atleast_Nd, meshgrid, cartesian_prod, block_diag and
+// tensordot's `dims` --------------------------------------------------------------------------------------------
+
+type TensorArgs = (Tensor | readonly Tensor[])[];
+
+/** Python's `*tensors`, where one list (or tuple) argument stands for the tensors themselves. */
+function varargs(tensors: TensorArgs): Tensor[] {
+  return tensors.length === 1 && Array.isArray(tensors[0]) ? [...(tensors[0] as readonly Tensor[])] : (tensors as Tensor[]);
+}
+
+function atleast(binding: (...a: unknown[]) => unknown, tensors: TensorArgs): Tensor | Tensor[] {
+  if (tensors.length === 1 && !Array.isArray(tensors[0])) return binding(tensors[0]) as Tensor;
+  return binding(varargs(tensors)) as Tensor[];
+}
+/** `torch.atleast_1d(*tensors)`: one tensor for one, a list for several (or for one list). */
+export function atleast_1d(...tensors: TensorArgs): Tensor | Tensor[] {
+  return atleast(atleast1dBinding as (...a: unknown[]) => unknown, tensors);
+}
+/** `torch.atleast_2d(*tensors)`: 0-d and 1-d inputs viewed as 2-d. */
+export function atleast_2d(...tensors: TensorArgs): Tensor | Tensor[] {
+  return atleast(atleast2dBinding as (...a: unknown[]) => unknown, tensors);
+}
+/** `torch.atleast_3d(*tensors)`: inputs with fewer than 3 dimensions viewed as 3-d. */
+export function atleast_3d(...tensors: TensorArgs): Tensor | Tensor[] {
+  return atleast(atleast3dBinding as (...a: unknown[]) => unknown, tensors);
+}
+
+/** `torch.meshgrid(*tensors, indexing=None)`: 'ij' by default (PyTorch warns that it will change; aten-ts does not). */
+export function meshgrid(...args: (Tensor | readonly Tensor[] | { indexing?: string | null })[]): Tensor[] {
+  const last = args[args.length - 1];
+  const kw = last !== undefined && isKw(last) ? parseKw('meshgrid', args.pop(), ['indexing']) : {};
+  const tensors = varargs(args as TensorArgs);
+  return meshgridBinding(tensors, { indexing: (kw.indexing as string | null | undefined) ?? 'ij' });
+}
+
+/** `torch.cartesian_prod(*tensors)`. */
+export function cartesian_prod(...tensors: TensorArgs): Tensor {
+  return cartesianProdBinding(varargs(tensors));
+}
+/** `torch.block_diag(*tensors)`. */
+export function block_diag(...tensors: TensorArgs): Tensor {
+  return blockDiagBinding(varargs(tensors));
+}
+
+type Dims = number | readonly number[] | readonly (readonly number[])[] | Tensor;
+
+/**
+ * `torch.tensordot(a, b, dims=2, out=None)`: `dims` an int (the last dims of a with the first of b), a pair of
+ * lists, or a tensor holding either.
+ */
+export function tensordot(a: Tensor, b: Tensor, ...rest: unknown[]): Tensor {
+  let n = rest.length;
+  while (n > 0 && rest[n - 1] === undefined) n--;
+  const kw = n > 0 && isKw(rest[n - 1]) ? parseKw('tensordot', rest[--n], ['dims', 'out']) : {};
+  let dims = (n > 0 ? rest[0] : (kw.dims ?? 2)) as Dims;
+  if (dims instanceof Tensor) dims = dims.tolist() as number | number[][];
+  let da: number[];
+  let db: number[];
+  if (typeof dims === 'number') {
+    if (dims < 0) throw new Error(`tensordot expects dims >= 0, but got dims=${dims}`);
+    da = [...Array(dims).keys()].map((i) => i - dims);
+    db = [...Array(dims).keys()];
+  } else {
+    const [x, y] = dims as readonly (number | readonly number[])[];
+    da = typeof x === 'number' ? [x] : [...(x as readonly number[])];
+    db = typeof y === 'number' ? [y] : [...(y as readonly number[])];
+  }
+  const extra = kw.out !== undefined && kw.out !== null ? [{ out: kw.out }] : [];
+  return (tensordotBinding as (...x: unknown[]) => Tensor)(a, b, da, db, ...extra);
 }

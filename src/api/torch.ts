@@ -509,6 +509,8 @@ export { broadcast_tensors, norm } from './functional.js';
 export { einsum, unique } from './functional.js';
 // parity 3 (issue 15): torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
 export { unique_consecutive } from './functional.js';
+// issue 30: torch/functional.py's varargs forms.
+export { atleast_1d, atleast_2d, atleast_3d, block_diag, cartesian_prod, meshgrid, tensordot } from './functional.js';
 
 /**
  * `torch.multinomial(input, num_samples, replacement=False, *, generator=None, out=None)`: `out` must be int64,

@@ -909,3 +909,6 @@ export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: numb
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
+export * from './FunctionsManualPointwise.js';
+export * from './FunctionsManualReduce.js';
+export * from './FunctionsManualShape.js';

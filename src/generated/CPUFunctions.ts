@@ -680,4 +680,142 @@ export const atenCpu = {
   clamp_max_Tensor_out: (out: Tensor, self: Tensor, max: Tensor): Tensor => RegisterCPU.cpu_clamp_max_Tensor_out(NO_KEYS, self, max, out),
   /** `at::cpu::clamp_max_outf (clamp_max.Tensor_out)` */
   clamp_max_Tensor_outf: (self: Tensor, max: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_clamp_max_Tensor_out(NO_KEYS, self, max, out),
+  /** `at::cpu::acosh` */
+  acosh: (self: Tensor): Tensor => RegisterCPU.cpu_acosh(NO_KEYS, self),
+  /** `at::cpu::acosh_` */
+  acosh_: (self: Tensor): Tensor => RegisterCPU.cpu_acosh_(NO_KEYS, self),
+  /** `at::cpu::acosh_out` */
+  acosh_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_acosh_out(NO_KEYS, self, out),
+  /** `at::cpu::acosh_outf` */
+  acosh_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_acosh_out(NO_KEYS, self, out),
+  /** `at::cpu::asinh` */
+  asinh: (self: Tensor): Tensor => RegisterCPU.cpu_asinh(NO_KEYS, self),
+  /** `at::cpu::asinh_` */
+  asinh_: (self: Tensor): Tensor => RegisterCPU.cpu_asinh_(NO_KEYS, self),
+  /** `at::cpu::asinh_out` */
+  asinh_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_asinh_out(NO_KEYS, self, out),
+  /** `at::cpu::asinh_outf` */
+  asinh_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_asinh_out(NO_KEYS, self, out),
+  /** `at::cpu::atanh` */
+  atanh: (self: Tensor): Tensor => RegisterCPU.cpu_atanh(NO_KEYS, self),
+  /** `at::cpu::atanh_` */
+  atanh_: (self: Tensor): Tensor => RegisterCPU.cpu_atanh_(NO_KEYS, self),
+  /** `at::cpu::atanh_out` */
+  atanh_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_atanh_out(NO_KEYS, self, out),
+  /** `at::cpu::atanh_outf` */
+  atanh_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_atanh_out(NO_KEYS, self, out),
+  /** `at::cpu::log10` */
+  log10: (self: Tensor): Tensor => RegisterCPU.cpu_log10(NO_KEYS, self),
+  /** `at::cpu::log10_` */
+  log10_: (self: Tensor): Tensor => RegisterCPU.cpu_log10_(NO_KEYS, self),
+  /** `at::cpu::log10_out` */
+  log10_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_log10_out(NO_KEYS, self, out),
+  /** `at::cpu::log10_outf` */
+  log10_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_log10_out(NO_KEYS, self, out),
+  /** `at::cpu::erfinv` */
+  erfinv: (self: Tensor): Tensor => RegisterCPU.cpu_erfinv(NO_KEYS, self),
+  /** `at::cpu::erfinv_` */
+  erfinv_: (self: Tensor): Tensor => RegisterCPU.cpu_erfinv_(NO_KEYS, self),
+  /** `at::cpu::erfinv_out` */
+  erfinv_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_erfinv_out(NO_KEYS, self, out),
+  /** `at::cpu::erfinv_outf` */
+  erfinv_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_erfinv_out(NO_KEYS, self, out),
+  /** `at::cpu::lgamma` */
+  lgamma: (self: Tensor): Tensor => RegisterCPU.cpu_lgamma(NO_KEYS, self),
+  /** `at::cpu::lgamma_` */
+  lgamma_: (self: Tensor): Tensor => RegisterCPU.cpu_lgamma_(NO_KEYS, self),
+  /** `at::cpu::lgamma_out` */
+  lgamma_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_lgamma_out(NO_KEYS, self, out),
+  /** `at::cpu::lgamma_outf` */
+  lgamma_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_lgamma_out(NO_KEYS, self, out),
+  /** `at::cpu::digamma` */
+  digamma: (self: Tensor): Tensor => RegisterCPU.cpu_digamma(NO_KEYS, self),
+  /** `at::cpu::digamma_` */
+  digamma_: (self: Tensor): Tensor => RegisterCPU.cpu_digamma_(NO_KEYS, self),
+  /** `at::cpu::digamma_out` */
+  digamma_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_digamma_out(NO_KEYS, self, out),
+  /** `at::cpu::digamma_outf` */
+  digamma_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_digamma_out(NO_KEYS, self, out),
+  /** `at::cpu::i0` */
+  i0: (self: Tensor): Tensor => RegisterCPU.cpu_i0(NO_KEYS, self),
+  /** `at::cpu::i0_` */
+  i0_: (self: Tensor): Tensor => RegisterCPU.cpu_i0_(NO_KEYS, self),
+  /** `at::cpu::i0_out` */
+  i0_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_i0_out(NO_KEYS, self, out),
+  /** `at::cpu::i0_outf` */
+  i0_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_i0_out(NO_KEYS, self, out),
+  /** `at::cpu::sinc` */
+  sinc: (self: Tensor): Tensor => RegisterCPU.cpu_sinc(NO_KEYS, self),
+  /** `at::cpu::sinc_` */
+  sinc_: (self: Tensor): Tensor => RegisterCPU.cpu_sinc_(NO_KEYS, self),
+  /** `at::cpu::sinc_out` */
+  sinc_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_sinc_out(NO_KEYS, self, out),
+  /** `at::cpu::sinc_outf` */
+  sinc_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_sinc_out(NO_KEYS, self, out),
+  /** `at::cpu::sgn` */
+  sgn: (self: Tensor): Tensor => RegisterCPU.cpu_sgn(NO_KEYS, self),
+  /** `at::cpu::sgn_` */
+  sgn_: (self: Tensor): Tensor => RegisterCPU.cpu_sgn_(NO_KEYS, self),
+  /** `at::cpu::sgn_out` */
+  sgn_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_sgn_out(NO_KEYS, self, out),
+  /** `at::cpu::sgn_outf` */
+  sgn_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_sgn_out(NO_KEYS, self, out),
+  /** `at::cpu::polygamma` */
+  polygamma: (n: number, self: Tensor): Tensor => RegisterCPU.cpu_polygamma(NO_KEYS, n, self),
+  /** `at::cpu::polygamma_out` */
+  polygamma_out: (out: Tensor, n: number, self: Tensor): Tensor => RegisterCPU.cpu_polygamma_out(NO_KEYS, n, self, out),
+  /** `at::cpu::polygamma_outf` */
+  polygamma_outf: (n: number, self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_polygamma_out(NO_KEYS, n, self, out),
+  /** `at::cpu::hypot` */
+  hypot: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_hypot(NO_KEYS, self, other),
+  /** `at::cpu::hypot_` */
+  hypot_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_hypot_(NO_KEYS, self, other),
+  /** `at::cpu::hypot_out` */
+  hypot_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_hypot_out(NO_KEYS, self, other, out),
+  /** `at::cpu::hypot_outf` */
+  hypot_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_hypot_out(NO_KEYS, self, other, out),
+  /** `at::cpu::logaddexp` */
+  logaddexp: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_logaddexp(NO_KEYS, self, other),
+  /** `at::cpu::logaddexp_out` */
+  logaddexp_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_logaddexp_out(NO_KEYS, self, other, out),
+  /** `at::cpu::logaddexp_outf` */
+  logaddexp_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_logaddexp_out(NO_KEYS, self, other, out),
+  /** `at::cpu::logaddexp2` */
+  logaddexp2: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_logaddexp2(NO_KEYS, self, other),
+  /** `at::cpu::logaddexp2_out` */
+  logaddexp2_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_logaddexp2_out(NO_KEYS, self, other, out),
+  /** `at::cpu::logaddexp2_outf` */
+  logaddexp2_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_logaddexp2_out(NO_KEYS, self, other, out),
+  /** `at::cpu::nextafter` */
+  nextafter: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_nextafter(NO_KEYS, self, other),
+  /** `at::cpu::nextafter_` */
+  nextafter_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_nextafter_(NO_KEYS, self, other),
+  /** `at::cpu::nextafter_out` */
+  nextafter_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_nextafter_out(NO_KEYS, self, other, out),
+  /** `at::cpu::nextafter_outf` */
+  nextafter_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_nextafter_out(NO_KEYS, self, other, out),
+  /** `at::cpu::heaviside` */
+  heaviside: (self: Tensor, values: Tensor): Tensor => RegisterCPU.cpu_heaviside(NO_KEYS, self, values),
+  /** `at::cpu::heaviside_` */
+  heaviside_: (self: Tensor, values: Tensor): Tensor => RegisterCPU.cpu_heaviside_(NO_KEYS, self, values),
+  /** `at::cpu::heaviside_out` */
+  heaviside_out: (out: Tensor, self: Tensor, values: Tensor): Tensor => RegisterCPU.cpu_heaviside_out(NO_KEYS, self, values, out),
+  /** `at::cpu::heaviside_outf` */
+  heaviside_outf: (self: Tensor, values: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_heaviside_out(NO_KEYS, self, values, out),
+  /** `at::cpu::xlogy` */
+  xlogy: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_xlogy_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::xlogy_` */
+  xlogy_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_xlogy__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::xlogy_out` */
+  xlogy_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_xlogy_OutTensor(NO_KEYS, self, other, out),
+  /** `at::cpu::xlogy_outf` */
+  xlogy_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_xlogy_OutTensor(NO_KEYS, self, other, out),
+  /** `at::cpu::copysign_out` */
+  copysign_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign_out(NO_KEYS, self, other, out),
+  /** `at::cpu::copysign_outf` */
+  copysign_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_copysign_out(NO_KEYS, self, other, out),
+  /** `at::cpu::copysign` */
+  copysign: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::copysign_` */
+  copysign_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign__Tensor(NO_KEYS, self, other),
 };

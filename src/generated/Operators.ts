@@ -1296,6 +1296,324 @@ export interface AtenOps {
   _fused_adamw_: OperatorHandle<(self: Tensor[], grads: Tensor[], expAvgs: Tensor[], expAvgSqs: Tensor[], maxExpAvgSqs: Tensor[], stateSteps: Tensor[], lr: number, beta1: number, beta2: number, weightDecay: number, eps: number, amsgrad: boolean, maximize: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
   /** `_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()` */
   _fused_sgd_: OperatorHandle<(self: Tensor[], grads: Tensor[], momentumBufferList: Tensor[], weightDecay: number, momentum: number, lr: number, dampening: number, nesterov: boolean, maximize: boolean, isFirstStep: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
+  /** `acosh(Tensor self) -> Tensor` */
+  acosh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
+  acosh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  acosh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `asinh(Tensor self) -> Tensor` */
+  asinh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asinh_(Tensor(a!) self) -> Tensor(a!)` */
+  asinh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  asinh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `atanh(Tensor self) -> Tensor` */
+  atanh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atanh_(Tensor(a!) self) -> Tensor(a!)` */
+  atanh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  atanh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `log10(Tensor self) -> Tensor` */
+  log10: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log10_(Tensor(a!) self) -> Tensor(a!)` */
+  log10_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  log10_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `erfinv(Tensor self) -> Tensor` */
+  erfinv: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfinv_(Tensor(a!) self) -> Tensor(a!)` */
+  erfinv_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  erfinv_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `lgamma(Tensor self) -> Tensor` */
+  lgamma: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `lgamma_(Tensor(a!) self) -> Tensor(a!)` */
+  lgamma_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  lgamma_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `digamma(Tensor self) -> Tensor` */
+  digamma: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `digamma_(Tensor(a!) self) -> Tensor(a!)` */
+  digamma_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  digamma_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `i0(Tensor self) -> Tensor` */
+  i0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `i0_(Tensor(a!) self) -> Tensor(a!)` */
+  i0_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  i0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sinc(Tensor self) -> Tensor` */
+  sinc: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinc_(Tensor(a!) self) -> Tensor(a!)` */
+  sinc_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sinc_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sgn(Tensor self) -> Tensor` */
+  sgn: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sgn_(Tensor(a!) self) -> Tensor(a!)` */
+  sgn_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sgn_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `polygamma(int n, Tensor self) -> Tensor` */
+  polygamma: OperatorHandle<(n: number, self: Tensor) => Tensor>;
+  /** `polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  polygamma_out: OperatorHandle<(n: number, self: Tensor, out: Tensor) => Tensor>;
+  /** `polygamma_(Tensor(a!) self, int n) -> Tensor(a!)` */
+  polygamma_: OperatorHandle<(self: Tensor, n: number) => Tensor>;
+  /** `logit(Tensor self, float? eps=None) -> Tensor` */
+  logit: OperatorHandle<(self: Tensor, eps?: Opt<number>) => Tensor>;
+  /** `logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)` */
+  logit_: OperatorHandle<(self: Tensor, eps?: Opt<number>) => Tensor>;
+  /** `logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)` */
+  logit_out: OperatorHandle<(self: Tensor, eps: Opt<number>, out: Tensor) => Tensor>;
+  /** `square(Tensor self) -> Tensor` */
+  square: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  square_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `fix(Tensor self) -> Tensor` */
+  fix: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `fix_(Tensor(a!) self) -> Tensor(a!)` */
+  fix_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  fix_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `deg2rad(Tensor self) -> Tensor` */
+  deg2rad: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `deg2rad_(Tensor(a!) self) -> Tensor(a!)` */
+  deg2rad_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  deg2rad_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `rad2deg(Tensor self) -> Tensor` */
+  rad2deg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rad2deg_(Tensor(a!) self) -> Tensor(a!)` */
+  rad2deg_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  rad2deg_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `hypot(Tensor self, Tensor other) -> Tensor` */
+  hypot: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  hypot_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  hypot_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logaddexp(Tensor self, Tensor other) -> Tensor` */
+  logaddexp: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logaddexp_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logaddexp2(Tensor self, Tensor other) -> Tensor` */
+  logaddexp2: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logaddexp2_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `nextafter(Tensor self, Tensor other) -> Tensor` */
+  nextafter: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  nextafter_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  nextafter_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `heaviside(Tensor self, Tensor values) -> Tensor` */
+  heaviside: OperatorHandle<(self: Tensor, values: Tensor) => Tensor>;
+  /** `heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)` */
+  heaviside_: OperatorHandle<(self: Tensor, values: Tensor) => Tensor>;
+  /** `heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)` */
+  heaviside_out: OperatorHandle<(self: Tensor, values: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.Tensor(Tensor self, Tensor other) -> Tensor` */
+  xlogy_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor` */
+  xlogy_Scalar_Self: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor` */
+  xlogy_Scalar_Other: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  xlogy__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  xlogy__Scalar_Other: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutTensor: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutScalar_Self: OperatorHandle<(self: number | boolean, other: Tensor, out: Tensor) => Tensor>;
+  /** `xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  xlogy_OutScalar_Other: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  copysign_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `copysign.Tensor(Tensor self, Tensor other) -> Tensor` */
+  copysign_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  copysign__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `copysign.Scalar(Tensor self, Scalar other) -> Tensor` */
+  copysign_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  copysign__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  copysign_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `ldexp.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ldexp_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ldexp_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ldexp_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Tensor_Tensor_out: OperatorHandle<(self: Tensor, exponent: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor` */
+  float_power_Tensor_Tensor: OperatorHandle<(self: Tensor, exponent: Tensor) => Tensor>;
+  /** `float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Scalar_out: OperatorHandle<(self: number | boolean, exponent: Tensor, out: Tensor) => Tensor>;
+  /** `float_power.Scalar(Scalar self, Tensor exponent) -> Tensor` */
+  float_power_Scalar: OperatorHandle<(self: number | boolean, exponent: Tensor) => Tensor>;
+  /** `float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  float_power_Tensor_Scalar_out: OperatorHandle<(self: Tensor, exponent: number | boolean, out: Tensor) => Tensor>;
+  /** `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  float_power_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
+  /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nansum: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  nansum_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
+  /** `nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nanmean: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  nanmean_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
+  /** `var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)` */
+  var_mean: OperatorHandle<(self: Tensor, unbiased: boolean) => [Tensor, Tensor]>;
+  /** `var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)` */
+  var_mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)` */
+  var_mean_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)` */
+  std_mean: OperatorHandle<(self: Tensor, unbiased: boolean) => [Tensor, Tensor]>;
+  /** `std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)` */
+  std_mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)` */
+  std_mean_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)` */
+  aminmax: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)` */
+  aminmax_out: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean, min: Tensor, max: Tensor) => [Tensor, Tensor]>;
+  /** `count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor` */
+  count_nonzero_dim_IntList: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
+  /** `count_nonzero(Tensor self, int? dim=None) -> Tensor` */
+  count_nonzero: OperatorHandle<(self: Tensor, dim?: Opt<number>) => Tensor>;
+  /** `median(Tensor self) -> Tensor` */
+  median: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  median_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `nanmedian(Tensor self) -> Tensor` */
+  nanmedian: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  nanmedian_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  mode: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  kthvalue: OperatorHandle<(self: Tensor, k: number, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummax: OperatorHandle<(self: Tensor, dim: number) => [Tensor, Tensor]>;
+  /** `cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummin: OperatorHandle<(self: Tensor, dim: number) => [Tensor, Tensor]>;
+  /** `logcumsumexp(Tensor self, int dim) -> Tensor` */
+  logcumsumexp: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor` */
+  bincount: OperatorHandle<(self: Tensor, weights: Opt<Tensor>, minlength: number) => Tensor>;
+  /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
+  histc: OperatorHandle<(self: Tensor, bins: number, min: number | boolean, max: number | boolean) => Tensor>;
+  /** `atleast_1d(Tensor self) -> Tensor` */
+  atleast_1d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_1d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `atleast_2d(Tensor self) -> Tensor` */
+  atleast_2d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_2d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `atleast_3d(Tensor self) -> Tensor` */
+  atleast_3d: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]` */
+  atleast_3d_Sequence: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `hstack(Tensor[] tensors) -> Tensor` */
+  hstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `vstack(Tensor[] tensors) -> Tensor` */
+  vstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `row_stack(Tensor[] tensors) -> Tensor` */
+  row_stack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `dstack(Tensor[] tensors) -> Tensor` */
+  dstack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `column_stack(Tensor[] tensors) -> Tensor` */
+  column_stack: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split_sections: OperatorHandle<(self: Tensor, sections: number, dim: number) => Tensor[]>;
+  /** `tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]` */
+  tensor_split_indices: OperatorHandle<(self: Tensor, indices: number[], dim: number) => Tensor[]>;
+  /** `tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split_tensor_indices_or_sections: OperatorHandle<(self: Tensor, tensorIndicesOrSections: Tensor, dim: number) => Tensor[]>;
+  /** `hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  hsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  hsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  vsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  vsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]` */
+  dsplit_int: OperatorHandle<(self: Tensor, sections: number) => Tensor[]>;
+  /** `dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  dsplit_array: OperatorHandle<(self: Tensor, indices: number[]) => Tensor[]>;
+  /** `movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)` */
+  movedim_intlist: OperatorHandle<(self: Tensor, source: number[], destination: number[]) => Tensor>;
+  /** `movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  movedim_int: OperatorHandle<(self: Tensor, source: number, destination: number) => Tensor>;
+  /** `moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)` */
+  moveaxis_intlist: OperatorHandle<(self: Tensor, source: number[], destination: number[]) => Tensor>;
+  /** `moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  moveaxis_int: OperatorHandle<(self: Tensor, source: number, destination: number) => Tensor>;
+  /** `ravel(Tensor(a) self) -> Tensor(a)` */
+  ravel: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `meshgrid(Tensor[] tensors) -> Tensor[]` */
+  meshgrid: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]` */
+  meshgrid_indexing: OperatorHandle<(tensors: Tensor[], indexing: string) => Tensor[]>;
+  /** `diag(Tensor self, int diagonal=0) -> Tensor` */
+  diag: OperatorHandle<(self: Tensor, diagonal: number) => Tensor>;
+  /** `diagflat(Tensor self, int offset=0) -> Tensor` */
+  diagflat: OperatorHandle<(self: Tensor, offset: number) => Tensor>;
+  /** `diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor` */
+  diag_embed: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `block_diag(Tensor[] tensors) -> Tensor` */
+  block_diag: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor` */
+  rot90: OperatorHandle<(self: Tensor, k: number, dims: number[]) => Tensor>;
+  /** `fliplr(Tensor self) -> Tensor` */
+  fliplr: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `flipud(Tensor self) -> Tensor` */
+  flipud: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `kron(Tensor self, Tensor other) -> Tensor` */
+  kron: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor` */
+  tensordot: OperatorHandle<(self: Tensor, other: Tensor, dimsSelf: number[], dimsOther: number[]) => Tensor>;
+  /** `inner(Tensor self, Tensor other) -> Tensor` */
+  inner: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `trace(Tensor self) -> Tensor` */
+  trace: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor` */
+  linalg_cross: OperatorHandle<(self: Tensor, other: Tensor, dim: number) => Tensor>;
+  /** `cross(Tensor self, Tensor other, int? dim=None) -> Tensor` */
+  cross: OperatorHandle<(self: Tensor, other: Tensor, dim?: Opt<number>) => Tensor>;
+  /** `cartesian_prod(Tensor[] tensors) -> Tensor` */
+  cartesian_prod: OperatorHandle<(tensors: Tensor[]) => Tensor>;
+  /** `combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor` */
+  combinations: OperatorHandle<(self: Tensor, r: number, withReplacement: boolean) => Tensor>;
+  /** `repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_self_Tensor: OperatorHandle<(self: Tensor, repeats: Tensor, dim?: Opt<number>, outputSize?: Opt<number>) => Tensor>;
+  /** `repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_self_int: OperatorHandle<(self: Tensor, repeats: number, dim?: Opt<number>, outputSize?: Opt<number>) => Tensor>;
+  /** `repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave_Tensor: OperatorHandle<(repeats: Tensor, outputSize?: Opt<number>) => Tensor>;
+  /** `tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  tril_indices: OperatorHandle<(row: number, col: number, offset: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  triu_indices: OperatorHandle<(row: number, col: number, offset: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_zeros: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_ones: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_full: OperatorHandle<(self: Tensor, size: number[], fillValue: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1945,6 +2263,165 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _fused_adam_: find('aten::_fused_adam_', ''),
     _fused_adamw_: find('aten::_fused_adamw_', ''),
     _fused_sgd_: find('aten::_fused_sgd_', ''),
+    acosh: find('aten::acosh', ''),
+    acosh_: find('aten::acosh_', ''),
+    acosh_out: find('aten::acosh', 'out'),
+    asinh: find('aten::asinh', ''),
+    asinh_: find('aten::asinh_', ''),
+    asinh_out: find('aten::asinh', 'out'),
+    atanh: find('aten::atanh', ''),
+    atanh_: find('aten::atanh_', ''),
+    atanh_out: find('aten::atanh', 'out'),
+    log10: find('aten::log10', ''),
+    log10_: find('aten::log10_', ''),
+    log10_out: find('aten::log10', 'out'),
+    erfinv: find('aten::erfinv', ''),
+    erfinv_: find('aten::erfinv_', ''),
+    erfinv_out: find('aten::erfinv', 'out'),
+    lgamma: find('aten::lgamma', ''),
+    lgamma_: find('aten::lgamma_', ''),
+    lgamma_out: find('aten::lgamma', 'out'),
+    digamma: find('aten::digamma', ''),
+    digamma_: find('aten::digamma_', ''),
+    digamma_out: find('aten::digamma', 'out'),
+    i0: find('aten::i0', ''),
+    i0_: find('aten::i0_', ''),
+    i0_out: find('aten::i0', 'out'),
+    sinc: find('aten::sinc', ''),
+    sinc_: find('aten::sinc_', ''),
+    sinc_out: find('aten::sinc', 'out'),
+    sgn: find('aten::sgn', ''),
+    sgn_: find('aten::sgn_', ''),
+    sgn_out: find('aten::sgn', 'out'),
+    polygamma: find('aten::polygamma', ''),
+    polygamma_out: find('aten::polygamma', 'out'),
+    polygamma_: find('aten::polygamma_', ''),
+    logit: find('aten::logit', ''),
+    logit_: find('aten::logit_', ''),
+    logit_out: find('aten::logit', 'out'),
+    square: find('aten::square', ''),
+    square_out: find('aten::square', 'out'),
+    fix: find('aten::fix', ''),
+    fix_: find('aten::fix_', ''),
+    fix_out: find('aten::fix', 'out'),
+    deg2rad: find('aten::deg2rad', ''),
+    deg2rad_: find('aten::deg2rad_', ''),
+    deg2rad_out: find('aten::deg2rad', 'out'),
+    rad2deg: find('aten::rad2deg', ''),
+    rad2deg_: find('aten::rad2deg_', ''),
+    rad2deg_out: find('aten::rad2deg', 'out'),
+    hypot: find('aten::hypot', ''),
+    hypot_: find('aten::hypot_', ''),
+    hypot_out: find('aten::hypot', 'out'),
+    logaddexp: find('aten::logaddexp', ''),
+    logaddexp_out: find('aten::logaddexp', 'out'),
+    logaddexp2: find('aten::logaddexp2', ''),
+    logaddexp2_out: find('aten::logaddexp2', 'out'),
+    nextafter: find('aten::nextafter', ''),
+    nextafter_: find('aten::nextafter_', ''),
+    nextafter_out: find('aten::nextafter', 'out'),
+    heaviside: find('aten::heaviside', ''),
+    heaviside_: find('aten::heaviside_', ''),
+    heaviside_out: find('aten::heaviside', 'out'),
+    xlogy_Tensor: find('aten::xlogy', 'Tensor'),
+    xlogy_Scalar_Self: find('aten::xlogy', 'Scalar_Self'),
+    xlogy_Scalar_Other: find('aten::xlogy', 'Scalar_Other'),
+    xlogy__Tensor: find('aten::xlogy_', 'Tensor'),
+    xlogy__Scalar_Other: find('aten::xlogy_', 'Scalar_Other'),
+    xlogy_OutTensor: find('aten::xlogy', 'OutTensor'),
+    xlogy_OutScalar_Self: find('aten::xlogy', 'OutScalar_Self'),
+    xlogy_OutScalar_Other: find('aten::xlogy', 'OutScalar_Other'),
+    copysign_out: find('aten::copysign', 'out'),
+    copysign_Tensor: find('aten::copysign', 'Tensor'),
+    copysign__Tensor: find('aten::copysign_', 'Tensor'),
+    copysign_Scalar: find('aten::copysign', 'Scalar'),
+    copysign__Scalar: find('aten::copysign_', 'Scalar'),
+    copysign_Scalar_out: find('aten::copysign', 'Scalar_out'),
+    ldexp_Tensor: find('aten::ldexp', 'Tensor'),
+    ldexp_: find('aten::ldexp_', ''),
+    ldexp_out: find('aten::ldexp', 'out'),
+    float_power_Tensor_Tensor_out: find('aten::float_power', 'Tensor_Tensor_out'),
+    float_power_Tensor_Tensor: find('aten::float_power', 'Tensor_Tensor'),
+    float_power_Scalar_out: find('aten::float_power', 'Scalar_out'),
+    float_power_Scalar: find('aten::float_power', 'Scalar'),
+    float_power_Tensor_Scalar_out: find('aten::float_power', 'Tensor_Scalar_out'),
+    float_power_Tensor_Scalar: find('aten::float_power', 'Tensor_Scalar'),
+    nansum: find('aten::nansum', ''),
+    nansum_out: find('aten::nansum', 'out'),
+    nanmean: find('aten::nanmean', ''),
+    nanmean_out: find('aten::nanmean', 'out'),
+    var_mean: find('aten::var_mean', ''),
+    var_mean_dim: find('aten::var_mean', 'dim'),
+    var_mean_correction: find('aten::var_mean', 'correction'),
+    std_mean: find('aten::std_mean', ''),
+    std_mean_dim: find('aten::std_mean', 'dim'),
+    std_mean_correction: find('aten::std_mean', 'correction'),
+    aminmax: find('aten::aminmax', ''),
+    aminmax_out: find('aten::aminmax', 'out'),
+    count_nonzero_dim_IntList: find('aten::count_nonzero', 'dim_IntList'),
+    count_nonzero: find('aten::count_nonzero', ''),
+    median: find('aten::median', ''),
+    median_dim: find('aten::median', 'dim'),
+    nanmedian: find('aten::nanmedian', ''),
+    nanmedian_dim: find('aten::nanmedian', 'dim'),
+    mode: find('aten::mode', ''),
+    kthvalue: find('aten::kthvalue', ''),
+    cummax: find('aten::cummax', ''),
+    cummin: find('aten::cummin', ''),
+    logcumsumexp: find('aten::logcumsumexp', ''),
+    bincount: find('aten::bincount', ''),
+    histc: find('aten::histc', ''),
+    atleast_1d: find('aten::atleast_1d', ''),
+    atleast_1d_Sequence: find('aten::atleast_1d', 'Sequence'),
+    atleast_2d: find('aten::atleast_2d', ''),
+    atleast_2d_Sequence: find('aten::atleast_2d', 'Sequence'),
+    atleast_3d: find('aten::atleast_3d', ''),
+    atleast_3d_Sequence: find('aten::atleast_3d', 'Sequence'),
+    hstack: find('aten::hstack', ''),
+    vstack: find('aten::vstack', ''),
+    row_stack: find('aten::row_stack', ''),
+    dstack: find('aten::dstack', ''),
+    column_stack: find('aten::column_stack', ''),
+    tensor_split_sections: find('aten::tensor_split', 'sections'),
+    tensor_split_indices: find('aten::tensor_split', 'indices'),
+    tensor_split_tensor_indices_or_sections: find('aten::tensor_split', 'tensor_indices_or_sections'),
+    hsplit_int: find('aten::hsplit', 'int'),
+    hsplit_array: find('aten::hsplit', 'array'),
+    vsplit_int: find('aten::vsplit', 'int'),
+    vsplit_array: find('aten::vsplit', 'array'),
+    dsplit_int: find('aten::dsplit', 'int'),
+    dsplit_array: find('aten::dsplit', 'array'),
+    movedim_intlist: find('aten::movedim', 'intlist'),
+    movedim_int: find('aten::movedim', 'int'),
+    moveaxis_intlist: find('aten::moveaxis', 'intlist'),
+    moveaxis_int: find('aten::moveaxis', 'int'),
+    ravel: find('aten::ravel', ''),
+    meshgrid: find('aten::meshgrid', ''),
+    meshgrid_indexing: find('aten::meshgrid', 'indexing'),
+    diag: find('aten::diag', ''),
+    diagflat: find('aten::diagflat', ''),
+    diag_embed: find('aten::diag_embed', ''),
+    block_diag: find('aten::block_diag', ''),
+    rot90: find('aten::rot90', ''),
+    fliplr: find('aten::fliplr', ''),
+    flipud: find('aten::flipud', ''),
+    kron: find('aten::kron', ''),
+    tensordot: find('aten::tensordot', ''),
+    inner: find('aten::inner', ''),
+    trace: find('aten::trace', ''),
+    linalg_cross: find('aten::linalg_cross', ''),
+    cross: find('aten::cross', ''),
+    cartesian_prod: find('aten::cartesian_prod', ''),
+    combinations: find('aten::combinations', ''),
+    repeat_interleave_self_Tensor: find('aten::repeat_interleave', 'self_Tensor'),
+    repeat_interleave_self_int: find('aten::repeat_interleave', 'self_int'),
+    repeat_interleave_Tensor: find('aten::repeat_interleave', 'Tensor'),
+    tril_indices: find('aten::tril_indices', ''),
+    triu_indices: find('aten::triu_indices', ''),
+    new_zeros: find('aten::new_zeros', ''),
+    new_ones: find('aten::new_ones', ''),
+    new_full: find('aten::new_full', ''),
+    new_empty: find('aten::new_empty', ''),
   } as AtenOps;
 }
 

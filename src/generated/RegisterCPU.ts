@@ -16,6 +16,7 @@ import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.j
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
@@ -27,6 +28,7 @@ import * as FusedAdam from '../kernels/FusedAdam.js';
 import * as FusedSGD from '../kernels/FusedSGD.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -37,9 +39,12 @@ import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SumKernel from '../kernels/SumKernel.js';
+import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
@@ -47,6 +52,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as Unique from '../kernels/Unique.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
@@ -2265,6 +2271,465 @@ export function cpu_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max:
   return out;
 }
 
+/** `acosh`, CPU (functional). */
+export function cpu_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `acosh_`, CPU (inplace). */
+export function cpu_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `acosh.out`, CPU (out). */
+export function cpu_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `asinh`, CPU (functional). */
+export function cpu_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `asinh_`, CPU (inplace). */
+export function cpu_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `asinh.out`, CPU (out). */
+export function cpu_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `atanh`, CPU (functional). */
+export function cpu_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `atanh_`, CPU (inplace). */
+export function cpu_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `atanh.out`, CPU (out). */
+export function cpu_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `log10`, CPU (functional). */
+export function cpu_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `log10_`, CPU (inplace). */
+export function cpu_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `log10.out`, CPU (out). */
+export function cpu_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `erfinv`, CPU (functional). */
+export function cpu_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfinv_`, CPU (inplace). */
+export function cpu_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `erfinv.out`, CPU (out). */
+export function cpu_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `lgamma`, CPU (functional). */
+export function cpu_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `lgamma_`, CPU (inplace). */
+export function cpu_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `lgamma.out`, CPU (out). */
+export function cpu_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `digamma`, CPU (functional). */
+export function cpu_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `digamma_`, CPU (inplace). */
+export function cpu_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `digamma.out`, CPU (out). */
+export function cpu_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `i0`, CPU (functional). */
+export function cpu_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `i0_`, CPU (inplace). */
+export function cpu_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `i0.out`, CPU (out). */
+export function cpu_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `sinc`, CPU (functional). */
+export function cpu_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sinc_`, CPU (inplace). */
+export function cpu_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `sinc.out`, CPU (out). */
+export function cpu_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `sgn`, CPU (functional). */
+export function cpu_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sgn_`, CPU (inplace). */
+export function cpu_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `sgn.out`, CPU (out). */
+export function cpu_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `polygamma`, CPU (functional). */
+export function cpu_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.polygammaStructured;
+  const fast = k.fast?.(n, self);
+  if (fast) return fast;
+  const iter = k.meta(null, n, self);
+  k.impl(iter, n, self);
+  return iter.output() as Tensor;
+}
+
+/** `polygamma.out`, CPU (out). */
+export function cpu_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.polygammaStructured;
+  const iter = k.meta(out, n, self);
+  k.impl(iter, n, self);
+  return out;
+}
+
+/** `hypot`, CPU (functional). */
+export function cpu_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `hypot_`, CPU (inplace). */
+export function cpu_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `hypot.out`, CPU (out). */
+export function cpu_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `logaddexp`, CPU (functional). */
+export function cpu_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexpStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `logaddexp.out`, CPU (out). */
+export function cpu_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexpStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `logaddexp2`, CPU (functional). */
+export function cpu_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexp2Structured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `logaddexp2.out`, CPU (out). */
+export function cpu_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexp2Structured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `nextafter`, CPU (functional). */
+export function cpu_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `nextafter_`, CPU (inplace). */
+export function cpu_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `nextafter.out`, CPU (out). */
+export function cpu_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `heaviside`, CPU (functional). */
+export function cpu_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  const fast = k.fast?.(self, values);
+  if (fast) return fast;
+  const iter = k.meta(null, self, values);
+  k.impl(iter, self, values);
+  return iter.output() as Tensor;
+}
+
+/** `heaviside_`, CPU (inplace). */
+export function cpu_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  const iter = k.meta(self, self, values);
+  checkInplace(self, iter);
+  k.impl(iter, self, values);
+  return self;
+}
+
+/** `heaviside.out`, CPU (out). */
+export function cpu_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  const iter = k.meta(out, self, values);
+  k.impl(iter, self, values);
+  return out;
+}
+
+/** `xlogy.Tensor`, CPU (functional). */
+export function cpu_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `xlogy_.Tensor`, CPU (inplace). */
+export function cpu_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `xlogy.OutTensor`, CPU (out). */
+export function cpu_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `copysign.out`, CPU (out). */
+export function cpu_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `copysign.Tensor`, CPU (functional). */
+export function cpu_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `copysign_.Tensor`, CPU (inplace). */
+export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2726,4 +3191,72 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _fused_adam_: FusedAdam.fusedAdamKernelCpu_,
   _fused_adamw_: FusedAdam.fusedAdamwKernelCpu_,
   _fused_sgd_: FusedSGD.fusedSgdKernelCpu_,
+  acosh: cpu_acosh,
+  acosh_: cpu_acosh_,
+  acosh_out: cpu_acosh_out,
+  asinh: cpu_asinh,
+  asinh_: cpu_asinh_,
+  asinh_out: cpu_asinh_out,
+  atanh: cpu_atanh,
+  atanh_: cpu_atanh_,
+  atanh_out: cpu_atanh_out,
+  log10: cpu_log10,
+  log10_: cpu_log10_,
+  log10_out: cpu_log10_out,
+  erfinv: cpu_erfinv,
+  erfinv_: cpu_erfinv_,
+  erfinv_out: cpu_erfinv_out,
+  lgamma: cpu_lgamma,
+  lgamma_: cpu_lgamma_,
+  lgamma_out: cpu_lgamma_out,
+  digamma: cpu_digamma,
+  digamma_: cpu_digamma_,
+  digamma_out: cpu_digamma_out,
+  i0: cpu_i0,
+  i0_: cpu_i0_,
+  i0_out: cpu_i0_out,
+  sinc: cpu_sinc,
+  sinc_: cpu_sinc_,
+  sinc_out: cpu_sinc_out,
+  sgn: cpu_sgn,
+  sgn_: cpu_sgn_,
+  sgn_out: cpu_sgn_out,
+  polygamma: cpu_polygamma,
+  polygamma_out: cpu_polygamma_out,
+  logit: UnaryOpsKernel.logit,
+  logit_: UnaryOpsKernel.logit_,
+  logit_out: UnaryOpsKernel.logitOut,
+  hypot: cpu_hypot,
+  hypot_: cpu_hypot_,
+  hypot_out: cpu_hypot_out,
+  logaddexp: cpu_logaddexp,
+  logaddexp_out: cpu_logaddexp_out,
+  logaddexp2: cpu_logaddexp2,
+  logaddexp2_out: cpu_logaddexp2_out,
+  nextafter: cpu_nextafter,
+  nextafter_: cpu_nextafter_,
+  nextafter_out: cpu_nextafter_out,
+  heaviside: cpu_heaviside,
+  heaviside_: cpu_heaviside_,
+  heaviside_out: cpu_heaviside_out,
+  xlogy_Tensor: cpu_xlogy_Tensor,
+  xlogy__Tensor: cpu_xlogy__Tensor,
+  xlogy_OutTensor: cpu_xlogy_OutTensor,
+  copysign_out: cpu_copysign_out,
+  copysign_Tensor: cpu_copysign_Tensor,
+  copysign__Tensor: cpu_copysign__Tensor,
+  nansum: SumKernel.nansum,
+  nansum_out: SumKernel.nansumOut,
+  var_mean_correction: ReduceOps.varMean,
+  std_mean_correction: ReduceOps.stdMean,
+  aminmax: TensorCompare.aminmax,
+  aminmax_out: TensorCompare.aminmaxOut,
+  count_nonzero_dim_IntList: TensorAdvancedIndexing.countNonzeroDims,
+  median: Sorting.median,
+  nanmedian: Sorting.nanmedian,
+  mode: Sorting.mode,
+  bincount: SummaryOps.bincount,
+  histc: SummaryOps.histc,
+  trace: LinearAlgebraComposite.trace,
+  repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
 };

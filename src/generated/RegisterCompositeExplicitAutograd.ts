@@ -6,14 +6,22 @@
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Copy from '../kernels/Copy.js';
+import * as Cross from '../kernels/Cross.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
+import * as Sorting from '../kernels/Sorting.js';
+import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as TensorShapeComposite from '../kernels/TensorShapeComposite.js';
+import * as TensorTransformations from '../kernels/TensorTransformations.js';
+import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 
 /** The CompositeExplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeExplicitAutograd.cpp). */
 export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
@@ -121,4 +129,39 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   _foreach_sqrt_: ForeachOpsKernels.foreachSqrt_,
   _foreach_zero_: ForeachOpsKernels.foreachZero_,
   _foreach_copy_: ForeachOpsKernels.foreachCopy_,
+  polygamma_: UnaryOpsKernel.polygamma_,
+  deg2rad: UnaryOpsKernel.deg2rad,
+  deg2rad_: UnaryOpsKernel.deg2rad_,
+  deg2rad_out: UnaryOpsKernel.deg2radOut,
+  rad2deg: UnaryOpsKernel.rad2deg,
+  rad2deg_: UnaryOpsKernel.rad2deg_,
+  rad2deg_out: UnaryOpsKernel.rad2degOut,
+  xlogy_Scalar_Self: BinaryOpsKernel.xlogyScalarSelf,
+  xlogy_Scalar_Other: BinaryOpsKernel.xlogyScalarOther,
+  xlogy__Scalar_Other: BinaryOpsKernel.xlogyScalarOther_,
+  xlogy_OutScalar_Self: BinaryOpsKernel.xlogyOutScalarSelf,
+  xlogy_OutScalar_Other: BinaryOpsKernel.xlogyOutScalarOther,
+  copysign_Scalar: BinaryOpsKernel.copysignScalar,
+  copysign__Scalar: BinaryOpsKernel.copysignScalar_,
+  copysign_Scalar_out: BinaryOpsKernel.copysignScalarOut,
+  ldexp_Tensor: BinaryOpsKernel.ldexp,
+  ldexp_: BinaryOpsKernel.ldexp_,
+  ldexp_out: BinaryOpsKernel.ldexpOut,
+  count_nonzero: TensorAdvancedIndexing.countNonzero,
+  median_dim: Sorting.medianDim,
+  nanmedian_dim: Sorting.nanmedianDim,
+  kthvalue: Sorting.kthvalue,
+  cummax: ReduceOpsKernel.cummax,
+  cummin: ReduceOpsKernel.cummin,
+  logcumsumexp: ReduceOpsKernel.logcumsumexp,
+  diag_embed: TensorShapeComposite.diagEmbed,
+  block_diag: TensorShapeComposite.blockDiag,
+  rot90: TensorTransformations.rot90,
+  linalg_cross: Cross.linalgCross,
+  tril_indices: TensorFactories.trilIndices,
+  triu_indices: TensorFactories.triuIndices,
+  new_zeros: TensorFactories.newZeros,
+  new_ones: TensorFactories.newOnes,
+  new_full: TensorFactories.newFull,
+  new_empty: TensorFactories.newEmpty,
 };

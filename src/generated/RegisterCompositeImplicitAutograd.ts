@@ -9,13 +9,17 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
+import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as Itertools from '../kernels/Itertools.js';
 import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -23,12 +27,17 @@ import * as PadNd from '../kernels/PadNd.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pooling1d from '../kernels/Pooling1d.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as Repeat from '../kernels/Repeat.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as TensorShapeComposite from '../kernels/TensorShapeComposite.js';
+import * as TensorTransformations from '../kernels/TensorTransformations.js';
+import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
@@ -114,4 +123,60 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_svdvals: BatchLinearAlgebra.linalgSvdvals,
   svd: BatchLinearAlgebra.svd,
   linalg_matrix_norm_str_ord: BatchLinearAlgebra.linalgMatrixNormStr,
+  square: UnaryOpsKernel.square,
+  square_out: UnaryOpsKernel.squareOut,
+  fix: UnaryOpsKernel.fix,
+  fix_: UnaryOpsKernel.fix_,
+  fix_out: UnaryOpsKernel.fixOut,
+  float_power_Tensor_Tensor_out: BinaryOpsKernel.floatPowerTensorTensorOut,
+  float_power_Tensor_Tensor: BinaryOpsKernel.floatPowerTensorTensor,
+  float_power_Scalar_out: BinaryOpsKernel.floatPowerScalarOut,
+  float_power_Scalar: BinaryOpsKernel.floatPowerScalar,
+  float_power_Tensor_Scalar_out: BinaryOpsKernel.floatPowerTensorScalarOut,
+  float_power_Tensor_Scalar: BinaryOpsKernel.floatPowerTensorScalar,
+  nanmean: SumKernel.nanmean,
+  nanmean_out: SumKernel.nanmeanOut,
+  var_mean: ReduceOps.varMeanUnbiased,
+  var_mean_dim: ReduceOps.varMeanDim,
+  std_mean: ReduceOps.stdMeanUnbiased,
+  std_mean_dim: ReduceOps.stdMeanDim,
+  atleast_1d: TensorShapeComposite.atleast1d,
+  atleast_1d_Sequence: TensorShapeComposite.atleast1dSequence,
+  atleast_2d: TensorShapeComposite.atleast2d,
+  atleast_2d_Sequence: TensorShapeComposite.atleast2dSequence,
+  atleast_3d: TensorShapeComposite.atleast3d,
+  atleast_3d_Sequence: TensorShapeComposite.atleast3dSequence,
+  hstack: TensorShapeComposite.hstack,
+  vstack: TensorShapeComposite.vstack,
+  row_stack: TensorShapeComposite.vstack,
+  dstack: TensorShapeComposite.dstack,
+  column_stack: TensorShapeComposite.columnStack,
+  tensor_split_sections: TensorShapeComposite.tensorSplitSections,
+  tensor_split_indices: TensorShapeComposite.tensorSplitIndices,
+  tensor_split_tensor_indices_or_sections: TensorShapeComposite.tensorSplitTensor,
+  hsplit_int: TensorShapeComposite.hsplitInt,
+  hsplit_array: TensorShapeComposite.hsplitArray,
+  vsplit_int: TensorShapeComposite.vsplitInt,
+  vsplit_array: TensorShapeComposite.vsplitArray,
+  dsplit_int: TensorShapeComposite.dsplitInt,
+  dsplit_array: TensorShapeComposite.dsplitArray,
+  movedim_intlist: TensorShapeComposite.movedimIntlist,
+  movedim_int: TensorShapeComposite.movedimInt,
+  moveaxis_intlist: TensorShapeComposite.movedimIntlist,
+  moveaxis_int: TensorShapeComposite.movedimInt,
+  ravel: TensorShapeComposite.ravel,
+  meshgrid: TensorShapeComposite.meshgrid,
+  meshgrid_indexing: TensorShapeComposite.meshgridIndexing,
+  diag: TensorShapeComposite.diag,
+  diagflat: TensorShapeComposite.diagflat,
+  fliplr: TensorTransformations.fliplr,
+  flipud: TensorTransformations.flipud,
+  kron: LinearAlgebraComposite.kron,
+  tensordot: LinearAlgebraComposite.tensordot,
+  inner: LinearAlgebraComposite.inner,
+  cross: Cross.cross,
+  cartesian_prod: Itertools.cartesianProd,
+  combinations: Itertools.combinations,
+  repeat_interleave_self_Tensor: Repeat.repeatInterleaveSelfTensor,
+  repeat_interleave_self_int: Repeat.repeatInterleaveSelfInt,
 };

@@ -16,6 +16,7 @@ import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.j
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
@@ -25,6 +26,7 @@ import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -35,9 +37,12 @@ import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SumKernel from '../kernels/SumKernel.js';
+import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
@@ -45,6 +50,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
@@ -1849,6 +1855,378 @@ function meta_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max: Tenso
   return out;
 }
 
+/** `acosh`, Meta (functional). */
+function meta_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `acosh_`, Meta (inplace). */
+function meta_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `acosh.out`, Meta (out). */
+function meta_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.acoshStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `asinh`, Meta (functional). */
+function meta_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `asinh_`, Meta (inplace). */
+function meta_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `asinh.out`, Meta (out). */
+function meta_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.asinhStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `atanh`, Meta (functional). */
+function meta_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `atanh_`, Meta (inplace). */
+function meta_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `atanh.out`, Meta (out). */
+function meta_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.atanhStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `log10`, Meta (functional). */
+function meta_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `log10_`, Meta (inplace). */
+function meta_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `log10.out`, Meta (out). */
+function meta_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.log10Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `erfinv`, Meta (functional). */
+function meta_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfinv_`, Meta (inplace). */
+function meta_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `erfinv.out`, Meta (out). */
+function meta_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.erfinvStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `lgamma`, Meta (functional). */
+function meta_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `lgamma_`, Meta (inplace). */
+function meta_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lgamma.out`, Meta (out). */
+function meta_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.lgammaStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `digamma`, Meta (functional). */
+function meta_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `digamma_`, Meta (inplace). */
+function meta_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `digamma.out`, Meta (out). */
+function meta_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.digammaStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `i0`, Meta (functional). */
+function meta_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `i0_`, Meta (inplace). */
+function meta_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `i0.out`, Meta (out). */
+function meta_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.i0Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sinc`, Meta (functional). */
+function meta_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sinc_`, Meta (inplace). */
+function meta_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sinc.out`, Meta (out). */
+function meta_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.sincStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sgn`, Meta (functional). */
+function meta_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sgn_`, Meta (inplace). */
+function meta_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sgn.out`, Meta (out). */
+function meta_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.sgnStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `polygamma`, Meta (functional). */
+function meta_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Tensor {
+  const k = UnaryOpsKernel.polygammaStructured;
+  const iter = k.meta(null, n, self);
+  return iter.output() as Tensor;
+}
+
+/** `polygamma.out`, Meta (out). */
+function meta_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOpsKernel.polygammaStructured;
+  k.meta(out, n, self);
+  return out;
+}
+
+/** `hypot`, Meta (functional). */
+function meta_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `hypot_`, Meta (inplace). */
+function meta_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hypot.out`, Meta (out). */
+function meta_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.hypotStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `logaddexp`, Meta (functional). */
+function meta_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexpStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `logaddexp.out`, Meta (out). */
+function meta_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexpStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `logaddexp2`, Meta (functional). */
+function meta_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexp2Structured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `logaddexp2.out`, Meta (out). */
+function meta_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.logaddexp2Structured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `nextafter`, Meta (functional). */
+function meta_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `nextafter_`, Meta (inplace). */
+function meta_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `nextafter.out`, Meta (out). */
+function meta_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.nextafterStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `heaviside`, Meta (functional). */
+function meta_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  const iter = k.meta(null, self, values);
+  return iter.output() as Tensor;
+}
+
+/** `heaviside_`, Meta (inplace). */
+function meta_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  const iter = k.meta(self, self, values);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `heaviside.out`, Meta (out). */
+function meta_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.heavisideStructured;
+  k.meta(out, self, values);
+  return out;
+}
+
+/** `xlogy.Tensor`, Meta (functional). */
+function meta_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `xlogy_.Tensor`, Meta (inplace). */
+function meta_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `xlogy.OutTensor`, Meta (out). */
+function meta_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.xlogyStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `copysign.out`, Meta (out). */
+function meta_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `copysign.Tensor`, Meta (functional). */
+function meta_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `copysign_.Tensor`, Meta (inplace). */
+function meta_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOpsKernel.copysignStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2302,4 +2680,71 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   bernoulli_out: Distributions.bernoulliOut,
   _scaled_dot_product_flash_attention_for_cpu: attention.scaledDotProductFlashAttentionForCpu,
   _scaled_dot_product_flash_attention_for_cpu_backward: attention.scaledDotProductFlashAttentionForCpuBackward,
+  acosh: meta_acosh,
+  acosh_: meta_acosh_,
+  acosh_out: meta_acosh_out,
+  asinh: meta_asinh,
+  asinh_: meta_asinh_,
+  asinh_out: meta_asinh_out,
+  atanh: meta_atanh,
+  atanh_: meta_atanh_,
+  atanh_out: meta_atanh_out,
+  log10: meta_log10,
+  log10_: meta_log10_,
+  log10_out: meta_log10_out,
+  erfinv: meta_erfinv,
+  erfinv_: meta_erfinv_,
+  erfinv_out: meta_erfinv_out,
+  lgamma: meta_lgamma,
+  lgamma_: meta_lgamma_,
+  lgamma_out: meta_lgamma_out,
+  digamma: meta_digamma,
+  digamma_: meta_digamma_,
+  digamma_out: meta_digamma_out,
+  i0: meta_i0,
+  i0_: meta_i0_,
+  i0_out: meta_i0_out,
+  sinc: meta_sinc,
+  sinc_: meta_sinc_,
+  sinc_out: meta_sinc_out,
+  sgn: meta_sgn,
+  sgn_: meta_sgn_,
+  sgn_out: meta_sgn_out,
+  polygamma: meta_polygamma,
+  polygamma_out: meta_polygamma_out,
+  logit: UnaryOpsKernel.logit,
+  logit_: UnaryOpsKernel.logit_,
+  logit_out: UnaryOpsKernel.logitOut,
+  hypot: meta_hypot,
+  hypot_: meta_hypot_,
+  hypot_out: meta_hypot_out,
+  logaddexp: meta_logaddexp,
+  logaddexp_out: meta_logaddexp_out,
+  logaddexp2: meta_logaddexp2,
+  logaddexp2_out: meta_logaddexp2_out,
+  nextafter: meta_nextafter,
+  nextafter_: meta_nextafter_,
+  nextafter_out: meta_nextafter_out,
+  heaviside: meta_heaviside,
+  heaviside_: meta_heaviside_,
+  heaviside_out: meta_heaviside_out,
+  xlogy_Tensor: meta_xlogy_Tensor,
+  xlogy__Tensor: meta_xlogy__Tensor,
+  xlogy_OutTensor: meta_xlogy_OutTensor,
+  copysign_out: meta_copysign_out,
+  copysign_Tensor: meta_copysign_Tensor,
+  copysign__Tensor: meta_copysign__Tensor,
+  nansum: SumKernel.nansum,
+  nansum_out: SumKernel.nansumOut,
+  var_mean_correction: ReduceOps.varMean,
+  std_mean_correction: ReduceOps.stdMean,
+  aminmax: TensorCompare.aminmax,
+  aminmax_out: TensorCompare.aminmaxOut,
+  count_nonzero_dim_IntList: TensorAdvancedIndexing.countNonzeroDims,
+  median: Sorting.median,
+  nanmedian: Sorting.nanmedian,
+  mode: Sorting.mode,
+  histc: SummaryOps.histc,
+  trace: LinearAlgebraComposite.trace,
+  repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
 };

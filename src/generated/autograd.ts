@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -5508,6 +5508,1054 @@ export class DetachBackward0 extends Node {
   }
 }
 
+/** Backward of `acosh` (derivatives.yaml:802). */
+export class AcoshBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AcoshBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = acoshBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `asinh` (derivatives.yaml:805). */
+export class AsinhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AsinhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = asinhBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `atanh` (derivatives.yaml:808). */
+export class AtanhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AtanhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = atanhBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log10` (derivatives.yaml:811). */
+export class Log10Backward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Log10Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = log10Backward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sgn` (derivatives.yaml:814). */
+export class SgnBackward0 extends Node {
+
+  name(): string {
+    return 'SgnBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `erfinv` (derivatives.yaml:817). */
+export class ErfinvBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ErfinvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = erfinvBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `lgamma` (derivatives.yaml:820). */
+export class LgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = lgammaBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `digamma` (derivatives.yaml:823). */
+export class DigammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DigammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, 0, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `polygamma` (derivatives.yaml:826). */
+export class PolygammaBackward0 extends Node {
+  n_!: Parameters<AtenOps['polygamma']['call']>[0];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PolygammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const n = this.n_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, n, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `polygamma_` (derivatives.yaml:829). */
+export class PolygammaBackward1 extends Node {
+  n_!: Parameters<AtenOps['polygamma_']['call']>[1];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PolygammaBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const n = this.n_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polygammaBackward(grad, n, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `i0` (derivatives.yaml:832). */
+export class I0Backward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'I0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = i0Backward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sinc` (derivatives.yaml:835). */
+export class SincBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SincBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = sincBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `logit` (derivatives.yaml:838). */
+export class LogitBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['logit']['call']>[1];
+
+  name(): string {
+    return 'LogitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const eps = this.eps_;
+    if (this.shouldComputeOutput(0)) out[0] = logitBackward(grad, self, eps ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `deg2rad` (derivatives.yaml:841). */
+export class Deg2RadBackward0 extends Node {
+
+  name(): string {
+    return 'Deg2RadBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = deg2radBackward(grad);
+    return out;
+  }
+}
+
+/** Backward of `rad2deg` (derivatives.yaml:844). */
+export class Rad2DegBackward0 extends Node {
+
+  name(): string {
+    return 'Rad2DegBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = rad2degBackward(grad);
+    return out;
+  }
+}
+
+/** Backward of `hypot` (derivatives.yaml:847). */
+export class HypotBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HypotBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = hypotBackward(grad, self, result);
+    if (this.shouldComputeOutput(1)) out[1] = hypotBackward(grad, other, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `logaddexp` (derivatives.yaml:851). */
+export class LogaddexpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogaddexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logaddexpBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = logaddexpBackward(grad, other, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `logaddexp2` (derivatives.yaml:855). */
+export class Logaddexp2Backward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Logaddexp2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logaddexp2Backward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = logaddexp2Backward(grad, other, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Tensor` (derivatives.yaml:859). */
+export class XlogyBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'XlogyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlogySelfBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = xlogyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:863). */
+export class XlogyBackward1 extends Node {
+  self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'XlogyBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlogyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+  }
+}
+
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:866). */
+export class XlogyBackward2 extends Node {
+  self_: SavedVariable = NONE;
+  other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
+
+  name(): string {
+    return 'XlogyBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = xlogyScalarOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `copysign.Tensor` (derivatives.yaml:869). */
+export class CopysignBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CopysignBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = copysignTensorSelfBackward(grad, self, result);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `copysign.Scalar` (derivatives.yaml:873). */
+export class CopysignBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CopysignBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = copysignTensorSelfBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nextafter` (derivatives.yaml:876). */
+export class NextafterBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NextafterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = nextafterBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `ldexp.Tensor` (derivatives.yaml:880). */
+export class LdexpBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LdexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = ldexpSelfBackward(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = ldexpOtherBackward(grad, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nansum` (derivatives.yaml:886). */
+export class NansumBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['nansum']['call']>[1];
+  keepdim_!: Parameters<AtenOps['nansum']['call']>[2];
+
+  name(): string {
+    return 'NansumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = nansumBackward(grad, self, dim ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `var_mean.correction` (derivatives.yaml:889). */
+export class VarMeanBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['var_mean_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['var_mean_correction']['call']>[3];
+
+  name(): string {
+    return 'VarMeanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = varMeanBackward(grads, self, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `std_mean.correction` (derivatives.yaml:892). */
+export class StdMeanBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['std_mean_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['std_mean_correction']['call']>[3];
+  result0_: SavedVariable = NONE;
+
+  name(): string {
+    return 'StdMeanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    const result0 = this.result0_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = stdMeanBackward(grads, self, result0, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result0_.reset();
+  }
+}
+
+/** Backward of `aminmax` (derivatives.yaml:895). */
+export class AminmaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['aminmax']['call']>[1];
+  keepdim_!: Parameters<AtenOps['aminmax']['call']>[2];
+  min_: SavedVariable = NONE;
+  max_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AminmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const min = this.min_.unpack(this);
+    const max = this.max_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = aminmaxBackward(grads, self, dim ?? null, keepdim, min, max);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.min_.reset();
+    this.max_.reset();
+  }
+}
+
+/** Backward of `median` (derivatives.yaml:898). */
+export class MedianBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MedianBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = evenlyDistributeBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `median.dim` (derivatives.yaml:901). */
+export class MedianBackward1 extends Node {
+  dim_!: Parameters<AtenOps['median_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MedianBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `nanmedian` (derivatives.yaml:905). */
+export class NanmedianBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NanmedianBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = evenlyDistributeBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nanmedian.dim` (derivatives.yaml:908). */
+export class NanmedianBackward1 extends Node {
+  dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NanmedianBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `mode` (derivatives.yaml:912). */
+export class ModeBackward0 extends Node {
+  dim_!: Parameters<AtenOps['mode']['call']>[1];
+  keepdim_!: Parameters<AtenOps['mode']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ModeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `kthvalue` (derivatives.yaml:916). */
+export class KthvalueBackward0 extends Node {
+  dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
+  keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'KthvalueBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `cummax` (derivatives.yaml:920). */
+export class CummaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['cummax']['call']>[1];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CummaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = cummaxminBackward(grad, self, indices, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `cummin` (derivatives.yaml:924). */
+export class CumminBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['cummin']['call']>[1];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CumminBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = cummaxminBackward(grad, self, indices, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `logcumsumexp` (derivatives.yaml:928). */
+export class LogcumsumexpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogcumsumexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logcumsumexpBackward(grad, self, result, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rot90` (derivatives.yaml:933). */
+export class Rot90Backward0 extends Node {
+  k_!: Parameters<AtenOps['rot90']['call']>[1];
+  dims_!: Parameters<AtenOps['rot90']['call']>[2];
+
+  name(): string {
+    return 'Rot90Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const k = this.k_;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = rot90Backward(grad, k, dims);
+    return out;
+  }
+}
+
+/** Backward of `diag_embed` (derivatives.yaml:936). */
+export class DiagEmbedBackward0 extends Node {
+  offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
+  dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
+  dim2_!: Parameters<AtenOps['diag_embed']['call']>[3];
+
+  name(): string {
+    return 'DiagEmbedBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    if (this.shouldComputeOutput(0)) out[0] = diagEmbedBackward(grad, offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `block_diag` (derivatives.yaml:939). */
+export class BlockDiagBackward0 extends Node {
+  tensors_sizes!: number[][];
+  tensors_count = 0;
+
+  name(): string {
+    return 'BlockDiagBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensors_sizes = this.tensors_sizes;
+    for (let i = 0; i < this.tensors_count; i++) {
+      if (!this.shouldComputeOutput(0 + i)) continue;
+      const r: (Tensor | null)[] = blockDiagBackward(grad, tensors_sizes);
+      for (let j = 0; j < this.tensors_count; j++) out[0 + j] = r[j] ?? null;
+      break;
+    }
+    return out;
+  }
+}
+
+/** Backward of `trace` (derivatives.yaml:942). */
+export class TraceBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'TraceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = traceBackward(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `linalg_cross` (derivatives.yaml:945). */
+export class LinalgCrossBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgCrossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const dim = this.dim_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = linalgCrossBackward(other, grad, dim);
+    if (this.shouldComputeOutput(1)) out[1] = linalgCrossBackward(grad, self, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -10574,6 +11622,924 @@ export function autogradKernels(ops: AtenOps) {
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
+  acosh: kernel('acosh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AcoshBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  acosh_: kernel('acosh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AcoshBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  acosh_out: kernel('acosh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('acosh'));
+    return ops.acosh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  asinh: kernel('asinh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AsinhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  asinh_: kernel('asinh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AsinhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  asinh_out: kernel('asinh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('asinh'));
+    return ops.asinh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  atanh: kernel('atanh', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  atanh_: kernel('atanh_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  atanh_out: kernel('atanh_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atanh'));
+    return ops.atanh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  log10: kernel('log10', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Log10Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  log10_: kernel('log10_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Log10Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  log10_out: kernel('log10_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log10'));
+    return ops.log10_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  erfinv: kernel('erfinv', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfinvBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfinv_: kernel('erfinv_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfinvBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  erfinv_out: kernel('erfinv_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfinv'));
+    return ops.erfinv_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  lgamma: kernel('lgamma', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  lgamma_: kernel('lgamma_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  lgamma_out: kernel('lgamma_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lgamma'));
+    return ops.lgamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  digamma: kernel('digamma', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new DigammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  digamma_: kernel('digamma_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new DigammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  digamma_out: kernel('digamma_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('digamma'));
+    return ops.digamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  i0: kernel('i0', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new I0Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  i0_: kernel('i0_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new I0Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  i0_out: kernel('i0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('i0'));
+    return ops.i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  sinc: kernel('sinc', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SincBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  sinc_: kernel('sinc_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SincBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  sinc_out: kernel('sinc_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinc'));
+    return ops.sinc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  sgn: kernel('sgn', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SgnBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  sgn_: kernel('sgn_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SgnBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  sgn_out: kernel('sgn_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sgn'));
+    return ops.sgn_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  polygamma: kernel('polygamma', (ks, n, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    const gradFn = new PolygammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.n_ = n;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  polygamma_out: kernel('polygamma_out', (ks, n, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('polygamma'));
+    return ops.polygamma_out.redispatch(ks.and(afterAutogradKeyset), n, self, out);
+  }),
+  polygamma_: kernel('polygamma_', (ks, self, n) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    const gradFn = new PolygammaBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.n_ = n;
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  logit: kernel('logit', (ks, self, eps) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const gradFn = new LogitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.eps_ = eps;
+    const result = ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logit_: kernel('logit_', (ks, self, eps) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const gradFn = new LogitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.eps_ = eps;
+    const result = ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  logit_out: kernel('logit_out', (ks, self, eps, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logit'));
+    return ops.logit_out.redispatch(ks.and(afterAutogradKeyset), self, eps, out);
+  }),
+  deg2rad: kernel('deg2rad', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Deg2RadBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  deg2rad_: kernel('deg2rad_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Deg2RadBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  deg2rad_out: kernel('deg2rad_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('deg2rad'));
+    return ops.deg2rad_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  rad2deg: kernel('rad2deg', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Rad2DegBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rad2deg_: kernel('rad2deg_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new Rad2DegBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  rad2deg_out: kernel('rad2deg_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('rad2deg'));
+    return ops.rad2deg_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  hypot: kernel('hypot', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new HypotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  hypot_: kernel('hypot_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new HypotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  hypot_out: kernel('hypot_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hypot'));
+    return ops.hypot_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  logaddexp: kernel('logaddexp', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new LogaddexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logaddexp_out: kernel('logaddexp_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp'));
+    return ops.logaddexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  logaddexp2: kernel('logaddexp2', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new Logaddexp2Backward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logaddexp2_out: kernel('logaddexp2_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp2'));
+    return ops.logaddexp2_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  nextafter: kernel('nextafter', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new NextafterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nextafter_: kernel('nextafter_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new NextafterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  nextafter_out: kernel('nextafter_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nextafter'));
+    return ops.nextafter_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  heaviside: kernel('heaviside', (ks, self, values) => {
+    const rg = anyRequiresGrad(self, values);
+    if (!rg) return ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    const result = ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  heaviside_: kernel('heaviside_', (ks, self, values) => {
+    const rg = anyRequiresGrad(self, values);
+    checkInplace(self, rg);
+    if (!rg) return ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    const result = ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  heaviside_out: kernel('heaviside_out', (ks, self, values, out) => {
+    if (anyRequiresGrad(self, values, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('heaviside'));
+    return ops.heaviside_out.redispatch(ks.and(afterAutogradKeyset), self, values, out);
+  }),
+  xlogy_Tensor: kernel('xlogy_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy_Scalar_Self: kernel('xlogy_Scalar_Self', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward1();
+    gradFn.setNextEdges([gradientEdge(other)]);
+    gradFn.self_ = self;
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy_Scalar_Other: kernel('xlogy_Scalar_Other', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = other;
+    const result = ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  xlogy__Tensor: kernel('xlogy__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  xlogy__Scalar_Other: kernel('xlogy__Scalar_Other', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new XlogyBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = other;
+    const result = ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  xlogy_OutTensor: kernel('xlogy_OutTensor', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutTensor.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  xlogy_OutScalar_Self: kernel('xlogy_OutScalar_Self', (ks, self, other, out) => {
+    if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutScalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  xlogy_OutScalar_Other: kernel('xlogy_OutScalar_Other', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
+    return ops.xlogy_OutScalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  copysign_out: kernel('copysign_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
+    return ops.copysign_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  copysign_Tensor: kernel('copysign_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  copysign__Tensor: kernel('copysign__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  copysign_Scalar: kernel('copysign_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  copysign__Scalar: kernel('copysign__Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new CopysignBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  copysign_Scalar_out: kernel('copysign_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
+    return ops.copysign_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  ldexp_Tensor: kernel('ldexp_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new LdexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  ldexp_: kernel('ldexp_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('ldexp_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
+    return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const gradFn = new NansumBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nansum'));
+    return ops.nansum_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+  }),
+  var_mean_correction: kernel('var_mean_correction', (ks, self, dim, correction, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const gradFn = new VarMeanBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  std_mean_correction: kernel('std_mean_correction', (ks, self, dim, correction, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const gradFn = new StdMeanBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  aminmax: kernel('aminmax', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new AminmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.min_ = new SavedVariable(result[0], true);
+    gradFn.max_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  aminmax_out: kernel('aminmax_out', (ks, self, dim, keepdim, min, max) => {
+    if (anyRequiresGrad(self, min, max)) throw new Error(OUT_NOT_DIFFERENTIABLE('aminmax'));
+    return ops.aminmax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, min, max);
+  }),
+  count_nonzero_dim_IntList: kernel('count_nonzero_dim_IntList', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  count_nonzero: kernel('count_nonzero', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  median: kernel('median', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MedianBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  median_dim: kernel('median_dim', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new MedianBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  nanmedian: kernel('nanmedian', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new NanmedianBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  nanmedian_dim: kernel('nanmedian_dim', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new NanmedianBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  mode: kernel('mode', (ks, self, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const gradFn = new ModeBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  kthvalue: kernel('kthvalue', (ks, self, k, dim, keepdim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    const gradFn = new KthvalueBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  cummax: kernel('cummax', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new CummaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  cummin: kernel('cummin', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new CumminBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  logcumsumexp: kernel('logcumsumexp', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new LogcumsumexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  bincount: kernel('bincount', (ks, self, weights, minlength) => {
+    const rg = anyRequiresGrad(self, weights);
+    if (!rg) return ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bincount'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weights)]);
+    const result = ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  histc: kernel('histc', (ks, self, bins, min, max) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histc'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diag_embed: kernel('diag_embed', (ks, self, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const gradFn = new DiagEmbedBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    const result = ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  block_diag: kernel('block_diag', (ks, tensors) => {
+    const rg = anyRequiresGradList(tensors);
+    if (!rg) return ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    const gradFn = new BlockDiagBackward0();
+    gradFn.tensors_count = tensors.length;
+    gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    gradFn.tensors_sizes = tensors.map((t) => t.sizes.slice());
+    const result = ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rot90: kernel('rot90', (ks, self, k, dims) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    const gradFn = new Rot90Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.k_ = k;
+    gradFn.dims_ = dims;
+    const result = ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  trace: kernel('trace', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new TraceBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linalg_cross: kernel('linalg_cross', (ks, self, other, dim) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    const gradFn = new LinalgCrossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    gradFn.dim_ = dim;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  repeat_interleave_Tensor: kernel('repeat_interleave_Tensor', (ks, repeats, outputSize) => {
+    const rg = anyRequiresGrad(repeats);
+    if (!rg) return ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('repeat_interleave'));
+    gradFn.setNextEdges([gradientEdge(repeats)]);
+    const result = ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_zeros: kernel('new_zeros', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_zeros'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_ones: kernel('new_ones', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_ones'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_full: kernel('new_full', (ks, self, size, fillValue, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_full'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_empty: kernel('new_empty', (ks, self, size, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -11885,6 +13851,252 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
     const result = ops._foreach_copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, src, nonBlocking);
     for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  acosh_: kernel('acosh_', (ks, self) => {
+    const result = ops.acosh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  acosh_out: kernel('acosh_out', (ks, self, out) => {
+    const result = ops.acosh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  asinh_: kernel('asinh_', (ks, self) => {
+    const result = ops.asinh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  asinh_out: kernel('asinh_out', (ks, self, out) => {
+    const result = ops.asinh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  atanh_: kernel('atanh_', (ks, self) => {
+    const result = ops.atanh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  atanh_out: kernel('atanh_out', (ks, self, out) => {
+    const result = ops.atanh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  log10_: kernel('log10_', (ks, self) => {
+    const result = ops.log10_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  log10_out: kernel('log10_out', (ks, self, out) => {
+    const result = ops.log10_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  erfinv_: kernel('erfinv_', (ks, self) => {
+    const result = ops.erfinv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  erfinv_out: kernel('erfinv_out', (ks, self, out) => {
+    const result = ops.erfinv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lgamma_: kernel('lgamma_', (ks, self) => {
+    const result = ops.lgamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  lgamma_out: kernel('lgamma_out', (ks, self, out) => {
+    const result = ops.lgamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  digamma_: kernel('digamma_', (ks, self) => {
+    const result = ops.digamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  digamma_out: kernel('digamma_out', (ks, self, out) => {
+    const result = ops.digamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  i0_: kernel('i0_', (ks, self) => {
+    const result = ops.i0_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  i0_out: kernel('i0_out', (ks, self, out) => {
+    const result = ops.i0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sinc_: kernel('sinc_', (ks, self) => {
+    const result = ops.sinc_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sinc_out: kernel('sinc_out', (ks, self, out) => {
+    const result = ops.sinc_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sgn_: kernel('sgn_', (ks, self) => {
+    const result = ops.sgn_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sgn_out: kernel('sgn_out', (ks, self, out) => {
+    const result = ops.sgn_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  polygamma_out: kernel('polygamma_out', (ks, n, self, out) => {
+    const result = ops.polygamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), n, self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  polygamma_: kernel('polygamma_', (ks, self, n) => {
+    const result = ops.polygamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, n);
+    self.bumpVersion();
+    return result;
+  }),
+  logit_: kernel('logit_', (ks, self, eps) => {
+    const result = ops.logit_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, eps);
+    self.bumpVersion();
+    return result;
+  }),
+  logit_out: kernel('logit_out', (ks, self, eps, out) => {
+    const result = ops.logit_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, eps, out);
+    out.bumpVersion();
+    return result;
+  }),
+  deg2rad_: kernel('deg2rad_', (ks, self) => {
+    const result = ops.deg2rad_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  deg2rad_out: kernel('deg2rad_out', (ks, self, out) => {
+    const result = ops.deg2rad_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  rad2deg_: kernel('rad2deg_', (ks, self) => {
+    const result = ops.rad2deg_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  rad2deg_out: kernel('rad2deg_out', (ks, self, out) => {
+    const result = ops.rad2deg_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hypot_: kernel('hypot_', (ks, self, other) => {
+    const result = ops.hypot_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  hypot_out: kernel('hypot_out', (ks, self, other, out) => {
+    const result = ops.hypot_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logaddexp_out: kernel('logaddexp_out', (ks, self, other, out) => {
+    const result = ops.logaddexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logaddexp2_out: kernel('logaddexp2_out', (ks, self, other, out) => {
+    const result = ops.logaddexp2_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  nextafter_: kernel('nextafter_', (ks, self, other) => {
+    const result = ops.nextafter_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  nextafter_out: kernel('nextafter_out', (ks, self, other, out) => {
+    const result = ops.nextafter_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  heaviside_: kernel('heaviside_', (ks, self, values) => {
+    const result = ops.heaviside_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, values);
+    self.bumpVersion();
+    return result;
+  }),
+  heaviside_out: kernel('heaviside_out', (ks, self, values, out) => {
+    const result = ops.heaviside_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, values, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy__Tensor: kernel('xlogy__Tensor', (ks, self, other) => {
+    const result = ops.xlogy__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  xlogy__Scalar_Other: kernel('xlogy__Scalar_Other', (ks, self, other) => {
+    const result = ops.xlogy__Scalar_Other.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  xlogy_OutTensor: kernel('xlogy_OutTensor', (ks, self, other, out) => {
+    const result = ops.xlogy_OutTensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy_OutScalar_Self: kernel('xlogy_OutScalar_Self', (ks, self, other, out) => {
+    const result = ops.xlogy_OutScalar_Self.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  xlogy_OutScalar_Other: kernel('xlogy_OutScalar_Other', (ks, self, other, out) => {
+    const result = ops.xlogy_OutScalar_Other.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  copysign_out: kernel('copysign_out', (ks, self, other, out) => {
+    const result = ops.copysign_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  copysign__Tensor: kernel('copysign__Tensor', (ks, self, other) => {
+    const result = ops.copysign__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  copysign__Scalar: kernel('copysign__Scalar', (ks, self, other) => {
+    const result = ops.copysign__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  copysign_Scalar_out: kernel('copysign_Scalar_out', (ks, self, other, out) => {
+    const result = ops.copysign_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ldexp_: kernel('ldexp_', (ks, self, other) => {
+    const result = ops.ldexp_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
+    const result = ops.ldexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {
+    const result = ops.nansum_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  aminmax_out: kernel('aminmax_out', (ks, self, dim, keepdim, min, max) => {
+    const result = ops.aminmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, max);
+    min.bumpVersion();
+    max.bumpVersion();
     return result;
   }),
   };

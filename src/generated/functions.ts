@@ -16846,3 +16846,3453 @@ function bad__fused_sgd_(a: readonly unknown[]): never {
     { name: "found_inf", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
   ], false, SIGS__fused_sgd_);
 }
+
+const SIGS_acosh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.acosh`: `acosh`. */
+export function acosh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function acosh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh", a[--n] as Kw);
+  // acosh (out=: acosh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acosh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().acosh_out.call(v0, out as Tensor);
+      }
+      return aten().acosh.call(v0);
+    }
+  }
+  return bad_acosh(a);
+}
+
+function bad_acosh(a: readonly unknown[]): never {
+  return badCall("acosh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acosh);
+}
+
+const SIGS_acosh_ = ["(Tensor input)"];
+
+/** `torch.acosh_`: `acosh_`. */
+export function acosh_(input: Tensor): Tensor;
+export function acosh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh_", a[--n] as Kw);
+  // acosh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acosh_", o, ["input"], ["input"], n);
+      return aten().acosh_.call(v0);
+    }
+  }
+  return bad_acosh_(a);
+}
+
+function bad_acosh_(a: readonly unknown[]): never {
+  return badCall("acosh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_acosh_);
+}
+
+const SIGS_asinh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.asinh`: `asinh`. */
+export function asinh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function asinh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh", a[--n] as Kw);
+  // asinh (out=: asinh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asinh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().asinh_out.call(v0, out as Tensor);
+      }
+      return aten().asinh.call(v0);
+    }
+  }
+  return bad_asinh(a);
+}
+
+function bad_asinh(a: readonly unknown[]): never {
+  return badCall("asinh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asinh);
+}
+
+const SIGS_asinh_ = ["(Tensor input)"];
+
+/** `torch.asinh_`: `asinh_`. */
+export function asinh_(input: Tensor): Tensor;
+export function asinh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh_", a[--n] as Kw);
+  // asinh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asinh_", o, ["input"], ["input"], n);
+      return aten().asinh_.call(v0);
+    }
+  }
+  return bad_asinh_(a);
+}
+
+function bad_asinh_(a: readonly unknown[]): never {
+  return badCall("asinh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_asinh_);
+}
+
+const SIGS_atanh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.atanh`: `atanh`. */
+export function atanh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function atanh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh", a[--n] as Kw);
+  // atanh (out=: atanh.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atanh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().atanh_out.call(v0, out as Tensor);
+      }
+      return aten().atanh.call(v0);
+    }
+  }
+  return bad_atanh(a);
+}
+
+function bad_atanh(a: readonly unknown[]): never {
+  return badCall("atanh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atanh);
+}
+
+const SIGS_atanh_ = ["(Tensor input)"];
+
+/** `torch.atanh_`: `atanh_`. */
+export function atanh_(input: Tensor): Tensor;
+export function atanh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh_", a[--n] as Kw);
+  // atanh_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atanh_", o, ["input"], ["input"], n);
+      return aten().atanh_.call(v0);
+    }
+  }
+  return bad_atanh_(a);
+}
+
+function bad_atanh_(a: readonly unknown[]): never {
+  return badCall("atanh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_atanh_);
+}
+
+const SIGS_log10 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.log10`: `log10`. */
+export function log10(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function log10(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10", a[--n] as Kw);
+  // log10 (out=: log10.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log10", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log10", 'out', 'Tensor', isTensor(out), out);
+        return aten().log10_out.call(v0, out as Tensor);
+      }
+      return aten().log10.call(v0);
+    }
+  }
+  return bad_log10(a);
+}
+
+function bad_log10(a: readonly unknown[]): never {
+  return badCall("log10", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log10);
+}
+
+const SIGS_log10_ = ["(Tensor input)"];
+
+/** `torch.log10_`: `log10_`. */
+export function log10_(input: Tensor): Tensor;
+export function log10_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10_", a[--n] as Kw);
+  // log10_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log10_", o, ["input"], ["input"], n);
+      return aten().log10_.call(v0);
+    }
+  }
+  return bad_log10_(a);
+}
+
+function bad_log10_(a: readonly unknown[]): never {
+  return badCall("log10_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log10_);
+}
+
+const SIGS_erfinv = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.erfinv`: `erfinv`. */
+export function erfinv(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function erfinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv", a[--n] as Kw);
+  // erfinv (out=: erfinv.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erfinv", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
+        return aten().erfinv_out.call(v0, out as Tensor);
+      }
+      return aten().erfinv.call(v0);
+    }
+  }
+  return bad_erfinv(a);
+}
+
+function bad_erfinv(a: readonly unknown[]): never {
+  return badCall("erfinv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfinv);
+}
+
+const SIGS_lgamma = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.lgamma`: `lgamma`. */
+export function lgamma(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function lgamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma", a[--n] as Kw);
+  // lgamma (out=: lgamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lgamma", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().lgamma_out.call(v0, out as Tensor);
+      }
+      return aten().lgamma.call(v0);
+    }
+  }
+  return bad_lgamma(a);
+}
+
+function bad_lgamma(a: readonly unknown[]): never {
+  return badCall("lgamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lgamma);
+}
+
+const SIGS_digamma = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.digamma`: `digamma`. */
+export function digamma(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function digamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma", a[--n] as Kw);
+  // digamma (out=: digamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("digamma", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().digamma_out.call(v0, out as Tensor);
+      }
+      return aten().digamma.call(v0);
+    }
+  }
+  return bad_digamma(a);
+}
+
+function bad_digamma(a: readonly unknown[]): never {
+  return badCall("digamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_digamma);
+}
+
+const SIGS_i0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.i0`: `i0`. */
+export function i0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function i0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0", a[--n] as Kw);
+  // i0 (out=: i0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("i0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("i0", 'out', 'Tensor', isTensor(out), out);
+        return aten().i0_out.call(v0, out as Tensor);
+      }
+      return aten().i0.call(v0);
+    }
+  }
+  return bad_i0(a);
+}
+
+function bad_i0(a: readonly unknown[]): never {
+  return badCall("i0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_i0);
+}
+
+const SIGS_i0_ = ["(Tensor input)"];
+
+/** `torch.i0_`: `i0_`. */
+export function i0_(input: Tensor): Tensor;
+export function i0_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0_", a[--n] as Kw);
+  // i0_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("i0_", o, ["input"], ["input"], n);
+      return aten().i0_.call(v0);
+    }
+  }
+  return bad_i0_(a);
+}
+
+function bad_i0_(a: readonly unknown[]): never {
+  return badCall("i0_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_i0_);
+}
+
+const SIGS_sinc = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sinc`: `sinc`. */
+export function sinc(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sinc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc", a[--n] as Kw);
+  // sinc (out=: sinc.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinc", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinc_out.call(v0, out as Tensor);
+      }
+      return aten().sinc.call(v0);
+    }
+  }
+  return bad_sinc(a);
+}
+
+function bad_sinc(a: readonly unknown[]): never {
+  return badCall("sinc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinc);
+}
+
+const SIGS_sinc_ = ["(Tensor input)"];
+
+/** `torch.sinc_`: `sinc_`. */
+export function sinc_(input: Tensor): Tensor;
+export function sinc_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc_", a[--n] as Kw);
+  // sinc_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinc_", o, ["input"], ["input"], n);
+      return aten().sinc_.call(v0);
+    }
+  }
+  return bad_sinc_(a);
+}
+
+function bad_sinc_(a: readonly unknown[]): never {
+  return badCall("sinc_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sinc_);
+}
+
+const SIGS_sgn = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sgn`: `sgn`. */
+export function sgn(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sgn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn", a[--n] as Kw);
+  // sgn (out=: sgn.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sgn", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
+        return aten().sgn_out.call(v0, out as Tensor);
+      }
+      return aten().sgn.call(v0);
+    }
+  }
+  return bad_sgn(a);
+}
+
+function bad_sgn(a: readonly unknown[]): never {
+  return badCall("sgn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sgn);
+}
+
+const SIGS_polygamma = ["(int n, Tensor input, *, Tensor out = None)"];
+
+/** `torch.polygamma`: `polygamma`. */
+export function polygamma(options: { n: number; input: Tensor; out?: Tensor }): Tensor;
+export function polygamma(n: number, options: { input: Tensor; out?: Tensor }): Tensor;
+export function polygamma(n: number, input: Tensor, options?: { out?: Tensor }): Tensor;
+export function polygamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma", a[--n] as Kw);
+  // polygamma (out=: polygamma.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isTensor(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("polygamma", o, ["n","input","out"], ["n","input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().polygamma_out.call(v0, v1, out as Tensor);
+      }
+      return aten().polygamma.call(v0, v1);
+    }
+  }
+  return bad_polygamma(a);
+}
+
+function bad_polygamma(a: readonly unknown[]): never {
+  return badCall("polygamma", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_polygamma);
+}
+
+const SIGS_logit = ["(Tensor input, float eps = None, *, Tensor out = None)"];
+
+/** `torch.logit`: `logit`. */
+export function logit(input: Tensor, options?: { eps?: number | null; out?: Tensor }): Tensor;
+export function logit(input: Tensor, eps?: number | null, options?: { eps?: number | null; out?: Tensor }): Tensor;
+export function logit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit", a[--n] as Kw);
+  // logit (out=: logit.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v1 = o.eps as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("logit", o, ["input","eps","out"], ["input","eps"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logit", 'out', 'Tensor', isTensor(out), out);
+        return aten().logit_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logit.call(v0, v1);
+    }
+  }
+  return bad_logit(a);
+}
+
+function bad_logit(a: readonly unknown[]): never {
+  return badCall("logit", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logit);
+}
+
+const SIGS_logit_ = ["(Tensor input, float eps = None)"];
+
+/** `torch.logit_`: `logit_`. */
+export function logit_(input: Tensor, options?: { eps?: number | null }): Tensor;
+export function logit_(input: Tensor, eps?: number | null, options?: { eps?: number | null }): Tensor;
+export function logit_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit_", a[--n] as Kw);
+  // logit_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit_", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v1 = o.eps as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("logit_", o, ["input","eps"], ["input","eps"], n);
+      return aten().logit_.call(v0, v1);
+    }
+  }
+  return bad_logit_(a);
+}
+
+function bad_logit_(a: readonly unknown[]): never {
+  return badCall("logit_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_logit_);
+}
+
+const SIGS_square = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.square`: `square`. */
+export function square(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function square(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("square", a[--n] as Kw);
+  // square (out=: square.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("square", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("square", 'out', 'Tensor', isTensor(out), out);
+        return aten().square_out.call(v0, out as Tensor);
+      }
+      return aten().square.call(v0);
+    }
+  }
+  return bad_square(a);
+}
+
+function bad_square(a: readonly unknown[]): never {
+  return badCall("square", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_square);
+}
+
+const SIGS_fix = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.fix`: `fix`. */
+export function fix(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function fix(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix", a[--n] as Kw);
+  // fix (out=: fix.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fix", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fix", 'out', 'Tensor', isTensor(out), out);
+        return aten().fix_out.call(v0, out as Tensor);
+      }
+      return aten().fix.call(v0);
+    }
+  }
+  return bad_fix(a);
+}
+
+function bad_fix(a: readonly unknown[]): never {
+  return badCall("fix", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fix);
+}
+
+const SIGS_fix_ = ["(Tensor input)"];
+
+/** `torch.fix_`: `fix_`. */
+export function fix_(input: Tensor): Tensor;
+export function fix_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix_", a[--n] as Kw);
+  // fix_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fix_", o, ["input"], ["input"], n);
+      return aten().fix_.call(v0);
+    }
+  }
+  return bad_fix_(a);
+}
+
+function bad_fix_(a: readonly unknown[]): never {
+  return badCall("fix_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fix_);
+}
+
+const SIGS_deg2rad = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.deg2rad`: `deg2rad`. */
+export function deg2rad(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function deg2rad(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad", a[--n] as Kw);
+  // deg2rad (out=: deg2rad.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("deg2rad", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
+        return aten().deg2rad_out.call(v0, out as Tensor);
+      }
+      return aten().deg2rad.call(v0);
+    }
+  }
+  return bad_deg2rad(a);
+}
+
+function bad_deg2rad(a: readonly unknown[]): never {
+  return badCall("deg2rad", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_deg2rad);
+}
+
+const SIGS_deg2rad_ = ["(Tensor input)"];
+
+/** `torch.deg2rad_`: `deg2rad_`. */
+export function deg2rad_(input: Tensor): Tensor;
+export function deg2rad_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad_", a[--n] as Kw);
+  // deg2rad_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("deg2rad_", o, ["input"], ["input"], n);
+      return aten().deg2rad_.call(v0);
+    }
+  }
+  return bad_deg2rad_(a);
+}
+
+function bad_deg2rad_(a: readonly unknown[]): never {
+  return badCall("deg2rad_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_deg2rad_);
+}
+
+const SIGS_rad2deg = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.rad2deg`: `rad2deg`. */
+export function rad2deg(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function rad2deg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg", a[--n] as Kw);
+  // rad2deg (out=: rad2deg.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rad2deg", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
+        return aten().rad2deg_out.call(v0, out as Tensor);
+      }
+      return aten().rad2deg.call(v0);
+    }
+  }
+  return bad_rad2deg(a);
+}
+
+function bad_rad2deg(a: readonly unknown[]): never {
+  return badCall("rad2deg", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rad2deg);
+}
+
+const SIGS_rad2deg_ = ["(Tensor input)"];
+
+/** `torch.rad2deg_`: `rad2deg_`. */
+export function rad2deg_(input: Tensor): Tensor;
+export function rad2deg_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg_", a[--n] as Kw);
+  // rad2deg_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rad2deg_", o, ["input"], ["input"], n);
+      return aten().rad2deg_.call(v0);
+    }
+  }
+  return bad_rad2deg_(a);
+}
+
+function bad_rad2deg_(a: readonly unknown[]): never {
+  return badCall("rad2deg_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_rad2deg_);
+}
+
+const SIGS_hypot = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.hypot`: `hypot`. */
+export function hypot(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function hypot(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function hypot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot", a[--n] as Kw);
+  // hypot (out=: hypot.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("hypot", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
+        return aten().hypot_out.call(v0, v1, out as Tensor);
+      }
+      return aten().hypot.call(v0, v1);
+    }
+  }
+  return bad_hypot(a);
+}
+
+function bad_hypot(a: readonly unknown[]): never {
+  return badCall("hypot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hypot);
+}
+
+const SIGS_logaddexp = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logaddexp`: `logaddexp`. */
+export function logaddexp(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function logaddexp(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logaddexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp", a[--n] as Kw);
+  // logaddexp (out=: logaddexp.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logaddexp", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logaddexp.call(v0, v1);
+    }
+  }
+  return bad_logaddexp(a);
+}
+
+function bad_logaddexp(a: readonly unknown[]): never {
+  return badCall("logaddexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp);
+}
+
+const SIGS_logaddexp2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logaddexp2`: `logaddexp2`. */
+export function logaddexp2(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function logaddexp2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logaddexp2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp2", a[--n] as Kw);
+  // logaddexp2 (out=: logaddexp2.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logaddexp2", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp2_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logaddexp2.call(v0, v1);
+    }
+  }
+  return bad_logaddexp2(a);
+}
+
+function bad_logaddexp2(a: readonly unknown[]): never {
+  return badCall("logaddexp2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp2);
+}
+
+const SIGS_nextafter = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.nextafter`: `nextafter`. */
+export function nextafter(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function nextafter(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function nextafter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter", a[--n] as Kw);
+  // nextafter (out=: nextafter.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("nextafter", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
+        return aten().nextafter_out.call(v0, v1, out as Tensor);
+      }
+      return aten().nextafter.call(v0, v1);
+    }
+  }
+  return bad_nextafter(a);
+}
+
+function bad_nextafter(a: readonly unknown[]): never {
+  return badCall("nextafter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nextafter);
+}
+
+const SIGS_heaviside = ["(Tensor input, Tensor values, *, Tensor out = None)"];
+
+/** `torch.heaviside`: `heaviside`. */
+export function heaviside(input: Tensor, options: { values: Tensor; out?: Tensor }): Tensor;
+export function heaviside(input: Tensor, values: Tensor, options?: { out?: Tensor }): Tensor;
+export function heaviside(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside", a[--n] as Kw);
+  // heaviside (out=: heaviside.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","values"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("heaviside", o, ["input","values","out"], ["input","values"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
+        return aten().heaviside_out.call(v0, v1, out as Tensor);
+      }
+      return aten().heaviside.call(v0, v1);
+    }
+  }
+  return bad_heaviside(a);
+}
+
+function bad_heaviside(a: readonly unknown[]): never {
+  return badCall("heaviside", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_heaviside);
+}
+
+const SIGS_xlogy = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.xlogy`: `xlogy.Tensor`, `xlogy.Scalar_Self`, `xlogy.Scalar_Other`. */
+export function xlogy(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function xlogy(options: { input: number | boolean; other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: number | boolean, options: { other: Tensor; out?: Tensor }): Tensor;
+export function xlogy(input: number | boolean, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function xlogy(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function xlogy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy", a[--n] as Kw);
+  // xlogy.Tensor (out=: xlogy.OutTensor)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutTensor.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Tensor.call(v0, v1);
+    }
+  }
+  // xlogy.Scalar_Self (out=: xlogy.OutScalar_Self)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Self.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Self.call(v0, v1);
+    }
+  }
+  // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("xlogy", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Other.call(v0, v1, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Other.call(v0, v1);
+    }
+  }
+  return noMatch("xlogy", a, SIGS_xlogy);
+}
+
+const SIGS_xlogy_ = ["(Tensor input, Tensor other)","(Tensor input, Number other)"];
+
+/** `torch.xlogy_`: `xlogy_.Tensor`, `xlogy_.Scalar_Other`. */
+export function xlogy_(input: Tensor, options: { other: Tensor }): Tensor;
+export function xlogy_(input: Tensor, other: Tensor): Tensor;
+export function xlogy_(input: Tensor, options: { other: number | boolean }): Tensor;
+export function xlogy_(input: Tensor, other: number | boolean): Tensor;
+export function xlogy_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy_", a[--n] as Kw);
+  // xlogy_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
+      return aten().xlogy__Tensor.call(v0, v1);
+    }
+  }
+  // xlogy_.Scalar_Other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
+      return aten().xlogy__Scalar_Other.call(v0, v1);
+    }
+  }
+  return noMatch("xlogy_", a, SIGS_xlogy_);
+}
+
+const SIGS_copysign = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.copysign`: `copysign.Tensor`, `copysign.Scalar`. */
+export function copysign(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function copysign(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function copysign(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function copysign(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function copysign(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign", a[--n] as Kw);
+  // copysign.Tensor (out=: copysign.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("copysign", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_out.call(v0, v1, out as Tensor);
+      }
+      return aten().copysign_Tensor.call(v0, v1);
+    }
+  }
+  // copysign.Scalar (out=: copysign.Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("copysign", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().copysign_Scalar.call(v0, v1);
+    }
+  }
+  return noMatch("copysign", a, SIGS_copysign);
+}
+
+const SIGS_ldexp = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.ldexp`: `ldexp.Tensor`. */
+export function ldexp(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function ldexp(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ldexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp", a[--n] as Kw);
+  // ldexp.Tensor (out=: ldexp.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ldexp", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().ldexp_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ldexp_Tensor.call(v0, v1);
+    }
+  }
+  return bad_ldexp(a);
+}
+
+function bad_ldexp(a: readonly unknown[]): never {
+  return badCall("ldexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ldexp);
+}
+
+const SIGS_ldexp_ = ["(Tensor input, Tensor other)"];
+
+/** `torch.ldexp_`: `ldexp_`. */
+export function ldexp_(input: Tensor, options: { other: Tensor }): Tensor;
+export function ldexp_(input: Tensor, other: Tensor): Tensor;
+export function ldexp_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp_", a[--n] as Kw);
+  // ldexp_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ldexp_", o, ["input","other"], ["input","other"], n);
+      return aten().ldexp_.call(v0, v1);
+    }
+  }
+  return bad_ldexp_(a);
+}
+
+function bad_ldexp_(a: readonly unknown[]): never {
+  return badCall("ldexp_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ldexp_);
+}
+
+const SIGS_float_power = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Number self, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)"];
+
+/** `torch.float_power`: `float_power.Tensor_Tensor`, `float_power.Scalar`, `float_power.Tensor_Scalar`. */
+export function float_power(input: Tensor, options: { exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: Tensor, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function float_power(options: { input: number | boolean; exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: number | boolean, options: { exponent: Tensor; out?: Tensor }): Tensor;
+export function float_power(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function float_power(input: Tensor, options: { exponent: number | boolean; out?: Tensor }): Tensor;
+export function float_power(input: Tensor, exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+export function float_power(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("float_power", a[--n] as Kw);
+  // float_power.Tensor_Tensor (out=: float_power.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Tensor_Tensor.call(v0, v1);
+    }
+  }
+  // float_power.Scalar (out=: float_power.Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Scalar.call(v0, v1);
+    }
+  }
+  // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("float_power", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().float_power_Tensor_Scalar.call(v0, v1);
+    }
+  }
+  return noMatch("float_power", a, SIGS_float_power);
+}
+
+const SIGS_nansum = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+/** `torch.nansum`: `nansum`. */
+export function nansum(input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nansum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nansum", a[--n] as Kw);
+  // nansum (out=: nansum.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nansum", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nansum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nansum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nansum", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
+        return aten().nansum_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().nansum.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_nansum(a);
+}
+
+function bad_nansum(a: readonly unknown[]): never {
+  return badCall("nansum", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nansum);
+}
+
+const SIGS_nanmean = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+/** `torch.nanmean`: `nanmean`. */
+export function nanmean(input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function nanmean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmean", a[--n] as Kw);
+  // nanmean (out=: nanmean.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanmean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nanmean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nanmean", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
+        return aten().nanmean_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().nanmean.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_nanmean(a);
+}
+
+function bad_nanmean(a: readonly unknown[]): never {
+  return badCall("nanmean", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nanmean);
+}
+
+const SIGS_var_mean = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
+
+/** `torch.var_mean`: `var_mean`, `var_mean.dim`, `var_mean.correction`. */
+export function var_mean(input: Tensor, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function var_mean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("var_mean", a[--n] as Kw);
+  // var_mean
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("var_mean", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().var_mean.call(v0, v1);
+    }
+  }
+  // var_mean.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("var_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().var_mean_dim.call(v0, v1, v2, v3);
+    }
+  }
+  // var_mean.correction
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("var_mean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("var_mean", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("var_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().var_mean_correction.call(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("var_mean", a, SIGS_var_mean);
+}
+
+const SIGS_std_mean = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
+
+/** `torch.std_mean`: `std_mean`, `std_mean.dim`, `std_mean.correction`. */
+export function std_mean(input: Tensor, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): [Tensor, Tensor];
+export function std_mean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("std_mean", a[--n] as Kw);
+  // std_mean
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("std_mean", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().std_mean.call(v0, v1);
+    }
+  }
+  // std_mean.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std_mean", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("std_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().std_mean_dim.call(v0, v1, v2, v3);
+    }
+  }
+  // std_mean.correction
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("std_mean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("std_mean", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std_mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("std_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().std_mean_correction.call(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("std_mean", a, SIGS_std_mean);
+}
+
+const SIGS_aminmax = ["(Tensor input, *, int dim = None, bool keepdim = False, tuple of Tensors out = None)"];
+
+/** `torch.aminmax`: `aminmax`. */
+export function aminmax(input: Tensor, options?: { dim?: number | null; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function aminmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("aminmax", a[--n] as Kw);
+  // aminmax (out=: aminmax.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("aminmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k0 = o.dim as number | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("aminmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("aminmax", o, ["input","dim","keepdim","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("aminmax", out, 2, 3);
+        return aten().aminmax_out.call(v0, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().aminmax.call(v0, k0, k1);
+    }
+  }
+  return bad_aminmax(a);
+}
+
+function bad_aminmax(a: readonly unknown[]): never {
+  return badCall("aminmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_aminmax);
+}
+
+const SIGS_count_nonzero = ["(Tensor input, int dim = None)","(Tensor input, tuple of ints dim)"];
+
+/** `torch.count_nonzero`: `count_nonzero.dim_IntList`, `count_nonzero`. */
+export function count_nonzero(input: Tensor, options: { dim: readonly number[] }): Tensor;
+export function count_nonzero(input: Tensor, dim: readonly number[]): Tensor;
+export function count_nonzero(input: Tensor, options?: { dim?: number | null }): Tensor;
+export function count_nonzero(input: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function count_nonzero(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("count_nonzero", a[--n] as Kw);
+  // count_nonzero.dim_IntList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
+      return aten().count_nonzero_dim_IntList.call(v0, v1);
+    }
+  }
+  // count_nonzero
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("count_nonzero", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
+      return aten().count_nonzero.call(v0, v1);
+    }
+  }
+  return noMatch("count_nonzero", a, SIGS_count_nonzero);
+}
+
+const SIGS_median = ["(Tensor input)","(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.median`: `median`, `median.dim`. */
+export function median(input: Tensor): Tensor;
+export function median(input: Tensor, options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+export function median(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function median(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function median(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("median", a[--n] as Kw);
+  // median
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("median", o, ["input"], ["input"], n);
+      return aten().median.call(v0);
+    }
+  }
+  // median.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("median", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("median", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().median_dim.call(v0, v1, v2);
+    }
+  }
+  return noMatch("median", a, SIGS_median);
+}
+
+const SIGS_nanmedian = ["(Tensor input)","(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.nanmedian`: `nanmedian`, `nanmedian.dim`. */
+export function nanmedian(input: Tensor): Tensor;
+export function nanmedian(input: Tensor, options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function nanmedian(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmedian", a[--n] as Kw);
+  // nanmedian
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nanmedian", o, ["input"], ["input"], n);
+      return aten().nanmedian.call(v0);
+    }
+  }
+  // nanmedian.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmedian", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("nanmedian", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().nanmedian_dim.call(v0, v1, v2);
+    }
+  }
+  return noMatch("nanmedian", a, SIGS_nanmedian);
+}
+
+const SIGS_mode = ["(Tensor input, int dim = -1, bool keepdim = False)"];
+
+/** `torch.mode`: `mode`. */
+export function mode(input: Tensor, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(input: Tensor, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(input: Tensor, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function mode(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mode", a[--n] as Kw);
+  // mode
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("mode", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mode", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("mode", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().mode.call(v0, v1, v2);
+    }
+  }
+  return bad_mode(a);
+}
+
+function bad_mode(a: readonly unknown[]): never {
+  return badCall("mode", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_mode);
+}
+
+const SIGS_kthvalue = ["(Tensor input, int k, int dim = -1, bool keepdim = False)"];
+
+/** `torch.kthvalue`: `kthvalue`. */
+export function kthvalue(input: Tensor, options: { k: number; dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(input: Tensor, k: number, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+export function kthvalue(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kthvalue", a[--n] as Kw);
+  // kthvalue
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","k","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("kthvalue", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("kthvalue", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("kthvalue", o, ["input","k","dim","keepdim"], ["input","k","dim","keepdim"], n);
+      return aten().kthvalue.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_kthvalue(a);
+}
+
+function bad_kthvalue(a: readonly unknown[]): never {
+  return badCall("kthvalue", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_kthvalue);
+}
+
+const SIGS_cummax = ["(Tensor input, int dim)"];
+
+/** `torch.cummax`: `cummax`. */
+export function cummax(input: Tensor, options: { dim: number }): [Tensor, Tensor];
+export function cummax(input: Tensor, dim: number): [Tensor, Tensor];
+export function cummax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummax", a[--n] as Kw);
+  // cummax
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("cummax", o, ["input","dim"], ["input","dim"], n);
+      return aten().cummax.call(v0, v1);
+    }
+  }
+  return bad_cummax(a);
+}
+
+function bad_cummax(a: readonly unknown[]): never {
+  return badCall("cummax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummax);
+}
+
+const SIGS_cummin = ["(Tensor input, int dim)"];
+
+/** `torch.cummin`: `cummin`. */
+export function cummin(input: Tensor, options: { dim: number }): [Tensor, Tensor];
+export function cummin(input: Tensor, dim: number): [Tensor, Tensor];
+export function cummin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummin", a[--n] as Kw);
+  // cummin
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("cummin", o, ["input","dim"], ["input","dim"], n);
+      return aten().cummin.call(v0, v1);
+    }
+  }
+  return bad_cummin(a);
+}
+
+function bad_cummin(a: readonly unknown[]): never {
+  return badCall("cummin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummin);
+}
+
+const SIGS_logcumsumexp = ["(Tensor input, int dim)"];
+
+/** `torch.logcumsumexp`: `logcumsumexp`. */
+export function logcumsumexp(input: Tensor, options: { dim: number }): Tensor;
+export function logcumsumexp(input: Tensor, dim: number): Tensor;
+export function logcumsumexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logcumsumexp", a[--n] as Kw);
+  // logcumsumexp
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("logcumsumexp", o, ["input","dim"], ["input","dim"], n);
+      return aten().logcumsumexp.call(v0, v1);
+    }
+  }
+  return bad_logcumsumexp(a);
+}
+
+function bad_logcumsumexp(a: readonly unknown[]): never {
+  return badCall("logcumsumexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_logcumsumexp);
+}
+
+const SIGS_bincount = ["(Tensor input, Tensor weights = None, int minlength = 0)"];
+
+/** `torch.bincount`: `bincount`. */
+export function bincount(input: Tensor, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(input: Tensor, weights?: Tensor | null, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(input: Tensor, weights?: Tensor | null, minlength?: number, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+export function bincount(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bincount", a[--n] as Kw);
+  // bincount
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","weights","minlength"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.weights !== undefined) {
+        kwArg("bincount", 'weights', 'Tensor', (o.weights === null || isTensor(o.weights)), o.weights);
+        v1 = o.weights as Tensor | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.minlength !== undefined) {
+        kwArg("bincount", 'minlength', 'int', isInt(o.minlength), o.minlength);
+        v2 = o.minlength as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("bincount", o, ["input","weights","minlength"], ["input","weights","minlength"], n);
+      return aten().bincount.call(v0, v1, v2);
+    }
+  }
+  return bad_bincount(a);
+}
+
+function bad_bincount(a: readonly unknown[]): never {
+  return badCall("bincount", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "minlength", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_bincount);
+}
+
+const SIGS_histc = ["(Tensor input, int bins = 100, Number min = 0, Number max = 0)"];
+
+/** `torch.histc`: `histc`. */
+export function histc(input: Tensor, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(input: Tensor, bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+export function histc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histc", a[--n] as Kw);
+  // histc
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","bins","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histc", 'bins', 'int', isInt(o.bins), o.bins);
+        v1 = o.bins as number;
+      } else v1 = 100;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("histc", 'min', 'Number', isScalar(o.min), o.min);
+        v2 = o.min as number | boolean;
+      } else v2 = 0;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("histc", 'max', 'Number', isScalar(o.max), o.max);
+        v3 = o.max as number | boolean;
+      } else v3 = 0;
+      if (o !== undefined) checkKw("histc", o, ["input","bins","min","max"], ["input","bins","min","max"], n);
+      return aten().histc.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_histc(a);
+}
+
+function bad_histc(a: readonly unknown[]): never {
+  return badCall("histc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bins", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_histc);
+}
+
+const SIGS_atleast_1d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_1d`: `atleast_1d`, `atleast_1d.Sequence`. */
+export function atleast_1d(input: Tensor): Tensor;
+export function atleast_1d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_1d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_1d", a[--n] as Kw);
+  // atleast_1d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_1d", o, ["input"], ["input"], n);
+      return aten().atleast_1d.call(v0);
+    }
+  }
+  // atleast_1d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_1d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_1d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_1d", a, SIGS_atleast_1d);
+}
+
+const SIGS_atleast_2d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_2d`: `atleast_2d`, `atleast_2d.Sequence`. */
+export function atleast_2d(input: Tensor): Tensor;
+export function atleast_2d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_2d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_2d", a[--n] as Kw);
+  // atleast_2d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_2d", o, ["input"], ["input"], n);
+      return aten().atleast_2d.call(v0);
+    }
+  }
+  // atleast_2d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_2d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_2d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_2d", a, SIGS_atleast_2d);
+}
+
+const SIGS_atleast_3d = ["(Tensor input)","(tuple of Tensors tensors)"];
+
+/** `torch.atleast_3d`: `atleast_3d`, `atleast_3d.Sequence`. */
+export function atleast_3d(input: Tensor): Tensor;
+export function atleast_3d(options: { tensors: readonly Tensor[] }): Tensor[];
+export function atleast_3d(tensors: readonly Tensor[]): Tensor[];
+export function atleast_3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atleast_3d", a[--n] as Kw);
+  // atleast_3d
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atleast_3d", o, ["input"], ["input"], n);
+      return aten().atleast_3d.call(v0);
+    }
+  }
+  // atleast_3d.Sequence
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("atleast_3d", o, ["tensors"], ["tensors"], n);
+      return aten().atleast_3d_Sequence.call(v0);
+    }
+  }
+  return noMatch("atleast_3d", a, SIGS_atleast_3d);
+}
+
+const SIGS_hstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.hstack`: `hstack`. */
+export function hstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function hstack(tensors: readonly Tensor[]): Tensor;
+export function hstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hstack", a[--n] as Kw);
+  // hstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("hstack", o, ["tensors"], ["tensors"], n);
+      return aten().hstack.call(v0);
+    }
+  }
+  return bad_hstack(a);
+}
+
+function bad_hstack(a: readonly unknown[]): never {
+  return badCall("hstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_hstack);
+}
+
+const SIGS_vstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.vstack`: `vstack`. */
+export function vstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function vstack(tensors: readonly Tensor[]): Tensor;
+export function vstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vstack", a[--n] as Kw);
+  // vstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("vstack", o, ["tensors"], ["tensors"], n);
+      return aten().vstack.call(v0);
+    }
+  }
+  return bad_vstack(a);
+}
+
+function bad_vstack(a: readonly unknown[]): never {
+  return badCall("vstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_vstack);
+}
+
+const SIGS_row_stack = ["(tuple of Tensors tensors)"];
+
+/** `torch.row_stack`: `row_stack`. */
+export function row_stack(options: { tensors: readonly Tensor[] }): Tensor;
+export function row_stack(tensors: readonly Tensor[]): Tensor;
+export function row_stack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("row_stack", a[--n] as Kw);
+  // row_stack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("row_stack", o, ["tensors"], ["tensors"], n);
+      return aten().row_stack.call(v0);
+    }
+  }
+  return bad_row_stack(a);
+}
+
+function bad_row_stack(a: readonly unknown[]): never {
+  return badCall("row_stack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_row_stack);
+}
+
+const SIGS_dstack = ["(tuple of Tensors tensors)"];
+
+/** `torch.dstack`: `dstack`. */
+export function dstack(options: { tensors: readonly Tensor[] }): Tensor;
+export function dstack(tensors: readonly Tensor[]): Tensor;
+export function dstack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dstack", a[--n] as Kw);
+  // dstack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("dstack", o, ["tensors"], ["tensors"], n);
+      return aten().dstack.call(v0);
+    }
+  }
+  return bad_dstack(a);
+}
+
+function bad_dstack(a: readonly unknown[]): never {
+  return badCall("dstack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_dstack);
+}
+
+const SIGS_column_stack = ["(tuple of Tensors tensors)"];
+
+/** `torch.column_stack`: `column_stack`. */
+export function column_stack(options: { tensors: readonly Tensor[] }): Tensor;
+export function column_stack(tensors: readonly Tensor[]): Tensor;
+export function column_stack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("column_stack", a[--n] as Kw);
+  // column_stack
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("column_stack", o, ["tensors"], ["tensors"], n);
+      return aten().column_stack.call(v0);
+    }
+  }
+  return bad_column_stack(a);
+}
+
+function bad_column_stack(a: readonly unknown[]): never {
+  return badCall("column_stack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_column_stack);
+}
+
+const SIGS_tensor_split = ["(Tensor input, tuple of ints indices, int dim = 0)","(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)","(Tensor input, int sections, int dim = 0)"];
+
+/** `torch.tensor_split`: `tensor_split.sections`, `tensor_split.indices`, `tensor_split.tensor_indices_or_sections`. */
+export function tensor_split(input: Tensor, options: { sections: number; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, sections: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, sections: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, options: { indices: readonly number[]; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, indices: readonly number[], options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, indices: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, options: { tensor_indices_or_sections?: Tensor; tensorIndicesOrSections?: Tensor; dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, tensorIndicesOrSections: Tensor, options?: { dim?: number }): Tensor[];
+export function tensor_split(input: Tensor, tensorIndicesOrSections: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+export function tensor_split(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensor_split", a[--n] as Kw);
+  // tensor_split.sections
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","sections","dim"], ["input","sections","dim"], n);
+      return aten().tensor_split_sections.call(v0, v1, v2);
+    }
+  }
+  // tensor_split.indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","indices","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","indices","dim"], ["input","indices","dim"], n);
+      return aten().tensor_split_indices.call(v0, v1, v2);
+    }
+  }
+  // tensor_split.tensor_indices_or_sections
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensor_indices_or_sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","tensor_indices_or_sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["input","tensor_indices_or_sections","dim"], ["input","tensor_indices_or_sections","dim"], n);
+      return aten().tensor_split_tensor_indices_or_sections.call(v0, v1, v2);
+    }
+  }
+  return noMatch("tensor_split", a, SIGS_tensor_split);
+}
+
+const SIGS_hsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.hsplit`: `hsplit.int`, `hsplit.array`. */
+export function hsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function hsplit(input: Tensor, sections: number): Tensor[];
+export function hsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function hsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function hsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hsplit", a[--n] as Kw);
+  // hsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("hsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().hsplit_int.call(v0, v1);
+    }
+  }
+  // hsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("hsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().hsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("hsplit", a, SIGS_hsplit);
+}
+
+const SIGS_vsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.vsplit`: `vsplit.int`, `vsplit.array`. */
+export function vsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function vsplit(input: Tensor, sections: number): Tensor[];
+export function vsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function vsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function vsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vsplit", a[--n] as Kw);
+  // vsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("vsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().vsplit_int.call(v0, v1);
+    }
+  }
+  // vsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("vsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().vsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("vsplit", a, SIGS_vsplit);
+}
+
+const SIGS_dsplit = ["(Tensor input, int sections)","(Tensor input, tuple of ints indices)"];
+
+/** `torch.dsplit`: `dsplit.int`, `dsplit.array`. */
+export function dsplit(input: Tensor, options: { sections: number }): Tensor[];
+export function dsplit(input: Tensor, sections: number): Tensor[];
+export function dsplit(input: Tensor, options: { indices: readonly number[] }): Tensor[];
+export function dsplit(input: Tensor, indices: readonly number[]): Tensor[];
+export function dsplit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dsplit", a[--n] as Kw);
+  // dsplit.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","sections"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("dsplit", o, ["input","sections"], ["input","sections"], n);
+      return aten().dsplit_int.call(v0, v1);
+    }
+  }
+  // dsplit.array
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","indices"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("dsplit", o, ["input","indices"], ["input","indices"], n);
+      return aten().dsplit_array.call(v0, v1);
+    }
+  }
+  return noMatch("dsplit", a, SIGS_dsplit);
+}
+
+const SIGS_movedim = ["(Tensor input, int source, int destination)","(Tensor input, tuple of ints source, tuple of ints destination)"];
+
+/** `torch.movedim`: `movedim.intlist`, `movedim.int`. */
+export function movedim(input: Tensor, options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+export function movedim(input: Tensor, source: readonly number[], options: { destination: readonly number[] }): Tensor;
+export function movedim(input: Tensor, source: readonly number[], destination: readonly number[]): Tensor;
+export function movedim(input: Tensor, options: { source: number; destination: number }): Tensor;
+export function movedim(input: Tensor, source: number, options: { destination: number }): Tensor;
+export function movedim(input: Tensor, source: number, destination: number): Tensor;
+export function movedim(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("movedim", a[--n] as Kw);
+  // movedim.intlist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().movedim_intlist.call(v0, v1, v2);
+    }
+  }
+  // movedim.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().movedim_int.call(v0, v1, v2);
+    }
+  }
+  return noMatch("movedim", a, SIGS_movedim);
+}
+
+const SIGS_moveaxis = ["(Tensor input, int source, int destination)","(Tensor input, tuple of ints source, tuple of ints destination)"];
+
+/** `torch.moveaxis`: `moveaxis.intlist`, `moveaxis.int`. */
+export function moveaxis(input: Tensor, options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+export function moveaxis(input: Tensor, source: readonly number[], options: { destination: readonly number[] }): Tensor;
+export function moveaxis(input: Tensor, source: readonly number[], destination: readonly number[]): Tensor;
+export function moveaxis(input: Tensor, options: { source: number; destination: number }): Tensor;
+export function moveaxis(input: Tensor, source: number, options: { destination: number }): Tensor;
+export function moveaxis(input: Tensor, source: number, destination: number): Tensor;
+export function moveaxis(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("moveaxis", a[--n] as Kw);
+  // moveaxis.intlist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().moveaxis_intlist.call(v0, v1, v2);
+    }
+  }
+  // moveaxis.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["input","source","destination"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
+      return aten().moveaxis_int.call(v0, v1, v2);
+    }
+  }
+  return noMatch("moveaxis", a, SIGS_moveaxis);
+}
+
+const SIGS_ravel = ["(Tensor input)"];
+
+/** `torch.ravel`: `ravel`. */
+export function ravel(input: Tensor): Tensor;
+export function ravel(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ravel", a[--n] as Kw);
+  // ravel
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ravel", o, ["input"], ["input"], n);
+      return aten().ravel.call(v0);
+    }
+  }
+  return bad_ravel(a);
+}
+
+function bad_ravel(a: readonly unknown[]): never {
+  return badCall("ravel", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ravel);
+}
+
+const SIGS_meshgrid = ["(tuple of Tensors tensors)","(tuple of Tensors tensors, *, str indexing)"];
+
+/** `torch.meshgrid`: `meshgrid`, `meshgrid.indexing`. */
+export function meshgrid(options: { tensors: readonly Tensor[] }): Tensor[];
+export function meshgrid(tensors: readonly Tensor[]): Tensor[];
+export function meshgrid(options: { tensors: readonly Tensor[]; indexing: string }): Tensor[];
+export function meshgrid(tensors: readonly Tensor[], options: { indexing: string }): Tensor[];
+export function meshgrid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("meshgrid", a[--n] as Kw);
+  // meshgrid
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("meshgrid", o, ["tensors"], ["tensors"], n);
+      return aten().meshgrid.call(v0);
+    }
+  }
+  // meshgrid.indexing
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors","indexing"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let k0: string;
+      if (o !== undefined && o.indexing !== undefined) {
+        kwArg("meshgrid", 'indexing', 'str', typeof o.indexing === 'string', o.indexing);
+        k0 = o.indexing as string;
+      } else missingKw("meshgrid", 'indexing');
+      if (o !== undefined) checkKw("meshgrid", o, ["tensors","indexing"], ["tensors"], n);
+      return aten().meshgrid_indexing.call(v0, k0);
+    }
+  }
+  return noMatch("meshgrid", a, SIGS_meshgrid);
+}
+
+const SIGS_diag = ["(Tensor input, int diagonal = 0)"];
+
+/** `torch.diag`: `diag`. */
+export function diag(input: Tensor, options?: { diagonal?: number }): Tensor;
+export function diag(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
+export function diag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag", a[--n] as Kw);
+  // diag
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("diag", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("diag", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().diag.call(v0, v1);
+    }
+  }
+  return bad_diag(a);
+}
+
+function bad_diag(a: readonly unknown[]): never {
+  return badCall("diag", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag);
+}
+
+const SIGS_diagflat = ["(Tensor input, int offset = 0)"];
+
+/** `torch.diagflat`: `diagflat`. */
+export function diagflat(input: Tensor, options?: { offset?: number }): Tensor;
+export function diagflat(input: Tensor, offset?: number, options?: { offset?: number }): Tensor;
+export function diagflat(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagflat", a[--n] as Kw);
+  // diagflat
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagflat", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("diagflat", o, ["input","offset"], ["input","offset"], n);
+      return aten().diagflat.call(v0, v1);
+    }
+  }
+  return bad_diagflat(a);
+}
+
+function bad_diagflat(a: readonly unknown[]): never {
+  return badCall("diagflat", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagflat);
+}
+
+const SIGS_diag_embed = ["(Tensor input, int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+/** `torch.diag_embed`: `diag_embed`. */
+export function diag_embed(input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(input: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diag_embed(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag_embed", a[--n] as Kw);
+  // diag_embed
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diag_embed", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diag_embed", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = -2;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diag_embed", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = -1;
+      if (o !== undefined) checkKw("diag_embed", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
+      return aten().diag_embed.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_diag_embed(a);
+}
+
+function bad_diag_embed(a: readonly unknown[]): never {
+  return badCall("diag_embed", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag_embed);
+}
+
+const SIGS_block_diag = ["(tuple of Tensors tensors)"];
+
+/** `torch.block_diag`: `block_diag`. */
+export function block_diag(options: { tensors: readonly Tensor[] }): Tensor;
+export function block_diag(tensors: readonly Tensor[]): Tensor;
+export function block_diag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("block_diag", a[--n] as Kw);
+  // block_diag
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("block_diag", o, ["tensors"], ["tensors"], n);
+      return aten().block_diag.call(v0);
+    }
+  }
+  return bad_block_diag(a);
+}
+
+function bad_block_diag(a: readonly unknown[]): never {
+  return badCall("block_diag", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_block_diag);
+}
+
+const SIGS_rot90 = ["(Tensor input, int k = 1, tuple of ints dims = ...)"];
+
+/** `torch.rot90`: `rot90`. */
+export function rot90(input: Tensor, options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(input: Tensor, k?: number, options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(input: Tensor, k?: number, dims?: readonly number[], options?: { k?: number; dims?: readonly number[] }): Tensor;
+export function rot90(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rot90", a[--n] as Kw);
+  // rot90
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","k","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.k !== undefined) {
+        kwArg("rot90", 'k', 'int', isInt(o.k), o.k);
+        v1 = o.k as number;
+      } else v1 = 1;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("rot90", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+        v2 = toIntList(o.dims);
+      } else v2 = [0, 1];
+      if (o !== undefined) checkKw("rot90", o, ["input","k","dims"], ["input","k","dims"], n);
+      return aten().rot90.call(v0, v1, v2);
+    }
+  }
+  return bad_rot90(a);
+}
+
+function bad_rot90(a: readonly unknown[]): never {
+  return badCall("rot90", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "k", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_rot90);
+}
+
+const SIGS_fliplr = ["(Tensor input)"];
+
+/** `torch.fliplr`: `fliplr`. */
+export function fliplr(input: Tensor): Tensor;
+export function fliplr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fliplr", a[--n] as Kw);
+  // fliplr
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fliplr", o, ["input"], ["input"], n);
+      return aten().fliplr.call(v0);
+    }
+  }
+  return bad_fliplr(a);
+}
+
+function bad_fliplr(a: readonly unknown[]): never {
+  return badCall("fliplr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fliplr);
+}
+
+const SIGS_flipud = ["(Tensor input)"];
+
+/** `torch.flipud`: `flipud`. */
+export function flipud(input: Tensor): Tensor;
+export function flipud(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flipud", a[--n] as Kw);
+  // flipud
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("flipud", o, ["input"], ["input"], n);
+      return aten().flipud.call(v0);
+    }
+  }
+  return bad_flipud(a);
+}
+
+function bad_flipud(a: readonly unknown[]): never {
+  return badCall("flipud", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_flipud);
+}
+
+const SIGS_kron = ["(Tensor input, Tensor other)"];
+
+/** `torch.kron`: `kron`. */
+export function kron(input: Tensor, options: { other: Tensor }): Tensor;
+export function kron(input: Tensor, other: Tensor): Tensor;
+export function kron(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kron", a[--n] as Kw);
+  // kron
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("kron", o, ["input","other"], ["input","other"], n);
+      return aten().kron.call(v0, v1);
+    }
+  }
+  return bad_kron(a);
+}
+
+function bad_kron(a: readonly unknown[]): never {
+  return badCall("kron", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_kron);
+}
+
+const SIGS_tensordot = ["(Tensor input, Tensor other, tuple of ints dims_self, tuple of ints dims_other)"];
+
+/** `torch.tensordot`: `tensordot`. */
+export function tensordot(input: Tensor, options: { other: Tensor; dims_self?: readonly number[]; dimsSelf?: readonly number[]; dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, options: { dims_self?: readonly number[]; dimsSelf?: readonly number[]; dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, dimsSelf: readonly number[], options: { dims_other?: readonly number[]; dimsOther?: readonly number[] }): Tensor;
+export function tensordot(input: Tensor, other: Tensor, dimsSelf: readonly number[], dimsOther: readonly number[]): Tensor;
+export function tensordot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensordot", a[--n] as Kw);
+  // tensordot
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","other","dims_self","dims_other"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isIntList(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: number[] = toIntList(p[3]);
+      if (o !== undefined) checkKw("tensordot", o, ["input","other","dims_self","dims_other"], ["input","other","dims_self","dims_other"], n);
+      return aten().tensordot.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_tensordot(a);
+}
+
+function bad_tensordot(a: readonly unknown[]): never {
+  return badCall("tensordot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims_self", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dims_other", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_tensordot);
+}
+
+const SIGS_inner = ["(Tensor input, Tensor other)"];
+
+/** `torch.inner`: `inner`. */
+export function inner(input: Tensor, options: { other: Tensor }): Tensor;
+export function inner(input: Tensor, other: Tensor): Tensor;
+export function inner(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("inner", a[--n] as Kw);
+  // inner
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("inner", o, ["input","other"], ["input","other"], n);
+      return aten().inner.call(v0, v1);
+    }
+  }
+  return bad_inner(a);
+}
+
+function bad_inner(a: readonly unknown[]): never {
+  return badCall("inner", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_inner);
+}
+
+const SIGS_trace = ["(Tensor input)"];
+
+/** `torch.trace`: `trace`. */
+export function trace(input: Tensor): Tensor;
+export function trace(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trace", a[--n] as Kw);
+  // trace
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trace", o, ["input"], ["input"], n);
+      return aten().trace.call(v0);
+    }
+  }
+  return bad_trace(a);
+}
+
+function bad_trace(a: readonly unknown[]): never {
+  return badCall("trace", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_trace);
+}
+
+const SIGS_linalg_cross = ["(Tensor input, Tensor other, *, int dim = -1)"];
+
+/** `torch.linalg_cross`: `linalg_cross`. */
+export function linalg_cross(input: Tensor, options: { other: Tensor; dim?: number }): Tensor;
+export function linalg_cross(input: Tensor, other: Tensor, options?: { dim?: number }): Tensor;
+export function linalg_cross(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cross", a[--n] as Kw);
+  // linalg_cross
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_cross", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("linalg_cross", o, ["input","other","dim"], ["input","other"], n);
+      return aten().linalg_cross.call(v0, v1, k0);
+    }
+  }
+  return bad_linalg_cross(a);
+}
+
+function bad_linalg_cross(a: readonly unknown[]): never {
+  return badCall("linalg_cross", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_cross);
+}
+
+const SIGS_cross = ["(Tensor input, Tensor other, int dim = None)"];
+
+/** `torch.cross`: `cross`. */
+export function cross(input: Tensor, options: { other: Tensor; dim?: number | null }): Tensor;
+export function cross(input: Tensor, other: Tensor, options?: { dim?: number | null }): Tensor;
+export function cross(input: Tensor, other: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function cross(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross", a[--n] as Kw);
+  // cross
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cross", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("cross", o, ["input","other","dim"], ["input","other","dim"], n);
+      return aten().cross.call(v0, v1, v2);
+    }
+  }
+  return bad_cross(a);
+}
+
+function bad_cross(a: readonly unknown[]): never {
+  return badCall("cross", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cross);
+}
+
+const SIGS_cartesian_prod = ["(tuple of Tensors tensors)"];
+
+/** `torch.cartesian_prod`: `cartesian_prod`. */
+export function cartesian_prod(options: { tensors: readonly Tensor[] }): Tensor;
+export function cartesian_prod(tensors: readonly Tensor[]): Tensor;
+export function cartesian_prod(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cartesian_prod", a[--n] as Kw);
+  // cartesian_prod
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("cartesian_prod", o, ["tensors"], ["tensors"], n);
+      return aten().cartesian_prod.call(v0);
+    }
+  }
+  return bad_cartesian_prod(a);
+}
+
+function bad_cartesian_prod(a: readonly unknown[]): never {
+  return badCall("cartesian_prod", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_cartesian_prod);
+}
+
+const SIGS_combinations = ["(Tensor input, int r = 2, bool with_replacement = False)"];
+
+/** `torch.combinations`: `combinations`. */
+export function combinations(input: Tensor, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(input: Tensor, r?: number, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(input: Tensor, r?: number, withReplacement?: boolean, options?: { r?: number; with_replacement?: boolean; withReplacement?: boolean }): Tensor;
+export function combinations(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("combinations", a[--n] as Kw);
+  // combinations
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","r","with_replacement"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.r !== undefined) {
+        kwArg("combinations", 'r', 'int', isInt(o.r), o.r);
+        v1 = o.r as number;
+      } else v1 = 2;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.with_replacement !== undefined) {
+        kwArg("combinations", 'with_replacement', 'bool', isBool(o.with_replacement), o.with_replacement);
+        v2 = o.with_replacement as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("combinations", o, ["input","r","with_replacement"], ["input","r","with_replacement"], n);
+      return aten().combinations.call(v0, v1, v2);
+    }
+  }
+  return bad_combinations(a);
+}
+
+function bad_combinations(a: readonly unknown[]): never {
+  return badCall("combinations", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "r", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "with_replacement", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_combinations);
+}
+
+const SIGS_repeat_interleave = ["(Tensor input, Tensor repeats, int dim = None, *, int output_size = None)","(Tensor repeats, *, int output_size = None)","(Tensor input, int repeats, int dim = None, *, int output_size = None)"];
+
+/** `torch.repeat_interleave`: `repeat_interleave.self_Tensor`, `repeat_interleave.self_int`, `repeat_interleave.Tensor`. */
+export function repeat_interleave(input: Tensor, options: { repeats: Tensor; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: Tensor, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: Tensor, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, options: { repeats: number; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: number, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(input: Tensor, repeats: number, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(repeats: Tensor, options?: { output_size?: number | null; outputSize?: number | null }): Tensor;
+export function repeat_interleave(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("repeat_interleave", a[--n] as Kw);
+  // repeat_interleave.self_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (o === undefined || kwFits(o, ["input","repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
+      return aten().repeat_interleave_self_Tensor.call(v0, v1, v2, k0);
+    }
+  }
+  // repeat_interleave.self_int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (o === undefined || kwFits(o, ["input","repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
+      return aten().repeat_interleave_self_int.call(v0, v1, v2, k0);
+    }
+  }
+  // repeat_interleave.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["repeats"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["repeats","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","output_size"], ["repeats"], n);
+      return aten().repeat_interleave_Tensor.call(v0, k0);
+    }
+  }
+  return noMatch("repeat_interleave", a, SIGS_repeat_interleave);
+}
+
+const SIGS_tril_indices = ["(int row, int col, int offset = 0, *, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.tril_indices`: `tril_indices`. */
+export function tril_indices(options: { row: number; col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, options: { col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, col: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(row: number, col: number, offset?: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function tril_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tril_indices", a[--n] as Kw);
+  // tril_indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["row","col","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isInt(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("tril_indices", 'offset', 'int', isInt(o.offset), o.offset);
+        v2 = o.offset as number;
+      } else v2 = 0;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("tril_indices", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = 4;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("tril_indices", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("tril_indices", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("tril_indices", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("tril_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
+      const r = aten().tril_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_tril_indices(a);
+}
+
+function bad_tril_indices(a: readonly unknown[]): never {
+  return badCall("tril_indices", a, [
+    { name: "row", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "col", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_tril_indices);
+}
+
+const SIGS_triu_indices = ["(int row, int col, int offset = 0, *, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.triu_indices`: `triu_indices`. */
+export function triu_indices(options: { row: number; col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, options: { col: number; offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, col: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(row: number, col: number, offset?: number, options?: { offset?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function triu_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triu_indices", a[--n] as Kw);
+  // triu_indices
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["row","col","offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isInt(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("triu_indices", 'offset', 'int', isInt(o.offset), o.offset);
+        v2 = o.offset as number;
+      } else v2 = 0;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("triu_indices", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = 4;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("triu_indices", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("triu_indices", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("triu_indices", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("triu_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
+      const r = aten().triu_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_triu_indices(a);
+}
+
+function bad_triu_indices(a: readonly unknown[]): never {
+  return badCall("triu_indices", a, [
+    { name: "row", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "col", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_triu_indices);
+}

@@ -3,14 +3,16 @@
 // The Tensor methods of the aten operators with `variants: method` (torchgen's python_variable_methods).
 // See Note [Generated argument parsing] in src/codegen/api/python.ts and src/codegen/README.md.
 
-import type { MemoryFormat } from '../c10/Layout.js';
+import type { Device } from '../c10/Device.js';
+import type { Layout, MemoryFormat } from '../c10/Layout.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
-import { checkKw, kwPositional, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
+import { setFactoryRequiresGrad } from '../autograd/variable.js';
+import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -804,6 +806,281 @@ export interface TensorMethods {
   svd(options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  /** `acosh(Tensor self) -> Tensor` */
+  acosh(options?: { out?: Tensor }): Tensor;
+  /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
+  acosh_(): this;
+  /** `asinh(Tensor self) -> Tensor` */
+  asinh(options?: { out?: Tensor }): Tensor;
+  /** `asinh_(Tensor(a!) self) -> Tensor(a!)` */
+  asinh_(): this;
+  /** `atanh(Tensor self) -> Tensor` */
+  atanh(options?: { out?: Tensor }): Tensor;
+  /** `atanh_(Tensor(a!) self) -> Tensor(a!)` */
+  atanh_(): this;
+  /** `log10(Tensor self) -> Tensor` */
+  log10(options?: { out?: Tensor }): Tensor;
+  /** `log10_(Tensor(a!) self) -> Tensor(a!)` */
+  log10_(): this;
+  /** `erfinv(Tensor self) -> Tensor` */
+  erfinv(options?: { out?: Tensor }): Tensor;
+  /** `erfinv_(Tensor(a!) self) -> Tensor(a!)` */
+  erfinv_(): this;
+  /** `lgamma(Tensor self) -> Tensor` */
+  lgamma(options?: { out?: Tensor }): Tensor;
+  /** `lgamma_(Tensor(a!) self) -> Tensor(a!)` */
+  lgamma_(): this;
+  /** `digamma(Tensor self) -> Tensor` */
+  digamma(options?: { out?: Tensor }): Tensor;
+  /** `digamma_(Tensor(a!) self) -> Tensor(a!)` */
+  digamma_(): this;
+  /** `i0(Tensor self) -> Tensor` */
+  i0(options?: { out?: Tensor }): Tensor;
+  /** `i0_(Tensor(a!) self) -> Tensor(a!)` */
+  i0_(): this;
+  /** `sinc(Tensor self) -> Tensor` */
+  sinc(options?: { out?: Tensor }): Tensor;
+  /** `sinc_(Tensor(a!) self) -> Tensor(a!)` */
+  sinc_(): this;
+  /** `sgn(Tensor self) -> Tensor` */
+  sgn(options?: { out?: Tensor }): Tensor;
+  /** `sgn_(Tensor(a!) self) -> Tensor(a!)` */
+  sgn_(): this;
+  /** `polygamma(int n, Tensor self) -> Tensor` */
+  polygamma(options: { n: number; out?: Tensor }): Tensor;
+  polygamma(n: number, options?: { out?: Tensor }): Tensor;
+  /** `polygamma_(Tensor(a!) self, int n) -> Tensor(a!)` */
+  polygamma_(options: { n: number }): this;
+  polygamma_(n: number): this;
+  /** `logit(Tensor self, float? eps=None) -> Tensor` */
+  logit(options?: { eps?: number | null; out?: Tensor }): Tensor;
+  logit(eps?: number | null, options?: { eps?: number | null; out?: Tensor }): Tensor;
+  /** `logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)` */
+  logit_(options?: { eps?: number | null }): this;
+  logit_(eps?: number | null, options?: { eps?: number | null }): this;
+  /** `square(Tensor self) -> Tensor` */
+  square(options?: { out?: Tensor }): Tensor;
+  /** `fix(Tensor self) -> Tensor` */
+  fix(options?: { out?: Tensor }): Tensor;
+  /** `fix_(Tensor(a!) self) -> Tensor(a!)` */
+  fix_(): this;
+  /** `deg2rad(Tensor self) -> Tensor` */
+  deg2rad(options?: { out?: Tensor }): Tensor;
+  /** `deg2rad_(Tensor(a!) self) -> Tensor(a!)` */
+  deg2rad_(): this;
+  /** `rad2deg(Tensor self) -> Tensor` */
+  rad2deg(options?: { out?: Tensor }): Tensor;
+  /** `rad2deg_(Tensor(a!) self) -> Tensor(a!)` */
+  rad2deg_(): this;
+  /** `hypot(Tensor self, Tensor other) -> Tensor` */
+  hypot(options: { other: Tensor; out?: Tensor }): Tensor;
+  hypot(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  hypot_(options: { other: Tensor }): this;
+  hypot_(other: Tensor): this;
+  /** `logaddexp(Tensor self, Tensor other) -> Tensor` */
+  logaddexp(options: { other: Tensor; out?: Tensor }): Tensor;
+  logaddexp(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `logaddexp2(Tensor self, Tensor other) -> Tensor` */
+  logaddexp2(options: { other: Tensor; out?: Tensor }): Tensor;
+  logaddexp2(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `nextafter(Tensor self, Tensor other) -> Tensor` */
+  nextafter(options: { other: Tensor; out?: Tensor }): Tensor;
+  nextafter(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  nextafter_(options: { other: Tensor }): this;
+  nextafter_(other: Tensor): this;
+  /** `heaviside(Tensor self, Tensor values) -> Tensor` */
+  heaviside(options: { values: Tensor; out?: Tensor }): Tensor;
+  heaviside(values: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)` */
+  heaviside_(options: { values: Tensor }): this;
+  heaviside_(values: Tensor): this;
+  /** `xlogy.Tensor(Tensor self, Tensor other) -> Tensor`; `xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor` */
+  xlogy(options: { other: Tensor; out?: Tensor }): Tensor;
+  xlogy(other: Tensor, options?: { out?: Tensor }): Tensor;
+  xlogy(options: { other: number | boolean; out?: Tensor }): Tensor;
+  xlogy(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  xlogy_(options: { other: Tensor }): this;
+  xlogy_(other: Tensor): this;
+  xlogy_(options: { other: number | boolean }): this;
+  xlogy_(other: number | boolean): this;
+  /** `copysign.Tensor(Tensor self, Tensor other) -> Tensor`; `copysign.Scalar(Tensor self, Scalar other) -> Tensor` */
+  copysign(options: { other: Tensor; out?: Tensor }): Tensor;
+  copysign(other: Tensor, options?: { out?: Tensor }): Tensor;
+  copysign(options: { other: number | boolean; out?: Tensor }): Tensor;
+  copysign(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  copysign_(options: { other: Tensor }): this;
+  copysign_(other: Tensor): this;
+  copysign_(options: { other: number | boolean }): this;
+  copysign_(other: number | boolean): this;
+  /** `ldexp.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ldexp(options: { other: Tensor; out?: Tensor }): Tensor;
+  ldexp(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ldexp_(options: { other: Tensor }): this;
+  ldexp_(other: Tensor): this;
+  /** `float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`; `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  float_power(options: { exponent: Tensor; out?: Tensor }): Tensor;
+  float_power(exponent: Tensor, options?: { out?: Tensor }): Tensor;
+  float_power(options: { exponent: number | boolean; out?: Tensor }): Tensor;
+  float_power(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nansum(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nansum(dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  nanmean(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nanmean(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  nanmean(dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)` */
+  aminmax(options?: { dim?: number | null; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+  /** `count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor`; `count_nonzero(Tensor self, int? dim=None) -> Tensor` */
+  count_nonzero(options: { dim: readonly number[] }): Tensor;
+  count_nonzero(...dim: number[]): Tensor;
+  count_nonzero(dim: readonly number[]): Tensor;
+  count_nonzero(options?: { dim?: number | null }): Tensor;
+  count_nonzero(dim?: number | null, options?: { dim?: number | null }): Tensor;
+  /** `median(Tensor self) -> Tensor`; `median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  median(): Tensor;
+  median(options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+  median(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  median(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `nanmedian(Tensor self) -> Tensor`; `nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  nanmedian(): Tensor;
+  nanmedian(options: { dim: number; keepdim?: boolean }): [Tensor, Tensor];
+  nanmedian(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  nanmedian(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  mode(options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  mode(dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  mode(dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  /** `kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  kthvalue(options: { k: number; dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, dim?: number, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  kthvalue(k: number, dim?: number, keepdim?: boolean, options?: { dim?: number; keepdim?: boolean }): [Tensor, Tensor];
+  /** `cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummax(options: { dim: number }): [Tensor, Tensor];
+  cummax(dim: number): [Tensor, Tensor];
+  /** `cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)` */
+  cummin(options: { dim: number }): [Tensor, Tensor];
+  cummin(dim: number): [Tensor, Tensor];
+  /** `logcumsumexp(Tensor self, int dim) -> Tensor` */
+  logcumsumexp(options: { dim: number }): Tensor;
+  logcumsumexp(dim: number): Tensor;
+  /** `bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor` */
+  bincount(options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  bincount(weights?: Tensor | null, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  bincount(weights?: Tensor | null, minlength?: number, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
+  histc(options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  histc(bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  /** `tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]`; `tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]`; `tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]` */
+  tensor_split(options: { sections: number; dim?: number }): Tensor[];
+  tensor_split(sections: number, options?: { dim?: number }): Tensor[];
+  tensor_split(sections: number, dim?: number, options?: { dim?: number }): Tensor[];
+  tensor_split(options: { indices: readonly number[]; dim?: number }): Tensor[];
+  tensor_split(indices: readonly number[], options?: { dim?: number }): Tensor[];
+  tensor_split(indices: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+  tensor_split(options: { tensor_indices_or_sections?: Tensor; tensorIndicesOrSections?: Tensor; dim?: number }): Tensor[];
+  tensor_split(tensorIndicesOrSections: Tensor, options?: { dim?: number }): Tensor[];
+  tensor_split(tensorIndicesOrSections: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `hsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  hsplit(options: { sections: number }): Tensor[];
+  hsplit(sections: number): Tensor[];
+  hsplit(options: { indices: readonly number[] }): Tensor[];
+  hsplit(...indices: number[]): Tensor[];
+  hsplit(indices: readonly number[]): Tensor[];
+  /** `vsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `vsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  vsplit(options: { sections: number }): Tensor[];
+  vsplit(sections: number): Tensor[];
+  vsplit(options: { indices: readonly number[] }): Tensor[];
+  vsplit(...indices: number[]): Tensor[];
+  vsplit(indices: readonly number[]): Tensor[];
+  /** `dsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]`; `dsplit.array(Tensor(a -> *) self, int[] indices) -> Tensor(a)[]` */
+  dsplit(options: { sections: number }): Tensor[];
+  dsplit(sections: number): Tensor[];
+  dsplit(options: { indices: readonly number[] }): Tensor[];
+  dsplit(...indices: number[]): Tensor[];
+  dsplit(indices: readonly number[]): Tensor[];
+  /** `movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)`; `movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  movedim(options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+  movedim(source: readonly number[], options: { destination: readonly number[] }): Tensor;
+  movedim(source: readonly number[], destination: readonly number[]): Tensor;
+  movedim(options: { source: number; destination: number }): Tensor;
+  movedim(source: number, options: { destination: number }): Tensor;
+  movedim(source: number, destination: number): Tensor;
+  /** `moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)`; `moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)` */
+  moveaxis(options: { source: readonly number[]; destination: readonly number[] }): Tensor;
+  moveaxis(source: readonly number[], options: { destination: readonly number[] }): Tensor;
+  moveaxis(source: readonly number[], destination: readonly number[]): Tensor;
+  moveaxis(options: { source: number; destination: number }): Tensor;
+  moveaxis(source: number, options: { destination: number }): Tensor;
+  moveaxis(source: number, destination: number): Tensor;
+  /** `ravel(Tensor(a) self) -> Tensor(a)` */
+  ravel(): Tensor;
+  /** `diag(Tensor self, int diagonal=0) -> Tensor` */
+  diag(options?: { diagonal?: number }): Tensor;
+  diag(diagonal?: number, options?: { diagonal?: number }): Tensor;
+  /** `diagflat(Tensor self, int offset=0) -> Tensor` */
+  diagflat(options?: { offset?: number }): Tensor;
+  diagflat(offset?: number, options?: { offset?: number }): Tensor;
+  /** `diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor` */
+  diag_embed(options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diag_embed(offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** `rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor` */
+  rot90(options?: { k?: number; dims?: readonly number[] }): Tensor;
+  rot90(k?: number, options?: { k?: number; dims?: readonly number[] }): Tensor;
+  rot90(k?: number, dims?: readonly number[], options?: { k?: number; dims?: readonly number[] }): Tensor;
+  /** `fliplr(Tensor self) -> Tensor` */
+  fliplr(): Tensor;
+  /** `flipud(Tensor self) -> Tensor` */
+  flipud(): Tensor;
+  /** `kron(Tensor self, Tensor other) -> Tensor` */
+  kron(options: { other: Tensor }): Tensor;
+  kron(other: Tensor): Tensor;
+  /** `inner(Tensor self, Tensor other) -> Tensor` */
+  inner(options: { other: Tensor }): Tensor;
+  inner(other: Tensor): Tensor;
+  /** `trace(Tensor self) -> Tensor` */
+  trace(): Tensor;
+  /** `cross(Tensor self, Tensor other, int? dim=None) -> Tensor` */
+  cross(options: { other: Tensor; dim?: number | null }): Tensor;
+  cross(other: Tensor, options?: { dim?: number | null }): Tensor;
+  cross(other: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+  /** `repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor`; `repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor` */
+  repeat_interleave(options: { repeats: Tensor; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: Tensor, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: Tensor, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(options: { repeats: number; dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: number, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  repeat_interleave(repeats: number, dim?: number | null, options?: { dim?: number | null; output_size?: number | null; outputSize?: number | null }): Tensor;
+  /** `new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_zeros(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_zeros(...size: number[]): Tensor;
+  new_zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_ones(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_ones(...size: number[]): Tensor;
+  new_ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_full(options: { size: readonly number[]; fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_full(size: readonly number[], options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_empty(...size: number[]): Tensor;
+  new_empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+  new_empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -7851,6 +8128,2558 @@ function bad_svd(a: readonly unknown[]): never {
   ], false, SIGS_svd);
 }
 
+const SIGS_acosh = ["(*, Tensor out = None)"];
+
+function method_acosh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh", a[--n] as Kw);
+  // acosh (out=: acosh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("acosh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().acosh_out.call(this, out as Tensor);
+      }
+      return aten().acosh.call(this);
+    }
+  }
+  return bad_acosh(a);
+}
+
+function bad_acosh(a: readonly unknown[]): never {
+  return badCall("acosh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acosh);
+}
+
+function method_acosh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acosh_", a[--n] as Kw);
+  // acosh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("acosh_", o);
+      return aten().acosh_.call(this);
+    }
+  }
+  return noArgs("acosh_", a);
+}
+
+const SIGS_asinh = ["(*, Tensor out = None)"];
+
+function method_asinh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh", a[--n] as Kw);
+  // asinh (out=: asinh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("asinh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().asinh_out.call(this, out as Tensor);
+      }
+      return aten().asinh.call(this);
+    }
+  }
+  return bad_asinh(a);
+}
+
+function bad_asinh(a: readonly unknown[]): never {
+  return badCall("asinh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asinh);
+}
+
+function method_asinh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asinh_", a[--n] as Kw);
+  // asinh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("asinh_", o);
+      return aten().asinh_.call(this);
+    }
+  }
+  return noArgs("asinh_", a);
+}
+
+const SIGS_atanh = ["(*, Tensor out = None)"];
+
+function method_atanh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh", a[--n] as Kw);
+  // atanh (out=: atanh.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("atanh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().atanh_out.call(this, out as Tensor);
+      }
+      return aten().atanh.call(this);
+    }
+  }
+  return bad_atanh(a);
+}
+
+function bad_atanh(a: readonly unknown[]): never {
+  return badCall("atanh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atanh);
+}
+
+function method_atanh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atanh_", a[--n] as Kw);
+  // atanh_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("atanh_", o);
+      return aten().atanh_.call(this);
+    }
+  }
+  return noArgs("atanh_", a);
+}
+
+const SIGS_log10 = ["(*, Tensor out = None)"];
+
+function method_log10(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10", a[--n] as Kw);
+  // log10 (out=: log10.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("log10", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log10", 'out', 'Tensor', isTensor(out), out);
+        return aten().log10_out.call(this, out as Tensor);
+      }
+      return aten().log10.call(this);
+    }
+  }
+  return bad_log10(a);
+}
+
+function bad_log10(a: readonly unknown[]): never {
+  return badCall("log10", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log10);
+}
+
+function method_log10_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log10_", a[--n] as Kw);
+  // log10_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("log10_", o);
+      return aten().log10_.call(this);
+    }
+  }
+  return noArgs("log10_", a);
+}
+
+const SIGS_erfinv = ["(*, Tensor out = None)"];
+
+function method_erfinv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv", a[--n] as Kw);
+  // erfinv (out=: erfinv.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("erfinv", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
+        return aten().erfinv_out.call(this, out as Tensor);
+      }
+      return aten().erfinv.call(this);
+    }
+  }
+  return bad_erfinv(a);
+}
+
+function bad_erfinv(a: readonly unknown[]): never {
+  return badCall("erfinv", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfinv);
+}
+
+function method_erfinv_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfinv_", a[--n] as Kw);
+  // erfinv_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("erfinv_", o);
+      return aten().erfinv_.call(this);
+    }
+  }
+  return noArgs("erfinv_", a);
+}
+
+const SIGS_lgamma = ["(*, Tensor out = None)"];
+
+function method_lgamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma", a[--n] as Kw);
+  // lgamma (out=: lgamma.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("lgamma", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().lgamma_out.call(this, out as Tensor);
+      }
+      return aten().lgamma.call(this);
+    }
+  }
+  return bad_lgamma(a);
+}
+
+function bad_lgamma(a: readonly unknown[]): never {
+  return badCall("lgamma", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lgamma);
+}
+
+function method_lgamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lgamma_", a[--n] as Kw);
+  // lgamma_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("lgamma_", o);
+      return aten().lgamma_.call(this);
+    }
+  }
+  return noArgs("lgamma_", a);
+}
+
+const SIGS_digamma = ["(*, Tensor out = None)"];
+
+function method_digamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma", a[--n] as Kw);
+  // digamma (out=: digamma.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("digamma", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().digamma_out.call(this, out as Tensor);
+      }
+      return aten().digamma.call(this);
+    }
+  }
+  return bad_digamma(a);
+}
+
+function bad_digamma(a: readonly unknown[]): never {
+  return badCall("digamma", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_digamma);
+}
+
+function method_digamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("digamma_", a[--n] as Kw);
+  // digamma_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("digamma_", o);
+      return aten().digamma_.call(this);
+    }
+  }
+  return noArgs("digamma_", a);
+}
+
+const SIGS_i0 = ["(*, Tensor out = None)"];
+
+function method_i0(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0", a[--n] as Kw);
+  // i0 (out=: i0.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("i0", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("i0", 'out', 'Tensor', isTensor(out), out);
+        return aten().i0_out.call(this, out as Tensor);
+      }
+      return aten().i0.call(this);
+    }
+  }
+  return bad_i0(a);
+}
+
+function bad_i0(a: readonly unknown[]): never {
+  return badCall("i0", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_i0);
+}
+
+function method_i0_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("i0_", a[--n] as Kw);
+  // i0_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("i0_", o);
+      return aten().i0_.call(this);
+    }
+  }
+  return noArgs("i0_", a);
+}
+
+const SIGS_sinc = ["(*, Tensor out = None)"];
+
+function method_sinc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc", a[--n] as Kw);
+  // sinc (out=: sinc.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sinc", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinc_out.call(this, out as Tensor);
+      }
+      return aten().sinc.call(this);
+    }
+  }
+  return bad_sinc(a);
+}
+
+function bad_sinc(a: readonly unknown[]): never {
+  return badCall("sinc", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinc);
+}
+
+function method_sinc_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinc_", a[--n] as Kw);
+  // sinc_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sinc_", o);
+      return aten().sinc_.call(this);
+    }
+  }
+  return noArgs("sinc_", a);
+}
+
+const SIGS_sgn = ["(*, Tensor out = None)"];
+
+function method_sgn(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn", a[--n] as Kw);
+  // sgn (out=: sgn.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sgn", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
+        return aten().sgn_out.call(this, out as Tensor);
+      }
+      return aten().sgn.call(this);
+    }
+  }
+  return bad_sgn(a);
+}
+
+function bad_sgn(a: readonly unknown[]): never {
+  return badCall("sgn", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sgn);
+}
+
+function method_sgn_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sgn_", a[--n] as Kw);
+  // sgn_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sgn_", o);
+      return aten().sgn_.call(this);
+    }
+  }
+  return noArgs("sgn_", a);
+}
+
+const SIGS_polygamma = ["(int n, *, Tensor out = None)"];
+
+function method_polygamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma", a[--n] as Kw);
+  // polygamma (out=: polygamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("polygamma", o, ["n","out"], ["n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
+        return aten().polygamma_out.call(v0, this, out as Tensor);
+      }
+      return aten().polygamma.call(v0, this);
+    }
+  }
+  return bad_polygamma(a);
+}
+
+function bad_polygamma(a: readonly unknown[]): never {
+  return badCall("polygamma", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_polygamma);
+}
+
+const SIGS_polygamma_ = ["(int n)"];
+
+function method_polygamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polygamma_", a[--n] as Kw);
+  // polygamma_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("polygamma_", o, ["n"], ["n"], n);
+      return aten().polygamma_.call(this, v0);
+    }
+  }
+  return bad_polygamma_(a);
+}
+
+function bad_polygamma_(a: readonly unknown[]): never {
+  return badCall("polygamma_", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_polygamma_);
+}
+
+const SIGS_logit = ["(float eps = None, *, Tensor out = None)"];
+
+function method_logit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit", a[--n] as Kw);
+  // logit (out=: logit.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v0 = o.eps as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("logit", o, ["eps","out"], ["eps"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logit", 'out', 'Tensor', isTensor(out), out);
+        return aten().logit_out.call(this, v0, out as Tensor);
+      }
+      return aten().logit.call(this, v0);
+    }
+  }
+  return bad_logit(a);
+}
+
+function bad_logit(a: readonly unknown[]): never {
+  return badCall("logit", a, [
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logit);
+}
+
+const SIGS_logit_ = ["(float eps = None)"];
+
+function method_logit_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logit_", a[--n] as Kw);
+  // logit_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("logit_", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v0 = o.eps as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("logit_", o, ["eps"], ["eps"], n);
+      return aten().logit_.call(this, v0);
+    }
+  }
+  return bad_logit_(a);
+}
+
+function bad_logit_(a: readonly unknown[]): never {
+  return badCall("logit_", a, [
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_logit_);
+}
+
+const SIGS_square = ["(*, Tensor out = None)"];
+
+function method_square(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("square", a[--n] as Kw);
+  // square (out=: square.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("square", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("square", 'out', 'Tensor', isTensor(out), out);
+        return aten().square_out.call(this, out as Tensor);
+      }
+      return aten().square.call(this);
+    }
+  }
+  return bad_square(a);
+}
+
+function bad_square(a: readonly unknown[]): never {
+  return badCall("square", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_square);
+}
+
+const SIGS_fix = ["(*, Tensor out = None)"];
+
+function method_fix(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix", a[--n] as Kw);
+  // fix (out=: fix.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("fix", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fix", 'out', 'Tensor', isTensor(out), out);
+        return aten().fix_out.call(this, out as Tensor);
+      }
+      return aten().fix.call(this);
+    }
+  }
+  return bad_fix(a);
+}
+
+function bad_fix(a: readonly unknown[]): never {
+  return badCall("fix", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fix);
+}
+
+function method_fix_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fix_", a[--n] as Kw);
+  // fix_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("fix_", o);
+      return aten().fix_.call(this);
+    }
+  }
+  return noArgs("fix_", a);
+}
+
+const SIGS_deg2rad = ["(*, Tensor out = None)"];
+
+function method_deg2rad(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad", a[--n] as Kw);
+  // deg2rad (out=: deg2rad.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("deg2rad", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
+        return aten().deg2rad_out.call(this, out as Tensor);
+      }
+      return aten().deg2rad.call(this);
+    }
+  }
+  return bad_deg2rad(a);
+}
+
+function bad_deg2rad(a: readonly unknown[]): never {
+  return badCall("deg2rad", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_deg2rad);
+}
+
+function method_deg2rad_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("deg2rad_", a[--n] as Kw);
+  // deg2rad_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("deg2rad_", o);
+      return aten().deg2rad_.call(this);
+    }
+  }
+  return noArgs("deg2rad_", a);
+}
+
+const SIGS_rad2deg = ["(*, Tensor out = None)"];
+
+function method_rad2deg(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg", a[--n] as Kw);
+  // rad2deg (out=: rad2deg.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("rad2deg", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
+        return aten().rad2deg_out.call(this, out as Tensor);
+      }
+      return aten().rad2deg.call(this);
+    }
+  }
+  return bad_rad2deg(a);
+}
+
+function bad_rad2deg(a: readonly unknown[]): never {
+  return badCall("rad2deg", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rad2deg);
+}
+
+function method_rad2deg_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rad2deg_", a[--n] as Kw);
+  // rad2deg_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("rad2deg_", o);
+      return aten().rad2deg_.call(this);
+    }
+  }
+  return noArgs("rad2deg_", a);
+}
+
+const SIGS_hypot = ["(Tensor other, *, Tensor out = None)"];
+
+function method_hypot(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot", a[--n] as Kw);
+  // hypot (out=: hypot.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hypot", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
+        return aten().hypot_out.call(this, v0, out as Tensor);
+      }
+      return aten().hypot.call(this, v0);
+    }
+  }
+  return bad_hypot(a);
+}
+
+function bad_hypot(a: readonly unknown[]): never {
+  return badCall("hypot", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hypot);
+}
+
+const SIGS_hypot_ = ["(Tensor other)"];
+
+function method_hypot_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hypot_", a[--n] as Kw);
+  // hypot_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hypot_", o, ["other"], ["other"], n);
+      return aten().hypot_.call(this, v0);
+    }
+  }
+  return bad_hypot_(a);
+}
+
+function bad_hypot_(a: readonly unknown[]): never {
+  return badCall("hypot_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hypot_);
+}
+
+const SIGS_logaddexp = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logaddexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp", a[--n] as Kw);
+  // logaddexp (out=: logaddexp.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logaddexp", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp_out.call(this, v0, out as Tensor);
+      }
+      return aten().logaddexp.call(this, v0);
+    }
+  }
+  return bad_logaddexp(a);
+}
+
+function bad_logaddexp(a: readonly unknown[]): never {
+  return badCall("logaddexp", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp);
+}
+
+const SIGS_logaddexp2 = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logaddexp2(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logaddexp2", a[--n] as Kw);
+  // logaddexp2 (out=: logaddexp2.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logaddexp2", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().logaddexp2_out.call(this, v0, out as Tensor);
+      }
+      return aten().logaddexp2.call(this, v0);
+    }
+  }
+  return bad_logaddexp2(a);
+}
+
+function bad_logaddexp2(a: readonly unknown[]): never {
+  return badCall("logaddexp2", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logaddexp2);
+}
+
+const SIGS_nextafter = ["(Tensor other, *, Tensor out = None)"];
+
+function method_nextafter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter", a[--n] as Kw);
+  // nextafter (out=: nextafter.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nextafter", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
+        return aten().nextafter_out.call(this, v0, out as Tensor);
+      }
+      return aten().nextafter.call(this, v0);
+    }
+  }
+  return bad_nextafter(a);
+}
+
+function bad_nextafter(a: readonly unknown[]): never {
+  return badCall("nextafter", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nextafter);
+}
+
+const SIGS_nextafter_ = ["(Tensor other)"];
+
+function method_nextafter_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nextafter_", a[--n] as Kw);
+  // nextafter_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nextafter_", o, ["other"], ["other"], n);
+      return aten().nextafter_.call(this, v0);
+    }
+  }
+  return bad_nextafter_(a);
+}
+
+function bad_nextafter_(a: readonly unknown[]): never {
+  return badCall("nextafter_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_nextafter_);
+}
+
+const SIGS_heaviside = ["(Tensor values, *, Tensor out = None)"];
+
+function method_heaviside(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside", a[--n] as Kw);
+  // heaviside (out=: heaviside.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["values"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("heaviside", o, ["values","out"], ["values"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
+        return aten().heaviside_out.call(this, v0, out as Tensor);
+      }
+      return aten().heaviside.call(this, v0);
+    }
+  }
+  return bad_heaviside(a);
+}
+
+function bad_heaviside(a: readonly unknown[]): never {
+  return badCall("heaviside", a, [
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_heaviside);
+}
+
+const SIGS_heaviside_ = ["(Tensor values)"];
+
+function method_heaviside_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("heaviside_", a[--n] as Kw);
+  // heaviside_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["values"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("heaviside_", o, ["values"], ["values"], n);
+      return aten().heaviside_.call(this, v0);
+    }
+  }
+  return bad_heaviside_(a);
+}
+
+function bad_heaviside_(a: readonly unknown[]): never {
+  return badCall("heaviside_", a, [
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_heaviside_);
+}
+
+const SIGS_xlogy = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_xlogy(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy", a[--n] as Kw);
+  // xlogy.Tensor (out=: xlogy.OutTensor)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("xlogy", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutTensor.call(this, v0, out as Tensor);
+      }
+      return aten().xlogy_Tensor.call(this, v0);
+    }
+  }
+  // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("xlogy", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
+        return aten().xlogy_OutScalar_Other.call(this, v0, out as Tensor);
+      }
+      return aten().xlogy_Scalar_Other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.xlogy", a, SIGS_xlogy);
+}
+
+const SIGS_xlogy_ = ["(Tensor other)","(Number other)"];
+
+function method_xlogy_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("xlogy_", a[--n] as Kw);
+  // xlogy_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
+      return aten().xlogy__Tensor.call(this, v0);
+    }
+  }
+  // xlogy_.Scalar_Other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
+      return aten().xlogy__Scalar_Other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.xlogy_", a, SIGS_xlogy_);
+}
+
+const SIGS_copysign = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_copysign(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign", a[--n] as Kw);
+  // copysign.Tensor (out=: copysign.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("copysign", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_out.call(this, v0, out as Tensor);
+      }
+      return aten().copysign_Tensor.call(this, v0);
+    }
+  }
+  // copysign.Scalar (out=: copysign.Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("copysign", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
+        return aten().copysign_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().copysign_Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.copysign", a, SIGS_copysign);
+}
+
+const SIGS_copysign_ = ["(Tensor other)","(Number other)"];
+
+function method_copysign_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copysign_", a[--n] as Kw);
+  // copysign_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
+      return aten().copysign__Tensor.call(this, v0);
+    }
+  }
+  // copysign_.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
+      return aten().copysign__Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.copysign_", a, SIGS_copysign_);
+}
+
+const SIGS_ldexp = ["(Tensor other, *, Tensor out = None)"];
+
+function method_ldexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp", a[--n] as Kw);
+  // ldexp.Tensor (out=: ldexp.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ldexp", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
+        return aten().ldexp_out.call(this, v0, out as Tensor);
+      }
+      return aten().ldexp_Tensor.call(this, v0);
+    }
+  }
+  return bad_ldexp(a);
+}
+
+function bad_ldexp(a: readonly unknown[]): never {
+  return badCall("ldexp", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ldexp);
+}
+
+const SIGS_ldexp_ = ["(Tensor other)"];
+
+function method_ldexp_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ldexp_", a[--n] as Kw);
+  // ldexp_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ldexp_", o, ["other"], ["other"], n);
+      return aten().ldexp_.call(this, v0);
+    }
+  }
+  return bad_ldexp_(a);
+}
+
+function bad_ldexp_(a: readonly unknown[]): never {
+  return badCall("ldexp_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ldexp_);
+}
+
+const SIGS_float_power = ["(Tensor exponent, *, Tensor out = None)","(Number exponent, *, Tensor out = None)"];
+
+function method_float_power(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("float_power", a[--n] as Kw);
+  // float_power.Tensor_Tensor (out=: float_power.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("float_power", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().float_power_Tensor_Tensor.call(this, v0);
+    }
+  }
+  // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("float_power", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
+        return aten().float_power_Tensor_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().float_power_Tensor_Scalar.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.float_power", a, SIGS_float_power);
+}
+
+const SIGS_nansum = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+function method_nansum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nansum", a[--n] as Kw);
+  // nansum (out=: nansum.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nansum", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nansum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nansum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nansum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
+        return aten().nansum_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().nansum.call(this, v0, v1, k0);
+    }
+  }
+  return bad_nansum(a);
+}
+
+function bad_nansum(a: readonly unknown[]): never {
+  return badCall("nansum", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nansum);
+}
+
+const SIGS_nanmean = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
+
+function method_nanmean(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmean", a[--n] as Kw);
+  // nanmean (out=: nanmean.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanmean", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("nanmean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("nanmean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
+        return aten().nanmean_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().nanmean.call(this, v0, v1, k0);
+    }
+  }
+  return bad_nanmean(a);
+}
+
+function bad_nanmean(a: readonly unknown[]): never {
+  return badCall("nanmean", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nanmean);
+}
+
+const SIGS_aminmax = ["(*, int dim = None, bool keepdim = False, tuple of Tensors out = None)"];
+
+function method_aminmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("aminmax", a[--n] as Kw);
+  // aminmax (out=: aminmax.out)
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("aminmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k0 = o.dim as number | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("aminmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("aminmax", o, ["dim","keepdim","out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("aminmax", out, 2, 2);
+        return aten().aminmax_out.call(this, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().aminmax.call(this, k0, k1);
+    }
+  }
+  return bad_aminmax(a);
+}
+
+function bad_aminmax(a: readonly unknown[]): never {
+  return badCall("aminmax", a, [
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_aminmax);
+}
+
+const SIGS_count_nonzero = ["(int dim = None)","(tuple of ints dim)"];
+
+function method_count_nonzero(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("count_nonzero", a[--n] as Kw);
+  // count_nonzero.dim_IntList
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
+      return aten().count_nonzero_dim_IntList.call(this, v0);
+    }
+  }
+  // count_nonzero
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || isInt(p[0]))) && (o === undefined || kwFits(o, ["dim"]))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("count_nonzero", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v0 = o.dim as number | null;
+      } else v0 = null;
+      if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
+      return aten().count_nonzero.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.count_nonzero", a, SIGS_count_nonzero);
+}
+
+const SIGS_median = ["()","(int dim, bool keepdim = False)"];
+
+function method_median(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("median", a[--n] as Kw);
+  // median
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("median", o, [], [], n);
+      return aten().median.call(this);
+    }
+  }
+  // median.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("median", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("median", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().median_dim.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.median", a, SIGS_median);
+}
+
+const SIGS_nanmedian = ["()","(int dim, bool keepdim = False)"];
+
+function method_nanmedian(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanmedian", a[--n] as Kw);
+  // nanmedian
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("nanmedian", o, [], [], n);
+      return aten().nanmedian.call(this);
+    }
+  }
+  // nanmedian.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanmedian", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("nanmedian", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().nanmedian_dim.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.nanmedian", a, SIGS_nanmedian);
+}
+
+const SIGS_mode = ["(int dim = -1, bool keepdim = False)"];
+
+function method_mode(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mode", a[--n] as Kw);
+  // mode
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("mode", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = -1;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mode", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("mode", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().mode.call(this, v0, v1);
+    }
+  }
+  return bad_mode(a);
+}
+
+function bad_mode(a: readonly unknown[]): never {
+  return badCall("mode", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_mode);
+}
+
+const SIGS_kthvalue = ["(int k, int dim = -1, bool keepdim = False)"];
+
+function method_kthvalue(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kthvalue", a[--n] as Kw);
+  // kthvalue
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["k","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("kthvalue", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("kthvalue", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("kthvalue", o, ["k","dim","keepdim"], ["k","dim","keepdim"], n);
+      return aten().kthvalue.call(this, v0, v1, v2);
+    }
+  }
+  return bad_kthvalue(a);
+}
+
+function bad_kthvalue(a: readonly unknown[]): never {
+  return badCall("kthvalue", a, [
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_kthvalue);
+}
+
+const SIGS_cummax = ["(int dim)"];
+
+function method_cummax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummax", a[--n] as Kw);
+  // cummax
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("cummax", o, ["dim"], ["dim"], n);
+      return aten().cummax.call(this, v0);
+    }
+  }
+  return bad_cummax(a);
+}
+
+function bad_cummax(a: readonly unknown[]): never {
+  return badCall("cummax", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummax);
+}
+
+const SIGS_cummin = ["(int dim)"];
+
+function method_cummin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cummin", a[--n] as Kw);
+  // cummin
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("cummin", o, ["dim"], ["dim"], n);
+      return aten().cummin.call(this, v0);
+    }
+  }
+  return bad_cummin(a);
+}
+
+function bad_cummin(a: readonly unknown[]): never {
+  return badCall("cummin", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_cummin);
+}
+
+const SIGS_logcumsumexp = ["(int dim)"];
+
+function method_logcumsumexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logcumsumexp", a[--n] as Kw);
+  // logcumsumexp
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("logcumsumexp", o, ["dim"], ["dim"], n);
+      return aten().logcumsumexp.call(this, v0);
+    }
+  }
+  return bad_logcumsumexp(a);
+}
+
+function bad_logcumsumexp(a: readonly unknown[]): never {
+  return badCall("logcumsumexp", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_logcumsumexp);
+}
+
+const SIGS_bincount = ["(Tensor weights = None, int minlength = 0)"];
+
+function method_bincount(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bincount", a[--n] as Kw);
+  // bincount
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["weights","minlength"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isTensor(p[0]))) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      let v0: Tensor | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as Tensor | null;
+      else if (o !== undefined && o.weights !== undefined) {
+        kwArg("bincount", 'weights', 'Tensor', (o.weights === null || isTensor(o.weights)), o.weights);
+        v0 = o.weights as Tensor | null;
+      } else v0 = null;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.minlength !== undefined) {
+        kwArg("bincount", 'minlength', 'int', isInt(o.minlength), o.minlength);
+        v1 = o.minlength as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("bincount", o, ["weights","minlength"], ["weights","minlength"], n);
+      return aten().bincount.call(this, v0, v1);
+    }
+  }
+  return bad_bincount(a);
+}
+
+function bad_bincount(a: readonly unknown[]): never {
+  return badCall("bincount", a, [
+    { name: "weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "minlength", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_bincount);
+}
+
+const SIGS_histc = ["(int bins = 100, Number min = 0, Number max = 0)"];
+
+function method_histc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histc", a[--n] as Kw);
+  // histc
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["bins","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histc", 'bins', 'int', isInt(o.bins), o.bins);
+        v0 = o.bins as number;
+      } else v0 = 100;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("histc", 'min', 'Number', isScalar(o.min), o.min);
+        v1 = o.min as number | boolean;
+      } else v1 = 0;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("histc", 'max', 'Number', isScalar(o.max), o.max);
+        v2 = o.max as number | boolean;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("histc", o, ["bins","min","max"], ["bins","min","max"], n);
+      return aten().histc.call(this, v0, v1, v2);
+    }
+  }
+  return bad_histc(a);
+}
+
+function bad_histc(a: readonly unknown[]): never {
+  return badCall("histc", a, [
+    { name: "bins", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_histc);
+}
+
+const SIGS_tensor_split = ["(tuple of ints indices, int dim = 0)","(Tensor tensor_indices_or_sections, int dim = 0)","(int sections, int dim = 0)"];
+
+function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tensor_split", a[--n] as Kw);
+  // tensor_split.sections
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["sections","dim"]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["sections","dim"], ["sections","dim"], n);
+      return aten().tensor_split_sections.call(this, v0, v1);
+    }
+  }
+  // tensor_split.indices
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["indices","dim"]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["indices","dim"], ["indices","dim"], n);
+      return aten().tensor_split_indices.call(this, v0, v1);
+    }
+  }
+  // tensor_split.tensor_indices_or_sections
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor_indices_or_sections","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["tensor_indices_or_sections","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("tensor_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tensor_split", o, ["tensor_indices_or_sections","dim"], ["tensor_indices_or_sections","dim"], n);
+      return aten().tensor_split_tensor_indices_or_sections.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.tensor_split", a, SIGS_tensor_split);
+}
+
+const SIGS_hsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_hsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hsplit", a[--n] as Kw);
+  // hsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("hsplit", o, ["sections"], ["sections"], n);
+      return aten().hsplit_int.call(this, v0);
+    }
+  }
+  // hsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("hsplit", o, ["indices"], ["indices"], n);
+      return aten().hsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.hsplit", a, SIGS_hsplit);
+}
+
+const SIGS_vsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_vsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vsplit", a[--n] as Kw);
+  // vsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("vsplit", o, ["sections"], ["sections"], n);
+      return aten().vsplit_int.call(this, v0);
+    }
+  }
+  // vsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("vsplit", o, ["indices"], ["indices"], n);
+      return aten().vsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.vsplit", a, SIGS_vsplit);
+}
+
+const SIGS_dsplit = ["(int sections)","(tuple of ints indices)"];
+
+function method_dsplit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dsplit", a[--n] as Kw);
+  // dsplit.int
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["sections"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("dsplit", o, ["sections"], ["sections"], n);
+      return aten().dsplit_int.call(this, v0);
+    }
+  }
+  // dsplit.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("dsplit", o, ["indices"], ["indices"], n);
+      return aten().dsplit_array.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.dsplit", a, SIGS_dsplit);
+}
+
+const SIGS_movedim = ["(int source, int destination)","(tuple of ints source, tuple of ints destination)"];
+
+function method_movedim(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("movedim", a[--n] as Kw);
+  // movedim.intlist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
+      return aten().movedim_intlist.call(this, v0, v1);
+    }
+  }
+  // movedim.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
+      return aten().movedim_int.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.movedim", a, SIGS_movedim);
+}
+
+const SIGS_moveaxis = ["(int source, int destination)","(tuple of ints source, tuple of ints destination)"];
+
+function method_moveaxis(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("moveaxis", a[--n] as Kw);
+  // moveaxis.intlist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
+      return aten().moveaxis_intlist.call(this, v0, v1);
+    }
+  }
+  // moveaxis.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["source","destination"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["source","destination"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
+      return aten().moveaxis_int.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.moveaxis", a, SIGS_moveaxis);
+}
+
+function method_ravel(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ravel", a[--n] as Kw);
+  // ravel
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("ravel", o);
+      return aten().ravel.call(this);
+    }
+  }
+  return noArgs("ravel", a);
+}
+
+const SIGS_diag = ["(int diagonal = 0)"];
+
+function method_diag(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag", a[--n] as Kw);
+  // diag
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("diag", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v0 = o.diagonal as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("diag", o, ["diagonal"], ["diagonal"], n);
+      return aten().diag.call(this, v0);
+    }
+  }
+  return bad_diag(a);
+}
+
+function bad_diag(a: readonly unknown[]): never {
+  return badCall("diag", a, [
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag);
+}
+
+const SIGS_diagflat = ["(int offset = 0)"];
+
+function method_diagflat(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagflat", a[--n] as Kw);
+  // diagflat
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagflat", 'offset', 'int', isInt(o.offset), o.offset);
+        v0 = o.offset as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("diagflat", o, ["offset"], ["offset"], n);
+      return aten().diagflat.call(this, v0);
+    }
+  }
+  return bad_diagflat(a);
+}
+
+function bad_diagflat(a: readonly unknown[]): never {
+  return badCall("diagflat", a, [
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagflat);
+}
+
+const SIGS_diag_embed = ["(int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+function method_diag_embed(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diag_embed", a[--n] as Kw);
+  // diag_embed
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diag_embed", 'offset', 'int', isInt(o.offset), o.offset);
+        v0 = o.offset as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diag_embed", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v1 = o.dim1 as number;
+      } else v1 = -2;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diag_embed", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v2 = o.dim2 as number;
+      } else v2 = -1;
+      if (o !== undefined) checkKw("diag_embed", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
+      return aten().diag_embed.call(this, v0, v1, v2);
+    }
+  }
+  return bad_diag_embed(a);
+}
+
+function bad_diag_embed(a: readonly unknown[]): never {
+  return badCall("diag_embed", a, [
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diag_embed);
+}
+
+const SIGS_rot90 = ["(int k = 1, tuple of ints dims = ...)"];
+
+function method_rot90(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rot90", a[--n] as Kw);
+  // rot90
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["k","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isIntList(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.k !== undefined) {
+        kwArg("rot90", 'k', 'int', isInt(o.k), o.k);
+        v0 = o.k as number;
+      } else v0 = 1;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntList(p[1]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("rot90", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+        v1 = toIntList(o.dims);
+      } else v1 = [0, 1];
+      if (o !== undefined) checkKw("rot90", o, ["k","dims"], ["k","dims"], n);
+      return aten().rot90.call(this, v0, v1);
+    }
+  }
+  return bad_rot90(a);
+}
+
+function bad_rot90(a: readonly unknown[]): never {
+  return badCall("rot90", a, [
+    { name: "k", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_rot90);
+}
+
+function method_fliplr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fliplr", a[--n] as Kw);
+  // fliplr
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("fliplr", o);
+      return aten().fliplr.call(this);
+    }
+  }
+  return noArgs("fliplr", a);
+}
+
+function method_flipud(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flipud", a[--n] as Kw);
+  // flipud
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("flipud", o);
+      return aten().flipud.call(this);
+    }
+  }
+  return noArgs("flipud", a);
+}
+
+const SIGS_kron = ["(Tensor other)"];
+
+function method_kron(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kron", a[--n] as Kw);
+  // kron
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("kron", o, ["other"], ["other"], n);
+      return aten().kron.call(this, v0);
+    }
+  }
+  return bad_kron(a);
+}
+
+function bad_kron(a: readonly unknown[]): never {
+  return badCall("kron", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_kron);
+}
+
+const SIGS_inner = ["(Tensor other)"];
+
+function method_inner(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("inner", a[--n] as Kw);
+  // inner
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("inner", o, ["other"], ["other"], n);
+      return aten().inner.call(this, v0);
+    }
+  }
+  return bad_inner(a);
+}
+
+function bad_inner(a: readonly unknown[]): never {
+  return badCall("inner", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_inner);
+}
+
+function method_trace(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trace", a[--n] as Kw);
+  // trace
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("trace", o);
+      return aten().trace.call(this);
+    }
+  }
+  return noArgs("trace", a);
+}
+
+const SIGS_cross = ["(Tensor other, int dim = None)"];
+
+function method_cross(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross", a[--n] as Kw);
+  // cross
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["other","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cross", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("cross", o, ["other","dim"], ["other","dim"], n);
+      return aten().cross.call(this, v0, v1);
+    }
+  }
+  return bad_cross(a);
+}
+
+function bad_cross(a: readonly unknown[]): never {
+  return badCall("cross", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cross);
+}
+
+const SIGS_repeat_interleave = ["(Tensor repeats, int dim = None, *, int output_size = None)","(int repeats, int dim = None, *, int output_size = None)"];
+
+function method_repeat_interleave(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("repeat_interleave", a[--n] as Kw);
+  // repeat_interleave.self_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["repeats","dim","output_size"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
+      return aten().repeat_interleave_self_Tensor.call(this, v0, v1, k0);
+    }
+  }
+  // repeat_interleave.self_int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["repeats","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (o === undefined || kwFits(o, ["repeats","dim","output_size"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("repeat_interleave", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let k0: number | null;
+      if (o !== undefined && o.output_size !== undefined) {
+        kwArg("repeat_interleave", 'output_size', 'int', (o.output_size === null || isInt(o.output_size)), o.output_size);
+        k0 = o.output_size as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
+      return aten().repeat_interleave_self_int.call(this, v0, v1, k0);
+    }
+  }
+  return noMatch("Tensor.repeat_interleave", a, SIGS_repeat_interleave);
+}
+
+const SIGS_new_zeros = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_zeros(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_zeros", a[--n] as Kw);
+  // new_zeros
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_zeros.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_zeros(a);
+}
+
+function bad_new_zeros(a: readonly unknown[]): never {
+  return badCall("new_zeros", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_zeros);
+}
+
+const SIGS_new_ones = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_ones(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_ones", a[--n] as Kw);
+  // new_ones
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_ones.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_ones(a);
+}
+
+function bad_new_ones(a: readonly unknown[]): never {
+  return badCall("new_ones", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_ones);
+}
+
+const SIGS_new_full = ["(tuple of ints size, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_full(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_full", a[--n] as Kw);
+  // new_full
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isScalar(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
+      const r = aten().new_full.call(this, v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_full(a);
+}
+
+function bad_new_full(a: readonly unknown[]): never {
+  return badCall("new_full", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "fill_value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_new_full);
+}
+
+const SIGS_new_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_empty(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_empty", a[--n] as Kw);
+  // new_empty
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_empty", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().new_empty.call(this, v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_empty(a);
+}
+
+function bad_new_empty(a: readonly unknown[]): never {
+  return badCall("new_empty", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_new_empty);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -8070,5 +10899,86 @@ export function installTensorMethods(proto: object): void {
     multinomial: { value: method_multinomial, writable: true, configurable: true },
     diagonal: { value: method_diagonal, writable: true, configurable: true },
     svd: { value: method_svd, writable: true, configurable: true },
+    acosh: { value: method_acosh, writable: true, configurable: true },
+    acosh_: { value: method_acosh_, writable: true, configurable: true },
+    asinh: { value: method_asinh, writable: true, configurable: true },
+    asinh_: { value: method_asinh_, writable: true, configurable: true },
+    atanh: { value: method_atanh, writable: true, configurable: true },
+    atanh_: { value: method_atanh_, writable: true, configurable: true },
+    log10: { value: method_log10, writable: true, configurable: true },
+    log10_: { value: method_log10_, writable: true, configurable: true },
+    erfinv: { value: method_erfinv, writable: true, configurable: true },
+    erfinv_: { value: method_erfinv_, writable: true, configurable: true },
+    lgamma: { value: method_lgamma, writable: true, configurable: true },
+    lgamma_: { value: method_lgamma_, writable: true, configurable: true },
+    digamma: { value: method_digamma, writable: true, configurable: true },
+    digamma_: { value: method_digamma_, writable: true, configurable: true },
+    i0: { value: method_i0, writable: true, configurable: true },
+    i0_: { value: method_i0_, writable: true, configurable: true },
+    sinc: { value: method_sinc, writable: true, configurable: true },
+    sinc_: { value: method_sinc_, writable: true, configurable: true },
+    sgn: { value: method_sgn, writable: true, configurable: true },
+    sgn_: { value: method_sgn_, writable: true, configurable: true },
+    polygamma: { value: method_polygamma, writable: true, configurable: true },
+    polygamma_: { value: method_polygamma_, writable: true, configurable: true },
+    logit: { value: method_logit, writable: true, configurable: true },
+    logit_: { value: method_logit_, writable: true, configurable: true },
+    square: { value: method_square, writable: true, configurable: true },
+    fix: { value: method_fix, writable: true, configurable: true },
+    fix_: { value: method_fix_, writable: true, configurable: true },
+    deg2rad: { value: method_deg2rad, writable: true, configurable: true },
+    deg2rad_: { value: method_deg2rad_, writable: true, configurable: true },
+    rad2deg: { value: method_rad2deg, writable: true, configurable: true },
+    rad2deg_: { value: method_rad2deg_, writable: true, configurable: true },
+    hypot: { value: method_hypot, writable: true, configurable: true },
+    hypot_: { value: method_hypot_, writable: true, configurable: true },
+    logaddexp: { value: method_logaddexp, writable: true, configurable: true },
+    logaddexp2: { value: method_logaddexp2, writable: true, configurable: true },
+    nextafter: { value: method_nextafter, writable: true, configurable: true },
+    nextafter_: { value: method_nextafter_, writable: true, configurable: true },
+    heaviside: { value: method_heaviside, writable: true, configurable: true },
+    heaviside_: { value: method_heaviside_, writable: true, configurable: true },
+    xlogy: { value: method_xlogy, writable: true, configurable: true },
+    xlogy_: { value: method_xlogy_, writable: true, configurable: true },
+    copysign: { value: method_copysign, writable: true, configurable: true },
+    copysign_: { value: method_copysign_, writable: true, configurable: true },
+    ldexp: { value: method_ldexp, writable: true, configurable: true },
+    ldexp_: { value: method_ldexp_, writable: true, configurable: true },
+    float_power: { value: method_float_power, writable: true, configurable: true },
+    nansum: { value: method_nansum, writable: true, configurable: true },
+    nanmean: { value: method_nanmean, writable: true, configurable: true },
+    aminmax: { value: method_aminmax, writable: true, configurable: true },
+    count_nonzero: { value: method_count_nonzero, writable: true, configurable: true },
+    median: { value: method_median, writable: true, configurable: true },
+    nanmedian: { value: method_nanmedian, writable: true, configurable: true },
+    mode: { value: method_mode, writable: true, configurable: true },
+    kthvalue: { value: method_kthvalue, writable: true, configurable: true },
+    cummax: { value: method_cummax, writable: true, configurable: true },
+    cummin: { value: method_cummin, writable: true, configurable: true },
+    logcumsumexp: { value: method_logcumsumexp, writable: true, configurable: true },
+    bincount: { value: method_bincount, writable: true, configurable: true },
+    histc: { value: method_histc, writable: true, configurable: true },
+    tensor_split: { value: method_tensor_split, writable: true, configurable: true },
+    hsplit: { value: method_hsplit, writable: true, configurable: true },
+    vsplit: { value: method_vsplit, writable: true, configurable: true },
+    dsplit: { value: method_dsplit, writable: true, configurable: true },
+    movedim: { value: method_movedim, writable: true, configurable: true },
+    moveaxis: { value: method_moveaxis, writable: true, configurable: true },
+    ravel: { value: method_ravel, writable: true, configurable: true },
+    diag: { value: method_diag, writable: true, configurable: true },
+    diagflat: { value: method_diagflat, writable: true, configurable: true },
+    diag_embed: { value: method_diag_embed, writable: true, configurable: true },
+    rot90: { value: method_rot90, writable: true, configurable: true },
+    fliplr: { value: method_fliplr, writable: true, configurable: true },
+    flipud: { value: method_flipud, writable: true, configurable: true },
+    kron: { value: method_kron, writable: true, configurable: true },
+    inner: { value: method_inner, writable: true, configurable: true },
+    trace: { value: method_trace, writable: true, configurable: true },
+    cross: { value: method_cross, writable: true, configurable: true },
+    repeat_interleave: { value: method_repeat_interleave, writable: true, configurable: true },
+    new_zeros: { value: method_new_zeros, writable: true, configurable: true },
+    new_ones: { value: method_new_ones, writable: true, configurable: true },
+    new_full: { value: method_new_full, writable: true, configurable: true },
+    new_empty: { value: method_new_empty, writable: true, configurable: true },
   });
 }

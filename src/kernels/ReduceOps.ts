@@ -505,6 +505,54 @@ export function std(
   return varianceOf(self, dim, correction, keepdim, 'std');
 }
 
+/**
+ * `var_mean.correction` / `std_mean.correction`: (var or std, mean) over the same dims, as std_var_mean_out
+ * (a floating or complex input; the mean is the reduction mean.dim computes).
+ */
+function momentsAndMean(
+  self: Tensor,
+  dim: number[] | null,
+  correction: number | null,
+  keepdim: boolean,
+  op: 'var' | 'std',
+): [Tensor, Tensor] {
+  if (!isFloatingType(self.scalarType) && !isComplexType(self.scalarType)) {
+    throw new Error(`${op}_mean only support floating point and complex dtypes`);
+  }
+  return [varianceOf(self, dim, correction, keepdim, op), aten().mean_dim.call(self, dim, keepdim, null)];
+}
+export function varMean(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  correction: number | null = null,
+  keepdim = false,
+): [Tensor, Tensor] {
+  return momentsAndMean(self, dim, correction, keepdim, 'var');
+}
+export function stdMean(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  correction: number | null = null,
+  keepdim = false,
+): [Tensor, Tensor] {
+  return momentsAndMean(self, dim, correction, keepdim, 'std');
+}
+/** `var_mean(self, unbiased=True)`, `var_mean.dim(self, dim, unbiased=True, keepdim=False)` (CompositeImplicitAutograd). */
+export function varMeanUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): [Tensor, Tensor] {
+  return aten().var_mean_correction.call(self, null, unbiased ? 1 : 0, false);
+}
+export function varMeanDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): [Tensor, Tensor] {
+  return aten().var_mean_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
+}
+export function stdMeanUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): [Tensor, Tensor] {
+  return aten().std_mean_correction.call(self, null, unbiased ? 1 : 0, false);
+}
+export function stdMeanDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): [Tensor, Tensor] {
+  return aten().std_mean_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
+}
+
 /** `logsumexp(self, dim, keepdim=False)`: stable (subtracts the maximum); integers compute in the default float. */
 export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim = false): Tensor {
   const dtype = isFloatingType(self.scalarType) ? self.scalarType : ScalarType.Float;

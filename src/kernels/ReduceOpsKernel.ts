@@ -1,12 +1,18 @@
 // The reductions' loops over one run of elements (a start, a stride, a count): sums, products, extrema, argmax /
 // argmin, all / any, p-norms, with the SIMD kernels where the run is unit-stride float in linear memory and a
 // deterministic chunked sum on several threads. Mirrors aten/src/ATen/native/cpu/ReduceOpsKernel.cpp (and
-// SumKernel.cpp's cascade sum); the meta functions and operators that drive these loops are ReduceOps.ts.
+// SumKernel.cpp's cascade sum); the meta functions and operators that drive these loops are ReduceOps.ts. At the
+// end, the scans cummax, cummin and logcumsumexp.
 
 import { Device, DeviceType } from '../c10/Device.js';
-import { ScalarType } from '../c10/ScalarType.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
 import type { ReduceOp } from '../iter/index.js';
-import { linearScratchOn } from './StorageAccess.js';
+import { toStored } from '../tensor/elements.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { contiguousOf, elementReader, emptyLike, linearScratchOn, storedElements } from './StorageAccess.js';
+import { around } from './TensorShape.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 // Note [Reduction order]
@@ -240,4 +246,96 @@ function powSumRun(src: ArrayLike<number>, o: number, s: number, n: number, p: n
   }
   const h = Math.ceil(n / 2 / SUM_BLOCK) * SUM_BLOCK;
   return powSumRun(src, o, s, h, p) + powSumRun(src, o + h * s, s, n - h, p);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cummax, cummin (ReduceOps.cpp's cummax_helper_cpu / cummin_helper_cpu) and logcumsumexp (this file's
+// logcumsumexp_cpu_kernel in PyTorch): scans along one dim of a contiguous copy.
+// ---------------------------------------------------------------------------------------------------
+
+type Scan = (read: (k: number) => number, write: (k: number, v: number, idx: number) => void, n: number) => void;
+
+function scanAlong(self: Tensor, dim: number, withIndices: boolean, scan: Scan): [Tensor, Tensor | null] {
+  const values = emptyLike(self, [...self.sizes]);
+  const indices = withIndices ? emptyLike(self, [...self.sizes], ScalarType.Long) : null;
+  if (values.isMeta() || self.numel() === 0) return [values, indices];
+  const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
+  const [outer, size, inner] = around(self.dim() === 0 ? [1] : self.sizes, d);
+  const src = contiguousOf(self);
+  const read = elementReader(src);
+  const yv = storedElements(values);
+  const yi = indices === null ? null : storedElements(indices);
+  const dtype = self.scalarType;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      const at = (k: number): number => (o * size + k) * inner + i;
+      scan(
+        (k) => read(at(k)),
+        (k, v, idx) => {
+          yv.data[yv.base + at(k)] = toStored(dtype, v);
+          if (yi !== null) yi.data[yi.base + at(k)] = idx;
+        },
+        size,
+      );
+    }
+  }
+  return [values, indices];
+}
+
+/** cummax_cummin_helper: a NaN, or a value `op` prefers to the running one, becomes the running value. */
+function cumExtreme(better: (x: number, cur: number) => boolean): Scan {
+  return (read, write, n) => {
+    let out = read(0);
+    let idx = 0;
+    for (let k = 0; k < n; k++) {
+      const x = read(k);
+      if (x !== x || (out === out && better(x, out))) {
+        out = x;
+        idx = k;
+      }
+      write(k, out, idx);
+    }
+  };
+}
+
+/** `cummax(self, dim)`: running maxima and the index of the last element equal to each. */
+export function cummax(_ks: DispatchKeySet, self: Tensor, dim: number): [Tensor, Tensor] {
+  const [v, i] = scanAlong(
+    self,
+    dim,
+    true,
+    cumExtreme((x, cur) => x >= cur),
+  );
+  return [v, i as Tensor];
+}
+/** `cummin(self, dim)`. */
+export function cummin(_ks: DispatchKeySet, self: Tensor, dim: number): [Tensor, Tensor] {
+  const [v, i] = scanAlong(
+    self,
+    dim,
+    true,
+    cumExtreme((x, cur) => x <= cur),
+  );
+  return [v, i as Tensor];
+}
+
+/** _log_add_exp_helper: log(exp(x) + exp(y)), with NaN propagated and equal infinities kept. */
+function logAddExp(x: number, y: number): number {
+  const min = y !== y ? y : y < x ? y : x;
+  const max = y !== y ? y : x < y ? y : x;
+  if (min !== max || Number.isFinite(min)) return Math.log1p(Math.exp(min - max)) + max;
+  return x;
+}
+
+/** `logcumsumexp(self, dim)`: floating inputs only; accumulated in double (the CPU acc_type). */
+export function logcumsumexp(_ks: DispatchKeySet, self: Tensor, dim: number): Tensor {
+  if (self.dim() > 0) maybeWrapDim(dim, self.dim());
+  if (!isFloatingType(self.scalarType) && !self.isMeta()) throw notImplementedForDtype('logcumsumexp_out_cpu', self.scalarType);
+  return scanAlong(self, dim, false, (read, write, n) => {
+    let acc = -Infinity;
+    for (let k = 0; k < n; k++) {
+      acc = logAddExp(read(k), acc);
+      write(k, acc, 0);
+    }
+  })[0];
 }

@@ -25,6 +25,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import { aten } from '../generated/Operators.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { resizeOutput } from '../iter/Resize.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
 import { functionalOutputs, zeroNumelCheckDims } from './ReduceOps.js';
 import { argmaxRun, argminRun, maxRunVec, minRunVec } from './ReduceOpsKernel.js';
@@ -535,4 +536,48 @@ export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol 
 export function equal(_ks: DispatchKeySet, self: Tensor, other: Tensor): boolean {
   if (self.sizes.length !== other.sizes.length || self.sizes.some((s, i) => s !== other.sizes[i])) return false;
   return aten().all.call(aten().eq_Tensor.call(self, other)).item() === true;
+}
+
+/**
+ * `aminmax(self, *, dim=None, keepdim=False)`: (min, max) over one dim or over everything (the structured
+ * op of TensorCompare.cpp, its two reductions taken by amin and amax).
+ */
+export function aminmax(_ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false): [Tensor, Tensor] {
+  let dims: number[];
+  if (dim !== null) {
+    const d = maybeWrapDim(dim, self.dim());
+    zeroNumelCheckDims(self, [d], 'aminmax');
+    dims = self.dim() === 0 ? [] : [d];
+  } else {
+    if (self.numel() === 0) {
+      throw new RangeError('aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.');
+    }
+    dims = [];
+  }
+  const ops = aten();
+  return [ops.amin.call(self, dims, keepdim), ops.amax.call(self, dims, keepdim)];
+}
+
+/** `aminmax.min(self, *, dim=None, keepdim=False, min, max)`: the structured out= checks, then copies. */
+export function aminmaxOut(
+  ks: DispatchKeySet,
+  self: Tensor,
+  dim: number | null,
+  keepdim: boolean,
+  min: Tensor,
+  max: Tensor,
+): [Tensor, Tensor] {
+  const [lo, hi] = aminmax(ks, self, dim, keepdim);
+  for (const out of [min, max]) {
+    if (out.scalarType !== self.scalarType) {
+      throw new Error(
+        `Expected out tensor to have dtype ${typeMetaName(self.scalarType)}, but got ${typeMetaName(out.scalarType)} instead`,
+      );
+    }
+  }
+  resizeOutput(min, lo.sizes);
+  resizeOutput(max, hi.sizes);
+  aten().copy_.call(min, lo, false);
+  aten().copy_.call(max, hi, false);
+  return [min, max];
 }

@@ -357,3 +357,103 @@ export function randintLikeLow(
 ): Tensor {
   return aten().randint_low_generator.call(low, high, [...self.sizes], null, dtype ?? self.scalarType, layout, device ?? self.device, null);
 }
+
+// ---- new_zeros, new_ones, new_full, new_empty (CompositeExplicitAutograd): self's dtype and device by default --
+
+export function newFull(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  size: number[],
+  fillValue: number | boolean,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return aten().full.call(size, fillValue, dtype ?? self.scalarType, layout, device ?? self.device, null);
+}
+export function newZeros(
+  ks: DispatchKeySet,
+  self: Tensor,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return newFull(ks, self, size, 0, dtype, layout, device);
+}
+export function newOnes(
+  ks: DispatchKeySet,
+  self: Tensor,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return newFull(ks, self, size, 1, dtype, layout, device);
+}
+export function newEmpty(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return aten().empty_memory_format.call(size, dtype ?? self.scalarType, layout, device ?? self.device, null, null);
+}
+
+// ---- tril_indices, triu_indices ------------------------------------------------------------------------------
+
+/** The (row, col) pairs, row-major, of a row x col matrix's lower (or upper) triangle shifted by offset. */
+function triIndices(
+  row: number,
+  col: number,
+  offset: number,
+  lower: boolean,
+  dtype: ScalarType | null | undefined,
+  device: Device | null | undefined,
+): Tensor {
+  if (row < 0) throw new Error(`row must be non-negative, got${row}`);
+  if (col < 0) throw new Error(`col must be non-negative, got${col}`);
+  const rs: number[] = [];
+  const cs: number[] = [];
+  for (let r = 0; r < row; r++) {
+    for (let c = 0; c < col; c++) {
+      if (lower ? c - r <= offset : c - r >= offset) {
+        rs.push(r);
+        cs.push(c);
+      }
+    }
+  }
+  const d = dtype ?? ScalarType.Long;
+  const out = aten().empty_memory_format.call([2, rs.length], d, null, device ?? null, null, null);
+  if (out.isMeta()) return out;
+  const { data, base } = out.dataView();
+  for (let i = 0; i < rs.length; i++) {
+    data[base + i] = toStored(d, rs[i] as number);
+    data[base + rs.length + i] = toStored(d, cs[i] as number);
+  }
+  return out;
+}
+export function trilIndices(
+  _ks: DispatchKeySet,
+  row: number,
+  col: number,
+  offset = 0,
+  dtype?: ScalarType | null,
+  _layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return triIndices(row, col, offset, true, dtype, device);
+}
+export function triuIndices(
+  _ks: DispatchKeySet,
+  row: number,
+  col: number,
+  offset = 0,
+  dtype?: ScalarType | null,
+  _layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  return triIndices(row, col, offset, false, dtype, device);
+}

@@ -1,6 +1,7 @@
-// flip and roll. Mirrors aten/src/ATen/native/TensorTransformations.cpp.
+// flip, roll, rot90, fliplr and flipud. Mirrors aten/src/ATen/native/TensorTransformations.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, emptyLike, moveElement, storedElements } from './StorageAccess.js';
@@ -69,4 +70,39 @@ export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: 
     });
     return ravel(idx, self.sizes);
   });
+}
+
+// ---- rot90 (CompositeExplicitAutograd), fliplr, flipud (CompositeImplicitAutograd) -------------------------
+
+/** `rot90(self, k=1, dims=[0,1])`: k quarter turns from dims[0] towards dims[1], by flips and a transpose. */
+export function rot90(_ks: DispatchKeySet, self: Tensor, k = 1, dims: number[] = [0, 1]): Tensor {
+  const total = self.dim();
+  if (dims.length !== 2) throw new Error(`expected total rotation dims == 2, but got dims = ${dims.length}`);
+  if (total < 2) throw new Error(`expected total dims >= 2, but got total dims = ${total}`);
+  const [d0, d1] = dims as [number, number];
+  if (!(d0 !== d1 && Math.abs(d0 - d1) !== total)) {
+    throw new Error(`expected rotation dims to be different, but got dim0 = ${d0} and dim1 = ${d1}`);
+  }
+  if (!(d0 < total && d0 >= -total)) throw new Error(`Rotation dim0 out of range, dim0 = ${d0}`);
+  if (!(d1 < total && d1 >= -total)) throw new Error(`Rotation dim1 out of range, dim1 = ${d1}`);
+  const ops = aten();
+  switch ((4 + (k % 4)) % 4) {
+    case 1:
+      return ops.transpose_int.call(ops.flip.call(self, [d1]), d0, d1);
+    case 2:
+      return ops.flip.call(self, [d0, d1]);
+    case 3:
+      return ops.transpose_int.call(ops.flip.call(self, [d0]), d0, d1);
+    default:
+      return ops.clone.call(self, null);
+  }
+}
+
+export function fliplr(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (self.dim() < 2) throw new Error('Input must be >= 2-d.');
+  return aten().flip.call(self, [1]);
+}
+export function flipud(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (self.dim() < 1) throw new Error('Input must be >= 1-d.');
+  return aten().flip.call(self, [0]);
 }

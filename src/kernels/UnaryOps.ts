@@ -96,7 +96,7 @@ export const bitwiseNotStructured: StructuredKernel<[self: Tensor]> = {
 // (test/kernels/UnaryOps.test.ts, ULP_TOLERANCE) and the others bit for bit.
 
 /** A rounding step: `Math.fround` when the op computes in float, the identity when in double. */
-type Rounder = (v: number) => number;
+export type Rounder = (v: number) => number;
 const exact: Rounder = (v) => v;
 
 export function rounderFor(dtype: ScalarType): Rounder {
@@ -215,14 +215,14 @@ export function roundHalfEven(x: number): number {
 // ---------------------------------------------------------------------------------------------------
 
 /** How an op's iterator treats dtypes. */
-const enum Kind {
+export const enum Kind {
   /** `unary_op`: one dtype throughout (integers stay integers). */
   Same,
   /** `unary_float_op`: integral inputs compute in the default float dtype. */
   Float,
 }
 
-interface UnarySpec {
+export interface UnarySpec {
   kind: Kind;
   /** The AT_DISPATCH name in PyTorch's CPU kernel (for `"name" not implemented for 'Bool'`). */
   dispatchName: string;
@@ -280,9 +280,9 @@ const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
 const sigmoidVec = wasmUnaryVec(sigmoidVecJs, 'f32_vsigmoid', null);
 const reluVec = wasmUnaryVec(reluVecJs, 'f32_vrelu', null);
 
-const allReal = (d: ScalarType): boolean => !isComplexType(d);
-const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
-const floatsOnly = (d: ScalarType): boolean => isFloatingType(d);
+export const allReal = (d: ScalarType): boolean => !isComplexType(d);
+export const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
+export const floatsOnly = (d: ScalarType): boolean => isFloatingType(d);
 const identity: ScalarOp = (x) => x as number;
 
 /** Integers (and bool where allowed) pass through floor/ceil/round/trunc unchanged; floats use `f`. */
@@ -291,7 +291,7 @@ function integerPassThrough(f: (x: number) => number): (r: Rounder, dtype: Scala
 }
 
 /** A float op `f` computed once in double and rounded once (exact for correctly rounded f). */
-function floatFn(f: (x: number) => number): (r: Rounder) => ScalarOp {
+export function floatFn(f: (x: number) => number): (r: Rounder) => ScalarOp {
   return (r) => (x) => r(f(x as number));
 }
 

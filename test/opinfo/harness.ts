@@ -237,6 +237,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
     torch.manualSeed(42);
     return fn('multinomial')(c.input, ...withKw(c.args, c.kwargs));
   },
+  // op=lambda x, n, **kwargs: torch.polygamma(n, x, **kwargs)
+  polygamma: (c) => {
+    const { n, ...kw } = c.kwargs as Record<string, unknown>;
+    return n === undefined
+      ? fn('polygamma')(...withKw([c.args[0], c.input, ...c.args.slice(1)], kw))
+      : fn('polygamma')(...withKw([n, c.input, ...c.args], kw));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)

@@ -1,0 +1,283 @@
+// The CompositeImplicitAutograd shape functions of aten/src/ATen/native/TensorShape.cpp that decompose into
+// other operators (autograd records those): atleast_1d/2d/3d, hstack, vstack, row_stack, dstack, column_stack,
+// tensor_split, hsplit, vsplit, dsplit, movedim / moveaxis, ravel, meshgrid, diag, diagflat, and the
+// CompositeExplicitAutograd diag_embed and block_diag. TensorShape.ts holds the view kernels themselves.
+
+import { DeviceType } from '../c10/Device.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import { resultType } from '../iter/resultType.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { contiguousOf, elementReader } from './StorageAccess.js';
+
+// ---- atleast_Nd and the stacks --------------------------------------------------------------------------
+
+export function atleast1d(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return self.dim() === 0 ? aten().reshape.call(self, [1]) : self;
+}
+export function atleast2d(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (self.dim() === 0) return aten().reshape.call(self, [1, 1]);
+  if (self.dim() === 1) return aten().unsqueeze.call(self, 0);
+  return self;
+}
+export function atleast3d(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const ops = aten();
+  if (self.dim() === 0) return ops.reshape.call(self, [1, 1, 1]);
+  if (self.dim() === 1) return ops.unsqueeze.call(ops.unsqueeze.call(self, 0), -1);
+  if (self.dim() === 2) return ops.unsqueeze.call(self, -1);
+  return self;
+}
+export function atleast1dSequence(_ks: DispatchKeySet, tensors: Tensor[]): Tensor[] {
+  return tensors.map((t) => aten().atleast_1d.call(t));
+}
+export function atleast2dSequence(_ks: DispatchKeySet, tensors: Tensor[]): Tensor[] {
+  return tensors.map((t) => aten().atleast_2d.call(t));
+}
+export function atleast3dSequence(_ks: DispatchKeySet, tensors: Tensor[]): Tensor[] {
+  return tensors.map((t) => aten().atleast_3d.call(t));
+}
+
+function nonEmpty(tensors: Tensor[], name: string): void {
+  if (tensors.length === 0) throw new Error(`${name} expects a non-empty TensorList`);
+}
+
+export function hstack(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
+  nonEmpty(tensors, 'hstack');
+  const rep = aten().atleast_1d_Sequence.call(tensors);
+  return aten().cat.call(rep, (rep[0] as Tensor).dim() === 1 ? 0 : 1);
+}
+export function vstack(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
+  nonEmpty(tensors, 'vstack');
+  return aten().cat.call(aten().atleast_2d_Sequence.call(tensors), 0);
+}
+export function dstack(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
+  nonEmpty(tensors, 'dstack');
+  return aten().cat.call(aten().atleast_3d_Sequence.call(tensors), 2);
+}
+export function columnStack(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
+  nonEmpty(tensors, 'column_stack');
+  const ops = aten();
+  return ops.hstack.call(tensors.map((t) => (t.dim() <= 1 ? ops.reshape.call(t, [t.numel(), 1]) : t)));
+}
+
+// ---- tensor_split and the h/v/dsplits ---------------------------------------------------------------------
+
+function splitInputCheck(self: Tensor): void {
+  if (self.dim() === 0) {
+    throw new Error(`tensor_split expected at least a 1-dimensional tensor, but got a tensor with ${self.dim()} dims`);
+  }
+}
+
+export function tensorSplitSections(_ks: DispatchKeySet, self: Tensor, sections: number, dim = 0): Tensor[] {
+  splitInputCheck(self);
+  const d = maybeWrapDim(dim, self.dim());
+  if (!(sections > 0)) throw new Error(`number of sections must be larger than 0, got ${sections}`);
+  const size = self.sizes[d] as number;
+  const minSplit = Math.trunc(size / sections);
+  const extra = size % sections;
+  const out: Tensor[] = [];
+  let start = 0;
+  for (let i = 0; i < sections; i++) {
+    const n = i < extra ? minSplit + 1 : minSplit;
+    out.push(aten().slice_Tensor.call(self, d, start, start + n, 1));
+    start += n;
+  }
+  return out;
+}
+
+export function tensorSplitIndices(_ks: DispatchKeySet, self: Tensor, indices: number[], dim = 0): Tensor[] {
+  splitInputCheck(self);
+  const d = maybeWrapDim(dim, self.dim());
+  const out: Tensor[] = [];
+  let start = 0;
+  for (const idx of indices) {
+    out.push(aten().slice_Tensor.call(self, d, start, idx, 1));
+    start = idx;
+  }
+  out.push(aten().slice_Tensor.call(self, d, start, self.sizes[d] as number, 1));
+  return out;
+}
+
+export function tensorSplitTensor(ks: DispatchKeySet, self: Tensor, spec: Tensor, dim = 0): Tensor[] {
+  splitInputCheck(self);
+  if (spec.device.type !== DeviceType.CPU) {
+    throw new Error(`tensor_split expected tensor_indices_or_sections to be on cpu, but it's on ${spec.device.toString()}`);
+  }
+  if (spec.scalarType !== ScalarType.Long) {
+    throw new Error(
+      `tensor_split expected tensor_indices_or_sections to have dtype of long, but got ${scalarTypeToString(spec.scalarType)}`,
+    );
+  }
+  if (spec.dim() > 1) {
+    throw new Error(
+      `tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional tensor, but got a tensor with ${spec.dim()} dims`,
+    );
+  }
+  if (spec.dim() === 0) return tensorSplitSections(ks, self, spec.item() as number, dim);
+  const read = elementReader(contiguousOf(spec));
+  const indices = Array.from({ length: spec.numel() }, (_, i) => read(i));
+  return tensorSplitIndices(ks, self, indices, dim);
+}
+
+function dimSplitCheck(self: Tensor, name: string, min: number): void {
+  if (self.dim() < min) {
+    throw new Error(`torch.${name} requires a tensor with at least ${min} dimension, but got a tensor with ${self.dim()} dimensions!`);
+  }
+}
+function sectionsCheck(self: Tensor, name: string, dim: number, sections: number): void {
+  if (sections === 0 || (self.sizes[dim] as number) % sections !== 0) {
+    throw new Error(
+      `torch.${name} attempted to split along dimension ${dim}, but the size of the dimension ${self.sizes[dim]} is not divisible by the split_size ${sections}!`,
+    );
+  }
+}
+
+export function hsplitInt(_ks: DispatchKeySet, self: Tensor, sections: number): Tensor[] {
+  dimSplitCheck(self, 'hsplit', 1);
+  const dim = self.dim() === 1 ? 0 : 1;
+  sectionsCheck(self, 'hsplit', dim, sections);
+  return aten().tensor_split_sections.call(self, sections, dim);
+}
+export function hsplitArray(_ks: DispatchKeySet, self: Tensor, indices: number[]): Tensor[] {
+  dimSplitCheck(self, 'hsplit', 1);
+  return aten().tensor_split_indices.call(self, indices, self.dim() === 1 ? 0 : 1);
+}
+export function vsplitInt(_ks: DispatchKeySet, self: Tensor, sections: number): Tensor[] {
+  dimSplitCheck(self, 'vsplit', 2);
+  sectionsCheck(self, 'vsplit', 0, sections);
+  return aten().tensor_split_sections.call(self, sections, 0);
+}
+export function vsplitArray(_ks: DispatchKeySet, self: Tensor, indices: number[]): Tensor[] {
+  dimSplitCheck(self, 'vsplit', 2);
+  return aten().tensor_split_indices.call(self, indices, 0);
+}
+export function dsplitInt(_ks: DispatchKeySet, self: Tensor, sections: number): Tensor[] {
+  dimSplitCheck(self, 'dsplit', 3);
+  sectionsCheck(self, 'dsplit', 2, sections);
+  return aten().tensor_split_sections.call(self, sections, 2);
+}
+export function dsplitArray(_ks: DispatchKeySet, self: Tensor, indices: number[]): Tensor[] {
+  dimSplitCheck(self, 'dsplit', 3);
+  return aten().tensor_split_indices.call(self, indices, 2);
+}
+
+// ---- movedim, ravel -----------------------------------------------------------------------------------------
+
+const fmtList = (v: readonly number[]): string => `[${v.join(', ')}]`;
+
+export function movedimIntlist(_ks: DispatchKeySet, self: Tensor, source: number[], destination: number[]): Tensor {
+  const n = self.dim();
+  if (source.length !== destination.length) {
+    throw new Error(
+      `movedim: Invalid source or destination dims: source (${fmtList(source)} dims) should contain the same number of dims as destination (${fmtList(destination)} dims)`,
+    );
+  }
+  const src = source.map((d) => maybeWrapDim(d, n));
+  const dst = destination.map((d) => maybeWrapDim(d, n));
+  if (new Set(src).size !== src.length) throw new Error(`movedim: repeated dim in \`source\` (${fmtList(source)})`);
+  if (new Set(dst).size !== dst.length) throw new Error(`movedim: repeated dim in \`destination\` (${fmtList(destination)})`);
+  if (n <= 1) return aten().alias.call(self);
+  const order = new Array<number>(n).fill(-1);
+  src.forEach((s, i) => (order[dst[i] as number] = s));
+  const restSrc = [...Array(n).keys()].filter((d) => !src.includes(d));
+  let r = 0;
+  for (let i = 0; i < n; i++) if (order[i] === -1) order[i] = restSrc[r++] as number;
+  return aten().permute.call(self, order);
+}
+export function movedimInt(_ks: DispatchKeySet, self: Tensor, source: number, destination: number): Tensor {
+  return aten().movedim_intlist.call(self, [source], [destination]);
+}
+export function ravel(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().view.call(aten().contiguous.call(self, 0), [-1]);
+}
+
+// ---- meshgrid -------------------------------------------------------------------------------------------
+
+export function meshgridIndexing(_ks: DispatchKeySet, tensors: Tensor[], indexing: string): Tensor[] {
+  const size = tensors.length;
+  if (size === 0) throw new Error('meshgrid expects a non-empty TensorList');
+  for (let i = 0; i < size - 1; i++) {
+    if ((tensors[i] as Tensor).scalarType !== (tensors[i + 1] as Tensor).scalarType) {
+      throw new Error('meshgrid expects all tensors to have the same dtype');
+    }
+  }
+  let swap = false;
+  if (indexing === 'xy') swap = size >= 2;
+  else if (indexing !== 'ij') throw new Error(`torch.meshgrid: indexing must be one of "xy" or "ij", but received: ${indexing}`);
+  const refs = [...tensors];
+  if (swap) [refs[0], refs[1]] = [refs[1] as Tensor, refs[0] as Tensor];
+  const shape = refs.map((t) => {
+    if (t.dim() > 1) throw new Error(`torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ${t.toString()}`);
+    return t.numel();
+  });
+  const viewShape = new Array<number>(size).fill(1);
+  const grids = refs.map((t, i) => {
+    viewShape[i] = -1;
+    const g = aten().expand.call(aten().view.call(t, [...viewShape]), shape, false);
+    viewShape[i] = 1;
+    return g;
+  });
+  if (swap) [grids[0], grids[1]] = [grids[1] as Tensor, grids[0] as Tensor];
+  return grids;
+}
+export function meshgrid(ks: DispatchKeySet, tensors: Tensor[]): Tensor[] {
+  return meshgridIndexing(ks, tensors, 'ij');
+}
+
+// ---- diag, diagflat, diag_embed, block_diag ------------------------------------------------------------------
+
+export function diag(_ks: DispatchKeySet, self: Tensor, diagonal = 0): Tensor {
+  const n = self.dim();
+  if (n !== 1 && n !== 2) throw new Error(`diag(): Supports 1D or 2D tensors. Got ${n}D`);
+  if (n === 1) return aten().diag_embed.call(self, diagonal, -2, -1);
+  return aten().clone.call(aten().diagonal.call(self, diagonal, 0, 1), null);
+}
+export function diagflat(_ks: DispatchKeySet, self: Tensor, offset = 0): Tensor {
+  return aten().diag.call(aten().view.call(aten().contiguous.call(self, 0), [-1]), offset);
+}
+
+/** `diag_embed(self, offset=0, dim1=-2, dim2=-1)`: zeros with self's last dim on the chosen diagonal. */
+export function diagEmbed(_ks: DispatchKeySet, self: Tensor, offset = 0, dim1 = -2, dim2 = -1): Tensor {
+  const nDims = self.dim() + 1;
+  const d1 = maybeWrapDim(dim1, nDims);
+  const d2 = maybeWrapDim(dim2, nDims);
+  if (d1 === d2) throw new Error(`diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+  const len = Math.abs(offset) + (self.dim() === 0 ? 1 : (self.sizes[self.dim() - 1] as number));
+  const sizes = self.dim() === 0 ? [] : self.sizes.slice(0, -1);
+  sizes.splice(Math.min(d1, d2), 0, len);
+  sizes.splice(Math.max(d1, d2), 0, len);
+  const ops = aten();
+  const result = ops.zeros.call(sizes, self.scalarType, null, self.device, null);
+  ops.copy_.call(ops.diagonal.call(result, offset, d1, d2), self, false);
+  return result;
+}
+
+/** `block_diag(tensors)`: the 0-, 1- and 2-d inputs on the diagonal of one matrix of their promoted dtype. */
+export function blockDiag(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
+  const ops = aten();
+  if (tensors.length === 0) return ops.empty_memory_format.call([1, 0], null, null, null, null, null);
+  const dtype = resultType(tensors);
+  let rows = 0;
+  let cols = 0;
+  const mats = tensors.map((t, i) => {
+    if (t.dim() > 2) {
+      throw new Error(`torch.block_diag: Input tensors must have 2 or fewer dimensions. Input ${i} has ${t.dim()} dimensions`);
+    }
+    const m = t.dim() === 0 ? ops.reshape.call(t, [1, 1]) : t.dim() === 1 ? ops.unsqueeze.call(t, 0) : t;
+    rows += m.sizes[0] as number;
+    cols += m.sizes[1] as number;
+    return m;
+  });
+  const result = ops.zeros.call([rows, cols], dtype, null, (tensors[0] as Tensor).device, null);
+  let r = 0;
+  let c = 0;
+  for (const m of mats) {
+    const [h, w] = [m.sizes[0] as number, m.sizes[1] as number];
+    ops.copy_.call(ops.slice_Tensor.call(ops.slice_Tensor.call(result, 0, r, r + h, 1), 1, c, c + w, 1), m, false);
+    r += h;
+    c += w;
+  }
+  return result;
+}
