@@ -28,6 +28,39 @@ export function maybeMultiply(t: Tensor, s: number | boolean): Tensor {
   return s === 1 || s === true ? t : t.mul(s);
 }
 
+/**
+ * mm_mat1_backward: d(mat1) of mat1 · mat2 = grad · mat2ᵀ. When mat1 was column-major (a transposed view), it
+ * is computed as (mat2 · gradᵀ)ᵀ, so the gradient comes out laid out as mat1 (AccumulateGrad can then keep it
+ * without a copy), as PyTorch's FunctionsManual.cpp does.
+ */
+export function mmMat1Backward(
+  grad: Tensor,
+  mat2: Tensor,
+  sizes: readonly number[],
+  strides: readonly number[],
+  alpha: number | boolean,
+): Tensor {
+  const t = (x: Tensor): Tensor => aten().t.call(x);
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(t(aten().mm.call(mat2, t(grad))), alpha);
+  return maybeMultiply(aten().mm.call(grad, t(mat2)), alpha);
+}
+
+/**
+ * mm_mat2_backward: d(mat2) of mat1 · mat2 = mat1ᵀ · grad; (gradᵀ · mat1)ᵀ when mat2 was column-major (a
+ * linear layer's `weight.t()`), so that the weight's gradient is laid out as the weight.
+ */
+export function mmMat2Backward(
+  grad: Tensor,
+  mat1: Tensor,
+  sizes: readonly number[],
+  strides: readonly number[],
+  alpha: number | boolean,
+): Tensor {
+  const t = (x: Tensor): Tensor => aten().t.call(x);
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(t(aten().mm.call(t(grad), mat1)), alpha);
+  return maybeMultiply(aten().mm.call(t(mat1), grad), alpha);
+}
+
 /** `zeros_like(t)`. */
 export function zerosLike(t: Tensor): Tensor {
   return aten().zeros_like.call(t, null, null, null, null, null);

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2287,6 +2287,10 @@ export class NormBackward1 extends Node {
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
+  self_sizes!: number[];
+  self_strides!: number[];
+  mat2_sizes!: number[];
+  mat2_strides!: number[];
 
   name(): string {
     return 'MmBackward0';
@@ -2298,8 +2302,12 @@ export class MmBackward0 extends Node {
     if (grad === null) return out;
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mm(mat2.t());
-    if (this.shouldComputeOutput(1)) out[1] = self.t().mm(grad);
+    const self_sizes = this.self_sizes;
+    const self_strides = this.self_strides;
+    const mat2_sizes = this.mat2_sizes;
+    const mat2_strides = this.mat2_strides;
+    if (this.shouldComputeOutput(0)) out[0] = mmMat1Backward(grad, mat2, self_sizes, self_strides, 1);
+    if (this.shouldComputeOutput(1)) out[1] = mmMat2Backward(grad, self, mat2_sizes, mat2_strides, 1);
     return out;
   }
 
@@ -2411,6 +2419,10 @@ export class AddmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   alpha_!: Parameters<AtenOps['addmm']['call']>[4];
   mat1_: SavedVariable = NONE;
+  mat1_sizes!: number[];
+  mat1_strides!: number[];
+  mat2_sizes!: number[];
+  mat2_strides!: number[];
 
   name(): string {
     return 'AddmmBackward0';
@@ -2424,9 +2436,13 @@ export class AddmmBackward0 extends Node {
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const alpha = this.alpha_;
     const mat1 = (this.mat1_.defined() ? this.mat1_.unpack(this) : null) as Tensor;
+    const mat1_sizes = this.mat1_sizes;
+    const mat1_strides = this.mat1_strides;
+    const mat2_sizes = this.mat2_sizes;
+    const mat2_strides = this.mat2_strides;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.mm(mat2.t()), alpha);
-    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(mat1.t().mm(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = mmMat1Backward(grad, mat2, mat1_sizes, mat1_strides, alpha);
+    if (this.shouldComputeOutput(2)) out[2] = mmMat2Backward(grad, mat1, mat2_sizes, mat2_strides, alpha);
     return out;
   }
 
@@ -8986,6 +9002,10 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
     if (gradFn.hasEdge(0)) gradFn.mat2_ = new SavedVariable(mat2, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_strides = self.strides.slice();
+    gradFn.mat2_sizes = mat2.sizes.slice();
+    gradFn.mat2_strides = mat2.strides.slice();
     const result = ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
@@ -9042,6 +9062,10 @@ export function autogradKernels(ops: AtenOps) {
     if (gradFn.hasEdge(1)) gradFn.mat2_ = new SavedVariable(mat2, false);
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.mat1_ = new SavedVariable(mat1, false);
+    gradFn.mat1_sizes = mat1.sizes.slice();
+    gradFn.mat1_strides = mat1.strides.slice();
+    gradFn.mat2_sizes = mat2.sizes.slice();
+    gradFn.mat2_strides = mat2.strides.slice();
     const result = ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;

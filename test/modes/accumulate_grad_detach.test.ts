@@ -3,11 +3,14 @@
 // first time, `add_` the second (tools/golden/gen_first_hour.py -> test/golden/first_hour.json, dispatch_log).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
+import { nn } from '../../src/index.js';
 import type { OpOverload } from '../../src/library/index.js';
 import { TorchDispatchMode, type DispatchKwargs } from '../../src/modes/index.js';
 import { loadGolden } from '../golden.js';
 
-const golden = loadGolden<{ dispatch_log: Record<'first backward' | 'second backward', string[]> }>('first_hour.json').dispatch_log;
+const golden = loadGolden<{
+  dispatch_log: Record<'first backward' | 'second backward' | 'linear backward', string[]> & { 'linear weight grad strides': number[] };
+}>('first_hour.json').dispatch_log;
 
 class Logging extends TorchDispatchMode {
   readonly log: string[] = [];
@@ -28,6 +31,17 @@ describe('a dispatch mode sees AccumulateGrad as in PyTorch', () => {
     second.run(() => x.mul(y).sum().backward());
     expect(second.log).toEqual(golden['second backward']);
     expect((x.grad as Tensor).tolist()).toEqual(y.mul(2).tolist());
+  });
+
+  it("a linear layer's backward computes the weight's gradient laid out as the weight, kept without a copy", () => {
+    const x = torch.randn([4, 5], { requires_grad: true });
+    const w = torch.randn([3, 5], { requires_grad: true });
+    const b = torch.randn([3], { requires_grad: true });
+    const y = nn.functional.linear(x, w, b);
+    const m = new Logging();
+    m.run(() => y.sum().backward());
+    expect(m.log).toEqual(golden['linear backward']);
+    expect((w.grad as Tensor).stride()).toEqual(golden['linear weight grad strides']);
   });
 
   it('x.detach() is aten.detach.default: no history, shared storage and version counter, no base', () => {

@@ -12,7 +12,8 @@ Sections (each replayed by the test named beside it):
 - nn (test/nn/first_hour_nn.test.ts): PReLU (default init, values, grads, grad_fn names), F.prelu's errors,
   HuberLoss, KLDivLoss, nn.init.eye_ and dirac_: values rounded to float32 precision as Python floats.
 - dispatch_log (test/modes/accumulate_grad_detach.test.ts): what a TorchDispatchMode sees for
-  `(x * y).sum().backward()` run twice (AccumulateGrad's detach the first time, add_ the second).
+  `(x * y).sum().backward()` run twice (AccumulateGrad's detach the first time, add_ the second), and a
+  linear layer's backward (the weight's gradient kept, not copied).
 Deterministic: fixed seeds, no addresses.
 """
 
@@ -215,7 +216,17 @@ first = list(log)
 log.clear()
 with Logging():
     (x * y).sum().backward()
-dispatch_log = {"first backward": first, "second backward": list(log)}
+second = list(log)
+# A linear layer's backward: the weight's gradient is computed laid out as the weight (mm_mat2_backward's
+# column-major case), so AccumulateGrad keeps it (detach) instead of copying it.
+xl = torch.randn(4, 5, requires_grad=True)
+wl = torch.randn(3, 5, requires_grad=True)
+bl = torch.randn(3, requires_grad=True)
+yl = torch.nn.functional.linear(xl, wl, bl)
+log.clear()
+with Logging():
+    yl.sum().backward()
+dispatch_log = {"first backward": first, "second backward": second, "linear backward": list(log), "linear weight grad strides": list(wl.grad.stride())}
 
 with open(OUT, "w") as f:
     json.dump(
