@@ -25,7 +25,7 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { noComplex } from './Pow.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmAxpyVec, wasmBinaryVec, wasmScalarVec } from '../wasm/vec.js';
+import { wasmAxpyVec, wasmBinaryVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;

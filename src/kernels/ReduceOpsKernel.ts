@@ -7,7 +7,7 @@ import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { ReduceOp } from '../iter/index.js';
 import { linearScratchOn } from './StorageAccess.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 // Note [Reduction order]
 // ~~~~~~~~~~~~~~~~~~~~~~

@@ -30,7 +30,7 @@ import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmUnaryVec } from '../wasm/vec.js';
+import { wasmUnaryVec } from '../wasm/kernels/vec.js';
 
 /**
  * `logical_not_out`: an iterator without promotion or a same-dtype check (the input is read in its own

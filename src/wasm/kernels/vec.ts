@@ -3,11 +3,11 @@
 // kernel, and the JS loop otherwise (Note [Kernel backends]). ATen's counterpart is the choice between
 // `vectorized_loop` and `basic_loop` in native/cpu/Loops.h; here the choice is also where the bytes are.
 
-import type { ScalarVecOp, VecOp } from '../iter/Loops.js';
-import type { StorageArray } from '../tensor/Storage.js';
-import { wasmStorage } from './CPUAllocator.js';
-import type { KernelName, Kernels } from './kernels.js';
-import { getNumThreads, parallelSettings } from './ParallelNative.js';
+import type { ScalarVecOp, VecOp } from '../../iter/Loops.js';
+import type { StorageArray } from '../../tensor/Storage.js';
+import { wasmStorage } from '../runtime/CPUAllocator.js';
+import type { KernelName, Kernels } from './KernelTable.js';
+import { getNumThreads, parallelSettings } from '../runtime/ParallelNative.js';
 
 type BinaryKernel = (n: number, a: number, b: number, y: number) => void;
 

@@ -2,7 +2,7 @@
 // memory, so a caller (and every test) picks a backend and calls the same names the same way. Arguments
 // are element counts and byte addresses in the runtime's WasmMemory; see src/wasm/README.md.
 
-import type { WasmMemory } from './memory.js';
+import type { WasmMemory } from '../runtime/memory.js';
 import * as ref from './reference.js';
 import * as refIm2col from './referenceIm2col.js';
 import * as refPool from './referencePooling.js';
@@ -11,7 +11,7 @@ import * as refOptim from './referenceOptim.js';
 
 const fround = Math.fround;
 const same = (v: number): number => v;
-import type { WasmInstanceObject } from './webassembly.js';
+import type { WasmInstanceObject } from '../runtime/webassembly.js';
 
 /** f32_gemm / f64_gemm: C = alpha·A·B (+ C), A and B through element strides, byte addresses, a workspace. */
 export type GemmKernel = (
