@@ -1,4 +1,5 @@
-// `npm run build:wasm`: compiles the AssemblyScript kernels (src/wasm/kernels/assembly/index.ts) with the pinned
+// `npm run build:wasm`: generates the kernel tables and the AssemblyScript entry point from
+// src/wasm/kernels/kernels.yaml (tools/wasm/kernels.ts), then compiles the AssemblyScript kernels (src/wasm/kernels/assembly/index.ts) with the pinned
 // assemblyscript compiler, plain and relaxed SIMD (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts), and
 // writes the committed outputs:
 //   src/wasm/kernels/kernels.wasm                  the module (for inspection, tools, and anyone who wants the file)
@@ -15,8 +16,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 import { SectionId, memoryImport, sections } from '../../src/wasm/runtime/binaryFormat.js';
-import { KERNEL_NAMES } from '../../src/wasm/kernels/KernelTable.js';
 import { webAssembly } from '../../src/wasm/runtime/webassembly.js';
+import { exportNames, generatedSources, readDeclarations } from './kernels.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = 'src/wasm/kernels/assembly/index.ts';
@@ -117,10 +118,10 @@ function validate(bytes: Uint8Array): void {
   const exports = wa.Module.exports(mod)
     .map((e) => e.name)
     .sort();
-  const expected = [...KERNEL_NAMES].sort();
+  const expected = exportNames(readDeclarations(ROOT)).sort();
   if (exports.join() !== expected.join()) {
     throw new Error(
-      `kernels.wasm: exports [${exports.join(', ')}] differ from KERNEL_NAMES in src/wasm/kernels/KernelTable.ts [${expected.join(', ')}]`,
+      `kernels.wasm: exports [${exports.join(', ')}] differ from the declarations in src/wasm/kernels/kernels.yaml [${expected.join(', ')}]`,
     );
   }
   const ids = new Set(sections(bytes).map((s) => s.id));
@@ -171,6 +172,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`build:wasm: unknown argument '${unknown[0] ?? ''}' (expected no argument or --check)`);
     return 2;
   }
+  // The generated sources first (Note [One declaration per kernel]): the compile reads assembly/index.ts.
+  let sources: [string, string][];
+  try {
+    sources = await generatedSources(ROOT);
+  } catch (e) {
+    console.error(`build:wasm: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  let status = 0;
+  for (const [path, text] of sources) status = Math.max(status, output(path, new TextEncoder().encode(text), check));
   let bytes: Uint8Array;
   let relaxedBytes: Uint8Array;
   try {
@@ -184,26 +195,31 @@ export async function main(argv: readonly string[]): Promise<number> {
     [RELAXED_WASM_PATH, relaxedBytes],
     [TS_PATH, new TextEncoder().encode(generatedModule(bytes, relaxedBytes))],
   ];
-  let status = 0;
-  for (const [path, want] of outputs) {
-    const file = resolve(ROOT, path);
-    const have = existsSync(file) ? new Uint8Array(readFileSync(file)) : null;
-    const same = have !== null && have.length === want.length && have.every((b, i) => b === want[i]);
-    if (check) {
-      if (same) console.log(`build:wasm: ${path} is up to date`);
-      else {
-        console.error(`build:wasm: ${path} differs from what src/wasm/kernels/assembly builds; run npm run build:wasm`);
-        status = 1;
-      }
-    } else if (same) {
-      console.log(`build:wasm: ${path} unchanged`);
-    } else {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, want);
-      console.log(`build:wasm: wrote ${path} (${want.length} bytes)`);
-    }
-  }
+  for (const [path, want] of outputs) status = Math.max(status, output(path, want, check));
   return status;
+}
+
+/** Writes (or, with `check`, compares) one output; 1 when stale under --check. */
+function output(path: string, want: Uint8Array, check: boolean): number {
+  const file = resolve(ROOT, path);
+  const have = existsSync(file) ? new Uint8Array(readFileSync(file)) : null;
+  const same = have !== null && have.length === want.length && have.every((b, i) => b === want[i]);
+  if (check) {
+    if (same) console.log(`build:wasm: ${path} is up to date`);
+    else {
+      console.error(
+        `build:wasm: ${path} differs from what ${path.endsWith('.ts') && !path.includes('kernelsWasm') ? 'kernels.yaml generates' : 'src/wasm/kernels/assembly builds'}; run npm run build:wasm`,
+      );
+      return 1;
+    }
+  } else if (same) {
+    console.log(`build:wasm: ${path} unchanged`);
+  } else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, want);
+    console.log(`build:wasm: wrote ${path} (${want.length} bytes)`);
+  }
+  return 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

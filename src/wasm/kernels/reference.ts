@@ -8,12 +8,17 @@
 // Signature convention: (n, a, aOffset, b, bOffset, y, yOffset): counts and offsets in elements. Loops
 // are unrolled by 4: V8 runs a typed-array loop over parameters ~3x slower otherwise (bench/iter.bench.ts).
 
+import type { StorageArray } from '../../tensor/Storage.js';
+
 const fround = Math.fround;
+
+/** The arrays a twin runs over: any storage array (the twins are also the 'js' backend's loops for every dtype). */
+export type Elements = StorageArray;
 
 // ---- activations (assembly/activation.ts) ----
 
 /** y[i] = x[i] < 0 ? 0 : x[i]. */
-export function vrelu(n: number, x: Float32Array | Float64Array, xi: number, y: Float32Array | Float64Array, yi: number): void {
+export function vrelu(n: number, x: Elements, xi: number, y: Elements, yi: number): void {
   for (let i = 0; i < n; i++) {
     const v = x[xi + i] as number;
     y[yi + i] = v < 0 ? 0 : v;
@@ -21,141 +26,74 @@ export function vrelu(n: number, x: Float32Array | Float64Array, xi: number, y: 
 }
 
 // ---- elementwise binary (assembly/binary.ts) ----
+//
+// One twin per operator for every dtype: a double result of + - * / of two float32 (float64) values, stored
+// into a Float32Array (Float64Array), is the float32 (float64) operation, so these give binary.ts's bits;
+// integer arrays wrap on the store like C++ integer arithmetic (int32 products through Math.imul, exact).
+// Unrolled by four (Note [Vectorised loops are unrolled] in src/kernels/BinaryOps.ts).
 
-/** y[i] = a[i] - b[i] (float32 when the arrays are). */
-export function vsub(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+/** y[i] = a[i] + b[i]. */
+export function vadd(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+}
+
+/** y[i] = a[i] - b[i]. */
+export function vsub(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) - (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) - (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) - (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+}
+
+/** y[i] = a[i] * b[i] (int32: Math.imul, the wrapped product). */
+export function vmul(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  if (y instanceof Int32Array) {
+    for (; i < n; i++) y[yi + i] = Math.imul(a[ai + i] as number, b[bi + i] as number);
+    return;
+  }
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+}
+
+/** y[i] = a[i] / b[i]. */
+export function vdiv(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) / (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) / (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) / (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
 }
 
 /** y[i] = a[i] + alpha·b[i] in double, stored in the arrays' precision (Note [axpy in double]). */
-export function vaxpy(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  alpha: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
+export function vaxpy(n: number, a: Elements, ai: number, b: Elements, bi: number, alpha: number, y: Elements, yi: number): void {
   for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) + alpha * (b[bi + i] as number);
 }
 
-/** y[i] = a[i] - b (b already rounded to the arrays' precision). */
-export function vsub_scalar(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
-}
+// The scalar forms: `b` already rounded to the arrays' precision (the bindings round a float32 scalar, as the
+// wasm call boundary does; TensorIterator's scalar loop casts it to the dtype).
 
-/** y[i] = a[i] / b (b already rounded to the arrays' precision). */
-export function vdiv_scalar(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
-}
-
-/** y[i] = a[i] / b[i] (float32 when the arrays are). */
-export function vdiv(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
-}
-
-export function f32_vadd(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-}
-
-export function f32_vmul(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-}
-
-/** y[i] = a[i] + b; `b` is rounded to float32 first, as the wasm call boundary does. */
-export function f32_vadd_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
-  const s = fround(b);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + s;
-    y[yi + i + 1] = (a[ai + i + 1] as number) + s;
-    y[yi + i + 2] = (a[ai + i + 2] as number) + s;
-    y[yi + i + 3] = (a[ai + i + 3] as number) + s;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + s;
-}
-
-export function f32_vmul_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
-  const s = fround(b);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * s;
-    y[yi + i + 1] = (a[ai + i + 1] as number) * s;
-    y[yi + i + 2] = (a[ai + i + 2] as number) * s;
-    y[yi + i + 3] = (a[ai + i + 3] as number) * s;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * s;
-}
-
-export function f64_vadd(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-}
-
-export function f64_vmul(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-}
-
-export function f64_vadd_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+/** y[i] = a[i] + b. */
+export function vadd_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     y[yi + i] = (a[ai + i] as number) + b;
@@ -166,7 +104,13 @@ export function f64_vadd_scalar(n: number, a: Float64Array, ai: number, b: numbe
   for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + b;
 }
 
-export function f64_vmul_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+/** y[i] = a[i] - b. */
+export function vsub_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
+}
+
+/** y[i] = a[i] * b. */
+export function vmul_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     y[yi + i] = (a[ai + i] as number) * b;
@@ -175,6 +119,11 @@ export function f64_vmul_scalar(n: number, a: Float64Array, ai: number, b: numbe
     y[yi + i + 3] = (a[ai + i + 3] as number) * b;
   }
   for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * b;
+}
+
+/** y[i] = a[i] / b. */
+export function vdiv_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
 }
 
 // ---- exp (assembly/exp.ts) ----
@@ -224,13 +173,21 @@ function levelPowerOf(steps: number): number {
   return Math.max(4, ceilLog2 >> 2);
 }
 
-/** Sum of x[xi .. xi + n), float32, in the kernel's cascade order. */
-export function f32_rsum(n: number, x: Float32Array, xi: number): number {
-  // a[4j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the upper levels.
-  const a = new Float32Array(16);
-  const l1 = new Float32Array(4);
-  const l2 = new Float32Array(4);
-  const l3 = new Float32Array(4);
+// The accumulators of the sums below: a[4j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the
+// upper levels (module scratch: the twins never re-enter).
+const S32 = { a: new Float32Array(16), l1: new Float32Array(4), l2: new Float32Array(4), l3: new Float32Array(4) };
+const S64 = { a: new Float64Array(8), l1: new Float64Array(2), l2: new Float64Array(2), l3: new Float64Array(2) };
+
+/**
+ * Sum of the n float32s x[xi + i·s], in the kernel's cascade order (f32_rsum is the unit-stride case): the
+ * one order of every float32 sum (Note [One rule for float sums] in src/kernels/ReduceOpsKernel.ts).
+ */
+export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number {
+  const { a, l1, l2, l3 } = S32;
+  a.fill(0);
+  l1.fill(0);
+  l2.fill(0);
+  l3.fill(0);
   const steps = Math.floor(n / 16);
   const levelPower = levelPowerOf(steps);
   const levelStep = 2 ** levelPower;
@@ -239,8 +196,8 @@ export function f32_rsum(n: number, x: Float32Array, xi: number): number {
   let p = xi;
   let i = 0;
   const addStep = (): void => {
-    for (let k = 0; k < 16; k++) a[k] = (a[k] as number) + (x[p + k] as number);
-    p += 16;
+    for (let k = 0; k < 16; k++) a[k] = (a[k] as number) + (x[p + k * s] as number);
+    p += 16 * s;
   };
   for (; i + levelStep <= steps;) {
     for (let j = 0; j < levelStep; j++, i++) addStep();
@@ -258,9 +215,9 @@ export function f32_rsum(n: number, x: Float32Array, xi: number): number {
   }
   for (; i < steps; i++) addStep();
   let k = steps * 16;
-  for (; k + 4 <= n; k += 4) for (let l = 0; l < 4; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
+  for (; k + 4 <= n; k += 4) for (let l = 0; l < 4; l++) a[l] = (a[l] as number) + (x[xi + (k + l) * s] as number);
   let t = 0;
-  for (; k < n; k++) t = fround(t + (x[xi + k] as number));
+  for (; k < n; k++) t = fround(t + (x[xi + k * s] as number));
   for (let l = 0; l < 4; l++) {
     let v = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
     v = fround(v + (l1[l] as number));
@@ -271,12 +228,13 @@ export function f32_rsum(n: number, x: Float32Array, xi: number): number {
   return t;
 }
 
-/** Sum of x[xi .. xi + n), float64, in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
-export function f64_rsum(n: number, x: Float64Array, xi: number): number {
-  const a = new Float64Array(8);
-  const l1 = new Float64Array(2);
-  const l2 = new Float64Array(2);
-  const l3 = new Float64Array(2);
+/** Sum of the n float64s x[xi + i·s] in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
+export function f64_rsum(n: number, x: Float64Array, xi: number, s = 1): number {
+  const { a, l1, l2, l3 } = S64;
+  a.fill(0);
+  l1.fill(0);
+  l2.fill(0);
+  l3.fill(0);
   const steps = Math.floor(n / 8);
   const levelPower = levelPowerOf(steps);
   const levelStep = 2 ** levelPower;
@@ -285,8 +243,8 @@ export function f64_rsum(n: number, x: Float64Array, xi: number): number {
   let p = xi;
   let i = 0;
   const addStep = (): void => {
-    for (let k = 0; k < 8; k++) a[k] = (a[k] as number) + (x[p + k] as number);
-    p += 8;
+    for (let k = 0; k < 8; k++) a[k] = (a[k] as number) + (x[p + k * s] as number);
+    p += 8 * s;
   };
   for (; i + levelStep <= steps;) {
     for (let j = 0; j < levelStep; j++, i++) addStep();
@@ -303,9 +261,9 @@ export function f64_rsum(n: number, x: Float64Array, xi: number): number {
   }
   for (; i < steps; i++) addStep();
   let k = steps * 8;
-  for (; k + 2 <= n; k += 2) for (let l = 0; l < 2; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
+  for (; k + 2 <= n; k += 2) for (let l = 0; l < 2; l++) a[l] = (a[l] as number) + (x[xi + (k + l) * s] as number);
   let t = 0;
-  for (; k < n; k++) t += x[xi + k] as number;
+  for (; k < n; k++) t += x[xi + k * s] as number;
   for (let l = 0; l < 2; l++) {
     let v = (a[l] as number) + (a[2 + l] as number) + ((a[4 + l] as number) + (a[6 + l] as number));
     v += l1[l] as number;
@@ -385,6 +343,12 @@ export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Arr
   }
   return r;
 }
+
+/** Max of x[xi .. xi + n), NaN if any is NaN (the twin of f32_rmax / f64_rmax). */
+export const rmax = (n: number, x: Float32Array | Float64Array, xi: number): number => rextreme(true, n, x, xi);
+
+/** Min of x[xi .. xi + n), NaN if any is NaN (the twin of f32_rmin / f64_rmin). */
+export const rmin = (n: number, x: Float32Array | Float64Array, xi: number): number => rextreme(false, n, x, xi);
 
 // ---- gemm (assembly/gemm.ts) ----
 

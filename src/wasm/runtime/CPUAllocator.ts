@@ -16,7 +16,7 @@ import {
 } from '../../tensor/Storage.js';
 import { WasmOutOfMemoryError } from './memory.js';
 import type { WasmRuntime } from './Loader.js';
-import type { KernelName, Kernels } from '../kernels/KernelTable.js';
+import type { KernelName, Kernels } from '../kernels/generated/KernelNames.js';
 
 // Note [Storage lifetime]
 // ~~~~~~~~~~~~~~~~~~~~~~~

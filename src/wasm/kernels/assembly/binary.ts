@@ -11,29 +11,26 @@ const MUL: i32 = 1;
 const SUB: i32 = 2;
 const DIV: i32 = 3;
 
-// `op` is a compile-time constant at every call site: after inlining the branches fold away.
+// One generic body per loop, instantiated for f32 (f32x4, 16 elements a step) and f64 (f64x2, 8 a step) by
+// the generated assembly/index.ts (Note [One declaration per kernel] in tools/wasm/kernels.ts): `T` and `op`
+// are compile-time constants at every instantiation, so after inlining the branches fold away and each
+// export is the plain loop of its dtype.
+
 // @ts-ignore: decorator
-@inline function f32op(op: i32, a: v128, b: v128): v128 {
-  return op == ADD ? f32x4.add(a, b) : op == MUL ? f32x4.mul(a, b) : op == SUB ? f32x4.sub(a, b) : f32x4.div(a, b);
+@inline function vop<T>(op: i32, a: v128, b: v128): v128 {
+  return op == ADD ? v128.add<T>(a, b) : op == MUL ? v128.mul<T>(a, b) : op == SUB ? v128.sub<T>(a, b) : v128.div<T>(a, b);
 }
 // @ts-ignore: decorator
-@inline function f32ops(op: i32, a: f32, b: f32): f32 {
-  return op == ADD ? a + b : op == MUL ? a * b : op == SUB ? a - b : a / b;
-}
-// @ts-ignore: decorator
-@inline function f64op(op: i32, a: v128, b: v128): v128 {
-  return op == ADD ? f64x2.add(a, b) : op == MUL ? f64x2.mul(a, b) : op == SUB ? f64x2.sub(a, b) : f64x2.div(a, b);
-}
-// @ts-ignore: decorator
-@inline function f64ops(op: i32, a: f64, b: f64): f64 {
+@inline function sop<T>(op: i32, a: T, b: T): T {
   return op == ADD ? a + b : op == MUL ? a * b : op == SUB ? a - b : a / b;
 }
 
 // @ts-ignore: decorator
-@inline function f32_vbinary(op: i32, n: usize, a: usize, b: usize, y: usize): void {
+@inline function vbinary<T>(op: i32, n: usize, a: usize, b: usize, y: usize): void {
+  const lanes: usize = 16 / sizeof<T>();
   let i: usize = 0;
-  for (; i + 16 <= n; i += 16) {
-    const o = i << 2;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const o = i * sizeof<T>();
     const a0 = v128.load(a + o);
     const a1 = v128.load(a + o, 16);
     const a2 = v128.load(a + o, 32);
@@ -42,177 +39,93 @@ const DIV: i32 = 3;
     const b1 = v128.load(b + o, 16);
     const b2 = v128.load(b + o, 32);
     const b3 = v128.load(b + o, 48);
-    v128.store(y + o, f32op(op, a0, b0));
-    v128.store(y + o, f32op(op, a1, b1), 16);
-    v128.store(y + o, f32op(op, a2, b2), 32);
-    v128.store(y + o, f32op(op, a3, b3), 48);
+    v128.store(y + o, vop<T>(op, a0, b0));
+    v128.store(y + o, vop<T>(op, a1, b1), 16);
+    v128.store(y + o, vop<T>(op, a2, b2), 32);
+    v128.store(y + o, vop<T>(op, a3, b3), 48);
   }
-  for (; i + 4 <= n; i += 4) {
-    const o = i << 2;
-    v128.store(y + o, f32op(op, v128.load(a + o), v128.load(b + o)));
+  for (; i + lanes <= n; i += lanes) {
+    const o = i * sizeof<T>();
+    v128.store(y + o, vop<T>(op, v128.load(a + o), v128.load(b + o)));
   }
   for (; i < n; i++) {
-    const o = i << 2;
-    store<f32>(y + o, f32ops(op, load<f32>(a + o), load<f32>(b + o)));
+    const o = i * sizeof<T>();
+    store<T>(y + o, sop<T>(op, load<T>(a + o), load<T>(b + o)));
   }
 }
 
 // @ts-ignore: decorator
-@inline function f32_vbinaryc(op: i32, n: usize, a: usize, b: f32, y: usize): void {
-  const vb = f32x4.splat(b);
+@inline function vbinaryc<T>(op: i32, n: usize, a: usize, b: T, y: usize): void {
+  const lanes: usize = 16 / sizeof<T>();
+  const vb = v128.splat<T>(b);
   let i: usize = 0;
-  for (; i + 16 <= n; i += 16) {
-    const o = i << 2;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const o = i * sizeof<T>();
     const a0 = v128.load(a + o);
     const a1 = v128.load(a + o, 16);
     const a2 = v128.load(a + o, 32);
     const a3 = v128.load(a + o, 48);
-    v128.store(y + o, f32op(op, a0, vb));
-    v128.store(y + o, f32op(op, a1, vb), 16);
-    v128.store(y + o, f32op(op, a2, vb), 32);
-    v128.store(y + o, f32op(op, a3, vb), 48);
+    v128.store(y + o, vop<T>(op, a0, vb));
+    v128.store(y + o, vop<T>(op, a1, vb), 16);
+    v128.store(y + o, vop<T>(op, a2, vb), 32);
+    v128.store(y + o, vop<T>(op, a3, vb), 48);
   }
-  for (; i + 4 <= n; i += 4) {
-    const o = i << 2;
-    v128.store(y + o, f32op(op, v128.load(a + o), vb));
+  for (; i + lanes <= n; i += lanes) {
+    const o = i * sizeof<T>();
+    v128.store(y + o, vop<T>(op, v128.load(a + o), vb));
   }
   for (; i < n; i++) {
-    const o = i << 2;
-    store<f32>(y + o, f32ops(op, load<f32>(a + o), b));
+    const o = i * sizeof<T>();
+    store<T>(y + o, sop<T>(op, load<T>(a + o), b));
   }
 }
 
+/** y[i] = a[i] + b[i]. */
 // @ts-ignore: decorator
-@inline function f64_vbinary(op: i32, n: usize, a: usize, b: usize, y: usize): void {
-  let i: usize = 0;
-  for (; i + 8 <= n; i += 8) {
-    const o = i << 3;
-    const a0 = v128.load(a + o);
-    const a1 = v128.load(a + o, 16);
-    const a2 = v128.load(a + o, 32);
-    const a3 = v128.load(a + o, 48);
-    const b0 = v128.load(b + o);
-    const b1 = v128.load(b + o, 16);
-    const b2 = v128.load(b + o, 32);
-    const b3 = v128.load(b + o, 48);
-    v128.store(y + o, f64op(op, a0, b0));
-    v128.store(y + o, f64op(op, a1, b1), 16);
-    v128.store(y + o, f64op(op, a2, b2), 32);
-    v128.store(y + o, f64op(op, a3, b3), 48);
-  }
-  for (; i + 2 <= n; i += 2) {
-    const o = i << 3;
-    v128.store(y + o, f64op(op, v128.load(a + o), v128.load(b + o)));
-  }
-  for (; i < n; i++) {
-    const o = i << 3;
-    store<f64>(y + o, f64ops(op, load<f64>(a + o), load<f64>(b + o)));
-  }
+@inline export function vadd<T>(n: usize, a: usize, b: usize, y: usize): void {
+  vbinary<T>(ADD, n, a, b, y);
 }
 
+/** y[i] = a[i] - b[i]. */
 // @ts-ignore: decorator
-@inline function f64_vbinaryc(op: i32, n: usize, a: usize, b: f64, y: usize): void {
-  const vb = f64x2.splat(b);
-  let i: usize = 0;
-  for (; i + 8 <= n; i += 8) {
-    const o = i << 3;
-    const a0 = v128.load(a + o);
-    const a1 = v128.load(a + o, 16);
-    const a2 = v128.load(a + o, 32);
-    const a3 = v128.load(a + o, 48);
-    v128.store(y + o, f64op(op, a0, vb));
-    v128.store(y + o, f64op(op, a1, vb), 16);
-    v128.store(y + o, f64op(op, a2, vb), 32);
-    v128.store(y + o, f64op(op, a3, vb), 48);
-  }
-  for (; i + 2 <= n; i += 2) {
-    const o = i << 3;
-    v128.store(y + o, f64op(op, v128.load(a + o), vb));
-  }
-  for (; i < n; i++) {
-    const o = i << 3;
-    store<f64>(y + o, f64ops(op, load<f64>(a + o), b));
-  }
+@inline export function vsub<T>(n: usize, a: usize, b: usize, y: usize): void {
+  vbinary<T>(SUB, n, a, b, y);
 }
 
-/** y[i] = a[i] + b[i], float32. */
-export function f32_vadd(n: usize, a: usize, b: usize, y: usize): void {
-  f32_vbinary(ADD, n, a, b, y);
+/** y[i] = a[i] * b[i]. */
+// @ts-ignore: decorator
+@inline export function vmul<T>(n: usize, a: usize, b: usize, y: usize): void {
+  vbinary<T>(MUL, n, a, b, y);
 }
 
-/** y[i] = a[i] * b[i], float32. */
-export function f32_vmul(n: usize, a: usize, b: usize, y: usize): void {
-  f32_vbinary(MUL, n, a, b, y);
+/** y[i] = a[i] / b[i]. */
+// @ts-ignore: decorator
+@inline export function vdiv<T>(n: usize, a: usize, b: usize, y: usize): void {
+  vbinary<T>(DIV, n, a, b, y);
 }
 
-/** y[i] = a[i] + b (b broadcast; XNNPACK's vaddc), float32. `b` arrives rounded to float32. */
-export function f32_vadd_scalar(n: usize, a: usize, b: f32, y: usize): void {
-  f32_vbinaryc(ADD, n, a, b, y);
+/** y[i] = a[i] + b (b broadcast; XNNPACK's vaddc). A float32 `b` arrives rounded to float32. */
+// @ts-ignore: decorator
+@inline export function vadd_scalar<T>(n: usize, a: usize, b: T, y: usize): void {
+  vbinaryc<T>(ADD, n, a, b, y);
 }
 
-/** y[i] = a[i] * b (b broadcast; XNNPACK's vmulc), float32. */
-export function f32_vmul_scalar(n: usize, a: usize, b: f32, y: usize): void {
-  f32_vbinaryc(MUL, n, a, b, y);
+/** y[i] = a[i] - b (b broadcast). */
+// @ts-ignore: decorator
+@inline export function vsub_scalar<T>(n: usize, a: usize, b: T, y: usize): void {
+  vbinaryc<T>(SUB, n, a, b, y);
 }
 
-/** y[i] = a[i] + b[i], float64. */
-export function f64_vadd(n: usize, a: usize, b: usize, y: usize): void {
-  f64_vbinary(ADD, n, a, b, y);
+/** y[i] = a[i] * b (b broadcast; XNNPACK's vmulc). */
+// @ts-ignore: decorator
+@inline export function vmul_scalar<T>(n: usize, a: usize, b: T, y: usize): void {
+  vbinaryc<T>(MUL, n, a, b, y);
 }
 
-/** y[i] = a[i] * b[i], float64. */
-export function f64_vmul(n: usize, a: usize, b: usize, y: usize): void {
-  f64_vbinary(MUL, n, a, b, y);
-}
-
-/** y[i] = a[i] + b (b broadcast), float64. */
-export function f64_vadd_scalar(n: usize, a: usize, b: f64, y: usize): void {
-  f64_vbinaryc(ADD, n, a, b, y);
-}
-
-/** y[i] = a[i] * b (b broadcast), float64. */
-export function f64_vmul_scalar(n: usize, a: usize, b: f64, y: usize): void {
-  f64_vbinaryc(MUL, n, a, b, y);
-}
-
-/** y[i] = a[i] - b[i], float32. */
-export function f32_vsub(n: usize, a: usize, b: usize, y: usize): void {
-  f32_vbinary(SUB, n, a, b, y);
-}
-
-/** y[i] = a[i] / b[i], float32. */
-export function f32_vdiv(n: usize, a: usize, b: usize, y: usize): void {
-  f32_vbinary(DIV, n, a, b, y);
-}
-
-/** y[i] = a[i] - b[i], float64. */
-export function f64_vsub(n: usize, a: usize, b: usize, y: usize): void {
-  f64_vbinary(SUB, n, a, b, y);
-}
-
-/** y[i] = a[i] / b[i], float64. */
-export function f64_vdiv(n: usize, a: usize, b: usize, y: usize): void {
-  f64_vbinary(DIV, n, a, b, y);
-}
-
-/** y[i] = a[i] - b (b broadcast), float32. */
-export function f32_vsub_scalar(n: usize, a: usize, b: f32, y: usize): void {
-  f32_vbinaryc(SUB, n, a, b, y);
-}
-
-/** y[i] = a[i] / b (b broadcast), float32. */
-export function f32_vdiv_scalar(n: usize, a: usize, b: f32, y: usize): void {
-  f32_vbinaryc(DIV, n, a, b, y);
-}
-
-/** y[i] = a[i] - b (b broadcast), float64. */
-export function f64_vsub_scalar(n: usize, a: usize, b: f64, y: usize): void {
-  f64_vbinaryc(SUB, n, a, b, y);
-}
-
-/** y[i] = a[i] / b (b broadcast), float64. */
-export function f64_vdiv_scalar(n: usize, a: usize, b: f64, y: usize): void {
-  f64_vbinaryc(DIV, n, a, b, y);
+/** y[i] = a[i] / b (b broadcast). */
+// @ts-ignore: decorator
+@inline export function vdiv_scalar<T>(n: usize, a: usize, b: T, y: usize): void {
+  vbinaryc<T>(DIV, n, a, b, y);
 }
 
 // Note [axpy in double]
