@@ -53,6 +53,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the JS fallback gives the SIMD ke
     ['sum', () => x.sum()],
     ['sum of 70000 (two chunks)', () => big.sum()],
     ['sum over a dim', () => x.narrow(0, 0, 1020).reshape(20, 51).sum(1)],
+    ['sums of 10 (no whole step)', () => x.narrow(0, 0, 1020).reshape(102, 10).sum(1)],
   ];
   for (const [name, f] of cases) {
     it(name, () => {

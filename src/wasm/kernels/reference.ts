@@ -183,6 +183,7 @@ const S64 = { a: new Float64Array(8), l1: new Float64Array(2), l2: new Float64Ar
  * one order of every float32 sum (Note [One rule for float sums] in src/kernels/ReduceOpsKernel.ts).
  */
 export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number {
+  if (n < 16) return f32_rsumShort(n, x, xi, s);
   const { a, l1, l2, l3 } = S32;
   a.fill(0);
   l1.fill(0);
@@ -226,6 +227,29 @@ export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number 
     t = fround(t + v);
   }
   return t;
+}
+
+/**
+ * f32_rsum of fewer than 16 values (no whole step): lane l of a0 sums x[l], x[4 + l], x[8 + l]; the tail
+ * goes into t, then the lanes in order. The other accumulators are +0 and a lane is never -0 (it starts at
+ * +0), so adding them changes nothing: the cascade's bits without its scratch.
+ */
+function f32_rsumShort(n: number, x: Float32Array, xi: number, s: number): number {
+  let a0 = 0;
+  let a1 = 0;
+  let a2 = 0;
+  let a3 = 0;
+  let k = 0;
+  for (; k + 4 <= n; k += 4) {
+    const p = xi + k * s;
+    a0 = fround(a0 + (x[p] as number));
+    a1 = fround(a1 + (x[p + s] as number));
+    a2 = fround(a2 + (x[p + 2 * s] as number));
+    a3 = fround(a3 + (x[p + 3 * s] as number));
+  }
+  let t = 0;
+  for (; k < n; k++) t = fround(t + (x[xi + k * s] as number));
+  return fround(fround(fround(fround(t + a0) + a1) + a2) + a3);
 }
 
 /** Sum of the n float64s x[xi + i·s] in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
