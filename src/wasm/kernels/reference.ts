@@ -173,9 +173,8 @@ function levelPowerOf(steps: number): number {
   return Math.max(4, ceilLog2 >> 2);
 }
 
-// The accumulators of the sums below: a[4j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the
-// upper levels (module scratch: the twins never re-enter).
-const S32 = { a: new Float32Array(16), l1: new Float32Array(4), l2: new Float32Array(4), l3: new Float32Array(4) };
+// The accumulators of f64_rsum: a[2j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the upper
+// levels (module scratch: the twins never re-enter).
 const S64 = { a: new Float64Array(8), l1: new Float64Array(2), l2: new Float64Array(2), l3: new Float64Array(2) };
 
 /**
@@ -184,11 +183,35 @@ const S64 = { a: new Float64Array(8), l1: new Float64Array(2), l2: new Float64Ar
  */
 export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number {
   if (n < 16) return f32_rsumShort(n, x, xi, s);
-  const { a, l1, l2, l3 } = S32;
-  a.fill(0);
-  l1.fill(0);
-  l2.fill(0);
-  l3.fill(0);
+  // Lane l of the level-0 accumulator a_j is a{j}{l}; m{1,2,3}{l} the upper levels: locals, not arrays (V8).
+  let a00 = 0,
+    a01 = 0,
+    a02 = 0,
+    a03 = 0,
+    a10 = 0,
+    a11 = 0,
+    a12 = 0,
+    a13 = 0,
+    a20 = 0,
+    a21 = 0,
+    a22 = 0,
+    a23 = 0,
+    a30 = 0,
+    a31 = 0,
+    a32 = 0,
+    a33 = 0,
+    m10 = 0,
+    m11 = 0,
+    m12 = 0,
+    m13 = 0,
+    m20 = 0,
+    m21 = 0,
+    m22 = 0,
+    m23 = 0,
+    m30 = 0,
+    m31 = 0,
+    m32 = 0,
+    m33 = 0;
   const steps = Math.floor(n / 16);
   const levelPower = levelPowerOf(steps);
   const levelStep = 2 ** levelPower;
@@ -196,36 +219,76 @@ export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number 
   const mask2 = mask1 * levelStep;
   let p = xi;
   let i = 0;
-  const addStep = (): void => {
-    for (let k = 0; k < 16; k++) a[k] = (a[k] as number) + (x[p + k * s] as number);
-    p += 16 * s;
-  };
   for (; i + levelStep <= steps;) {
-    for (let j = 0; j < levelStep; j++, i++) addStep();
-    for (let l = 0; l < 4; l++) {
-      const folded = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
-      l1[l] = (l1[l] as number) + folded;
+    for (let j = 0; j < levelStep; j++, i++) {
+      a00 = fround(a00 + (x[p] as number));
+      a01 = fround(a01 + (x[p + s] as number));
+      a02 = fround(a02 + (x[p + 2 * s] as number));
+      a03 = fround(a03 + (x[p + 3 * s] as number));
+      a10 = fround(a10 + (x[p + 4 * s] as number));
+      a11 = fround(a11 + (x[p + 5 * s] as number));
+      a12 = fround(a12 + (x[p + 6 * s] as number));
+      a13 = fround(a13 + (x[p + 7 * s] as number));
+      a20 = fround(a20 + (x[p + 8 * s] as number));
+      a21 = fround(a21 + (x[p + 9 * s] as number));
+      a22 = fround(a22 + (x[p + 10 * s] as number));
+      a23 = fround(a23 + (x[p + 11 * s] as number));
+      a30 = fround(a30 + (x[p + 12 * s] as number));
+      a31 = fround(a31 + (x[p + 13 * s] as number));
+      a32 = fround(a32 + (x[p + 14 * s] as number));
+      a33 = fround(a33 + (x[p + 15 * s] as number));
+      p += 16 * s;
     }
-    a.fill(0);
+    m10 = fround(m10 + fround(fround(a00 + a10) + fround(a20 + a30)));
+    m11 = fround(m11 + fround(fround(a01 + a11) + fround(a21 + a31)));
+    m12 = fround(m12 + fround(fround(a02 + a12) + fround(a22 + a32)));
+    m13 = fround(m13 + fround(fround(a03 + a13) + fround(a23 + a33)));
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = 0;
     if ((i & mask1) !== 0) continue;
-    for (let l = 0; l < 4; l++) l2[l] = (l2[l] as number) + (l1[l] as number);
-    l1.fill(0);
+    m20 = fround(m20 + m10);
+    m21 = fround(m21 + m11);
+    m22 = fround(m22 + m12);
+    m23 = fround(m23 + m13);
+    m10 = m11 = m12 = m13 = 0;
     if ((i & mask2) !== 0) continue;
-    for (let l = 0; l < 4; l++) l3[l] = (l3[l] as number) + (l2[l] as number);
-    l2.fill(0);
+    m30 = fround(m30 + m20);
+    m31 = fround(m31 + m21);
+    m32 = fround(m32 + m22);
+    m33 = fround(m33 + m23);
+    m20 = m21 = m22 = m23 = 0;
   }
-  for (; i < steps; i++) addStep();
+  for (; i < steps; i++) {
+    a00 = fround(a00 + (x[p] as number));
+    a01 = fround(a01 + (x[p + s] as number));
+    a02 = fround(a02 + (x[p + 2 * s] as number));
+    a03 = fround(a03 + (x[p + 3 * s] as number));
+    a10 = fround(a10 + (x[p + 4 * s] as number));
+    a11 = fround(a11 + (x[p + 5 * s] as number));
+    a12 = fround(a12 + (x[p + 6 * s] as number));
+    a13 = fround(a13 + (x[p + 7 * s] as number));
+    a20 = fround(a20 + (x[p + 8 * s] as number));
+    a21 = fround(a21 + (x[p + 9 * s] as number));
+    a22 = fround(a22 + (x[p + 10 * s] as number));
+    a23 = fround(a23 + (x[p + 11 * s] as number));
+    a30 = fround(a30 + (x[p + 12 * s] as number));
+    a31 = fround(a31 + (x[p + 13 * s] as number));
+    a32 = fround(a32 + (x[p + 14 * s] as number));
+    a33 = fround(a33 + (x[p + 15 * s] as number));
+    p += 16 * s;
+  }
   let k = steps * 16;
-  for (; k + 4 <= n; k += 4) for (let l = 0; l < 4; l++) a[l] = (a[l] as number) + (x[xi + (k + l) * s] as number);
-  let t = 0;
-  for (; k < n; k++) t = fround(t + (x[xi + k * s] as number));
-  for (let l = 0; l < 4; l++) {
-    let v = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
-    v = fround(v + (l1[l] as number));
-    v = fround(v + (l2[l] as number));
-    v = fround(v + (l3[l] as number));
-    t = fround(t + v);
+  for (; k + 4 <= n; k += 4, p += 4 * s) {
+    a00 = fround(a00 + (x[p] as number));
+    a01 = fround(a01 + (x[p + s] as number));
+    a02 = fround(a02 + (x[p + 2 * s] as number));
+    a03 = fround(a03 + (x[p + 3 * s] as number));
   }
+  let t = 0;
+  for (; k < n; k++, p += s) t = fround(t + (x[p] as number));
+  t = fround(t + fround(fround(fround(fround(fround(a00 + a10) + fround(a20 + a30)) + m10) + m20) + m30));
+  t = fround(t + fround(fround(fround(fround(fround(a01 + a11) + fround(a21 + a31)) + m11) + m21) + m31));
+  t = fround(t + fround(fround(fround(fround(fround(a02 + a12) + fround(a22 + a32)) + m12) + m22) + m32));
+  t = fround(t + fround(fround(fround(fround(fround(a03 + a13) + fround(a23 + a33)) + m13) + m23) + m33));
   return t;
 }
 
