@@ -147,7 +147,7 @@ for (let k = 0, v = 2 ** -75; k < 140; k++, v *= 2) POW2[k] = v;
 
 /** exp of one float32, the same float32 operations as the kernel's expf1 / expf4 (see assembly/exp.ts). */
 export function expf(x: number): number {
-  x = Math.max(Math.min(x, X_MAX), X_MIN); // NaN stays NaN
+  x = x > X_MAX ? X_MAX : x < X_MIN ? X_MIN : x; // NaN stays NaN (both comparisons false)
   const n = fround(fround(fround(x * LOG2E) + MAGIC) - MAGIC);
   let r = fround(x - fround(n * LN2_HI));
   r = fround(r - fround(n * LN2_LO));
