@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { torch } from '../src/node.js';
 import { compileKernelsSync, setNumThreads, type Kernels } from '../src/wasm/index.js';
-import { webAssembly } from '../src/wasm/webassembly.js';
+import { webAssembly } from '../src/wasm/runtime/webassembly.js';
 
 const { values: opts } = parseArgs({ options: { reps: { type: 'string' } } });
 const reps = Number(opts.reps ?? 40);

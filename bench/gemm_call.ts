@@ -7,8 +7,8 @@ import { torch } from '../src/node.js';
 import type { Tensor } from '../src/node.js';
 import { ScalarType } from '../src/c10/ScalarType.js';
 import { gemmSettings } from '../src/kernels/BlasKernel.js';
-import type { GemmKernel } from '../src/wasm/kernels.js';
-import { addressOf, wasmKernelFor } from '../src/wasm/vec.js';
+import type { GemmKernel } from '../src/wasm/kernels/KernelTable.js';
+import { addressOf, wasmKernelFor } from '../src/wasm/kernels/vec.js';
 
 const N = Number(process.env.N ?? 256);
 const threads = Number(process.env.THREADS ?? 1);

@@ -6,7 +6,7 @@ import { ScalarType } from '../c10/ScalarType.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 
 type Kernel = (n: number, g: number, r: number, y: number) => void;

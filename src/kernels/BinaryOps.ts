@@ -25,7 +25,8 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { noComplex } from './Pow.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmAxpyVec, wasmBinaryVec, wasmScalarVec } from '../wasm/vec.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;
@@ -465,47 +466,16 @@ export function divMode(ks: DispatchKeySet, self: Tensor, other: Tensor, roundin
 // V8 runs a loop over typed arrays passed as parameters about three times slower than one over arrays it
 // can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
 // handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
-// arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic.
-const addVecJs: VecOp = (out, o, ins, offs, n) => {
-  const a = ins[0]!;
-  const b = ins[1]!;
-  let i = 0;
-  let ia = offs[0]!;
-  let ib = offs[1]!;
-  for (; i + 4 <= n; i += 4, ia += 4, ib += 4) {
-    out[o + i] = a[ia]! + b[ib]!;
-    out[o + i + 1] = a[ia + 1]! + b[ib + 1]!;
-    out[o + i + 2] = a[ia + 2]! + b[ib + 2]!;
-    out[o + i + 3] = a[ia + 3]! + b[ib + 3]!;
-  }
-  for (; i < n; i++, ia++, ib++) out[o + i] = a[ia]! + b[ib]!;
-};
+// arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic. The loops are the
+// kernels' JS twins (src/wasm/kernels/reference.ts), also the fallback (Note [The twin is the fallback]).
 
 function axpyVec(alpha: number): VecOp {
   return alpha === -1 ? subVec : wasmAxpyVec(axpyVecJs(alpha), alpha);
 }
 
 function axpyVecJs(alpha: number): VecOp {
-  return (out, o, ins, offs, n) => {
-    const a = ins[0]!;
-    const b = ins[1]!;
-    const ia = offs[0]!;
-    const ib = offs[1]!;
-    for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! + alpha * b[ib + i]!;
-  };
+  return (out, o, ins, offs, n) => ref.vaxpy(n, ins[0]!, offs[0]!, ins[1]!, offs[1]!, alpha, out, o);
 }
-
-const mulVecJs: VecOp = (out, o, ins, offs, n) => {
-  const a = ins[0]!;
-  const b = ins[1]!;
-  const ia = offs[0]!;
-  const ib = offs[1]!;
-  if (out instanceof Int32Array) {
-    for (let i = 0; i < n; i++) out[o + i] = Math.imul(a[ia + i]!, b[ib + i]!);
-  } else {
-    for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]!;
-  }
-};
 
 // int64 lives in a Float64Array (Note [Typed storage of each dtype]) and has no negative zero.
 const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
@@ -516,23 +486,15 @@ const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
   for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]! + 0;
 };
 
-const divVecJs: VecOp = (out, o, ins, offs, n) => {
-  const a = ins[0]!;
-  const b = ins[1]!;
-  const ia = offs[0]!;
-  const ib = offs[1]!;
-  for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! / b[ib + i]!;
-};
-
-// The SIMD kernels where every operand is in linear memory (Note [Kernel backends]).
-const addVec = wasmBinaryVec(addVecJs, 'f32_vadd', 'f64_vadd');
-const addScalarVec = wasmScalarVec((a, s) => a + s, 'f32_vadd_scalar', 'f64_vadd_scalar');
-const subScalarVec = wasmScalarVec((a, s) => a - s, 'f32_vsub_scalar', 'f64_vsub_scalar');
-const mulScalarVec = wasmScalarVec((a, s) => a * s, 'f32_vmul_scalar', 'f64_vmul_scalar');
-const divScalarVec = wasmScalarVec((a, s) => a / s, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
-const subVec = wasmBinaryVec(axpyVecJs(-1), 'f32_vsub', 'f64_vsub');
-const mulVec = wasmBinaryVec(mulVecJs, 'f32_vmul', 'f64_vmul');
-const divVec = wasmBinaryVec(divVecJs, 'f32_vdiv', 'f64_vdiv');
+// The SIMD kernels where every operand is in linear memory, else their twins (Note [Kernel backends]).
+const addVec = binaryVec(ref.vadd, 'f32_vadd', 'f64_vadd');
+const addScalarVec = wasmScalarVec(ref.vadd_scalar, 'f32_vadd_scalar', 'f64_vadd_scalar');
+const subScalarVec = wasmScalarVec(ref.vsub_scalar, 'f32_vsub_scalar', 'f64_vsub_scalar');
+const mulScalarVec = wasmScalarVec(ref.vmul_scalar, 'f32_vmul_scalar', 'f64_vmul_scalar');
+const divScalarVec = wasmScalarVec(ref.vdiv_scalar, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
+const subVec = binaryVec(ref.vsub, 'f32_vsub', 'f64_vsub');
+const mulVec = binaryVec(ref.vmul, 'f32_vmul', 'f64_vmul');
+const divVec = binaryVec(ref.vdiv, 'f32_vdiv', 'f64_vdiv');
 
 /** `alpha_check`: alpha must fit the result dtype. */
 function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {

@@ -6,9 +6,9 @@ import { ScalarType } from '../c10/ScalarType.js';
 import type { Device } from '../c10/Device.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { escapeStorage } from '../tensor/StorageScope.js';
-import type { GemmKernel } from '../wasm/kernels.js';
-import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
-import { splitRange, wasmKernelFor } from '../wasm/vec.js';
+import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
+import { splitRange, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 
 // Note [Gemm split]

@@ -21,9 +21,9 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
 import { batchedApplies, gemmRun, unfoldRun } from './Unfold2d.js';
-import type { Im2colKernel } from '../wasm/kernels.js';
-import * as ref from '../wasm/referenceIm2col.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import type { Im2colKernel } from '../wasm/kernels/KernelTable.js';
+import * as ref from '../wasm/kernels/referenceIm2col.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 /** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */
 export interface Conv2dGeometry {

@@ -13,9 +13,9 @@
 // from the gemm path's in the last bits.
 
 import type { Tensor } from '../tensor/Tensor.js';
-import type { DepthwiseKernel } from '../wasm/kernels.js';
-import * as ref from '../wasm/referenceIm2col.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import type { DepthwiseKernel } from '../wasm/kernels/KernelTable.js';
+import * as ref from '../wasm/kernels/referenceIm2col.js';
+import { addressOf, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { type Conv2dGeometry, type FloatArray, floatArray, freeCopy, inFloat, offsetOf } from './ConvolutionMM2d.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 

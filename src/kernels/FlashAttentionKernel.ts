@@ -1,7 +1,7 @@
 // The flash attention kernels' driver: PyTorch's aten/src/ATen/native/cpu/FlashAttentionKernel.cpp
 // (flash_attention_kernel_impl / flash_attention_backward_kernel_impl: block sizes, mask geometry, the split of
-// work among threads) over the WASM kernels of src/wasm/assembly/attention.ts and their JS twins
-// (src/wasm/referenceAttention.ts, also the float64 kernels).
+// work among threads) over the WASM kernels of src/wasm/kernels/assembly/attention.ts and their JS twins
+// (src/wasm/kernels/referenceAttention.ts, also the float64 kernels).
 
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
@@ -9,10 +9,10 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
 import { newStrided } from './TensorFactories.js';
-import { expf } from '../wasm/reference.js';
-import * as ref from '../wasm/referenceAttention.js';
-import { wasmStorage } from '../wasm/CPUAllocator.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { expf } from '../wasm/kernels/reference.js';
+import * as ref from '../wasm/kernels/referenceAttention.js';
+import { wasmStorage } from '../wasm/runtime/CPUAllocator.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 // Note [Flash attention on CPU]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

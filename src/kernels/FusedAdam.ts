@@ -6,9 +6,9 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import type { FusedAdamArgs } from '../wasm/kernels.js';
-import { f32_fused_adam } from '../wasm/referenceOptim.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import type { FusedAdamArgs } from '../wasm/kernels/KernelTable.js';
+import { f32_fused_adam } from '../wasm/kernels/referenceOptim.js';
+import { addressOf, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 // Note [The fused optimiser kernels' rounding]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

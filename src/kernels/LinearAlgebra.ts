@@ -9,11 +9,11 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import type { GemmKernel } from '../wasm/kernels.js';
-import { wakeWorkers } from '../wasm/ParallelNative.js';
-import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
+import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
+import { wakeWorkers } from '../wasm/runtime/ParallelNative.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
 import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
-import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -31,7 +31,7 @@ export const cppName = (t: ScalarType): string => LOWER[t] ?? scalarTypeToString
 // Note [Cache-blocked gemm]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // The JS fallback: float32 and float64 products whose operands live in linear memory run on the packed
-// WebAssembly gemm (f32_gemm / f64_gemm, Note [Packed gemm] in src/wasm/assembly/gemm.ts) through `packedGemm`.
+// WebAssembly gemm (f32_gemm / f64_gemm, Note [Packed gemm] in src/wasm/kernels/assembly/gemm.ts) through `packedGemm`.
 // This loop is what is left: storage outside linear memory (the 'js' backend, small or over-the-cap
 // storages) and dtypes without a kernel (int64, int32, ...), on contiguous copies of the operands.
 // C += A·B on row-major blocks, in i-k-j order, four rows of A at a time: the innermost loop runs along a row

@@ -13,10 +13,10 @@ import { listOf } from './Convolution.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 import { newStrided } from './TensorFactories.js';
-import type { KernelName } from '../wasm/kernels.js';
-import * as refPool from '../wasm/referencePooling.js';
-import { AvgMode, type PlaneLayout } from '../wasm/referencePooling.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import type { KernelName } from '../wasm/kernels/KernelTable.js';
+import * as refPool from '../wasm/kernels/referencePooling.js';
+import { AvgMode, type PlaneLayout } from '../wasm/kernels/referencePooling.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
 function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
@@ -118,7 +118,7 @@ function release(tmp: Tensor, keep: Tensor): void {
 // Note [Pooling over storage]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The kernels loop over the typed arrays of contiguous NCHW operands, as PyTorch's contiguous CPU kernels do,
-// one plane at a time. float32 runs in WebAssembly or on its JS twins (src/wasm/referencePooling.ts); float64
+// one plane at a time. float32 runs in WebAssembly or on its JS twins (src/wasm/kernels/referencePooling.ts); float64
 // and int64 (stored as doubles, Note [Typed storage of each dtype]) run the twins' loops on Float64Array
 // (one home for each loop; average pooling's `AvgMode` skips the rounding to float, and int64 truncates). float32 sums are rounded to float after every addition (PyTorch accumulates
 // avg_pool2d in float: acc_type of float on CPU is float); int64 averages truncate, as C++'s integer division.
@@ -131,11 +131,11 @@ function release(tmp: Tensor, keep: Tensor): void {
 
 // The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
 // value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index. Indices are plane
-// offsets y * W + x. float32 runs f32_maxpool2d (or its JS twin, src/wasm/referencePooling.ts).
+// offsets y * W + x. float32 runs f32_maxpool2d (or its JS twin, src/wasm/kernels/referencePooling.ts).
 // Note [Vectorised 2×2 pooling]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // float32 pooling runs in WebAssembly (assembly/pooling.ts) when its operands are in linear memory, else the
-// JS twins (src/wasm/referencePooling.ts, the same loops). The 2×2, stride 2, unpadded window (LeNet's, most
+// JS twins (src/wasm/kernels/referencePooling.ts, the same loops). The 2×2, stride 2, unpadded window (LeNet's, most
 // CNNs') takes four outputs per step: two rows of eight inputs de-interleaved by shuffles into the four taps,
 // compared (max: greater or NaN replaces, in cpu_max_pool's tap order, indices selected alongside as i32x4
 // and widened to the doubles of int64 storage) or added from 0 in the scalar order (avg), so the WASM and JS
@@ -147,7 +147,7 @@ function release(tmp: Tensor, keep: Tensor): void {
 // PyTorch's CPU max and average pooling follow input.suggest_memory_format(): a channels-last input is
 // pooled by cpu_max_pool_channels_last / cpu_avg_pool2d_channels_last into a channels-last output (and
 // indices), and the backwards give a channels-last gradient. Here a channels-last input (dense, or copied into a dense channels-last tensor)
-// runs the same loops over a PlaneLayout (src/wasm/referencePooling.ts) whose planes are strided by C: no NCHW
+// runs the same loops over a PlaneLayout (src/wasm/kernels/referencePooling.ts) whose planes are strided by C: no NCHW
 // copy, and each output sees the same comparisons in the same order as in NCHW, so both layouts give the
 // same bits. The WebAssembly kernels are NCHW only; channels-last runs the JS loop.
 

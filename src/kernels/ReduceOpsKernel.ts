@@ -13,14 +13,16 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, elementReader, emptyLike, linearScratchOn, storedElements } from './StorageAccess.js';
 import { around } from './TensorShape.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 // Note [Reduction order]
 // ~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch's CPU sum uses a cascade of partial sums in the accumulation type, so the last bits of a float32
-// sum depend on the blocking. These kernels accumulate in double precision (pairwise over blocks of the
-// reduced elements) and round once: exact for integers below 2^53 and at least as accurate as PyTorch's
-// float sums, but not bit-identical to them; tests compare floating results with a relative tolerance.
+// sum depend on the blocking. Float runs take the cascade (Note [One rule for float sums]); sumRun, for the
+// integer dtypes, sums into a wider type and gathered slices, accumulates in double precision (pairwise over
+// blocks of the reduced elements) and rounds once: exact for integers below 2^53. Tests compare floating
+// results with a relative tolerance.
 const SUM_BLOCK = 64;
 
 /** Pairwise sum of `n` values `src[o + i*s]`, in doubles (Note [Reduction order]). */
@@ -108,17 +110,49 @@ export function anyRun(src: ArrayLike<number>, o: number, s: number, n: number):
   return 0;
 }
 
-/**
- * sumRun, or the SIMD cascade sum (PyTorch's cascade_sum order, in the input's precision as PyTorch's float
- * sums are) for a unit-stride float32 / float64 run in linear memory (Note [Kernel backends]).
- */
+// Note [One rule for float sums]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) accumulates a float32 sum in float32
+// (opmath of float is float), in a cascade of vectorised partial sums whose levels keep the error near
+// O(log n · eps). Here a float32 (float64) sum of a run, whatever its length, stride or backend, is that
+// cascade in the input's precision: f32_rsum / f64_rsum where the run is unit-stride in linear memory, else
+// their JS twin (src/wasm/kernels/reference.ts, the same order with a stride; Note [The twin is the fallback]),
+// and above SUM_CHUNK elements the same chunks added in the same order (Note [Deterministic parallel sum]).
+// So a sum no longer changes its last bits with the size of its tensor (the JS heap's small storages used to
+// sum in doubles) or with the backend. The cascade's blocking is wasm's (Note [Cascade sum in wasm]), not
+// ATen's exactly, so the last bits can still differ from PyTorch's; the sum goldens compare within their
+// tolerance, and a float32 cascade meets them as the double sum did (float32 partials of at most levelStep
+// terms). Left as they were: a sum into a wider dtype (`dtype=torch.float64`: sumRun in doubles, as PyTorch's
+// cast-then-sum), and slices gathered from several reduced dims into a double buffer (Note [Reducing runs,
+// then partials]), which sum in doubles.
+
+/** The cascade sum of a float run (Note [One rule for float sums]); sumRun for every other array. */
 export function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: number): number {
-  if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
+  if (n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
     const isF32 = src instanceof Float32Array;
-    const k = wasmKernelFor<(n: number, x: number) => number>(isF32 ? 'f32_rsum' : 'f64_rsum', src);
-    if (k !== null) return n <= SUM_CHUNK ? k(n, addressOf(src, o)) : chunkedSum(k, isF32, n, addressOf(src, o));
+    if (s === 1) {
+      const k = wasmKernelFor<SumKernel>(isF32 ? 'f32_rsum' : 'f64_rsum', src);
+      if (k !== null) return n <= SUM_CHUNK ? k(n, addressOf(src, o)) : chunkedSum(k, isF32, n, addressOf(src, o));
+    }
+    return isF32 ? twinSum(ref.f32_rsum, Math.fround, src, o, s, n) : twinSum(ref.f64_rsum, (v) => v, src as Float64Array, o, s, n);
   }
   return sumRun(src, o, s, n);
+}
+
+/** The twin of chunkedSum over a strided run: the same chunks, each the cascade, added in order. */
+function twinSum<A extends Float32Array | Float64Array>(
+  rsum: (n: number, x: A, xi: number, s: number) => number,
+  round: (v: number) => number,
+  src: A,
+  o: number,
+  s: number,
+  n: number,
+): number {
+  if (n <= SUM_CHUNK) return rsum(n, src, o, s);
+  let total = 0;
+  for (let c = 0; c * SUM_CHUNK < n; c++)
+    total = round(total + rsum(Math.min(SUM_CHUNK, n - c * SUM_CHUNK), src, o + c * SUM_CHUNK * s, s));
+  return total;
 }
 
 // Note [Deterministic parallel sum]

@@ -9,7 +9,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../generated/Operators.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
   const d = dtype ?? t.scalarType;
@@ -104,7 +105,8 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
         .map((to, t) => [to - (cuts[t] as number), size, px + (cuts[t] as number) * size * 4, py + (cuts[t] as number) * size * 4]);
       runKernelCalls(name, calls);
     } else if (k !== null) k(outer, size, px, py);
-    else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
+    // The kernel's twin (Note [The twin is the fallback]).
+    else (log ? ref.f32_log_softmax_rows : ref.f32_softmax_rows)(outer, size, x.data, x.base, y.data, y.base);
   } else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
   if (src.storage !== self.storage) src.dispose(); // the kernel's own contiguous copy (Note [Storage lifetime])
   return out;

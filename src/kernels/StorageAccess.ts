@@ -10,7 +10,7 @@ import { fromStored } from '../tensor/elements.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { SMALL_BYTES } from '../wasm/CPUAllocator.js';
+import { SMALL_BYTES } from '../wasm/runtime/CPUAllocator.js';
 import { newStrided } from './TensorFactories.js';
 
 /** The stored elements of a contiguous tensor: element e occupies `data[base + e * lanes + l]`, l < lanes. */

@@ -30,7 +30,8 @@ import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmUnaryVec } from '../wasm/vec.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { wasmUnaryVec } from '../wasm/kernels/vec.js';
 
 /**
  * `logical_not_out`: an iterator without promotion or a same-dtype check (the input is read in its own
@@ -244,9 +245,11 @@ export interface UnarySpec {
 // The most used ops also carry a loop of their own (`vec`, run by cpuKernelVec when input and output share a
 // dtype: Note [cpuKernelVec contract]). Each is the same computation as `real`: one libm call or one exact
 // operation, whose double result the float32 array store rounds once, as `Math.fround` would.
+// float32 runs the kernel's twin (the SIMD path's bits, Note [The twin is the fallback]); float64 Math.exp.
 const expVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
+  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vexp(n, a, ao, out, o);
   for (let i = 0; i < n; i++) out[o + i] = Math.exp(a[ao + i] as number);
 };
 const logVec: VecOp = (out, o, ins, io, n) => {
@@ -259,21 +262,16 @@ const tanhVec: VecOp = (out, o, ins, io, n) => {
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) out[o + i] = Math.tanh(a[ao + i] as number);
 };
-const reluVecJs: VecOp = (out, o, ins, io, n) => {
-  const a = ins[0] as StorageArray;
-  const ao = io[0] as number;
-  for (let i = 0; i < n; i++) {
-    const x = a[ao + i] as number;
-    out[o + i] = x < 0 ? 0 : x;
-  }
-};
+const reluVecJs: VecOp = (out, o, ins, io, n) => ref.vrelu(n, ins[0] as StorageArray, io[0] as number, out, o);
 // The SIMD kernels where input and output are in linear memory (Note [Kernel backends]): float32 exp is
 // within 2 ulp of the correctly rounded result (PyTorch's Sleef_expf8_u10 is within 1).
 const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
-// sigmoid as `real` computes it: each step rounded to the array's precision (a store into it rounds).
+// sigmoid as `real` computes it: each step rounded to the array's precision (a store into it rounds);
+// float32 through the kernel's twin (its exp, Note [The twin is the fallback]).
 const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
+  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vsigmoid(n, a, ao, out, o);
   const r = out instanceof Float32Array ? Math.fround : (v: number): number => v;
   for (let i = 0; i < n; i++) out[o + i] = 1 / r(1 + r(Math.exp(-(a[ao + i] as number))));
 };

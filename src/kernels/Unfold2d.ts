@@ -6,9 +6,9 @@
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { Conv2dGeometry } from './ConvolutionMM2d.js';
-import type { GemmKernel } from '../wasm/kernels.js';
-import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
 import { GEMM_WORK_PER_UNIT } from './LinearAlgebra.js';
 

@@ -1,6 +1,6 @@
 // Scoped freeing of storage: `scope(fn)` frees the memory of every storage allocated while `fn` runs,
 // except what `fn` returns and what escaped into long-lived places (a parameter's `.grad`). An
-// optimisation, never a requirement (Note [Storage lifetime] in src/wasm/CPUAllocator.ts); TensorFlow.js's
+// optimisation, never a requirement (Note [Storage lifetime] in src/wasm/runtime/CPUAllocator.ts); TensorFlow.js's
 // tf.tidy is the model. PyTorch needs none: reference counting frees tensors as they die.
 
 import type { Storage } from './Storage.js';

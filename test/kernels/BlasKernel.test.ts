@@ -7,7 +7,7 @@ import { Device, DeviceType } from '../../src/c10/Device.js';
 import { gemmSettings, gemmWorkspace, releaseGemmWorkspace } from '../../src/kernels/BlasKernel.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { cpuMemoryStats, getKernelBackend } from '../../src/wasm/index.js';
-import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/reference.js';
+import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/kernels/reference.js';
 
 const onWasm = getKernelBackend() === 'wasm';
 const CPU = new Device(DeviceType.CPU);

@@ -1,4 +1,4 @@
-// src/wasm/allocator.ts: size classes, alignment, reuse before growth, stats, growth refreshing views,
+// src/wasm/runtime/allocator.ts: size classes, alignment, reuse before growth, stats, growth refreshing views,
 // the cap (a clear WasmOutOfMemoryError), and a model-based fuzz of allocate/free sequences.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,11 +1,11 @@
-// f32_flash_attention / f32_flash_attention_backward (src/wasm/assembly/attention.ts) against their JS twins
-// (src/wasm/referenceAttention.ts) on the same linear memory: the same bits for the output, the row statistics
+// f32_flash_attention / f32_flash_attention_backward (src/wasm/kernels/assembly/attention.ts) against their JS twins
+// (src/wasm/kernels/referenceAttention.ts) on the same linear memory: the same bits for the output, the row statistics
 // and the three gradients, over head dims around the 16/4/1-column steps, key counts around the 16/4/1-key
 // steps, several key and query blocks, causal, masks broadcast in every dimension, grouped heads and operands
 // stored [B, L, H, D] (strided heads). Note [Flash attention on CPU].
 import { describe, expect, it } from 'vitest';
 import { compileKernelsSync, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
-import * as ref from '../../src/wasm/referenceAttention.js';
+import * as ref from '../../src/wasm/kernels/referenceAttention.js';
 
 const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }, compileKernelsSync(false, false)) : null;
 

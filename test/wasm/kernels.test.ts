@@ -1,10 +1,10 @@
-// Every SIMD kernel against its JS twin (src/wasm/reference.ts) on the same linear memory: the same bits
+// Every SIMD kernel against its JS twin (src/wasm/kernels/reference.ts) on the same linear memory: the same bits
 // (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place. The plain-SIMD build
 // always, also where the engine would load the relaxed one (whose gemm test/wasm/relaxed.test.ts checks;
 // Note [Relaxed gemm]).
 import { describe, expect, it } from 'vitest';
 import { KERNEL_NAMES, compileKernelsSync, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
-import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/reference.js';
+import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/kernels/reference.js';
 
 const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }, compileKernelsSync(false, false)) : null;
 const LENGTHS = [0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 100, 1027];

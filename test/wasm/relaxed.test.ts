@@ -1,4 +1,4 @@
-// The relaxed-SIMD build of the kernels (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts): its fused gemm
+// The relaxed-SIMD build of the kernels (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts): its fused gemm
 // cannot be reproduced bit for bit in JS, so it is checked against the exact product with a tolerance, and
 // for what the loader promises: the relaxed build where the engine validates relaxed SIMD, the same module on
 // every thread, results independent of the thread count. Node 20 runs relaxed SIMD only behind
@@ -12,8 +12,10 @@ import { kernelsWasmBytes, memoryImport, sections, simdSupported } from '../../s
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the relaxed build', () => {
-  it('is the committed src/wasm/kernels-relaxed.wasm, with the plain build’s import and no state', () => {
-    expect(kernelsWasmBytes(true)).toEqual(new Uint8Array(readFileSync(new URL('src/wasm/kernels-relaxed.wasm', `file://${ROOT}/`))));
+  it('is the committed src/wasm/kernels/kernels-relaxed.wasm, with the plain build’s import and no state', () => {
+    expect(kernelsWasmBytes(true)).toEqual(
+      new Uint8Array(readFileSync(new URL('src/wasm/kernels/kernels-relaxed.wasm', `file://${ROOT}/`))),
+    );
     expect(kernelsWasmBytes(true)).not.toEqual(kernelsWasmBytes(false));
     expect(memoryImport(kernelsWasmBytes(true))).toEqual(memoryImport(kernelsWasmBytes(false)));
     expect(sections(kernelsWasmBytes(true)).map((s) => s.id)).toEqual(sections(kernelsWasmBytes(false)).map((s) => s.id));
@@ -25,7 +27,7 @@ describe('the relaxed build', () => {
 const CHILD = `
 import { torch, parallelInfo } from './src/node.ts';
 import { compileKernelsSync, instantiateKernels, relaxedSimdSupported, wasmRuntime, setNumThreads } from './src/wasm/index.ts';
-import { GEMM_WORKSPACE_BYTES } from './src/wasm/reference.ts';
+import { GEMM_WORKSPACE_BYTES } from './src/wasm/kernels/reference.ts';
 const out = { relaxed: relaxedSimdSupported(), defaultIsRelaxed: compileKernelsSync(false) === compileKernelsSync(false, true), worst: {}, differsFromPlain: false };
 const rt = instantiateKernels({ initialBytes: 1 << 24 }, compileKernelsSync(false, true));
 const plain = instantiateKernels({ initialBytes: 1 << 24 }, compileKernelsSync(false, false));

@@ -1,4 +1,4 @@
-// Worker threads over the shared linear memory (src/wasm/ParallelNative.ts, Note [Worker threads over linear
+// Worker threads over the shared linear memory (src/wasm/runtime/ParallelNative.ts, Note [Worker threads over linear
 // memory]): kernels run on the workers, results do not depend on the thread count, set_num_threads checks its
 // argument as PyTorch does, and a Node process with a pool exits by itself.
 import { spawnSync } from 'node:child_process';
@@ -8,8 +8,8 @@ import { torch } from '../../src/api/index.js';
 import { scaled_dot_product_attention } from '../../src/nn/functional.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
-import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
-import { guidedRange, runKernelCalls } from '../../src/wasm/vec.js';
+import { wakeWorkers } from '../../src/wasm/runtime/ParallelNative.js';
+import { guidedRange, runKernelCalls } from '../../src/wasm/kernels/vec.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;

@@ -1,6 +1,6 @@
 // The browser test's thread checks (run by tools/browser/page.ts). A cross-origin isolated page gets worker
 // threads over a shared linear memory (Note [Worker threads over linear memory] in
-// src/wasm/ParallelNative.ts): parallelInfo() reports more than one thread, a big add and a big matmul run
+// src/wasm/runtime/ParallelNative.ts): parallelInfo() reports more than one thread, a big add and a big matmul run
 // jobs on the workers and give the same bits as on one thread. A page that is not isolated has no
 // SharedArrayBuffer: one thread over an ordinary memory, no worker started, the same big ops still right.
 

@@ -4,12 +4,19 @@
 // c10/core/CPUAllocator.cpp (DefaultCPUAllocator, the `fill_uninitialized_memory` debug fill) with the
 // caching of allocator.ts underneath.
 
-import { Device, DeviceType } from '../c10/Device.js';
-import { warn } from '../c10/Warning.js';
-import { BufferArrays, allocateInJsHeap, releaseJsHeap, setJsHeapBuffersShared, type Allocator, type Storage } from '../tensor/Storage.js';
+import { Device, DeviceType } from '../../c10/Device.js';
+import { warn } from '../../c10/Warning.js';
+import {
+  BufferArrays,
+  allocateInJsHeap,
+  releaseJsHeap,
+  setJsHeapBuffersShared,
+  type Allocator,
+  type Storage,
+} from '../../tensor/Storage.js';
 import { WasmOutOfMemoryError } from './memory.js';
-import type { WasmRuntime } from './index.js';
-import type { KernelName, Kernels } from './kernels.js';
+import type { WasmRuntime } from './Loader.js';
+import type { KernelName, Kernels } from '../kernels/generated/KernelNames.js';
 
 // Note [Storage lifetime]
 // ~~~~~~~~~~~~~~~~~~~~~~~

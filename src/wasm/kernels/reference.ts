@@ -8,12 +8,17 @@
 // Signature convention: (n, a, aOffset, b, bOffset, y, yOffset): counts and offsets in elements. Loops
 // are unrolled by 4: V8 runs a typed-array loop over parameters ~3x slower otherwise (bench/iter.bench.ts).
 
+import type { StorageArray } from '../../tensor/Storage.js';
+
 const fround = Math.fround;
+
+/** The arrays a twin runs over: any storage array (the twins are also the 'js' backend's loops for every dtype). */
+export type Elements = StorageArray;
 
 // ---- activations (assembly/activation.ts) ----
 
 /** y[i] = x[i] < 0 ? 0 : x[i]. */
-export function vrelu(n: number, x: Float32Array | Float64Array, xi: number, y: Float32Array | Float64Array, yi: number): void {
+export function vrelu(n: number, x: Elements, xi: number, y: Elements, yi: number): void {
   for (let i = 0; i < n; i++) {
     const v = x[xi + i] as number;
     y[yi + i] = v < 0 ? 0 : v;
@@ -21,141 +26,74 @@ export function vrelu(n: number, x: Float32Array | Float64Array, xi: number, y: 
 }
 
 // ---- elementwise binary (assembly/binary.ts) ----
+//
+// One twin per operator for every dtype: a double result of + - * / of two float32 (float64) values, stored
+// into a Float32Array (Float64Array), is the float32 (float64) operation, so these give binary.ts's bits;
+// integer arrays wrap on the store like C++ integer arithmetic (int32 products through Math.imul, exact).
+// Unrolled by four (Note [Vectorised loops are unrolled] in src/kernels/BinaryOps.ts).
 
-/** y[i] = a[i] - b[i] (float32 when the arrays are). */
-export function vsub(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+/** y[i] = a[i] + b[i]. */
+export function vadd(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+}
+
+/** y[i] = a[i] - b[i]. */
+export function vsub(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) - (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) - (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) - (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+}
+
+/** y[i] = a[i] * b[i] (int32: Math.imul, the wrapped product). */
+export function vmul(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  if (y instanceof Int32Array) {
+    for (; i < n; i++) y[yi + i] = Math.imul(a[ai + i] as number, b[bi + i] as number);
+    return;
+  }
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+}
+
+/** y[i] = a[i] / b[i]. */
+export function vdiv(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) / (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) / (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) / (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
 }
 
 /** y[i] = a[i] + alpha·b[i] in double, stored in the arrays' precision (Note [axpy in double]). */
-export function vaxpy(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  alpha: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
+export function vaxpy(n: number, a: Elements, ai: number, b: Elements, bi: number, alpha: number, y: Elements, yi: number): void {
   for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) + alpha * (b[bi + i] as number);
 }
 
-/** y[i] = a[i] - b (b already rounded to the arrays' precision). */
-export function vsub_scalar(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
-}
+// The scalar forms: `b` already rounded to the arrays' precision (the bindings round a float32 scalar, as the
+// wasm call boundary does; TensorIterator's scalar loop casts it to the dtype).
 
-/** y[i] = a[i] / b (b already rounded to the arrays' precision). */
-export function vdiv_scalar(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
-}
-
-/** y[i] = a[i] / b[i] (float32 when the arrays are). */
-export function vdiv(
-  n: number,
-  a: Float32Array | Float64Array,
-  ai: number,
-  b: Float32Array | Float64Array,
-  bi: number,
-  y: Float32Array | Float64Array,
-  yi: number,
-): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
-}
-
-export function f32_vadd(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-}
-
-export function f32_vmul(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-}
-
-/** y[i] = a[i] + b; `b` is rounded to float32 first, as the wasm call boundary does. */
-export function f32_vadd_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
-  const s = fround(b);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + s;
-    y[yi + i + 1] = (a[ai + i + 1] as number) + s;
-    y[yi + i + 2] = (a[ai + i + 2] as number) + s;
-    y[yi + i + 3] = (a[ai + i + 3] as number) + s;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + s;
-}
-
-export function f32_vmul_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
-  const s = fround(b);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * s;
-    y[yi + i + 1] = (a[ai + i + 1] as number) * s;
-    y[yi + i + 2] = (a[ai + i + 2] as number) * s;
-    y[yi + i + 3] = (a[ai + i + 3] as number) * s;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * s;
-}
-
-export function f64_vadd(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-}
-
-export function f64_vmul(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-}
-
-export function f64_vadd_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+/** y[i] = a[i] + b. */
+export function vadd_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     y[yi + i] = (a[ai + i] as number) + b;
@@ -166,7 +104,13 @@ export function f64_vadd_scalar(n: number, a: Float64Array, ai: number, b: numbe
   for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + b;
 }
 
-export function f64_vmul_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+/** y[i] = a[i] - b. */
+export function vsub_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
+}
+
+/** y[i] = a[i] * b. */
+export function vmul_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     y[yi + i] = (a[ai + i] as number) * b;
@@ -175,6 +119,11 @@ export function f64_vmul_scalar(n: number, a: Float64Array, ai: number, b: numbe
     y[yi + i + 3] = (a[ai + i + 3] as number) * b;
   }
   for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * b;
+}
+
+/** y[i] = a[i] / b. */
+export function vdiv_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
 }
 
 // ---- exp (assembly/exp.ts) ----
@@ -198,7 +147,7 @@ for (let k = 0, v = 2 ** -75; k < 140; k++, v *= 2) POW2[k] = v;
 
 /** exp of one float32, the same float32 operations as the kernel's expf1 / expf4 (see assembly/exp.ts). */
 export function expf(x: number): number {
-  x = Math.max(Math.min(x, X_MAX), X_MIN); // NaN stays NaN
+  x = x > X_MAX ? X_MAX : x < X_MIN ? X_MIN : x; // NaN stays NaN (both comparisons false)
   const n = fround(fround(fround(x * LOG2E) + MAGIC) - MAGIC);
   let r = fround(x - fround(n * LN2_HI));
   r = fround(r - fround(n * LN2_LO));
@@ -224,13 +173,45 @@ function levelPowerOf(steps: number): number {
   return Math.max(4, ceilLog2 >> 2);
 }
 
-/** Sum of x[xi .. xi + n), float32, in the kernel's cascade order. */
-export function f32_rsum(n: number, x: Float32Array, xi: number): number {
-  // a[4j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the upper levels.
-  const a = new Float32Array(16);
-  const l1 = new Float32Array(4);
-  const l2 = new Float32Array(4);
-  const l3 = new Float32Array(4);
+// The accumulators of f64_rsum: a[2j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the upper
+// levels (module scratch: the twins never re-enter).
+const S64 = { a: new Float64Array(8), l1: new Float64Array(2), l2: new Float64Array(2), l3: new Float64Array(2) };
+
+/**
+ * Sum of the n float32s x[xi + i·s], in the kernel's cascade order (f32_rsum is the unit-stride case): the
+ * one order of every float32 sum (Note [One rule for float sums] in src/kernels/ReduceOpsKernel.ts).
+ */
+export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number {
+  if (n < 16) return f32_rsumShort(n, x, xi, s);
+  // Lane l of the level-0 accumulator a_j is a{j}{l}; m{1,2,3}{l} the upper levels: locals, not arrays (V8).
+  let a00 = 0,
+    a01 = 0,
+    a02 = 0,
+    a03 = 0,
+    a10 = 0,
+    a11 = 0,
+    a12 = 0,
+    a13 = 0,
+    a20 = 0,
+    a21 = 0,
+    a22 = 0,
+    a23 = 0,
+    a30 = 0,
+    a31 = 0,
+    a32 = 0,
+    a33 = 0,
+    m10 = 0,
+    m11 = 0,
+    m12 = 0,
+    m13 = 0,
+    m20 = 0,
+    m21 = 0,
+    m22 = 0,
+    m23 = 0,
+    m30 = 0,
+    m31 = 0,
+    m32 = 0,
+    m33 = 0;
   const steps = Math.floor(n / 16);
   const levelPower = levelPowerOf(steps);
   const levelStep = 2 ** levelPower;
@@ -238,45 +219,109 @@ export function f32_rsum(n: number, x: Float32Array, xi: number): number {
   const mask2 = mask1 * levelStep;
   let p = xi;
   let i = 0;
-  const addStep = (): void => {
-    for (let k = 0; k < 16; k++) a[k] = (a[k] as number) + (x[p + k] as number);
-    p += 16;
-  };
   for (; i + levelStep <= steps;) {
-    for (let j = 0; j < levelStep; j++, i++) addStep();
-    for (let l = 0; l < 4; l++) {
-      const folded = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
-      l1[l] = (l1[l] as number) + folded;
+    for (let j = 0; j < levelStep; j++, i++) {
+      a00 = fround(a00 + (x[p] as number));
+      a01 = fround(a01 + (x[p + s] as number));
+      a02 = fround(a02 + (x[p + 2 * s] as number));
+      a03 = fround(a03 + (x[p + 3 * s] as number));
+      a10 = fround(a10 + (x[p + 4 * s] as number));
+      a11 = fround(a11 + (x[p + 5 * s] as number));
+      a12 = fround(a12 + (x[p + 6 * s] as number));
+      a13 = fround(a13 + (x[p + 7 * s] as number));
+      a20 = fround(a20 + (x[p + 8 * s] as number));
+      a21 = fround(a21 + (x[p + 9 * s] as number));
+      a22 = fround(a22 + (x[p + 10 * s] as number));
+      a23 = fround(a23 + (x[p + 11 * s] as number));
+      a30 = fround(a30 + (x[p + 12 * s] as number));
+      a31 = fround(a31 + (x[p + 13 * s] as number));
+      a32 = fround(a32 + (x[p + 14 * s] as number));
+      a33 = fround(a33 + (x[p + 15 * s] as number));
+      p += 16 * s;
     }
-    a.fill(0);
+    m10 = fround(m10 + fround(fround(a00 + a10) + fround(a20 + a30)));
+    m11 = fround(m11 + fround(fround(a01 + a11) + fround(a21 + a31)));
+    m12 = fround(m12 + fround(fround(a02 + a12) + fround(a22 + a32)));
+    m13 = fround(m13 + fround(fround(a03 + a13) + fround(a23 + a33)));
+    a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = 0;
     if ((i & mask1) !== 0) continue;
-    for (let l = 0; l < 4; l++) l2[l] = (l2[l] as number) + (l1[l] as number);
-    l1.fill(0);
+    m20 = fround(m20 + m10);
+    m21 = fround(m21 + m11);
+    m22 = fround(m22 + m12);
+    m23 = fround(m23 + m13);
+    m10 = m11 = m12 = m13 = 0;
     if ((i & mask2) !== 0) continue;
-    for (let l = 0; l < 4; l++) l3[l] = (l3[l] as number) + (l2[l] as number);
-    l2.fill(0);
+    m30 = fround(m30 + m20);
+    m31 = fround(m31 + m21);
+    m32 = fround(m32 + m22);
+    m33 = fround(m33 + m23);
+    m20 = m21 = m22 = m23 = 0;
   }
-  for (; i < steps; i++) addStep();
+  for (; i < steps; i++) {
+    a00 = fround(a00 + (x[p] as number));
+    a01 = fround(a01 + (x[p + s] as number));
+    a02 = fround(a02 + (x[p + 2 * s] as number));
+    a03 = fround(a03 + (x[p + 3 * s] as number));
+    a10 = fround(a10 + (x[p + 4 * s] as number));
+    a11 = fround(a11 + (x[p + 5 * s] as number));
+    a12 = fround(a12 + (x[p + 6 * s] as number));
+    a13 = fround(a13 + (x[p + 7 * s] as number));
+    a20 = fround(a20 + (x[p + 8 * s] as number));
+    a21 = fround(a21 + (x[p + 9 * s] as number));
+    a22 = fround(a22 + (x[p + 10 * s] as number));
+    a23 = fround(a23 + (x[p + 11 * s] as number));
+    a30 = fround(a30 + (x[p + 12 * s] as number));
+    a31 = fround(a31 + (x[p + 13 * s] as number));
+    a32 = fround(a32 + (x[p + 14 * s] as number));
+    a33 = fround(a33 + (x[p + 15 * s] as number));
+    p += 16 * s;
+  }
   let k = steps * 16;
-  for (; k + 4 <= n; k += 4) for (let l = 0; l < 4; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
-  let t = 0;
-  for (; k < n; k++) t = fround(t + (x[xi + k] as number));
-  for (let l = 0; l < 4; l++) {
-    let v = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
-    v = fround(v + (l1[l] as number));
-    v = fround(v + (l2[l] as number));
-    v = fround(v + (l3[l] as number));
-    t = fround(t + v);
+  for (; k + 4 <= n; k += 4, p += 4 * s) {
+    a00 = fround(a00 + (x[p] as number));
+    a01 = fround(a01 + (x[p + s] as number));
+    a02 = fround(a02 + (x[p + 2 * s] as number));
+    a03 = fround(a03 + (x[p + 3 * s] as number));
   }
+  let t = 0;
+  for (; k < n; k++, p += s) t = fround(t + (x[p] as number));
+  t = fround(t + fround(fround(fround(fround(fround(a00 + a10) + fround(a20 + a30)) + m10) + m20) + m30));
+  t = fround(t + fround(fround(fround(fround(fround(a01 + a11) + fround(a21 + a31)) + m11) + m21) + m31));
+  t = fround(t + fround(fround(fround(fround(fround(a02 + a12) + fround(a22 + a32)) + m12) + m22) + m32));
+  t = fround(t + fround(fround(fround(fround(fround(a03 + a13) + fround(a23 + a33)) + m13) + m23) + m33));
   return t;
 }
 
-/** Sum of x[xi .. xi + n), float64, in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
-export function f64_rsum(n: number, x: Float64Array, xi: number): number {
-  const a = new Float64Array(8);
-  const l1 = new Float64Array(2);
-  const l2 = new Float64Array(2);
-  const l3 = new Float64Array(2);
+/**
+ * f32_rsum of fewer than 16 values (no whole step): lane l of a0 sums x[l], x[4 + l], x[8 + l]; the tail
+ * goes into t, then the lanes in order. The other accumulators are +0 and a lane is never -0 (it starts at
+ * +0), so adding them changes nothing: the cascade's bits without its scratch.
+ */
+function f32_rsumShort(n: number, x: Float32Array, xi: number, s: number): number {
+  let a0 = 0;
+  let a1 = 0;
+  let a2 = 0;
+  let a3 = 0;
+  let k = 0;
+  for (; k + 4 <= n; k += 4) {
+    const p = xi + k * s;
+    a0 = fround(a0 + (x[p] as number));
+    a1 = fround(a1 + (x[p + s] as number));
+    a2 = fround(a2 + (x[p + 2 * s] as number));
+    a3 = fround(a3 + (x[p + 3 * s] as number));
+  }
+  let t = 0;
+  for (; k < n; k++) t = fround(t + (x[xi + k * s] as number));
+  return fround(fround(fround(fround(t + a0) + a1) + a2) + a3);
+}
+
+/** Sum of the n float64s x[xi + i·s] in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
+export function f64_rsum(n: number, x: Float64Array, xi: number, s = 1): number {
+  const { a, l1, l2, l3 } = S64;
+  a.fill(0);
+  l1.fill(0);
+  l2.fill(0);
+  l3.fill(0);
   const steps = Math.floor(n / 8);
   const levelPower = levelPowerOf(steps);
   const levelStep = 2 ** levelPower;
@@ -285,8 +330,8 @@ export function f64_rsum(n: number, x: Float64Array, xi: number): number {
   let p = xi;
   let i = 0;
   const addStep = (): void => {
-    for (let k = 0; k < 8; k++) a[k] = (a[k] as number) + (x[p + k] as number);
-    p += 8;
+    for (let k = 0; k < 8; k++) a[k] = (a[k] as number) + (x[p + k * s] as number);
+    p += 8 * s;
   };
   for (; i + levelStep <= steps;) {
     for (let j = 0; j < levelStep; j++, i++) addStep();
@@ -303,9 +348,9 @@ export function f64_rsum(n: number, x: Float64Array, xi: number): number {
   }
   for (; i < steps; i++) addStep();
   let k = steps * 8;
-  for (; k + 2 <= n; k += 2) for (let l = 0; l < 2; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
+  for (; k + 2 <= n; k += 2) for (let l = 0; l < 2; l++) a[l] = (a[l] as number) + (x[xi + (k + l) * s] as number);
   let t = 0;
-  for (; k < n; k++) t += x[xi + k] as number;
+  for (; k < n; k++) t += x[xi + k * s] as number;
   for (let l = 0; l < 2; l++) {
     let v = (a[l] as number) + (a[2 + l] as number) + ((a[4 + l] as number) + (a[6 + l] as number));
     v += l1[l] as number;
@@ -385,6 +430,12 @@ export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Arr
   }
   return r;
 }
+
+/** Max of x[xi .. xi + n), NaN if any is NaN (the twin of f32_rmax / f64_rmax). */
+export const rmax = (n: number, x: Float32Array | Float64Array, xi: number): number => rextreme(true, n, x, xi);
+
+/** Min of x[xi .. xi + n), NaN if any is NaN (the twin of f32_rmin / f64_rmin). */
+export const rmin = (n: number, x: Float32Array | Float64Array, xi: number): number => rextreme(false, n, x, xi);
 
 // ---- gemm (assembly/gemm.ts) ----
 

@@ -5,7 +5,7 @@
 // a worker is started is given by the entry point (src/node.ts) or found in the page (cross-origin
 // isolated Web Workers).
 
-import { KERNEL_NAMES, type KernelName } from './kernels.js';
+import { KERNEL_NAMES, type KernelName } from '../kernels/generated/KernelNames.js';
 import type { WasmMemoryObject, WasmModuleObject } from './webassembly.js';
 
 // Note [Worker threads over linear memory]

@@ -3,11 +3,12 @@
 // kernel, and the JS loop otherwise (Note [Kernel backends]). ATen's counterpart is the choice between
 // `vectorized_loop` and `basic_loop` in native/cpu/Loops.h; here the choice is also where the bytes are.
 
-import type { ScalarVecOp, VecOp } from '../iter/Loops.js';
-import type { StorageArray } from '../tensor/Storage.js';
-import { wasmStorage } from './CPUAllocator.js';
-import type { KernelName, Kernels } from './kernels.js';
-import { getNumThreads, parallelSettings } from './ParallelNative.js';
+import type { ScalarVecOp, VecOp } from '../../iter/Loops.js';
+import type { StorageArray } from '../../tensor/Storage.js';
+import { wasmStorage } from '../runtime/CPUAllocator.js';
+import type { KernelName, Kernels } from './generated/KernelNames.js';
+import type { Elements } from './reference.js';
+import { getNumThreads, parallelSettings } from '../runtime/ParallelNative.js';
 
 type BinaryKernel = (n: number, a: number, b: number, y: number) => void;
 
@@ -29,6 +30,29 @@ function resolver<F>(name: KernelName | null): () => F | null {
 
 /** Byte address, in linear memory, of element `i` of `a` (an array over linear memory). */
 export const addressOf = (a: StorageArray, i: number): number => a.byteOffset + i * a.BYTES_PER_ELEMENT;
+
+// Note [The twin is the fallback]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each declared kernel has one JS twin (reference.ts): the same arithmetic in the same order, the tests' oracle
+// (test/wasm/kernels.test.ts compares bits) and the loop that runs whenever the kernel cannot: the 'js' backend,
+// operands in the JS heap (small storages, SMALL_BYTES), runs below `minElements`, dtypes without a kernel.
+// So the JS path gives the SIMD path's bits: there is no second JS loop to drift from the kernel (a float32
+// exp or sum used to differ in the last bits between a small and a large tensor). The twins of + - * / take
+// every storage array (integer stores wrap as C++ does), so they are also the loops of the integer dtypes.
+
+/** A binary twin: y[yi + i] = a[ai + i] op b[bi + i] for i < n. */
+export type BinaryTwin = (n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number) => void;
+
+/** The VecOp of a binary twin, over any storage arrays. */
+export const twinVec =
+  (twin: BinaryTwin): VecOp =>
+  (out, o, ins, offs, n) =>
+    twin(n, ins[0] as StorageArray, offs[0] as number, ins[1] as StorageArray, offs[1] as number, out, o);
+
+/** The binary kernels `f32` / `f64` with their twin as the fallback (Note [The twin is the fallback]). */
+export function binaryVec(twin: BinaryTwin, f32: KernelName, f64: KernelName): VecOp {
+  return wasmBinaryVec(twinVec(twin), f32, f64);
+}
 
 /**
  * `js` with a WASM fast path: `f32` / `f64` name the kernels for float32 / float64 arrays (int64 lives in
@@ -125,10 +149,14 @@ function splitCalls(name: KernelName, n: number, threads: number, bytes: number,
 }
 
 /**
- * A ScalarVecOp computing `f(a[i], s)`: the WASM kernels `f32` / `f64` (`(n, a, s, y)`) where both arrays are
- * in linear memory, else a JS loop calling `f`.
+ * A ScalarVecOp computing `a[i] op s` (s already cast to the dtype): the WASM kernels `f32` / `f64`
+ * (`(n, a, s, y)`) where both arrays are in linear memory, else their twin (Note [The twin is the fallback]).
  */
-export function wasmScalarVec(f: (a: number, s: number) => number, f32: KernelName, f64: KernelName): ScalarVecOp {
+export function wasmScalarVec(
+  twin: (n: number, a: Elements, ai: number, s: number, y: Elements, yi: number) => void,
+  f32: KernelName,
+  f64: KernelName,
+): ScalarVecOp {
   const k32 = resolver<BinaryKernel>(f32);
   const k64 = resolver<BinaryKernel>(f64);
   return (out, o, a, ao, s, n) => {
@@ -145,7 +173,7 @@ export function wasmScalarVec(f: (a: number, s: number) => number, f32: KernelNa
         return;
       }
     }
-    for (let i = 0; i < n; i++) out[o + i] = f(a[ao + i] as number, s);
+    twin(n, a, ao, s, out, o);
   };
 }
 

@@ -23,13 +23,18 @@
   return p > 4 ? p : 4;
 }
 
-/** Sum of x[0..n), float32, cascade order (Note [Cascade sum in wasm]). */
-export function f32_rsum(n: usize, x: usize): f32 {
-  const steps = n >> 4;
+/**
+ * Sum of x[0..n) in the cascade order (Note [Cascade sum in wasm]); a step is 4 v128 (16 f32 / 8 f64). One
+ * body for both dtypes, instantiated as f32_rsum / f64_rsum by the generated index.
+ */
+// @ts-ignore: decorator
+@inline export function rsum<T>(n: usize, x: usize): T {
+  const lanes: usize = 16 / sizeof<T>();
+  const steps = n / (4 * lanes);
   const levelPower = levelPowerOf(steps);
   const levelStep: usize = (<usize>1) << levelPower;
   const levelMask: usize = levelStep - 1;
-  const zero = f32x4.splat(0);
+  const zero = v128.splat<T>(0);
   let a0 = zero;
   let a1 = zero;
   let a2 = zero;
@@ -41,95 +46,43 @@ export function f32_rsum(n: usize, x: usize): f32 {
   let i: usize = 0;
   for (; i + levelStep <= steps; ) {
     for (let j: usize = 0; j < levelStep; j++, i++, p += 64) {
-      a0 = f32x4.add(a0, v128.load(p));
-      a1 = f32x4.add(a1, v128.load(p, 16));
-      a2 = f32x4.add(a2, v128.load(p, 32));
-      a3 = f32x4.add(a3, v128.load(p, 48));
+      a0 = v128.add<T>(a0, v128.load(p));
+      a1 = v128.add<T>(a1, v128.load(p, 16));
+      a2 = v128.add<T>(a2, v128.load(p, 32));
+      a3 = v128.add<T>(a3, v128.load(p, 48));
     }
-    l1 = f32x4.add(l1, f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3)));
+    l1 = v128.add<T>(l1, v128.add<T>(v128.add<T>(a0, a1), v128.add<T>(a2, a3)));
     a0 = zero;
     a1 = zero;
     a2 = zero;
     a3 = zero;
     if ((i & (levelMask << levelPower)) != 0) continue;
-    l2 = f32x4.add(l2, l1);
+    l2 = v128.add<T>(l2, l1);
     l1 = zero;
     if ((i & (levelMask << (2 * levelPower))) != 0) continue;
-    l3 = f32x4.add(l3, l2);
+    l3 = v128.add<T>(l3, l2);
     l2 = zero;
   }
   for (; i < steps; i++, p += 64) {
-    a0 = f32x4.add(a0, v128.load(p));
-    a1 = f32x4.add(a1, v128.load(p, 16));
-    a2 = f32x4.add(a2, v128.load(p, 32));
-    a3 = f32x4.add(a3, v128.load(p, 48));
+    a0 = v128.add<T>(a0, v128.load(p));
+    a1 = v128.add<T>(a1, v128.load(p, 16));
+    a2 = v128.add<T>(a2, v128.load(p, 32));
+    a3 = v128.add<T>(a3, v128.load(p, 48));
   }
-  let k = steps << 4;
-  for (; k + 4 <= n; k += 4) a0 = f32x4.add(a0, v128.load(x + (k << 2)));
-  let t: f32 = 0;
-  for (; k < n; k++) t += load<f32>(x + (k << 2));
-  let v = f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3));
-  v = f32x4.add(v, l1);
-  v = f32x4.add(v, l2);
-  v = f32x4.add(v, l3);
-  t += f32x4.extract_lane(v, 0);
-  t += f32x4.extract_lane(v, 1);
-  t += f32x4.extract_lane(v, 2);
-  t += f32x4.extract_lane(v, 3);
-  return t;
-}
-
-/** Sum of x[0..n), float64, cascade order (Note [Cascade sum in wasm]); a step is 8 doubles. */
-export function f64_rsum(n: usize, x: usize): f64 {
-  const steps = n >> 3;
-  const levelPower = levelPowerOf(steps);
-  const levelStep: usize = (<usize>1) << levelPower;
-  const levelMask: usize = levelStep - 1;
-  const zero = f64x2.splat(0);
-  let a0 = zero;
-  let a1 = zero;
-  let a2 = zero;
-  let a3 = zero;
-  let l1 = zero;
-  let l2 = zero;
-  let l3 = zero;
-  let p = x;
-  let i: usize = 0;
-  for (; i + levelStep <= steps; ) {
-    for (let j: usize = 0; j < levelStep; j++, i++, p += 64) {
-      a0 = f64x2.add(a0, v128.load(p));
-      a1 = f64x2.add(a1, v128.load(p, 16));
-      a2 = f64x2.add(a2, v128.load(p, 32));
-      a3 = f64x2.add(a3, v128.load(p, 48));
-    }
-    l1 = f64x2.add(l1, f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
-    a0 = zero;
-    a1 = zero;
-    a2 = zero;
-    a3 = zero;
-    if ((i & (levelMask << levelPower)) != 0) continue;
-    l2 = f64x2.add(l2, l1);
-    l1 = zero;
-    if ((i & (levelMask << (2 * levelPower))) != 0) continue;
-    l3 = f64x2.add(l3, l2);
-    l2 = zero;
+  let k = steps * 4 * lanes;
+  for (; k + lanes <= n; k += lanes) a0 = v128.add<T>(a0, v128.load(x + k * sizeof<T>()));
+  let t = <T>0;
+  for (; k < n; k++) t += load<T>(x + k * sizeof<T>());
+  let v = v128.add<T>(v128.add<T>(a0, a1), v128.add<T>(a2, a3));
+  v = v128.add<T>(v, l1);
+  v = v128.add<T>(v, l2);
+  v = v128.add<T>(v, l3);
+  t += v128.extract_lane<T>(v, 0);
+  t += v128.extract_lane<T>(v, 1);
+  if (sizeof<T>() == 4) {
+    t += v128.extract_lane<T>(v, 2);
+    t += v128.extract_lane<T>(v, 3);
   }
-  for (; i < steps; i++, p += 64) {
-    a0 = f64x2.add(a0, v128.load(p));
-    a1 = f64x2.add(a1, v128.load(p, 16));
-    a2 = f64x2.add(a2, v128.load(p, 32));
-    a3 = f64x2.add(a3, v128.load(p, 48));
-  }
-  let k = steps << 3;
-  for (; k + 2 <= n; k += 2) a0 = f64x2.add(a0, v128.load(x + (k << 3)));
-  let t: f64 = 0;
-  for (; k < n; k++) t += load<f64>(x + (k << 3));
-  let v = f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3));
-  v = f64x2.add(v, l1);
-  v = f64x2.add(v, l2);
-  v = f64x2.add(v, l3);
-  t += f64x2.extract_lane(v, 0);
-  t += f64x2.extract_lane(v, 1);
   return t;
 }
 

@@ -1,0 +1,11 @@
+// Sums of fixed-size chunks of a contiguous buffer, one partial per chunk, for sums split among threads
+// (Note [Deterministic parallel sum] in src/kernels/ReduceOpsKernel.ts): each chunk is the cascade sum of
+// reduce.ts (rsum, instantiated as f32_rsum / f64_rsum), so a chunk's partial does not depend on which thread computed it.
+
+import { rsum } from './reduce';
+
+/** out[c] = rsum of x[c·chunk .. min((c+1)·chunk, n)) for every chunk c of x[0..n), partials in the dtype. */
+// @ts-ignore: decorator
+@inline export function rsum_chunks<T>(n: usize, chunk: usize, x: usize, out: usize): void {
+  for (let i: usize = 0, c: usize = 0; i < n; i += chunk, c++) store<T>(out + c * sizeof<T>(), rsum<T>(min<usize>(chunk, n - i), x + i * sizeof<T>()));
+}
