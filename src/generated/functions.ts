@@ -9,7 +9,7 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { aten } from './Operators.js';
+import * as at from './TensorBody.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toReduction, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
@@ -59,7 +59,7 @@ export function empty(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
-      const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
+      const r = at.empty_memory_format(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -119,7 +119,7 @@ export function empty_strided(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
-      const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
+      const r = at.empty_strided(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -179,7 +179,7 @@ export function zeros(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().zeros.call(v0, k0, k1, k2, k3);
+      const r = at.zeros(v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -238,7 +238,7 @@ export function ones(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().ones.call(v0, k0, k1, k2, k3);
+      const r = at.ones(v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -297,7 +297,7 @@ export function full(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
-      const r = aten().full.call(v0, v1, k0, k1, k2, k3);
+      const r = at.full(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -364,7 +364,7 @@ export function arange(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
-      const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.arange_start_step(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -437,7 +437,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -471,7 +471,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Tensor_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Tensor_Tensor(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -505,7 +505,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Tensor_Scalar.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Tensor_Scalar(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -539,7 +539,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Scalar_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Scalar_Tensor(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -587,7 +587,7 @@ export function eye(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
-      const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
+      const r = at.eye_m(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -649,7 +649,7 @@ export function empty_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("empty_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.empty_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -711,7 +711,7 @@ export function zeros_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("zeros_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.zeros_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -773,7 +773,7 @@ export function ones_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("ones_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.ones_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -837,7 +837,7 @@ export function full_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("full_like", o, ["input","fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","fill_value"], n);
-      const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
+      const r = at.full_like(v0, v1, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -877,7 +877,7 @@ export function reshape(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("reshape", o, ["input","shape"], ["input","shape"], n);
-      return aten().reshape.call(v0, v1);
+      return at.reshape(v0, v1);
     }
   }
   return bad_reshape(a);
@@ -918,7 +918,7 @@ export function as_strided(...a: unknown[]): unknown {
         v3 = o.storage_offset as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("as_strided", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
-      return aten().as_strided.call(v0, v1, v2, v3);
+      return at.as_strided(v0, v1, v2, v3);
     }
   }
   return bad_as_strided(a);
@@ -954,7 +954,7 @@ export function transpose(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("transpose", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
-      return aten().transpose_int.call(v0, v1, v2);
+      return at.transpose_int(v0, v1, v2);
     }
   }
   return bad_transpose(a);
@@ -985,7 +985,7 @@ export function t(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("t", o, ["input"], ["input"], n);
-      return aten().t.call(v0);
+      return at.t(v0);
     }
   }
   return bad_t(a);
@@ -1016,7 +1016,7 @@ export function permute(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("permute", o, ["input","dims"], ["input","dims"], n);
-      return aten().permute.call(v0, v1);
+      return at.permute(v0, v1);
     }
   }
   return bad_permute(a);
@@ -1050,7 +1050,7 @@ export function squeeze(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("squeeze", o, ["input"], ["input"], n);
-      return aten().squeeze.call(v0);
+      return at.squeeze(v0);
     }
   }
   // squeeze.dim
@@ -1061,7 +1061,7 @@ export function squeeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().squeeze_dim.call(v0, v1);
+      return at.squeeze_dim(v0, v1);
     }
   }
   // squeeze.dims
@@ -1072,7 +1072,7 @@ export function squeeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().squeeze_dims.call(v0, v1);
+      return at.squeeze_dims(v0, v1);
     }
   }
   return noMatch("squeeze", a, SIGS_squeeze);
@@ -1097,7 +1097,7 @@ export function unsqueeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("unsqueeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().unsqueeze.call(v0, v1);
+      return at.unsqueeze(v0, v1);
     }
   }
   return bad_unsqueeze(a);
@@ -1131,7 +1131,7 @@ export function select(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("select", o, ["input","dim","index"], ["input","dim","index"], n);
-      return aten().select_int.call(v0, v1, v2);
+      return at.select_int(v0, v1, v2);
     }
   }
   return bad_select(a);
@@ -1190,7 +1190,7 @@ export function slice(...a: unknown[]): unknown {
         v4 = o.step as number;
       } else v4 = 1;
       if (o !== undefined) checkKw("slice", o, ["input","dim","start","end","step"], ["input","dim","start","end","step"], n);
-      return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+      return at.slice_Tensor(v0, v1, v2, v3, v4);
     }
   }
   return bad_slice(a);
@@ -1233,7 +1233,7 @@ export function narrow(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
-      return aten().narrow.call(v0, v1, v2, v3);
+      return at.narrow(v0, v1, v2, v3);
     }
   }
   // narrow.Tensor
@@ -1246,7 +1246,7 @@ export function narrow(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
-      return aten().narrow_Tensor.call(v0, v1, v2, v3);
+      return at.narrow_Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("narrow", a, SIGS_narrow);
@@ -1283,7 +1283,7 @@ export function flatten(...a: unknown[]): unknown {
         v2 = o.end_dim as number;
       } else v2 = -1;
       if (o !== undefined) checkKw("flatten", o, ["input","start_dim","end_dim"], ["input","start_dim","end_dim"], n);
-      return aten().flatten_using_ints.call(v0, v1, v2);
+      return at.flatten_using_ints(v0, v1, v2);
     }
   }
   return bad_flatten(a);
@@ -1318,7 +1318,7 @@ export function unflatten(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number[] = toIntList(p[2]);
       if (o !== undefined) checkKw("unflatten", o, ["input","dim","sizes"], ["input","dim","sizes"], n);
-      return aten().unflatten_int.call(v0, v1, v2);
+      return at.unflatten_int(v0, v1, v2);
     }
   }
   return bad_unflatten(a);
@@ -1349,7 +1349,7 @@ export function alias(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("alias", o, ["input"], ["input"], n);
-      return aten().alias.call(v0);
+      return at.alias(v0);
     }
   }
   return bad_alias(a);
@@ -1383,7 +1383,7 @@ export function clone(...a: unknown[]): unknown {
         k0 = o.memory_format as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("clone", o, ["input","memory_format"], ["input"], n);
-      return aten().clone.call(v0, k0);
+      return at.clone(v0, k0);
     }
   }
   return bad_clone(a);
@@ -1415,7 +1415,7 @@ export function fill_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
-      return aten().fill__Scalar.call(v0, v1);
+      return at.fill__Scalar(v0, v1);
     }
   }
   return bad_fill_(a);
@@ -1445,7 +1445,7 @@ export function zero_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("zero_", o, ["input"], ["input"], n);
-      return aten().zero_.call(v0);
+      return at.zero_(v0);
     }
   }
   return bad_zero_(a);
@@ -1504,7 +1504,7 @@ export function _to_copy(...a: unknown[]): unknown {
         k5 = o.memory_format as number | null;
       } else k5 = null;
       if (o !== undefined) checkKw("_to_copy", o, ["input","dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["input"], n);
-      const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
+      const r = at._to_copy(v0, k0, k1, k2, k3, k4, k5);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1542,7 +1542,7 @@ export function _local_scalar_dense(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("_local_scalar_dense", o, ["input"], ["input"], n);
-      return aten()._local_scalar_dense.call(v0);
+      return at._local_scalar_dense(v0);
     }
   }
   return bad__local_scalar_dense(a);
@@ -1581,9 +1581,9 @@ export function bernoulli(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
-        return aten().bernoulli_out.call(v0, k0, out as Tensor);
+        return at.bernoulli_out(v0, k0, out as Tensor);
       }
-      return aten().bernoulli.call(v0, k0);
+      return at.bernoulli(v0, k0);
     }
   }
   // bernoulli.p
@@ -1599,7 +1599,7 @@ export function bernoulli(...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli", o, ["input","p","generator"], ["input","p"], n);
-      return aten().bernoulli_p.call(v0, v1, k0);
+      return at.bernoulli_p(v0, v1, k0);
     }
   }
   return noMatch("bernoulli", a, SIGS_bernoulli);
@@ -1649,7 +1649,7 @@ export function rand(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.rand_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1713,7 +1713,7 @@ export function randn(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randn_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1780,7 +1780,7 @@ export function randint(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
-      const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      const r = at.randint_low_generator(v0, v1, v2, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1845,7 +1845,7 @@ export function randperm(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
-      const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randperm_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1892,9 +1892,9 @@ export function add(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(v0, v1, k0, out as Tensor);
+        return at.add_out(v0, v1, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(v0, v1, k0);
+      return at.add_Tensor(v0, v1, k0);
     }
   }
   // add.Tensor (out=: add.out), numbers as tensors
@@ -1913,9 +1913,9 @@ export function add(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(v0, v1, k0, out as Tensor);
+        return at.add_out(v0, v1, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(v0, v1, k0);
+      return at.add_Tensor(v0, v1, k0);
     }
   }
   return bad_add(a);
@@ -1957,9 +1957,9 @@ export function sub(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+        return at.sub_out(v0, v1, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(v0, v1, k0);
+      return at.sub_Tensor(v0, v1, k0);
     }
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
@@ -1978,9 +1978,9 @@ export function sub(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+        return at.sub_out(v0, v1, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(v0, v1, k0);
+      return at.sub_Tensor(v0, v1, k0);
     }
   }
   return bad_sub(a);
@@ -2017,9 +2017,9 @@ export function mul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(v0, v1, out as Tensor);
+        return at.mul_out(v0, v1, out as Tensor);
       }
-      return aten().mul_Tensor.call(v0, v1);
+      return at.mul_Tensor(v0, v1);
     }
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
@@ -2033,9 +2033,9 @@ export function mul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(v0, v1, out as Tensor);
+        return at.mul_out(v0, v1, out as Tensor);
       }
-      return aten().mul_Tensor.call(v0, v1);
+      return at.mul_Tensor(v0, v1);
     }
   }
   return bad_mul(a);
@@ -2073,9 +2073,9 @@ export function div(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(v0, v1, out as Tensor);
+        return at.div_out(v0, v1, out as Tensor);
       }
-      return aten().div_Tensor.call(v0, v1);
+      return at.div_Tensor(v0, v1);
     }
   }
   // div.Tensor_mode
@@ -2091,7 +2091,7 @@ export function div(...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
-      return aten().div_Tensor_mode.call(v0, v1, k0);
+      return at.div_Tensor_mode(v0, v1, k0);
     }
   }
   // div.Tensor (out=: div.out), numbers as tensors
@@ -2105,9 +2105,9 @@ export function div(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(v0, v1, out as Tensor);
+        return at.div_out(v0, v1, out as Tensor);
       }
-      return aten().div_Tensor.call(v0, v1);
+      return at.div_Tensor(v0, v1);
     }
   }
   // div.Tensor_mode, numbers as tensors
@@ -2123,7 +2123,7 @@ export function div(...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
-      return aten().div_Tensor_mode.call(v0, v1, k0);
+      return at.div_Tensor_mode(v0, v1, k0);
     }
   }
   return noMatch("div", a, SIGS_div);
@@ -2149,9 +2149,9 @@ export function neg(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-        return aten().neg_out.call(v0, out as Tensor);
+        return at.neg_out(v0, out as Tensor);
       }
-      return aten().neg.call(v0);
+      return at.neg(v0);
     }
   }
   return bad_neg(a);
@@ -2181,7 +2181,7 @@ export function neg_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("neg_", o, ["input"], ["input"], n);
-      return aten().neg_.call(v0);
+      return at.neg_(v0);
     }
   }
   return bad_neg_(a);
@@ -2213,9 +2213,9 @@ export function abs(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-        return aten().abs_out.call(v0, out as Tensor);
+        return at.abs_out(v0, out as Tensor);
       }
-      return aten().abs.call(v0);
+      return at.abs(v0);
     }
   }
   return bad_abs(a);
@@ -2245,7 +2245,7 @@ export function abs_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("abs_", o, ["input"], ["input"], n);
-      return aten().abs_.call(v0);
+      return at.abs_(v0);
     }
   }
   return bad_abs_(a);
@@ -2277,9 +2277,9 @@ export function sign(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-        return aten().sign_out.call(v0, out as Tensor);
+        return at.sign_out(v0, out as Tensor);
       }
-      return aten().sign.call(v0);
+      return at.sign(v0);
     }
   }
   return bad_sign(a);
@@ -2312,9 +2312,9 @@ export function exp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp_out.call(v0, out as Tensor);
+        return at.exp_out(v0, out as Tensor);
       }
-      return aten().exp.call(v0);
+      return at.exp(v0);
     }
   }
   return bad_exp(a);
@@ -2344,7 +2344,7 @@ export function exp_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("exp_", o, ["input"], ["input"], n);
-      return aten().exp_.call(v0);
+      return at.exp_(v0);
     }
   }
   return bad_exp_(a);
@@ -2376,9 +2376,9 @@ export function exp2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp2_out.call(v0, out as Tensor);
+        return at.exp2_out(v0, out as Tensor);
       }
-      return aten().exp2.call(v0);
+      return at.exp2(v0);
     }
   }
   return bad_exp2(a);
@@ -2408,7 +2408,7 @@ export function exp2_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("exp2_", o, ["input"], ["input"], n);
-      return aten().exp2_.call(v0);
+      return at.exp2_(v0);
     }
   }
   return bad_exp2_(a);
@@ -2440,9 +2440,9 @@ export function log(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log", 'out', 'Tensor', isTensor(out), out);
-        return aten().log_out.call(v0, out as Tensor);
+        return at.log_out(v0, out as Tensor);
       }
-      return aten().log.call(v0);
+      return at.log(v0);
     }
   }
   return bad_log(a);
@@ -2472,7 +2472,7 @@ export function log_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_", o, ["input"], ["input"], n);
-      return aten().log_.call(v0);
+      return at.log_(v0);
     }
   }
   return bad_log_(a);
@@ -2504,9 +2504,9 @@ export function log2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-        return aten().log2_out.call(v0, out as Tensor);
+        return at.log2_out(v0, out as Tensor);
       }
-      return aten().log2.call(v0);
+      return at.log2(v0);
     }
   }
   return bad_log2(a);
@@ -2536,7 +2536,7 @@ export function log2_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log2_", o, ["input"], ["input"], n);
-      return aten().log2_.call(v0);
+      return at.log2_(v0);
     }
   }
   return bad_log2_(a);
@@ -2568,9 +2568,9 @@ export function log1p(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-        return aten().log1p_out.call(v0, out as Tensor);
+        return at.log1p_out(v0, out as Tensor);
       }
-      return aten().log1p.call(v0);
+      return at.log1p(v0);
     }
   }
   return bad_log1p(a);
@@ -2600,7 +2600,7 @@ export function log1p_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log1p_", o, ["input"], ["input"], n);
-      return aten().log1p_.call(v0);
+      return at.log1p_(v0);
     }
   }
   return bad_log1p_(a);
@@ -2632,9 +2632,9 @@ export function expm1(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-        return aten().expm1_out.call(v0, out as Tensor);
+        return at.expm1_out(v0, out as Tensor);
       }
-      return aten().expm1.call(v0);
+      return at.expm1(v0);
     }
   }
   return bad_expm1(a);
@@ -2664,7 +2664,7 @@ export function expm1_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("expm1_", o, ["input"], ["input"], n);
-      return aten().expm1_.call(v0);
+      return at.expm1_(v0);
     }
   }
   return bad_expm1_(a);
@@ -2696,9 +2696,9 @@ export function sqrt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().sqrt_out.call(v0, out as Tensor);
+        return at.sqrt_out(v0, out as Tensor);
       }
-      return aten().sqrt.call(v0);
+      return at.sqrt(v0);
     }
   }
   return bad_sqrt(a);
@@ -2728,7 +2728,7 @@ export function sqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sqrt_", o, ["input"], ["input"], n);
-      return aten().sqrt_.call(v0);
+      return at.sqrt_(v0);
     }
   }
   return bad_sqrt_(a);
@@ -2760,9 +2760,9 @@ export function rsqrt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().rsqrt_out.call(v0, out as Tensor);
+        return at.rsqrt_out(v0, out as Tensor);
       }
-      return aten().rsqrt.call(v0);
+      return at.rsqrt(v0);
     }
   }
   return bad_rsqrt(a);
@@ -2792,7 +2792,7 @@ export function rsqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("rsqrt_", o, ["input"], ["input"], n);
-      return aten().rsqrt_.call(v0);
+      return at.rsqrt_(v0);
     }
   }
   return bad_rsqrt_(a);
@@ -2824,9 +2824,9 @@ export function sin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-        return aten().sin_out.call(v0, out as Tensor);
+        return at.sin_out(v0, out as Tensor);
       }
-      return aten().sin.call(v0);
+      return at.sin(v0);
     }
   }
   return bad_sin(a);
@@ -2856,7 +2856,7 @@ export function sin_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sin_", o, ["input"], ["input"], n);
-      return aten().sin_.call(v0);
+      return at.sin_(v0);
     }
   }
   return bad_sin_(a);
@@ -2888,9 +2888,9 @@ export function cos(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-        return aten().cos_out.call(v0, out as Tensor);
+        return at.cos_out(v0, out as Tensor);
       }
-      return aten().cos.call(v0);
+      return at.cos(v0);
     }
   }
   return bad_cos(a);
@@ -2920,7 +2920,7 @@ export function cos_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("cos_", o, ["input"], ["input"], n);
-      return aten().cos_.call(v0);
+      return at.cos_(v0);
     }
   }
   return bad_cos_(a);
@@ -2952,9 +2952,9 @@ export function tan(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-        return aten().tan_out.call(v0, out as Tensor);
+        return at.tan_out(v0, out as Tensor);
       }
-      return aten().tan.call(v0);
+      return at.tan(v0);
     }
   }
   return bad_tan(a);
@@ -2984,7 +2984,7 @@ export function tan_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("tan_", o, ["input"], ["input"], n);
-      return aten().tan_.call(v0);
+      return at.tan_(v0);
     }
   }
   return bad_tan_(a);
@@ -3016,9 +3016,9 @@ export function asin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-        return aten().asin_out.call(v0, out as Tensor);
+        return at.asin_out(v0, out as Tensor);
       }
-      return aten().asin.call(v0);
+      return at.asin(v0);
     }
   }
   return bad_asin(a);
@@ -3048,7 +3048,7 @@ export function asin_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("asin_", o, ["input"], ["input"], n);
-      return aten().asin_.call(v0);
+      return at.asin_(v0);
     }
   }
   return bad_asin_(a);
@@ -3080,9 +3080,9 @@ export function acos(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-        return aten().acos_out.call(v0, out as Tensor);
+        return at.acos_out(v0, out as Tensor);
       }
-      return aten().acos.call(v0);
+      return at.acos(v0);
     }
   }
   return bad_acos(a);
@@ -3112,7 +3112,7 @@ export function acos_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("acos_", o, ["input"], ["input"], n);
-      return aten().acos_.call(v0);
+      return at.acos_(v0);
     }
   }
   return bad_acos_(a);
@@ -3144,9 +3144,9 @@ export function atan(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan_out.call(v0, out as Tensor);
+        return at.atan_out(v0, out as Tensor);
       }
-      return aten().atan.call(v0);
+      return at.atan(v0);
     }
   }
   return bad_atan(a);
@@ -3176,7 +3176,7 @@ export function atan_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atan_", o, ["input"], ["input"], n);
-      return aten().atan_.call(v0);
+      return at.atan_(v0);
     }
   }
   return bad_atan_(a);
@@ -3208,9 +3208,9 @@ export function sinh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinh_out.call(v0, out as Tensor);
+        return at.sinh_out(v0, out as Tensor);
       }
-      return aten().sinh.call(v0);
+      return at.sinh(v0);
     }
   }
   return bad_sinh(a);
@@ -3240,7 +3240,7 @@ export function sinh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sinh_", o, ["input"], ["input"], n);
-      return aten().sinh_.call(v0);
+      return at.sinh_(v0);
     }
   }
   return bad_sinh_(a);
@@ -3272,9 +3272,9 @@ export function cosh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().cosh_out.call(v0, out as Tensor);
+        return at.cosh_out(v0, out as Tensor);
       }
-      return aten().cosh.call(v0);
+      return at.cosh(v0);
     }
   }
   return bad_cosh(a);
@@ -3304,7 +3304,7 @@ export function cosh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("cosh_", o, ["input"], ["input"], n);
-      return aten().cosh_.call(v0);
+      return at.cosh_(v0);
     }
   }
   return bad_cosh_(a);
@@ -3336,9 +3336,9 @@ export function tanh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().tanh_out.call(v0, out as Tensor);
+        return at.tanh_out(v0, out as Tensor);
       }
-      return aten().tanh.call(v0);
+      return at.tanh(v0);
     }
   }
   return bad_tanh(a);
@@ -3368,7 +3368,7 @@ export function tanh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("tanh_", o, ["input"], ["input"], n);
-      return aten().tanh_.call(v0);
+      return at.tanh_(v0);
     }
   }
   return bad_tanh_(a);
@@ -3400,9 +3400,9 @@ export function sigmoid(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().sigmoid_out.call(v0, out as Tensor);
+        return at.sigmoid_out(v0, out as Tensor);
       }
-      return aten().sigmoid.call(v0);
+      return at.sigmoid(v0);
     }
   }
   return bad_sigmoid(a);
@@ -3432,7 +3432,7 @@ export function sigmoid_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sigmoid_", o, ["input"], ["input"], n);
-      return aten().sigmoid_.call(v0);
+      return at.sigmoid_(v0);
     }
   }
   return bad_sigmoid_(a);
@@ -3461,7 +3461,7 @@ export function relu(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu", o, ["input"], ["input"], n);
-      return aten().relu.call(v0);
+      return at.relu(v0);
     }
   }
   return bad_relu(a);
@@ -3490,7 +3490,7 @@ export function relu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu_", o, ["input"], ["input"], n);
-      return aten().relu_.call(v0);
+      return at.relu_(v0);
     }
   }
   return bad_relu_(a);
@@ -3527,9 +3527,9 @@ export function gelu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
-        return aten().gelu_out.call(v0, k0, out as Tensor);
+        return at.gelu_out(v0, k0, out as Tensor);
       }
-      return aten().gelu.call(v0, k0);
+      return at.gelu(v0, k0);
     }
   }
   return bad_gelu(a);
@@ -3565,7 +3565,7 @@ export function gelu_(...a: unknown[]): unknown {
         k0 = o.approximate as string;
       } else k0 = "none";
       if (o !== undefined) checkKw("gelu_", o, ["input","approximate"], ["input"], n);
-      return aten().gelu_.call(v0, k0);
+      return at.gelu_(v0, k0);
     }
   }
   return bad_gelu_(a);
@@ -3598,9 +3598,9 @@ export function silu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("silu", 'out', 'Tensor', isTensor(out), out);
-        return aten().silu_out.call(v0, out as Tensor);
+        return at.silu_out(v0, out as Tensor);
       }
-      return aten().silu.call(v0);
+      return at.silu(v0);
     }
   }
   return bad_silu(a);
@@ -3630,7 +3630,7 @@ export function silu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("silu_", o, ["input"], ["input"], n);
-      return aten().silu_.call(v0);
+      return at.silu_(v0);
     }
   }
   return bad_silu_(a);
@@ -3662,9 +3662,9 @@ export function erf(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-        return aten().erf_out.call(v0, out as Tensor);
+        return at.erf_out(v0, out as Tensor);
       }
-      return aten().erf.call(v0);
+      return at.erf(v0);
     }
   }
   return bad_erf(a);
@@ -3694,7 +3694,7 @@ export function erf_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("erf_", o, ["input"], ["input"], n);
-      return aten().erf_.call(v0);
+      return at.erf_(v0);
     }
   }
   return bad_erf_(a);
@@ -3726,9 +3726,9 @@ export function floor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-        return aten().floor_out.call(v0, out as Tensor);
+        return at.floor_out(v0, out as Tensor);
       }
-      return aten().floor.call(v0);
+      return at.floor(v0);
     }
   }
   return bad_floor(a);
@@ -3758,7 +3758,7 @@ export function floor_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("floor_", o, ["input"], ["input"], n);
-      return aten().floor_.call(v0);
+      return at.floor_(v0);
     }
   }
   return bad_floor_(a);
@@ -3790,9 +3790,9 @@ export function ceil(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-        return aten().ceil_out.call(v0, out as Tensor);
+        return at.ceil_out(v0, out as Tensor);
       }
-      return aten().ceil.call(v0);
+      return at.ceil(v0);
     }
   }
   return bad_ceil(a);
@@ -3822,7 +3822,7 @@ export function ceil_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ceil_", o, ["input"], ["input"], n);
-      return aten().ceil_.call(v0);
+      return at.ceil_(v0);
     }
   }
   return bad_ceil_(a);
@@ -3855,9 +3855,9 @@ export function round(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_out.call(v0, out as Tensor);
+        return at.round_out(v0, out as Tensor);
       }
-      return aten().round.call(v0);
+      return at.round(v0);
     }
   }
   // round.decimals (out=: round.decimals_out)
@@ -3875,9 +3875,9 @@ export function round(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_decimals_out.call(v0, k0, out as Tensor);
+        return at.round_decimals_out(v0, k0, out as Tensor);
       }
-      return aten().round_decimals.call(v0, k0);
+      return at.round_decimals(v0, k0);
     }
   }
   return noMatch("round", a, SIGS_round);
@@ -3901,7 +3901,7 @@ export function round_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("round_", o, ["input"], ["input"], n);
-      return aten().round_.call(v0);
+      return at.round_(v0);
     }
   }
   // round_.decimals
@@ -3916,7 +3916,7 @@ export function round_(...a: unknown[]): unknown {
         k0 = o.decimals as number;
       } else missingKw("round_", 'decimals');
       if (o !== undefined) checkKw("round_", o, ["input","decimals"], ["input"], n);
-      return aten().round__decimals.call(v0, k0);
+      return at.round__decimals(v0, k0);
     }
   }
   return noMatch("round_", a, SIGS_round_);
@@ -3942,9 +3942,9 @@ export function trunc(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-        return aten().trunc_out.call(v0, out as Tensor);
+        return at.trunc_out(v0, out as Tensor);
       }
-      return aten().trunc.call(v0);
+      return at.trunc(v0);
     }
   }
   return bad_trunc(a);
@@ -3974,7 +3974,7 @@ export function trunc_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("trunc_", o, ["input"], ["input"], n);
-      return aten().trunc_.call(v0);
+      return at.trunc_(v0);
     }
   }
   return bad_trunc_(a);
@@ -4006,9 +4006,9 @@ export function frac(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-        return aten().frac_out.call(v0, out as Tensor);
+        return at.frac_out(v0, out as Tensor);
       }
-      return aten().frac.call(v0);
+      return at.frac(v0);
     }
   }
   return bad_frac(a);
@@ -4038,7 +4038,7 @@ export function frac_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("frac_", o, ["input"], ["input"], n);
-      return aten().frac_.call(v0);
+      return at.frac_(v0);
     }
   }
   return bad_frac_(a);
@@ -4070,9 +4070,9 @@ export function reciprocal(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-        return aten().reciprocal_out.call(v0, out as Tensor);
+        return at.reciprocal_out(v0, out as Tensor);
       }
-      return aten().reciprocal.call(v0);
+      return at.reciprocal(v0);
     }
   }
   return bad_reciprocal(a);
@@ -4102,7 +4102,7 @@ export function reciprocal_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("reciprocal_", o, ["input"], ["input"], n);
-      return aten().reciprocal_.call(v0);
+      return at.reciprocal_(v0);
     }
   }
   return bad_reciprocal_(a);
@@ -4131,7 +4131,7 @@ export function isnan(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isnan", o, ["input"], ["input"], n);
-      return aten().isnan.call(v0);
+      return at.isnan(v0);
     }
   }
   return bad_isnan(a);
@@ -4160,7 +4160,7 @@ export function isinf(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isinf", o, ["input"], ["input"], n);
-      return aten().isinf.call(v0);
+      return at.isinf(v0);
     }
   }
   return bad_isinf(a);
@@ -4189,7 +4189,7 @@ export function isfinite(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isfinite", o, ["input"], ["input"], n);
-      return aten().isfinite.call(v0);
+      return at.isfinite(v0);
     }
   }
   return bad_isfinite(a);
@@ -4242,9 +4242,9 @@ export function nan_to_num(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-        return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.nan_to_num_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().nan_to_num.call(v0, v1, v2, v3);
+      return at.nan_to_num(v0, v1, v2, v3);
     }
   }
   return bad_nan_to_num(a);
@@ -4298,7 +4298,7 @@ export function nan_to_num_(...a: unknown[]): unknown {
         v3 = o.neginf as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("nan_to_num_", o, ["input","nan","posinf","neginf"], ["input","nan","posinf","neginf"], n);
-      return aten().nan_to_num_.call(v0, v1, v2, v3);
+      return at.nan_to_num_(v0, v1, v2, v3);
     }
   }
   return bad_nan_to_num_(a);
@@ -4337,9 +4337,9 @@ export function eq(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+        return at.eq_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().eq_Tensor.call(v0, v1);
+      return at.eq_Tensor(v0, v1);
     }
   }
   // eq.Scalar (out=: eq.Scalar_out)
@@ -4353,9 +4353,9 @@ export function eq(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+        return at.eq_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().eq_Scalar.call(v0, v1);
+      return at.eq_Scalar(v0, v1);
     }
   }
   return noMatch("eq", a, SIGS_eq);
@@ -4385,9 +4385,9 @@ export function ne(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+        return at.ne_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().ne_Tensor.call(v0, v1);
+      return at.ne_Tensor(v0, v1);
     }
   }
   // ne.Scalar (out=: ne.Scalar_out)
@@ -4401,9 +4401,9 @@ export function ne(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+        return at.ne_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().ne_Scalar.call(v0, v1);
+      return at.ne_Scalar(v0, v1);
     }
   }
   return noMatch("ne", a, SIGS_ne);
@@ -4433,9 +4433,9 @@ export function lt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+        return at.lt_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().lt_Tensor.call(v0, v1);
+      return at.lt_Tensor(v0, v1);
     }
   }
   // lt.Scalar (out=: lt.Scalar_out)
@@ -4449,9 +4449,9 @@ export function lt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+        return at.lt_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().lt_Scalar.call(v0, v1);
+      return at.lt_Scalar(v0, v1);
     }
   }
   return noMatch("lt", a, SIGS_lt);
@@ -4481,9 +4481,9 @@ export function le(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+        return at.le_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().le_Tensor.call(v0, v1);
+      return at.le_Tensor(v0, v1);
     }
   }
   // le.Scalar (out=: le.Scalar_out)
@@ -4497,9 +4497,9 @@ export function le(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+        return at.le_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().le_Scalar.call(v0, v1);
+      return at.le_Scalar(v0, v1);
     }
   }
   return noMatch("le", a, SIGS_le);
@@ -4529,9 +4529,9 @@ export function gt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+        return at.gt_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().gt_Tensor.call(v0, v1);
+      return at.gt_Tensor(v0, v1);
     }
   }
   // gt.Scalar (out=: gt.Scalar_out)
@@ -4545,9 +4545,9 @@ export function gt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+        return at.gt_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().gt_Scalar.call(v0, v1);
+      return at.gt_Scalar(v0, v1);
     }
   }
   return noMatch("gt", a, SIGS_gt);
@@ -4577,9 +4577,9 @@ export function ge(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+        return at.ge_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().ge_Tensor.call(v0, v1);
+      return at.ge_Tensor(v0, v1);
     }
   }
   // ge.Scalar (out=: ge.Scalar_out)
@@ -4593,9 +4593,9 @@ export function ge(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+        return at.ge_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().ge_Scalar.call(v0, v1);
+      return at.ge_Scalar(v0, v1);
     }
   }
   return noMatch("ge", a, SIGS_ge);
@@ -4623,9 +4623,9 @@ export function logical_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_and_out.call(v0, v1, out as Tensor);
+        return at.logical_and_out(v0, v1, out as Tensor);
       }
-      return aten().logical_and.call(v0, v1);
+      return at.logical_and(v0, v1);
     }
   }
   return bad_logical_and(a);
@@ -4661,9 +4661,9 @@ export function logical_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_or_out.call(v0, v1, out as Tensor);
+        return at.logical_or_out(v0, v1, out as Tensor);
       }
-      return aten().logical_or.call(v0, v1);
+      return at.logical_or(v0, v1);
     }
   }
   return bad_logical_or(a);
@@ -4699,9 +4699,9 @@ export function logical_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_xor_out.call(v0, v1, out as Tensor);
+        return at.logical_xor_out(v0, v1, out as Tensor);
       }
-      return aten().logical_xor.call(v0, v1);
+      return at.logical_xor(v0, v1);
     }
   }
   return bad_logical_xor(a);
@@ -4735,9 +4735,9 @@ export function logical_not(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_not_out.call(v0, out as Tensor);
+        return at.logical_not_out(v0, out as Tensor);
       }
-      return aten().logical_not.call(v0);
+      return at.logical_not(v0);
     }
   }
   return bad_logical_not(a);
@@ -4770,9 +4770,9 @@ export function bitwise_not(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_not_out.call(v0, out as Tensor);
+        return at.bitwise_not_out(v0, out as Tensor);
       }
-      return aten().bitwise_not.call(v0);
+      return at.bitwise_not(v0);
     }
   }
   return bad_bitwise_not(a);
@@ -4812,9 +4812,9 @@ export function bitwise_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_and_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_and_Tensor.call(v0, v1);
+      return at.bitwise_and_Tensor(v0, v1);
     }
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
@@ -4828,9 +4828,9 @@ export function bitwise_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_and_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_and_Scalar.call(v0, v1);
+      return at.bitwise_and_Scalar(v0, v1);
     }
   }
   // bitwise_and.Scalar_Tensor
@@ -4841,7 +4841,7 @@ export function bitwise_and(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_and", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_and_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
@@ -4874,9 +4874,9 @@ export function bitwise_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_or_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_or_Tensor.call(v0, v1);
+      return at.bitwise_or_Tensor(v0, v1);
     }
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
@@ -4890,9 +4890,9 @@ export function bitwise_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_or_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_or_Scalar.call(v0, v1);
+      return at.bitwise_or_Scalar(v0, v1);
     }
   }
   // bitwise_or.Scalar_Tensor
@@ -4903,7 +4903,7 @@ export function bitwise_or(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_or", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_or_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
@@ -4936,9 +4936,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_xor_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_xor_Tensor.call(v0, v1);
+      return at.bitwise_xor_Tensor(v0, v1);
     }
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
@@ -4952,9 +4952,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_xor_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_xor_Scalar.call(v0, v1);
+      return at.bitwise_xor_Scalar(v0, v1);
     }
   }
   // bitwise_xor.Scalar_Tensor
@@ -4965,7 +4965,7 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_xor", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_xor_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
@@ -4993,9 +4993,9 @@ export function maximum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-        return aten().maximum_out.call(v0, v1, out as Tensor);
+        return at.maximum_out(v0, v1, out as Tensor);
       }
-      return aten().maximum.call(v0, v1);
+      return at.maximum(v0, v1);
     }
   }
   return bad_maximum(a);
@@ -5031,9 +5031,9 @@ export function minimum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-        return aten().minimum_out.call(v0, v1, out as Tensor);
+        return at.minimum_out(v0, v1, out as Tensor);
       }
-      return aten().minimum.call(v0, v1);
+      return at.minimum(v0, v1);
     }
   }
   return bad_minimum(a);
@@ -5080,9 +5080,9 @@ export function where(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("where", 'out', 'Tensor', isTensor(out), out);
-        return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+        return at.where_self_out(v0, v1, v2, out as Tensor);
       }
-      return aten().where_self.call(v0, v1, v2);
+      return at.where_self(v0, v1, v2);
     }
   }
   // where.ScalarSelf
@@ -5094,7 +5094,7 @@ export function where(...a: unknown[]): unknown {
       const v1: number | boolean = p[1] as number | boolean;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_ScalarSelf.call(v0, v1, v2);
+      return at.where_ScalarSelf(v0, v1, v2);
     }
   }
   // where.ScalarOther
@@ -5106,7 +5106,7 @@ export function where(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_ScalarOther.call(v0, v1, v2);
+      return at.where_ScalarOther(v0, v1, v2);
     }
   }
   // where.Scalar
@@ -5118,7 +5118,7 @@ export function where(...a: unknown[]): unknown {
       const v1: number | boolean = p[1] as number | boolean;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_Scalar.call(v0, v1, v2);
+      return at.where_Scalar(v0, v1, v2);
     }
   }
   return noMatch("where", a, SIGS_where);
@@ -5161,9 +5161,9 @@ export function clamp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+        return at.clamp_out(v0, v1, v2, out as Tensor);
       }
-      return aten().clamp.call(v0, v1, v2);
+      return at.clamp(v0, v1, v2);
     }
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
@@ -5188,9 +5188,9 @@ export function clamp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+        return at.clamp_Tensor_out(v0, v1, v2, out as Tensor);
       }
-      return aten().clamp_Tensor.call(v0, v1, v2);
+      return at.clamp_Tensor(v0, v1, v2);
     }
   }
   return noMatch("clamp", a, SIGS_clamp);
@@ -5230,7 +5230,7 @@ export function clamp_(...a: unknown[]): unknown {
         v2 = o.max as number | boolean | null;
       } else v2 = null;
       if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
-      return aten().clamp_.call(v0, v1, v2);
+      return at.clamp_(v0, v1, v2);
     }
   }
   // clamp_.Tensor
@@ -5252,7 +5252,7 @@ export function clamp_(...a: unknown[]): unknown {
         v2 = o.max as Tensor | null;
       } else v2 = null;
       if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
-      return aten().clamp__Tensor.call(v0, v1, v2);
+      return at.clamp__Tensor(v0, v1, v2);
     }
   }
   return noMatch("clamp_", a, SIGS_clamp_);
@@ -5285,9 +5285,9 @@ export function remainder(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+        return at.remainder_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().remainder_Tensor.call(v0, v1);
+      return at.remainder_Tensor(v0, v1);
     }
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
@@ -5301,9 +5301,9 @@ export function remainder(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+        return at.remainder_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().remainder_Scalar.call(v0, v1);
+      return at.remainder_Scalar(v0, v1);
     }
   }
   // remainder.Scalar_Tensor
@@ -5314,7 +5314,7 @@ export function remainder(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("remainder", o, ["input","other"], ["input","other"], n);
-      return aten().remainder_Scalar_Tensor.call(v0, v1);
+      return at.remainder_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("remainder", a, SIGS_remainder);
@@ -5344,9 +5344,9 @@ export function fmod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+        return at.fmod_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().fmod_Tensor.call(v0, v1);
+      return at.fmod_Tensor(v0, v1);
     }
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
@@ -5360,9 +5360,9 @@ export function fmod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+        return at.fmod_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().fmod_Scalar.call(v0, v1);
+      return at.fmod_Scalar(v0, v1);
     }
   }
   return noMatch("fmod", a, SIGS_fmod);
@@ -5390,9 +5390,9 @@ export function atan2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan2_out.call(v0, v1, out as Tensor);
+        return at.atan2_out(v0, v1, out as Tensor);
       }
-      return aten().atan2.call(v0, v1);
+      return at.atan2(v0, v1);
     }
   }
   return bad_atan2(a);
@@ -5433,9 +5433,9 @@ export function lerp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+        return at.lerp_Scalar_out(v0, v1, v2, out as Tensor);
       }
-      return aten().lerp_Scalar.call(v0, v1, v2);
+      return at.lerp_Scalar(v0, v1, v2);
     }
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
@@ -5450,9 +5450,9 @@ export function lerp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+        return at.lerp_Tensor_out(v0, v1, v2, out as Tensor);
       }
-      return aten().lerp_Tensor.call(v0, v1, v2);
+      return at.lerp_Tensor(v0, v1, v2);
     }
   }
   return noMatch("lerp", a, SIGS_lerp);
@@ -5483,7 +5483,7 @@ export function sum(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("sum", o, ["input","dtype"], ["input"], n);
-      return aten().sum.call(v0, k0);
+      return at.sum(v0, k0);
     }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
@@ -5508,9 +5508,9 @@ export function sum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-        return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.sum_IntList_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().sum_dim_IntList.call(v0, v1, v2, k0);
+      return at.sum_dim_IntList(v0, v1, v2, k0);
     }
   }
   return noMatch("sum", a, SIGS_sum);
@@ -5541,7 +5541,7 @@ export function mean(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("mean", o, ["input","dtype"], ["input"], n);
-      return aten().mean.call(v0, k0);
+      return at.mean(v0, k0);
     }
   }
   // mean.dim (out=: mean.out)
@@ -5566,9 +5566,9 @@ export function mean(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-        return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.mean_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().mean_dim.call(v0, v1, v2, k0);
+      return at.mean_dim(v0, v1, v2, k0);
     }
   }
   return noMatch("mean", a, SIGS_mean);
@@ -5599,7 +5599,7 @@ export function prod(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("prod", o, ["input","dtype"], ["input"], n);
-      return aten().prod.call(v0, k0);
+      return at.prod(v0, k0);
     }
   }
   // prod.dim_int (out=: prod.int_out)
@@ -5624,9 +5624,9 @@ export function prod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-        return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.prod_int_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().prod_dim_int.call(v0, v1, v2, k0);
+      return at.prod_dim_int(v0, v1, v2, k0);
     }
   }
   return noMatch("prod", a, SIGS_prod);
@@ -5666,9 +5666,9 @@ export function amax(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-        return aten().amax_out.call(v0, v1, v2, out as Tensor);
+        return at.amax_out(v0, v1, v2, out as Tensor);
       }
-      return aten().amax.call(v0, v1, v2);
+      return at.amax(v0, v1, v2);
     }
   }
   return bad_amax(a);
@@ -5717,9 +5717,9 @@ export function amin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-        return aten().amin_out.call(v0, v1, v2, out as Tensor);
+        return at.amin_out(v0, v1, v2, out as Tensor);
       }
-      return aten().amin.call(v0, v1, v2);
+      return at.amin(v0, v1, v2);
     }
   }
   return bad_amin(a);
@@ -5767,9 +5767,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_out.call(v0, v1, v2, out as Tensor);
+        return at.all_out(v0, v1, v2, out as Tensor);
       }
-      return aten().all_dim.call(v0, v1, v2);
+      return at.all_dim(v0, v1, v2);
     }
   }
   // all.dims (out=: all.dims_out)
@@ -5794,9 +5794,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+        return at.all_dims_out(v0, v1, v2, out as Tensor);
       }
-      return aten().all_dims.call(v0, v1, v2);
+      return at.all_dims(v0, v1, v2);
     }
   }
   // all (out=: all.all_out)
@@ -5809,9 +5809,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_all_out.call(v0, out as Tensor);
+        return at.all_all_out(v0, out as Tensor);
       }
-      return aten().all.call(v0);
+      return at.all(v0);
     }
   }
   return noMatch("all", a, SIGS_all);
@@ -5850,9 +5850,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_out.call(v0, v1, v2, out as Tensor);
+        return at.any_out(v0, v1, v2, out as Tensor);
       }
-      return aten().any_dim.call(v0, v1, v2);
+      return at.any_dim(v0, v1, v2);
     }
   }
   // any.dims (out=: any.dims_out)
@@ -5877,9 +5877,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+        return at.any_dims_out(v0, v1, v2, out as Tensor);
       }
-      return aten().any_dims.call(v0, v1, v2);
+      return at.any_dims(v0, v1, v2);
     }
   }
   // any (out=: any.all_out)
@@ -5892,9 +5892,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_all_out.call(v0, out as Tensor);
+        return at.any_all_out(v0, out as Tensor);
       }
-      return aten().any.call(v0);
+      return at.any(v0);
     }
   }
   return noMatch("any", a, SIGS_any);
@@ -5934,9 +5934,9 @@ export function argmax(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+        return at.argmax_out(v0, v1, v2, out as Tensor);
       }
-      return aten().argmax.call(v0, v1, v2);
+      return at.argmax(v0, v1, v2);
     }
   }
   return bad_argmax(a);
@@ -5985,9 +5985,9 @@ export function argmin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+        return at.argmin_out(v0, v1, v2, out as Tensor);
       }
-      return aten().argmin.call(v0, v1, v2);
+      return at.argmin(v0, v1, v2);
     }
   }
   return bad_argmin(a);
@@ -6034,9 +6034,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("max", out, 2, 3);
-        return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.max_dim_max(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().max_dim.call(v0, v1, v2);
+      return at.max_dim(v0, v1, v2);
     }
   }
   // max (out=: max.unary_out)
@@ -6049,9 +6049,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_unary_out.call(v0, out as Tensor);
+        return at.max_unary_out(v0, out as Tensor);
       }
-      return aten().max.call(v0);
+      return at.max(v0);
     }
   }
   // max.other (out=: max.out)
@@ -6065,9 +6065,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_out.call(v0, v1, out as Tensor);
+        return at.max_out(v0, v1, out as Tensor);
       }
-      return aten().max_other.call(v0, v1);
+      return at.max_other(v0, v1);
     }
   }
   return noMatch("max", a, SIGS_max);
@@ -6105,9 +6105,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("min", out, 2, 3);
-        return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.min_dim_min(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().min_dim.call(v0, v1, v2);
+      return at.min_dim(v0, v1, v2);
     }
   }
   // min (out=: min.unary_out)
@@ -6120,9 +6120,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_unary_out.call(v0, out as Tensor);
+        return at.min_unary_out(v0, out as Tensor);
       }
-      return aten().min.call(v0);
+      return at.min(v0);
     }
   }
   // min.other (out=: min.out)
@@ -6136,9 +6136,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_out.call(v0, v1, out as Tensor);
+        return at.min_out(v0, v1, out as Tensor);
       }
-      return aten().min_other.call(v0, v1);
+      return at.min_other(v0, v1);
     }
   }
   return noMatch("min", a, SIGS_min);
@@ -6184,7 +6184,7 @@ function varFunction(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("var", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().var_correction.call(v0, v1, k0, k1);
+      return at.var_correction(v0, v1, k0, k1);
     }
   }
   // var
@@ -6200,7 +6200,7 @@ function varFunction(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("var", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().var.call(v0, v1);
+      return at.var(v0, v1);
     }
   }
   // var.dim
@@ -6223,7 +6223,7 @@ function varFunction(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("var", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().var_dim.call(v0, v1, v2, v3);
+      return at.var_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("var", a, SIGS_var);
@@ -6270,7 +6270,7 @@ export function std(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("std", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().std_correction.call(v0, v1, k0, k1);
+      return at.std_correction(v0, v1, k0, k1);
     }
   }
   // std
@@ -6286,7 +6286,7 @@ export function std(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("std", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().std.call(v0, v1);
+      return at.std(v0, v1);
     }
   }
   // std.dim
@@ -6309,7 +6309,7 @@ export function std(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("std", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().std_dim.call(v0, v1, v2, v3);
+      return at.std_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("std", a, SIGS_std);
@@ -6341,7 +6341,7 @@ export function logsumexp(...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("logsumexp", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
-      return aten().logsumexp.call(v0, v1, v2);
+      return at.logsumexp(v0, v1, v2);
     }
   }
   return bad_logsumexp(a);
@@ -6374,7 +6374,7 @@ export function mm(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mm", o, ["input","mat2"], ["input","mat2"], n);
-      return aten().mm.call(v0, v1);
+      return at.mm(v0, v1);
     }
   }
   return bad_mm(a);
@@ -6406,7 +6406,7 @@ export function bmm(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bmm", o, ["input","mat2"], ["input","mat2"], n);
-      return aten().bmm.call(v0, v1);
+      return at.bmm(v0, v1);
     }
   }
   return bad_bmm(a);
@@ -6438,7 +6438,7 @@ export function matmul(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("matmul", o, ["input","other"], ["input","other"], n);
-      return aten().matmul.call(v0, v1);
+      return at.matmul(v0, v1);
     }
   }
   return bad_matmul(a);
@@ -6470,7 +6470,7 @@ export function _unsafe_view(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("_unsafe_view", o, ["input","size"], ["input","size"], n);
-      return aten()._unsafe_view.call(v0, v1);
+      return at._unsafe_view(v0, v1);
     }
   }
   return bad__unsafe_view(a);
@@ -6502,7 +6502,7 @@ export function dot(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("dot", o, ["input","tensor"], ["input","tensor"], n);
-      return aten().dot.call(v0, v1);
+      return at.dot(v0, v1);
     }
   }
   return bad_dot(a);
@@ -6534,7 +6534,7 @@ export function mv(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mv", o, ["input","vec"], ["input","vec"], n);
-      return aten().mv.call(v0, v1);
+      return at.mv(v0, v1);
     }
   }
   return bad_mv(a);
@@ -6566,7 +6566,7 @@ export function outer(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("outer", o, ["input","vec2"], ["input","vec2"], n);
-      return aten().outer.call(v0, v1);
+      return at.outer(v0, v1);
     }
   }
   return bad_outer(a);
@@ -6610,7 +6610,7 @@ export function addmm(...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("addmm", o, ["input","mat1","mat2","beta","alpha"], ["input","mat1","mat2"], n);
-      return aten().addmm.call(v0, v1, v2, k0, k1);
+      return at.addmm(v0, v1, v2, k0, k1);
     }
   }
   return bad_addmm(a);
@@ -6657,7 +6657,7 @@ export function baddbmm(...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("baddbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
-      return aten().baddbmm.call(v0, v1, v2, k0, k1);
+      return at.baddbmm(v0, v1, v2, k0, k1);
     }
   }
   return bad_baddbmm(a);
@@ -6699,7 +6699,7 @@ export function linear(...a: unknown[]): unknown {
         v2 = o.bias as Tensor | null;
       } else v2 = null;
       if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
-      return aten().linear.call(v0, v1, v2);
+      return at.linear(v0, v1, v2);
     }
   }
   return bad_linear(a);
@@ -6739,7 +6739,7 @@ export function softmax(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
-      return aten().softmax_int.call(v0, v1, v2);
+      return at.softmax_int(v0, v1, v2);
     }
   }
   return bad_softmax(a);
@@ -6779,7 +6779,7 @@ export function log_softmax(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("log_softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
-      return aten().log_softmax_int.call(v0, v1, v2);
+      return at.log_softmax_int(v0, v1, v2);
     }
   }
   return bad_log_softmax(a);
@@ -6816,7 +6816,7 @@ export function _softmax_backward_data(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: ScalarType = toDtype(p[3]);
       if (o !== undefined) checkKw("_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
-      return aten()._softmax_backward_data.call(v0, v1, v2, v3);
+      return at._softmax_backward_data(v0, v1, v2, v3);
     }
   }
   return bad__softmax_backward_data(a);
@@ -6854,7 +6854,7 @@ export function _log_softmax_backward_data(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: ScalarType = toDtype(p[3]);
       if (o !== undefined) checkKw("_log_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
-      return aten()._log_softmax_backward_data.call(v0, v1, v2, v3);
+      return at._log_softmax_backward_data(v0, v1, v2, v3);
     }
   }
   return bad__log_softmax_backward_data(a);
@@ -6909,7 +6909,7 @@ export function nll_loss_nd(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss_nd", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+      return at.nll_loss_nd(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss_nd(a);
@@ -6965,7 +6965,7 @@ export function nll_loss(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss.call(v0, v1, v2, v3, v4);
+      return at.nll_loss(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss(a);
@@ -7021,7 +7021,7 @@ export function nll_loss2d(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss2d", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+      return at.nll_loss2d(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss2d(a);
@@ -7066,7 +7066,7 @@ export function nll_loss_backward(...a: unknown[]): unknown {
       const v5: number = p[5] as number;
       const v6: Tensor = p[6] as Tensor;
       if (o !== undefined) checkKw("nll_loss_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
-      return aten().nll_loss_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.nll_loss_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_nll_loss_backward(a);
@@ -7113,7 +7113,7 @@ export function nll_loss2d_backward(...a: unknown[]): unknown {
       const v5: number = p[5] as number;
       const v6: Tensor = p[6] as Tensor;
       if (o !== undefined) checkKw("nll_loss2d_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
-      return aten().nll_loss2d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.nll_loss2d_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_nll_loss2d_backward(a);
@@ -7178,7 +7178,7 @@ export function cross_entropy_loss(...a: unknown[]): unknown {
         v5 = o.label_smoothing as number;
       } else v5 = 0;
       if (o !== undefined) checkKw("cross_entropy_loss", o, ["input","target","weight","reduction","ignore_index","label_smoothing"], ["input","target","weight","reduction","ignore_index","label_smoothing"], n);
-      return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+      return at.cross_entropy_loss(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_cross_entropy_loss(a);
@@ -7221,7 +7221,7 @@ export function mse_loss(...a: unknown[]): unknown {
         v2 = toReduction(o.reduction);
       } else v2 = 1;
       if (o !== undefined) checkKw("mse_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
-      return aten().mse_loss.call(v0, v1, v2);
+      return at.mse_loss(v0, v1, v2);
     }
   }
   return bad_mse_loss(a);
@@ -7261,7 +7261,7 @@ export function l1_loss(...a: unknown[]): unknown {
         v2 = toReduction(o.reduction);
       } else v2 = 1;
       if (o !== undefined) checkKw("l1_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
-      return aten().l1_loss.call(v0, v1, v2);
+      return at.l1_loss(v0, v1, v2);
     }
   }
   return bad_l1_loss(a);
@@ -7308,7 +7308,7 @@ export function binary_cross_entropy(...a: unknown[]): unknown {
         v3 = toReduction(o.reduction);
       } else v3 = 1;
       if (o !== undefined) checkKw("binary_cross_entropy", o, ["input","target","weight","reduction"], ["input","target","weight","reduction"], n);
-      return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+      return at.binary_cross_entropy(v0, v1, v2, v3);
     }
   }
   return bad_binary_cross_entropy(a);
@@ -7363,7 +7363,7 @@ export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
         v4 = toReduction(o.reduction);
       } else v4 = 1;
       if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["input","target","weight","pos_weight","reduction"], ["input","target","weight","pos_weight","reduction"], n);
-      return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+      return at.binary_cross_entropy_with_logits(v0, v1, v2, v3, v4);
     }
   }
   return bad_binary_cross_entropy_with_logits(a);
@@ -7426,7 +7426,7 @@ export function layer_norm(...a: unknown[]): unknown {
         v5 = o.cudnn_enable as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
-      return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+      return at.layer_norm(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_layer_norm(a);
@@ -7468,7 +7468,7 @@ export function native_layer_norm(...a: unknown[]): unknown {
       const v3: Tensor | null = p[3] as Tensor | null;
       const v4: number = p[4] as number;
       if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
-      return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+      return at.native_layer_norm(v0, v1, v2, v3, v4);
     }
   }
   return bad_native_layer_norm(a);
@@ -7505,7 +7505,7 @@ export function dropout(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: boolean = p[2] as boolean;
       if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
-      return aten().dropout.call(v0, v1, v2);
+      return at.dropout(v0, v1, v2);
     }
   }
   return bad_dropout(a);
@@ -7580,7 +7580,7 @@ export function conv2d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv2d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   // conv2d.padding
@@ -7621,7 +7621,7 @@ export function conv2d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv2d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv2d_padding(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return noMatch("conv2d", a, SIGS_conv2d);
@@ -7660,7 +7660,7 @@ export function convolution(...a: unknown[]): unknown {
       const v7: number[] = toIntList(p[7]);
       const v8: number = p[8] as number;
       if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
-      return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.convolution(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_convolution(a);
@@ -7709,7 +7709,7 @@ export function _conv2d_backward_input(...a: unknown[]): unknown {
       const v5: number[] = toIntListN(p[5], 2);
       const v6: number = p[6] as number;
       if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-      return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+      return at._conv2d_backward_input(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad__conv2d_backward_input(a);
@@ -7756,7 +7756,7 @@ export function _conv2d_backward_weight(...a: unknown[]): unknown {
       const v5: number[] = toIntListN(p[5], 2);
       const v6: number = p[6] as number;
       if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-      return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+      return at._conv2d_backward_weight(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad__conv2d_backward_weight(a);
@@ -7835,7 +7835,7 @@ export function conv1d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv1d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   // conv1d.padding
@@ -7876,7 +7876,7 @@ export function conv1d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv1d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv1d_padding(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return noMatch("conv1d", a, SIGS_conv1d);
@@ -7943,7 +7943,7 @@ export function conv_transpose1d(...a: unknown[]): unknown {
         v7 = toIntListN(o.dilation, 1);
       } else v7 = [1];
       if (o !== undefined) checkKw("conv_transpose1d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-      return aten().conv_transpose1d.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.conv_transpose1d(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_conv_transpose1d(a);
@@ -8023,7 +8023,7 @@ export function conv_transpose2d(...a: unknown[]): unknown {
         v7 = toIntListN(o.dilation, 2);
       } else v7 = [1, 1];
       if (o !== undefined) checkKw("conv_transpose2d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-      return aten().conv_transpose2d_input.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.conv_transpose2d_input(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_conv_transpose2d(a);
@@ -8089,7 +8089,7 @@ export function max_pool2d(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool2d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool2d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool2d(a);
@@ -8153,7 +8153,7 @@ export function max_pool2d_with_indices(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool2d_with_indices(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool2d_with_indices(a);
@@ -8201,7 +8201,7 @@ export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
       const v6: boolean = p[6] as boolean;
       const v7: Tensor = p[7] as Tensor;
       if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
-      return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.max_pool2d_with_indices_backward(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_max_pool2d_with_indices_backward(a);
@@ -8274,7 +8274,7 @@ export function avg_pool2d(...a: unknown[]): unknown {
         v6 = o.divisor_override as number | null;
       } else v6 = null;
       if (o !== undefined) checkKw("avg_pool2d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-      return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.avg_pool2d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_avg_pool2d(a);
@@ -8323,7 +8323,7 @@ export function avg_pool2d_backward(...a: unknown[]): unknown {
       const v6: boolean = p[6] as boolean;
       const v7: number | null = p[7] as number | null;
       if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-      return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.avg_pool2d_backward(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_avg_pool2d_backward(a);
@@ -8367,7 +8367,7 @@ export function cat(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
-      return aten().cat.call(v0, v1);
+      return at.cat(v0, v1);
     }
   }
   return bad_cat(a);
@@ -8405,7 +8405,7 @@ export function stack(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
-      return aten().stack.call(v0, v1);
+      return at.stack(v0, v1);
     }
   }
   return bad_stack(a);
@@ -8447,7 +8447,7 @@ export function split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
-      return aten().split_Tensor.call(v0, v1, v2);
+      return at.split_Tensor(v0, v1, v2);
     }
   }
   // split.sizes
@@ -8464,7 +8464,7 @@ export function split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
-      return aten().split_sizes.call(v0, v1, v2);
+      return at.split_sizes(v0, v1, v2);
     }
   }
   return noMatch("split", a, SIGS_split);
@@ -8496,7 +8496,7 @@ export function split_with_sizes(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
-      return aten().split_with_sizes.call(v0, v1, v2);
+      return at.split_with_sizes(v0, v1, v2);
     }
   }
   return bad_split_with_sizes(a);
@@ -8536,7 +8536,7 @@ export function chunk(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
-      return aten().chunk.call(v0, v1, v2);
+      return at.chunk(v0, v1, v2);
     }
   }
   return bad_chunk(a);
@@ -8574,7 +8574,7 @@ export function unbind(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("unbind", o, ["input","dim"], ["input","dim"], n);
-      return aten().unbind_int.call(v0, v1);
+      return at.unbind_int(v0, v1);
     }
   }
   return bad_unbind(a);
@@ -8606,7 +8606,7 @@ export function flip(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("flip", o, ["input","dims"], ["input","dims"], n);
-      return aten().flip.call(v0, v1);
+      return at.flip(v0, v1);
     }
   }
   return bad_flip(a);
@@ -8645,7 +8645,7 @@ export function roll(...a: unknown[]): unknown {
         v2 = toIntListN(o.dims, 1);
       } else v2 = [];
       if (o !== undefined) checkKw("roll", o, ["input","shifts","dims"], ["input","shifts","dims"], n);
-      return aten().roll.call(v0, v1, v2);
+      return at.roll(v0, v1, v2);
     }
   }
   return bad_roll(a);
@@ -8678,7 +8678,7 @@ export function tile(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("tile", o, ["input","dims"], ["input","dims"], n);
-      return aten().tile.call(v0, v1);
+      return at.tile(v0, v1);
     }
   }
   return bad_tile(a);
@@ -8712,7 +8712,7 @@ export function index_select(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("index_select", o, ["input","dim","index"], ["input","dim","index"], n);
-      return aten().index_select.call(v0, v1, v2);
+      return at.index_select(v0, v1, v2);
     }
   }
   return bad_index_select(a);
@@ -8745,7 +8745,7 @@ export function index(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
       if (o !== undefined) checkKw("index", o, ["input","indices"], ["input","indices"], n);
-      return aten().index_Tensor.call(v0, v1);
+      return at.index_Tensor(v0, v1);
     }
   }
   return bad_index(a);
@@ -8786,7 +8786,7 @@ export function index_put_(...a: unknown[]): unknown {
         v3 = o.accumulate as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("index_put_", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
-      return aten().index_put_.call(v0, v1, v2, v3);
+      return at.index_put_(v0, v1, v2, v3);
     }
   }
   return bad_index_put_(a);
@@ -8829,7 +8829,7 @@ export function index_put(...a: unknown[]): unknown {
         v3 = o.accumulate as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("index_put", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
-      return aten().index_put.call(v0, v1, v2, v3);
+      return at.index_put(v0, v1, v2, v3);
     }
   }
   return bad_index_put(a);
@@ -8870,7 +8870,7 @@ export function gather(...a: unknown[]): unknown {
         k0 = o.sparse_grad as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("gather", o, ["input","dim","index","sparse_grad"], ["input","dim","index"], n);
-      return aten().gather.call(v0, v1, v2, k0);
+      return at.gather(v0, v1, v2, k0);
     }
   }
   return bad_gather(a);
@@ -8920,7 +8920,7 @@ export function scatter(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
-      return aten().scatter_src.call(v0, v1, v2, v3);
+      return at.scatter_src(v0, v1, v2, v3);
     }
   }
   // scatter.value
@@ -8933,7 +8933,7 @@ export function scatter(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
-      return aten().scatter_value.call(v0, v1, v2, v3);
+      return at.scatter_value(v0, v1, v2, v3);
     }
   }
   // scatter.reduce
@@ -8951,7 +8951,7 @@ export function scatter(...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src","reduce"], ["input","dim","index","src"], n);
-      return aten().scatter_reduce.call(v0, v1, v2, v3, k0);
+      return at.scatter_reduce(v0, v1, v2, v3, k0);
     }
   }
   // scatter.value_reduce
@@ -8969,7 +8969,7 @@ export function scatter(...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value","reduce"], ["input","dim","index","value"], n);
-      return aten().scatter_value_reduce.call(v0, v1, v2, v3, k0);
+      return at.scatter_value_reduce(v0, v1, v2, v3, k0);
     }
   }
   return noMatch("scatter", a, SIGS_scatter);
@@ -8998,7 +8998,7 @@ export function scatter_add(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("scatter_add", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
-      return aten().scatter_add.call(v0, v1, v2, v3);
+      return at.scatter_add(v0, v1, v2, v3);
     }
   }
   return bad_scatter_add(a);
@@ -9037,7 +9037,7 @@ export function masked_fill(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
-      return aten().masked_fill_Scalar.call(v0, v1, v2);
+      return at.masked_fill_Scalar(v0, v1, v2);
     }
   }
   // masked_fill.Tensor
@@ -9049,7 +9049,7 @@ export function masked_fill(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
-      return aten().masked_fill_Tensor.call(v0, v1, v2);
+      return at.masked_fill_Tensor(v0, v1, v2);
     }
   }
   return noMatch("masked_fill", a, SIGS_masked_fill);
@@ -9074,7 +9074,7 @@ export function masked_select(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_select", o, ["input","mask"], ["input","mask"], n);
-      return aten().masked_select.call(v0, v1);
+      return at.masked_select(v0, v1);
     }
   }
   return bad_masked_select(a);
@@ -9104,7 +9104,7 @@ export function nonzero(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("nonzero", o, ["input"], ["input"], n);
-      return aten().nonzero.call(v0);
+      return at.nonzero(v0);
     }
   }
   return bad_nonzero(a);
@@ -9140,7 +9140,7 @@ export function tril(...a: unknown[]): unknown {
         v1 = o.diagonal as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("tril", o, ["input","diagonal"], ["input","diagonal"], n);
-      return aten().tril.call(v0, v1);
+      return at.tril(v0, v1);
     }
   }
   return bad_tril(a);
@@ -9177,7 +9177,7 @@ export function triu(...a: unknown[]): unknown {
         v1 = o.diagonal as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("triu", o, ["input","diagonal"], ["input","diagonal"], n);
-      return aten().triu.call(v0, v1);
+      return at.triu(v0, v1);
     }
   }
   return bad_triu(a);
@@ -9222,7 +9222,7 @@ export function sort(...a: unknown[]): unknown {
         v2 = o.descending as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("sort", o, ["input","dim","descending"], ["input","dim","descending"], n);
-      return aten().sort.call(v0, v1, v2);
+      return at.sort(v0, v1, v2);
     }
   }
   // sort.stable
@@ -9247,7 +9247,7 @@ export function sort(...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("sort", o, ["input","stable","dim","descending"], ["input"], n);
-      return aten().sort_stable.call(v0, k0, k1, k2);
+      return at.sort_stable(v0, k0, k1, k2);
     }
   }
   return noMatch("sort", a, SIGS_sort);
@@ -9285,7 +9285,7 @@ export function argsort(...a: unknown[]): unknown {
         v2 = o.descending as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("argsort", o, ["input","dim","descending"], ["input","dim","descending"], n);
-      return aten().argsort.call(v0, v1, v2);
+      return at.argsort(v0, v1, v2);
     }
   }
   // argsort.stable
@@ -9310,7 +9310,7 @@ export function argsort(...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("argsort", o, ["input","stable","dim","descending"], ["input"], n);
-      return aten().argsort_stable.call(v0, k0, k1, k2);
+      return at.argsort_stable(v0, k0, k1, k2);
     }
   }
   return noMatch("argsort", a, SIGS_argsort);
@@ -9356,7 +9356,7 @@ export function topk(...a: unknown[]): unknown {
         v4 = o.sorted as boolean;
       } else v4 = true;
       if (o !== undefined) checkKw("topk", o, ["input","k","dim","largest","sorted"], ["input","k","dim","largest","sorted"], n);
-      return aten().topk.call(v0, v1, v2, v3, v4);
+      return at.topk(v0, v1, v2, v3, v4);
     }
   }
   return bad_topk(a);
@@ -9396,7 +9396,7 @@ export function one_hot(...a: unknown[]): unknown {
         v1 = o.num_classes as number;
       } else v1 = -1;
       if (o !== undefined) checkKw("one_hot", o, ["input","num_classes"], ["input","num_classes"], n);
-      return aten().one_hot.call(v0, v1);
+      return at.one_hot(v0, v1);
     }
   }
   return bad_one_hot(a);
@@ -9449,7 +9449,7 @@ export function embedding(...a: unknown[]): unknown {
         v4 = o.sparse as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
-      return aten().embedding.call(v0, v1, v2, v3, v4);
+      return at.embedding(v0, v1, v2, v3, v4);
     }
   }
   return bad_embedding(a);
@@ -9492,9 +9492,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+        return at.pow_Tensor_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Tensor_Tensor.call(v0, v1);
+      return at.pow_Tensor_Tensor(v0, v1);
     }
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
@@ -9508,9 +9508,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+        return at.pow_Tensor_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Tensor_Scalar.call(v0, v1);
+      return at.pow_Tensor_Scalar(v0, v1);
     }
   }
   // pow.Scalar (out=: pow.Scalar_out)
@@ -9524,9 +9524,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+        return at.pow_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Scalar.call(v0, v1);
+      return at.pow_Scalar(v0, v1);
     }
   }
   return noMatch("pow", a, SIGS_pow);
@@ -9559,9 +9559,9 @@ export function cumsum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+        return at.cumsum_out(v0, v1, k0, out as Tensor);
       }
-      return aten().cumsum.call(v0, v1, k0);
+      return at.cumsum(v0, v1, k0);
     }
   }
   return bad_cumsum(a);
@@ -9603,9 +9603,9 @@ export function cumprod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+        return at.cumprod_out(v0, v1, k0, out as Tensor);
       }
-      return aten().cumprod.call(v0, v1, k0);
+      return at.cumprod(v0, v1, k0);
     }
   }
   return bad_cumprod(a);
@@ -9648,7 +9648,7 @@ export function norm(...a: unknown[]): unknown {
         v1 = o.p as number | boolean;
       } else v1 = 2;
       if (o !== undefined) checkKw("norm", o, ["input","p"], ["input","p"], n);
-      return aten().norm_Scalar.call(v0, v1);
+      return at.norm_Scalar(v0, v1);
     }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
@@ -9669,9 +9669,9 @@ export function norm(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-        return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.norm_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
+      return at.norm_ScalarOpt_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("norm", a, SIGS_norm);
@@ -9710,7 +9710,7 @@ export function batch_norm(...a: unknown[]): unknown {
       const v7: number = p[7] as number;
       const v8: boolean = p[8] as boolean;
       if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
-      return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.batch_norm(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_batch_norm(a);
@@ -9761,7 +9761,7 @@ export function native_batch_norm(...a: unknown[]): unknown {
       const v6: number = p[6] as number;
       const v7: number = p[7] as number;
       if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
-      return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.native_batch_norm(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_native_batch_norm(a);
@@ -9815,7 +9815,7 @@ export function native_batch_norm_backward(...a: unknown[]): unknown {
       const v8: number = p[8] as number;
       const v9: boolean[] = p[9] as boolean[];
       if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
-      return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+      return at.native_batch_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
     }
   }
   return bad_native_batch_norm_backward(a);
@@ -9869,7 +9869,7 @@ export function instance_norm(...a: unknown[]): unknown {
       const v7: number = p[7] as number;
       const v8: boolean = p[8] as boolean;
       if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
-      return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.instance_norm(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_instance_norm(a);
@@ -9936,7 +9936,7 @@ export function group_norm(...a: unknown[]): unknown {
         v5 = o.cudnn_enabled as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
-      return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+      return at.group_norm(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_group_norm(a);
@@ -9984,7 +9984,7 @@ export function native_group_norm(...a: unknown[]): unknown {
       const v6: number = p[6] as number;
       const v7: number = p[7] as number;
       if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
-      return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.native_group_norm(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_native_group_norm(a);
@@ -10038,7 +10038,7 @@ export function native_group_norm_backward(...a: unknown[]): unknown {
       const v8: number = p[8] as number;
       const v9: boolean[] = p[9] as boolean[];
       if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
-      return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+      return at.native_group_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
     }
   }
   return bad_native_group_norm_backward(a);
@@ -10078,7 +10078,7 @@ export function adaptive_avg_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool2d.call(v0, v1);
+      return at.adaptive_avg_pool2d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool2d(a);
@@ -10110,7 +10110,7 @@ export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten()._adaptive_avg_pool2d.call(v0, v1);
+      return at._adaptive_avg_pool2d(v0, v1);
     }
   }
   return bad__adaptive_avg_pool2d(a);
@@ -10142,7 +10142,7 @@ export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+      return at._adaptive_avg_pool2d_backward(v0, v1);
     }
   }
   return bad__adaptive_avg_pool2d_backward(a);
@@ -10174,7 +10174,7 @@ export function adaptive_max_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_max_pool2d.call(v0, v1);
+      return at.adaptive_max_pool2d(v0, v1);
     }
   }
   return bad_adaptive_max_pool2d(a);
@@ -10208,7 +10208,7 @@ export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","input","indices"], ["grad_output","input","indices"], n);
-      return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+      return at.adaptive_max_pool2d_backward(v0, v1, v2);
     }
   }
   return bad_adaptive_max_pool2d_backward(a);
@@ -10269,7 +10269,7 @@ export function max_pool1d_with_indices(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool1d_with_indices(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool1d_with_indices(a);
@@ -10333,7 +10333,7 @@ export function max_pool1d(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool1d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool1d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool1d(a);
@@ -10397,7 +10397,7 @@ export function avg_pool1d(...a: unknown[]): unknown {
         v5 = o.count_include_pad as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("avg_pool1d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
-      return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+      return at.avg_pool1d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_avg_pool1d(a);
@@ -10433,7 +10433,7 @@ export function adaptive_avg_pool1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 1);
       if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool1d.call(v0, v1);
+      return at.adaptive_avg_pool1d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool1d(a);
@@ -10465,7 +10465,7 @@ export function adaptive_max_pool1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 1);
       if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_max_pool1d.call(v0, v1);
+      return at.adaptive_max_pool1d(v0, v1);
     }
   }
   return bad_adaptive_max_pool1d(a);
@@ -10504,7 +10504,7 @@ export function constant_pad_nd(...a: unknown[]): unknown {
         v2 = o.value as number | boolean;
       } else v2 = 0;
       if (o !== undefined) checkKw("constant_pad_nd", o, ["input","pad","value"], ["input","pad","value"], n);
-      return aten().constant_pad_nd.call(v0, v1, v2);
+      return at.constant_pad_nd(v0, v1, v2);
     }
   }
   return bad_constant_pad_nd(a);
@@ -10537,7 +10537,7 @@ export function _pad_circular(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("_pad_circular", o, ["input","pad"], ["input","pad"], n);
-      return aten()._pad_circular.call(v0, v1);
+      return at._pad_circular(v0, v1);
     }
   }
   return bad__pad_circular(a);
@@ -10583,7 +10583,7 @@ export function pad(...a: unknown[]): unknown {
         v3 = o.value as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("pad", o, ["input","pad","mode","value"], ["input","pad","mode","value"], n);
-      return aten().pad.call(v0, v1, v2, v3);
+      return at.pad(v0, v1, v2, v3);
     }
   }
   return bad_pad(a);
@@ -10617,7 +10617,7 @@ export function reflection_pad1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("reflection_pad1d", o, ["input","padding"], ["input","padding"], n);
-      return aten().reflection_pad1d.call(v0, v1);
+      return at.reflection_pad1d(v0, v1);
     }
   }
   return bad_reflection_pad1d(a);
@@ -10651,7 +10651,7 @@ export function reflection_pad1d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 2);
       if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().reflection_pad1d_backward.call(v0, v1, v2);
+      return at.reflection_pad1d_backward(v0, v1, v2);
     }
   }
   return bad_reflection_pad1d_backward(a);
@@ -10684,7 +10684,7 @@ export function reflection_pad2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 4);
       if (o !== undefined) checkKw("reflection_pad2d", o, ["input","padding"], ["input","padding"], n);
-      return aten().reflection_pad2d.call(v0, v1);
+      return at.reflection_pad2d(v0, v1);
     }
   }
   return bad_reflection_pad2d(a);
@@ -10718,7 +10718,7 @@ export function reflection_pad2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 4);
       if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().reflection_pad2d_backward.call(v0, v1, v2);
+      return at.reflection_pad2d_backward(v0, v1, v2);
     }
   }
   return bad_reflection_pad2d_backward(a);
@@ -10751,7 +10751,7 @@ export function replication_pad1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("replication_pad1d", o, ["input","padding"], ["input","padding"], n);
-      return aten().replication_pad1d.call(v0, v1);
+      return at.replication_pad1d(v0, v1);
     }
   }
   return bad_replication_pad1d(a);
@@ -10785,7 +10785,7 @@ export function replication_pad1d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 2);
       if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().replication_pad1d_backward.call(v0, v1, v2);
+      return at.replication_pad1d_backward(v0, v1, v2);
     }
   }
   return bad_replication_pad1d_backward(a);
@@ -10818,7 +10818,7 @@ export function replication_pad2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 4);
       if (o !== undefined) checkKw("replication_pad2d", o, ["input","padding"], ["input","padding"], n);
-      return aten().replication_pad2d.call(v0, v1);
+      return at.replication_pad2d(v0, v1);
     }
   }
   return bad_replication_pad2d(a);
@@ -10852,7 +10852,7 @@ export function replication_pad2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 4);
       if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().replication_pad2d_backward.call(v0, v1, v2);
+      return at.replication_pad2d_backward(v0, v1, v2);
     }
   }
   return bad_replication_pad2d_backward(a);
@@ -10885,7 +10885,7 @@ export function adaptive_avg_pool3d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 3);
       if (o !== undefined) checkKw("adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool3d.call(v0, v1);
+      return at.adaptive_avg_pool3d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool3d(a);
@@ -10917,7 +10917,7 @@ export function _adaptive_avg_pool3d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 3);
       if (o !== undefined) checkKw("_adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten()._adaptive_avg_pool3d.call(v0, v1);
+      return at._adaptive_avg_pool3d(v0, v1);
     }
   }
   return bad__adaptive_avg_pool3d(a);
@@ -10949,7 +10949,7 @@ export function _adaptive_avg_pool3d_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_adaptive_avg_pool3d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten()._adaptive_avg_pool3d_backward.call(v0, v1);
+      return at._adaptive_avg_pool3d_backward(v0, v1);
     }
   }
   return bad__adaptive_avg_pool3d_backward(a);
@@ -10986,7 +10986,7 @@ export function upsample_nearest1d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest1d_vec.call(v0, v1, v2);
+      return at.upsample_nearest1d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest1d
@@ -11003,7 +11003,7 @@ export function upsample_nearest1d(...a: unknown[]): unknown {
         v2 = o.scales as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
-      return aten().upsample_nearest1d.call(v0, v1, v2);
+      return at.upsample_nearest1d(v0, v1, v2);
     }
   }
   return noMatch("upsample_nearest1d", a, SIGS_upsample_nearest1d);
@@ -11037,7 +11037,7 @@ export function upsample_nearest1d_backward(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_nearest1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
-      return aten().upsample_nearest1d_backward.call(v0, v1, v2, v3);
+      return at.upsample_nearest1d_backward(v0, v1, v2, v3);
     }
   }
   return bad_upsample_nearest1d_backward(a);
@@ -11076,7 +11076,7 @@ export function _upsample_nearest_exact1d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact1d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact1d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact1d
@@ -11093,7 +11093,7 @@ export function _upsample_nearest_exact1d(...a: unknown[]): unknown {
         v2 = o.scales as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
-      return aten()._upsample_nearest_exact1d.call(v0, v1, v2);
+      return at._upsample_nearest_exact1d(v0, v1, v2);
     }
   }
   return noMatch("_upsample_nearest_exact1d", a, SIGS__upsample_nearest_exact1d);
@@ -11127,7 +11127,7 @@ export function _upsample_nearest_exact1d_backward(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
-      return aten()._upsample_nearest_exact1d_backward.call(v0, v1, v2, v3);
+      return at._upsample_nearest_exact1d_backward(v0, v1, v2, v3);
     }
   }
   return bad__upsample_nearest_exact1d_backward(a);
@@ -11167,7 +11167,7 @@ export function upsample_nearest2d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+      return at.upsample_nearest2d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest2d
@@ -11190,7 +11190,7 @@ export function upsample_nearest2d(...a: unknown[]): unknown {
         v3 = o.scales_w as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
-      return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+      return at.upsample_nearest2d(v0, v1, v2, v3);
     }
   }
   return noMatch("upsample_nearest2d", a, SIGS_upsample_nearest2d);
@@ -11231,7 +11231,7 @@ export function upsample_nearest2d_backward(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
-      return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+      return at.upsample_nearest2d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_upsample_nearest2d_backward(a);
@@ -11272,7 +11272,7 @@ export function _upsample_nearest_exact2d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact2d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact2d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact2d
@@ -11295,7 +11295,7 @@ export function _upsample_nearest_exact2d(...a: unknown[]): unknown {
         v3 = o.scales_w as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact2d.call(v0, v1, v2, v3);
+      return at._upsample_nearest_exact2d(v0, v1, v2, v3);
     }
   }
   return noMatch("_upsample_nearest_exact2d", a, SIGS__upsample_nearest_exact2d);
@@ -11336,7 +11336,7 @@ export function _upsample_nearest_exact2d_backward(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact2d_backward.call(v0, v1, v2, v3, v4);
+      return at._upsample_nearest_exact2d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad__upsample_nearest_exact2d_backward(a);
@@ -11378,7 +11378,7 @@ export function upsample_nearest3d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest3d_vec.call(v0, v1, v2);
+      return at.upsample_nearest3d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest3d
@@ -11407,7 +11407,7 @@ export function upsample_nearest3d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_nearest3d.call(v0, v1, v2, v3, v4);
+      return at.upsample_nearest3d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_nearest3d", a, SIGS_upsample_nearest3d);
@@ -11455,7 +11455,7 @@ export function upsample_nearest3d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_nearest3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_nearest3d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_nearest3d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_nearest3d_backward(a);
@@ -11498,7 +11498,7 @@ export function _upsample_nearest_exact3d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact3d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact3d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact3d
@@ -11527,7 +11527,7 @@ export function _upsample_nearest_exact3d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact3d.call(v0, v1, v2, v3, v4);
+      return at._upsample_nearest_exact3d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_nearest_exact3d", a, SIGS__upsample_nearest_exact3d);
@@ -11575,7 +11575,7 @@ export function _upsample_nearest_exact3d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact3d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_nearest_exact3d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_nearest_exact3d_backward(a);
@@ -11619,7 +11619,7 @@ export function upsample_linear1d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_linear1d_vec.call(v0, v1, v2, v3);
+      return at.upsample_linear1d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_linear1d
@@ -11637,7 +11637,7 @@ export function upsample_linear1d(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scales"], ["input","output_size","align_corners","scales"], n);
-      return aten().upsample_linear1d.call(v0, v1, v2, v3);
+      return at.upsample_linear1d(v0, v1, v2, v3);
     }
   }
   return noMatch("upsample_linear1d", a, SIGS_upsample_linear1d);
@@ -11673,7 +11673,7 @@ export function upsample_linear1d_backward(...a: unknown[]): unknown {
         v4 = o.scales as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_linear1d_backward", o, ["grad_output","output_size","input_size","align_corners","scales"], ["grad_output","output_size","input_size","align_corners","scales"], n);
-      return aten().upsample_linear1d_backward.call(v0, v1, v2, v3, v4);
+      return at.upsample_linear1d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_upsample_linear1d_backward(a);
@@ -11717,7 +11717,7 @@ export function upsample_bilinear2d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+      return at.upsample_bilinear2d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_bilinear2d
@@ -11741,7 +11741,7 @@ export function upsample_bilinear2d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+      return at.upsample_bilinear2d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_bilinear2d", a, SIGS_upsample_bilinear2d);
@@ -11784,7 +11784,7 @@ export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_bilinear2d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_bilinear2d_backward(a);
@@ -11830,7 +11830,7 @@ export function upsample_trilinear3d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_trilinear3d_vec.call(v0, v1, v2, v3);
+      return at.upsample_trilinear3d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_trilinear3d
@@ -11860,7 +11860,7 @@ export function upsample_trilinear3d(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scales_d","scales_h","scales_w"], ["input","output_size","align_corners","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_trilinear3d.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_trilinear3d(v0, v1, v2, v3, v4, v5);
     }
   }
   return noMatch("upsample_trilinear3d", a, SIGS_upsample_trilinear3d);
@@ -11910,7 +11910,7 @@ export function upsample_trilinear3d_backward(...a: unknown[]): unknown {
         v6 = o.scales_w as number | null;
       } else v6 = null;
       if (o !== undefined) checkKw("upsample_trilinear3d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_trilinear3d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.upsample_trilinear3d_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_upsample_trilinear3d_backward(a);
@@ -11956,7 +11956,7 @@ export function upsample_bicubic2d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_bicubic2d_vec.call(v0, v1, v2, v3);
+      return at.upsample_bicubic2d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_bicubic2d
@@ -11980,7 +11980,7 @@ export function upsample_bicubic2d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bicubic2d.call(v0, v1, v2, v3, v4);
+      return at.upsample_bicubic2d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_bicubic2d", a, SIGS_upsample_bicubic2d);
@@ -12023,7 +12023,7 @@ export function upsample_bicubic2d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_bicubic2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bicubic2d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_bicubic2d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_bicubic2d_backward(a);
@@ -12068,7 +12068,7 @@ export function _upsample_bilinear2d_aa(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten()._upsample_bilinear2d_aa_vec.call(v0, v1, v2, v3);
+      return at._upsample_bilinear2d_aa_vec(v0, v1, v2, v3);
     }
   }
   // _upsample_bilinear2d_aa
@@ -12092,7 +12092,7 @@ export function _upsample_bilinear2d_aa(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bilinear2d_aa.call(v0, v1, v2, v3, v4);
+      return at._upsample_bilinear2d_aa(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_bilinear2d_aa", a, SIGS__upsample_bilinear2d_aa);
@@ -12135,7 +12135,7 @@ export function _upsample_bilinear2d_aa_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bilinear2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_bilinear2d_aa_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_bilinear2d_aa_backward(a);
@@ -12180,7 +12180,7 @@ export function _upsample_bicubic2d_aa(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten()._upsample_bicubic2d_aa_vec.call(v0, v1, v2, v3);
+      return at._upsample_bicubic2d_aa_vec(v0, v1, v2, v3);
     }
   }
   // _upsample_bicubic2d_aa
@@ -12204,7 +12204,7 @@ export function _upsample_bicubic2d_aa(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bicubic2d_aa.call(v0, v1, v2, v3, v4);
+      return at._upsample_bicubic2d_aa(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_bicubic2d_aa", a, SIGS__upsample_bicubic2d_aa);
@@ -12247,7 +12247,7 @@ export function _upsample_bicubic2d_aa_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bicubic2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_bicubic2d_aa_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_bicubic2d_aa_backward(a);
@@ -12291,9 +12291,9 @@ export function leaky_relu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
-        return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+        return at.leaky_relu_out(v0, v1, out as Tensor);
       }
-      return aten().leaky_relu.call(v0, v1);
+      return at.leaky_relu(v0, v1);
     }
   }
   return bad_leaky_relu(a);
@@ -12331,7 +12331,7 @@ export function leaky_relu_(...a: unknown[]): unknown {
         v1 = o.negative_slope as number | boolean;
       } else v1 = 0.01;
       if (o !== undefined) checkKw("leaky_relu_", o, ["input","negative_slope"], ["input","negative_slope"], n);
-      return aten().leaky_relu_.call(v0, v1);
+      return at.leaky_relu_(v0, v1);
     }
   }
   return bad_leaky_relu_(a);
@@ -12385,9 +12385,9 @@ export function elu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("elu", 'out', 'Tensor', isTensor(out), out);
-        return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.elu_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().elu.call(v0, v1, v2, v3);
+      return at.elu(v0, v1, v2, v3);
     }
   }
   return bad_elu(a);
@@ -12441,7 +12441,7 @@ export function elu_(...a: unknown[]): unknown {
         v3 = o.input_scale as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("elu_", o, ["input","alpha","scale","input_scale"], ["input","alpha","scale","input_scale"], n);
-      return aten().elu_.call(v0, v1, v2, v3);
+      return at.elu_(v0, v1, v2, v3);
     }
   }
   return bad_elu_(a);
@@ -12490,9 +12490,9 @@ export function softplus(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
-        return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+        return at.softplus_out(v0, v1, v2, out as Tensor);
       }
-      return aten().softplus.call(v0, v1, v2);
+      return at.softplus(v0, v1, v2);
     }
   }
   return bad_softplus(a);
@@ -12541,9 +12541,9 @@ export function hardtanh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+        return at.hardtanh_out(v0, v1, v2, out as Tensor);
       }
-      return aten().hardtanh.call(v0, v1, v2);
+      return at.hardtanh(v0, v1, v2);
     }
   }
   return bad_hardtanh(a);
@@ -12589,7 +12589,7 @@ export function hardtanh_(...a: unknown[]): unknown {
         v2 = o.max_val as number | boolean;
       } else v2 = 1;
       if (o !== undefined) checkKw("hardtanh_", o, ["input","min_val","max_val"], ["input","min_val","max_val"], n);
-      return aten().hardtanh_.call(v0, v1, v2);
+      return at.hardtanh_(v0, v1, v2);
     }
   }
   return bad_hardtanh_(a);
@@ -12623,9 +12623,9 @@ export function hardswish(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardswish_out.call(v0, out as Tensor);
+        return at.hardswish_out(v0, out as Tensor);
       }
-      return aten().hardswish.call(v0);
+      return at.hardswish(v0);
     }
   }
   return bad_hardswish(a);
@@ -12655,7 +12655,7 @@ export function hardswish_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("hardswish_", o, ["input"], ["input"], n);
-      return aten().hardswish_.call(v0);
+      return at.hardswish_(v0);
     }
   }
   return bad_hardswish_(a);
@@ -12687,9 +12687,9 @@ export function hardsigmoid(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardsigmoid_out.call(v0, out as Tensor);
+        return at.hardsigmoid_out(v0, out as Tensor);
       }
-      return aten().hardsigmoid.call(v0);
+      return at.hardsigmoid(v0);
     }
   }
   return bad_hardsigmoid(a);
@@ -12719,7 +12719,7 @@ export function hardsigmoid_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("hardsigmoid_", o, ["input"], ["input"], n);
-      return aten().hardsigmoid_.call(v0);
+      return at.hardsigmoid_(v0);
     }
   }
   return bad_hardsigmoid_(a);
@@ -12751,9 +12751,9 @@ export function mish(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mish", 'out', 'Tensor', isTensor(out), out);
-        return aten().mish_out.call(v0, out as Tensor);
+        return at.mish_out(v0, out as Tensor);
       }
-      return aten().mish.call(v0);
+      return at.mish(v0);
     }
   }
   return bad_mish(a);
@@ -12783,7 +12783,7 @@ export function mish_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mish_", o, ["input"], ["input"], n);
-      return aten().mish_.call(v0);
+      return at.mish_(v0);
     }
   }
   return bad_mish_(a);
@@ -12818,7 +12818,7 @@ export function leaky_relu_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: boolean = p[3] as boolean;
       if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","input","negative_slope","self_is_result"], ["grad_output","input","negative_slope","self_is_result"], n);
-      return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+      return at.leaky_relu_backward(v0, v1, v2, v3);
     }
   }
   return bad_leaky_relu_backward(a);
@@ -12860,7 +12860,7 @@ export function elu_backward(...a: unknown[]): unknown {
       const v4: boolean = p[4] as boolean;
       const v5: Tensor = p[5] as Tensor;
       if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
-      return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.elu_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_elu_backward(a);
@@ -12900,7 +12900,7 @@ export function softplus_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","input","beta","threshold"], ["grad_output","input","beta","threshold"], n);
-      return aten().softplus_backward.call(v0, v1, v2, v3);
+      return at.softplus_backward(v0, v1, v2, v3);
     }
   }
   return bad_softplus_backward(a);
@@ -12938,7 +12938,7 @@ export function hardtanh_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","input","min_val","max_val"], ["grad_output","input","min_val","max_val"], n);
-      return aten().hardtanh_backward.call(v0, v1, v2, v3);
+      return at.hardtanh_backward(v0, v1, v2, v3);
     }
   }
   return bad_hardtanh_backward(a);
@@ -12972,7 +12972,7 @@ export function hardswish_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().hardswish_backward.call(v0, v1);
+      return at.hardswish_backward(v0, v1);
     }
   }
   return bad_hardswish_backward(a);
@@ -13004,7 +13004,7 @@ export function hardsigmoid_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().hardsigmoid_backward.call(v0, v1);
+      return at.hardsigmoid_backward(v0, v1);
     }
   }
   return bad_hardsigmoid_backward(a);
@@ -13036,7 +13036,7 @@ export function mish_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().mish_backward.call(v0, v1);
+      return at.mish_backward(v0, v1);
     }
   }
   return bad_mish_backward(a);
@@ -13066,7 +13066,7 @@ export function log_sigmoid(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid", o, ["input"], ["input"], n);
-      return aten().log_sigmoid.call(v0);
+      return at.log_sigmoid(v0);
     }
   }
   return bad_log_sigmoid(a);
@@ -13095,7 +13095,7 @@ export function log_sigmoid_forward(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid_forward", o, ["input"], ["input"], n);
-      return aten().log_sigmoid_forward.call(v0);
+      return at.log_sigmoid_forward(v0);
     }
   }
   return bad_log_sigmoid_forward(a);
@@ -13128,7 +13128,7 @@ export function log_sigmoid_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","input","buffer"], ["grad_output","input","buffer"], n);
-      return aten().log_sigmoid_backward.call(v0, v1, v2);
+      return at.log_sigmoid_backward(v0, v1, v2);
     }
   }
   return bad_log_sigmoid_backward(a);
@@ -13159,7 +13159,7 @@ export function selu(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("selu", o, ["input"], ["input"], n);
-      return aten().selu.call(v0);
+      return at.selu(v0);
     }
   }
   return bad_selu(a);
@@ -13188,7 +13188,7 @@ export function selu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("selu_", o, ["input"], ["input"], n);
-      return aten().selu_.call(v0);
+      return at.selu_(v0);
     }
   }
   return bad_selu_(a);
@@ -13224,7 +13224,7 @@ export function celu(...a: unknown[]): unknown {
         v1 = o.alpha as number | boolean;
       } else v1 = 1;
       if (o !== undefined) checkKw("celu", o, ["input","alpha"], ["input","alpha"], n);
-      return aten().celu.call(v0, v1);
+      return at.celu(v0, v1);
     }
   }
   return bad_celu(a);
@@ -13261,7 +13261,7 @@ export function celu_(...a: unknown[]): unknown {
         v1 = o.alpha as number | boolean;
       } else v1 = 1;
       if (o !== undefined) checkKw("celu_", o, ["input","alpha"], ["input","alpha"], n);
-      return aten().celu_.call(v0, v1);
+      return at.celu_(v0, v1);
     }
   }
   return bad_celu_(a);
@@ -13291,7 +13291,7 @@ export function relu6(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu6", o, ["input"], ["input"], n);
-      return aten().relu6.call(v0);
+      return at.relu6(v0);
     }
   }
   return bad_relu6(a);
@@ -13320,7 +13320,7 @@ export function relu6_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu6_", o, ["input"], ["input"], n);
-      return aten().relu6_.call(v0);
+      return at.relu6_(v0);
     }
   }
   return bad_relu6_(a);
@@ -13365,7 +13365,7 @@ export function smooth_l1_loss(...a: unknown[]): unknown {
         v3 = o.beta as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("smooth_l1_loss", o, ["input","target","reduction","beta"], ["input","target","reduction","beta"], n);
-      return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+      return at.smooth_l1_loss(v0, v1, v2, v3);
     }
   }
   return bad_smooth_l1_loss(a);
@@ -13413,7 +13413,7 @@ export function huber_loss(...a: unknown[]): unknown {
         v3 = o.delta as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("huber_loss", o, ["input","target","reduction","delta"], ["input","target","reduction","delta"], n);
-      return aten().huber_loss.call(v0, v1, v2, v3);
+      return at.huber_loss(v0, v1, v2, v3);
     }
   }
   return bad_huber_loss(a);
@@ -13459,7 +13459,7 @@ export function kl_div(...a: unknown[]): unknown {
         k0 = o.log_target as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("kl_div", o, ["input","target","reduction","log_target"], ["input","target","reduction"], n);
-      return aten().kl_div.call(v0, v1, v2, k0);
+      return at.kl_div(v0, v1, v2, k0);
     }
   }
   return bad_kl_div(a);
@@ -13507,7 +13507,7 @@ export function cosine_similarity(...a: unknown[]): unknown {
         v3 = o.eps as number;
       } else v3 = 1e-8;
       if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
-      return aten().cosine_similarity.call(v0, v1, v2, v3);
+      return at.cosine_similarity(v0, v1, v2, v3);
     }
   }
   return bad_cosine_similarity(a);
@@ -13562,7 +13562,7 @@ export function pairwise_distance(...a: unknown[]): unknown {
         v4 = o.keepdim as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
-      return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+      return at.pairwise_distance(v0, v1, v2, v3, v4);
     }
   }
   return bad_pairwise_distance(a);
@@ -13607,9 +13607,9 @@ export function addcmul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.addcmul_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().addcmul.call(v0, v1, v2, k0);
+      return at.addcmul(v0, v1, v2, k0);
     }
   }
   return bad_addcmul(a);
@@ -13654,9 +13654,9 @@ export function addcdiv(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.addcdiv_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().addcdiv.call(v0, v1, v2, k0);
+      return at.addcdiv(v0, v1, v2, k0);
     }
   }
   return bad_addcdiv(a);
@@ -13696,9 +13696,9 @@ export function clamp_min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_out.call(v0, v1, out as Tensor);
+        return at.clamp_min_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_min.call(v0, v1);
+      return at.clamp_min(v0, v1);
     }
   }
   // clamp_min.Tensor (out=: clamp_min.Tensor_out)
@@ -13712,9 +13712,9 @@ export function clamp_min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_Tensor_out.call(v0, v1, out as Tensor);
+        return at.clamp_min_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_min_Tensor.call(v0, v1);
+      return at.clamp_min_Tensor(v0, v1);
     }
   }
   return noMatch("clamp_min", a, SIGS_clamp_min);
@@ -13741,7 +13741,7 @@ export function clamp_min_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
-      return aten().clamp_min_.call(v0, v1);
+      return at.clamp_min_(v0, v1);
     }
   }
   // clamp_min_.Tensor
@@ -13752,7 +13752,7 @@ export function clamp_min_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
-      return aten().clamp_min__Tensor.call(v0, v1);
+      return at.clamp_min__Tensor(v0, v1);
     }
   }
   return noMatch("clamp_min_", a, SIGS_clamp_min_);
@@ -13782,9 +13782,9 @@ export function clamp_max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_out.call(v0, v1, out as Tensor);
+        return at.clamp_max_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_max.call(v0, v1);
+      return at.clamp_max(v0, v1);
     }
   }
   // clamp_max.Tensor (out=: clamp_max.Tensor_out)
@@ -13798,9 +13798,9 @@ export function clamp_max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_Tensor_out.call(v0, v1, out as Tensor);
+        return at.clamp_max_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_max_Tensor.call(v0, v1);
+      return at.clamp_max_Tensor(v0, v1);
     }
   }
   return noMatch("clamp_max", a, SIGS_clamp_max);
@@ -13827,7 +13827,7 @@ export function clamp_max_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
-      return aten().clamp_max_.call(v0, v1);
+      return at.clamp_max_(v0, v1);
     }
   }
   // clamp_max_.Tensor
@@ -13838,7 +13838,7 @@ export function clamp_max_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
-      return aten().clamp_max__Tensor.call(v0, v1);
+      return at.clamp_max__Tensor(v0, v1);
     }
   }
   return noMatch("clamp_max_", a, SIGS_clamp_max_);
@@ -13884,7 +13884,7 @@ export function isclose(...a: unknown[]): unknown {
         v4 = o.equal_nan as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("isclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
-      return aten().isclose.call(v0, v1, v2, v3, v4);
+      return at.isclose(v0, v1, v2, v3, v4);
     }
   }
   return bad_isclose(a);
@@ -13918,7 +13918,7 @@ export function broadcast_tensors(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("broadcast_tensors", o, ["tensors"], ["tensors"], n);
-      return aten().broadcast_tensors.call(v0);
+      return at.broadcast_tensors(v0);
     }
   }
   return bad_broadcast_tensors(a);
@@ -13956,7 +13956,7 @@ export function take_along_dim(...a: unknown[]): unknown {
         v2 = o.dim as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("take_along_dim", o, ["input","indices","dim"], ["input","indices","dim"], n);
-      return aten().take_along_dim.call(v0, v1, v2);
+      return at.take_along_dim(v0, v1, v2);
     }
   }
   return bad_take_along_dim(a);
@@ -14010,7 +14010,7 @@ export function allclose(...a: unknown[]): unknown {
         v4 = o.equal_nan as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("allclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
-      return aten().allclose.call(v0, v1, v2, v3, v4);
+      return at.allclose(v0, v1, v2, v3, v4);
     }
   }
   return bad_allclose(a);
@@ -14045,7 +14045,7 @@ export function equal(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("equal", o, ["input","other"], ["input","other"], n);
-      return aten().equal.call(v0, v1);
+      return at.equal(v0, v1);
     }
   }
   return bad_equal(a);
@@ -14100,7 +14100,7 @@ export function rand_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("rand_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().rand_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.rand_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14162,7 +14162,7 @@ export function randn_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randn_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().randn_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randn_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14229,7 +14229,7 @@ export function randint_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint_like", o, ["input","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","high"], n);
-      const r = aten().randint_like.call(v0, v1, k0, k1, k2, k3, k4);
+      const r = at.randint_like(v0, v1, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14268,7 +14268,7 @@ export function randint_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint_like", o, ["input","low","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","low","high"], n);
-      const r = aten().randint_like_low_dtype.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      const r = at.randint_like_low_dtype(v0, v1, v2, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14321,7 +14321,7 @@ export function diff(...a: unknown[]): unknown {
         v4 = o.append as Tensor | null;
       } else v4 = null;
       if (o !== undefined) checkKw("diff", o, ["input","n","dim","prepend","append"], ["input","n","dim","prepend","append"], n);
-      return aten().diff.call(v0, v1, v2, v3, v4);
+      return at.diff(v0, v1, v2, v3, v4);
     }
   }
   return bad_diff(a);
@@ -14369,7 +14369,7 @@ export function bucketize(...a: unknown[]): unknown {
         k1 = o.right as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
-      return aten().bucketize_Tensor.call(v0, v1, k0, k1);
+      return at.bucketize_Tensor(v0, v1, k0, k1);
     }
   }
   // bucketize.Scalar
@@ -14390,7 +14390,7 @@ export function bucketize(...a: unknown[]): unknown {
         k1 = o.right as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
-      return aten().bucketize_Scalar.call(v0, v1, k0, k1);
+      return at.bucketize_Scalar(v0, v1, k0, k1);
     }
   }
   return noMatch("bucketize", a, SIGS_bucketize);
@@ -14437,7 +14437,7 @@ export function searchsorted(...a: unknown[]): unknown {
         k3 = o.sorter as Tensor | null;
       } else k3 = null;
       if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
-      return aten().searchsorted_Tensor.call(v0, v1, k0, k1, k2, k3);
+      return at.searchsorted_Tensor(v0, v1, k0, k1, k2, k3);
     }
   }
   // searchsorted.Scalar
@@ -14468,7 +14468,7 @@ export function searchsorted(...a: unknown[]): unknown {
         k3 = o.sorter as Tensor | null;
       } else k3 = null;
       if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
-      return aten().searchsorted_Scalar.call(v0, v1, k0, k1, k2, k3);
+      return at.searchsorted_Scalar(v0, v1, k0, k1, k2, k3);
     }
   }
   return noMatch("searchsorted", a, SIGS_searchsorted);
@@ -14512,7 +14512,7 @@ export function _unique2(...a: unknown[]): unknown {
         v3 = o.return_counts as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("_unique2", o, ["input","sorted","return_inverse","return_counts"], ["input","sorted","return_inverse","return_counts"], n);
-      return aten()._unique2.call(v0, v1, v2, v3);
+      return at._unique2(v0, v1, v2, v3);
     }
   }
   return bad__unique2(a);
@@ -14567,7 +14567,7 @@ export function unique_dim(...a: unknown[]): unknown {
         v4 = o.return_counts as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("unique_dim", o, ["input","dim","sorted","return_inverse","return_counts"], ["input","dim","sorted","return_inverse","return_counts"], n);
-      return aten().unique_dim.call(v0, v1, v2, v3, v4);
+      return at.unique_dim(v0, v1, v2, v3, v4);
     }
   }
   return bad_unique_dim(a);
@@ -14614,7 +14614,7 @@ export function multinomial(...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("multinomial", o, ["input","num_samples","replacement","generator"], ["input","num_samples","replacement"], n);
-      return aten().multinomial.call(v0, v1, v2, k0);
+      return at.multinomial(v0, v1, v2, k0);
     }
   }
   return bad_multinomial(a);
@@ -14654,7 +14654,7 @@ export function einsum(...a: unknown[]): unknown {
         k0 = o.path === null ? null : toIntList(o.path);
       } else k0 = null;
       if (o !== undefined) checkKw("einsum", o, ["equation","tensors","path"], ["equation","tensors"], n);
-      return aten().einsum.call(v0, v1, k0);
+      return at.einsum(v0, v1, k0);
     }
   }
   return bad_einsum(a);
@@ -14691,7 +14691,7 @@ export function embedding_renorm_(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("embedding_renorm_", o, ["input","indices","max_norm","norm_type"], ["input","indices","max_norm","norm_type"], n);
-      return aten().embedding_renorm_.call(v0, v1, v2, v3);
+      return at.embedding_renorm_(v0, v1, v2, v3);
     }
   }
   return bad_embedding_renorm_(a);
@@ -14749,7 +14749,7 @@ export function linalg_vector_norm(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_vector_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
-      return aten().linalg_vector_norm.call(v0, v1, v2, v3, k0);
+      return at.linalg_vector_norm(v0, v1, v2, v3, k0);
     }
   }
   return bad_linalg_vector_norm(a);
@@ -14803,7 +14803,7 @@ export function unique_consecutive(...a: unknown[]): unknown {
         v3 = o.dim as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("unique_consecutive", o, ["input","return_inverse","return_counts","dim"], ["input","return_inverse","return_counts","dim"], n);
-      return aten().unique_consecutive.call(v0, v1, v2, v3);
+      return at.unique_consecutive(v0, v1, v2, v3);
     }
   }
   return bad_unique_consecutive(a);
@@ -14856,7 +14856,7 @@ export function diagonal(...a: unknown[]): unknown {
         v3 = o.dim2 as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("diagonal", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
-      return aten().diagonal.call(v0, v1, v2, v3);
+      return at.diagonal(v0, v1, v2, v3);
     }
   }
   return bad_diagonal(a);
@@ -14896,7 +14896,7 @@ export function diagonal_backward(...a: unknown[]): unknown {
       const v3: number = p[3] as number;
       const v4: number = p[4] as number;
       if (o !== undefined) checkKw("diagonal_backward", o, ["grad_output","input_sizes","offset","dim1","dim2"], ["grad_output","input_sizes","offset","dim1","dim2"], n);
-      return aten().diagonal_backward.call(v0, v1, v2, v3, v4);
+      return at.diagonal_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_diagonal_backward(a);
@@ -14929,7 +14929,7 @@ export function view_as_real(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("view_as_real", o, ["input"], ["input"], n);
-      return aten().view_as_real.call(v0);
+      return at.view_as_real(v0);
     }
   }
   return bad_view_as_real(a);
@@ -14958,7 +14958,7 @@ export function view_as_complex(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("view_as_complex", o, ["input"], ["input"], n);
-      return aten().view_as_complex.call(v0);
+      return at.view_as_complex(v0);
     }
   }
   return bad_view_as_complex(a);
@@ -14987,7 +14987,7 @@ export function real(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("real", o, ["input"], ["input"], n);
-      return aten().real.call(v0);
+      return at.real(v0);
     }
   }
   return bad_real(a);
@@ -15016,7 +15016,7 @@ export function imag(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("imag", o, ["input"], ["input"], n);
-      return aten().imag.call(v0);
+      return at.imag(v0);
     }
   }
   return bad_imag(a);
@@ -15064,7 +15064,7 @@ export function _linalg_svd(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("_linalg_svd", o, ["A","full_matrices","compute_uv","driver"], ["A","full_matrices","compute_uv"], n);
-      return aten()._linalg_svd.call(v0, v1, v2, k0);
+      return at._linalg_svd(v0, v1, v2, k0);
     }
   }
   return bad__linalg_svd(a);
@@ -15108,7 +15108,7 @@ export function linalg_svd(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_svd", o, ["A","full_matrices","driver"], ["A","full_matrices"], n);
-      return aten().linalg_svd.call(v0, v1, k0);
+      return at.linalg_svd(v0, v1, k0);
     }
   }
   return bad_linalg_svd(a);
@@ -15144,7 +15144,7 @@ export function linalg_svdvals(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_svdvals", o, ["A","driver"], ["A"], n);
-      return aten().linalg_svdvals.call(v0, k0);
+      return at.linalg_svdvals(v0, k0);
     }
   }
   return bad_linalg_svdvals(a);
@@ -15188,7 +15188,7 @@ export function svd(...a: unknown[]): unknown {
         v2 = o.compute_uv as boolean;
       } else v2 = true;
       if (o !== undefined) checkKw("svd", o, ["input","some","compute_uv"], ["input","some","compute_uv"], n);
-      return aten().svd.call(v0, v1, v2);
+      return at.svd(v0, v1, v2);
     }
   }
   return bad_svd(a);
@@ -15245,7 +15245,7 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
-      return aten().linalg_matrix_norm_str_ord.call(v0, v1, v2, v3, k0);
+      return at.linalg_matrix_norm_str_ord(v0, v1, v2, v3, k0);
     }
   }
   return bad_linalg_matrix_norm(a);
@@ -15306,7 +15306,7 @@ export function _scaled_dot_product_flash_attention_for_cpu(...a: unknown[]): un
         k1 = o.scale as number | null;
       } else k1 = null;
       if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu", o, ["query","key","value","dropout_p","is_causal","attn_mask","scale"], ["query","key","value","dropout_p","is_causal"], n);
-      return aten()._scaled_dot_product_flash_attention_for_cpu.call(v0, v1, v2, v3, v4, k0, k1);
+      return at._scaled_dot_product_flash_attention_for_cpu(v0, v1, v2, v3, v4, k0, k1);
     }
   }
   return bad__scaled_dot_product_flash_attention_for_cpu(a);
@@ -15365,7 +15365,7 @@ export function _scaled_dot_product_flash_attention_for_cpu_backward(...a: unkno
         k1 = o.scale as number | null;
       } else k1 = null;
       if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu_backward", o, ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal","attn_mask","scale"], ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal"], n);
-      return aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, k0, k1);
+      return at._scaled_dot_product_flash_attention_for_cpu_backward(v0, v1, v2, v3, v4, v5, v6, v7, k0, k1);
     }
   }
   return bad__scaled_dot_product_flash_attention_for_cpu_backward(a);
@@ -15415,7 +15415,7 @@ export function _foreach_add(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_add_Scalar.call(v0, v1);
+      return at._foreach_add_Scalar(v0, v1);
     }
   }
   // _foreach_add.List
@@ -15431,7 +15431,7 @@ export function _foreach_add(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add_List.call(v0, v1, k0);
+      return at._foreach_add_List(v0, v1, k0);
     }
   }
   // _foreach_add.ScalarList
@@ -15442,7 +15442,7 @@ export function _foreach_add(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_add", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_add_ScalarList.call(v0, v1);
+      return at._foreach_add_ScalarList(v0, v1);
     }
   }
   // _foreach_add.Tensor
@@ -15458,7 +15458,7 @@ export function _foreach_add(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add_Tensor.call(v0, v1, k0);
+      return at._foreach_add_Tensor(v0, v1, k0);
     }
   }
   return noMatch("_foreach_add", a, SIGS__foreach_add);
@@ -15493,7 +15493,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_add__Scalar.call(v0, v1);
+      return at._foreach_add__Scalar(v0, v1);
     }
   }
   // _foreach_add_.List
@@ -15509,7 +15509,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add__List.call(v0, v1, k0);
+      return at._foreach_add__List(v0, v1, k0);
     }
   }
   // _foreach_add_.ScalarList
@@ -15520,7 +15520,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_add__ScalarList.call(v0, v1);
+      return at._foreach_add__ScalarList(v0, v1);
     }
   }
   // _foreach_add_.Tensor
@@ -15536,7 +15536,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add__Tensor.call(v0, v1, k0);
+      return at._foreach_add__Tensor(v0, v1, k0);
     }
   }
   return noMatch("_foreach_add_", a, SIGS__foreach_add_);
@@ -15568,7 +15568,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_sub_Scalar.call(v0, v1);
+      return at._foreach_sub_Scalar(v0, v1);
     }
   }
   // _foreach_sub.List
@@ -15584,7 +15584,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_sub_List.call(v0, v1, k0);
+      return at._foreach_sub_List(v0, v1, k0);
     }
   }
   // _foreach_sub.ScalarList
@@ -15595,7 +15595,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_sub_ScalarList.call(v0, v1);
+      return at._foreach_sub_ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_sub", a, SIGS__foreach_sub);
@@ -15627,7 +15627,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_sub__Scalar.call(v0, v1);
+      return at._foreach_sub__Scalar(v0, v1);
     }
   }
   // _foreach_sub_.List
@@ -15643,7 +15643,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_sub__List.call(v0, v1, k0);
+      return at._foreach_sub__List(v0, v1, k0);
     }
   }
   // _foreach_sub_.ScalarList
@@ -15654,7 +15654,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_sub__ScalarList.call(v0, v1);
+      return at._foreach_sub__ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_sub_", a, SIGS__foreach_sub_);
@@ -15689,7 +15689,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_mul_Scalar.call(v0, v1);
+      return at._foreach_mul_Scalar(v0, v1);
     }
   }
   // _foreach_mul.List
@@ -15700,7 +15700,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul_List.call(v0, v1);
+      return at._foreach_mul_List(v0, v1);
     }
   }
   // _foreach_mul.ScalarList
@@ -15711,7 +15711,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_mul_ScalarList.call(v0, v1);
+      return at._foreach_mul_ScalarList(v0, v1);
     }
   }
   // _foreach_mul.Tensor
@@ -15722,7 +15722,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul_Tensor.call(v0, v1);
+      return at._foreach_mul_Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_mul", a, SIGS__foreach_mul);
@@ -15757,7 +15757,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_mul__Scalar.call(v0, v1);
+      return at._foreach_mul__Scalar(v0, v1);
     }
   }
   // _foreach_mul_.List
@@ -15768,7 +15768,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul__List.call(v0, v1);
+      return at._foreach_mul__List(v0, v1);
     }
   }
   // _foreach_mul_.ScalarList
@@ -15779,7 +15779,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_mul__ScalarList.call(v0, v1);
+      return at._foreach_mul__ScalarList(v0, v1);
     }
   }
   // _foreach_mul_.Tensor
@@ -15790,7 +15790,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul__Tensor.call(v0, v1);
+      return at._foreach_mul__Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_mul_", a, SIGS__foreach_mul_);
@@ -15825,7 +15825,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_div", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_div_Scalar.call(v0, v1);
+      return at._foreach_div_Scalar(v0, v1);
     }
   }
   // _foreach_div.List
@@ -15836,7 +15836,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div_List.call(v0, v1);
+      return at._foreach_div_List(v0, v1);
     }
   }
   // _foreach_div.ScalarList
@@ -15847,7 +15847,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_div", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_div_ScalarList.call(v0, v1);
+      return at._foreach_div_ScalarList(v0, v1);
     }
   }
   // _foreach_div.Tensor
@@ -15858,7 +15858,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div_Tensor.call(v0, v1);
+      return at._foreach_div_Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_div", a, SIGS__foreach_div);
@@ -15893,7 +15893,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_div__Scalar.call(v0, v1);
+      return at._foreach_div__Scalar(v0, v1);
     }
   }
   // _foreach_div_.List
@@ -15904,7 +15904,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div__List.call(v0, v1);
+      return at._foreach_div__List(v0, v1);
     }
   }
   // _foreach_div_.ScalarList
@@ -15915,7 +15915,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_div__ScalarList.call(v0, v1);
+      return at._foreach_div__ScalarList(v0, v1);
     }
   }
   // _foreach_div_.Tensor
@@ -15926,7 +15926,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div__Tensor.call(v0, v1);
+      return at._foreach_div__Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_div_", a, SIGS__foreach_div_);
@@ -15958,7 +15958,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_maximum__Scalar.call(v0, v1);
+      return at._foreach_maximum__Scalar(v0, v1);
     }
   }
   // _foreach_maximum_.List
@@ -15969,7 +15969,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_maximum__List.call(v0, v1);
+      return at._foreach_maximum__List(v0, v1);
     }
   }
   // _foreach_maximum_.ScalarList
@@ -15980,7 +15980,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_maximum__ScalarList.call(v0, v1);
+      return at._foreach_maximum__ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_maximum_", a, SIGS__foreach_maximum_);
@@ -16025,7 +16025,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
         v3 = o.value as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
-      return aten()._foreach_addcdiv__Scalar.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__Scalar(v0, v1, v2, v3);
     }
   }
   // _foreach_addcdiv_.ScalarList
@@ -16038,7 +16038,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: (number | boolean)[] = p[3] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcdiv__ScalarList.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__ScalarList(v0, v1, v2, v3);
     }
   }
   // _foreach_addcdiv_.Tensor
@@ -16051,7 +16051,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcdiv__Tensor.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("_foreach_addcdiv_", a, SIGS__foreach_addcdiv_);
@@ -16096,7 +16096,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
         v3 = o.value as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
-      return aten()._foreach_addcmul__Scalar.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__Scalar(v0, v1, v2, v3);
     }
   }
   // _foreach_addcmul_.ScalarList
@@ -16109,7 +16109,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: (number | boolean)[] = p[3] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcmul__ScalarList.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__ScalarList(v0, v1, v2, v3);
     }
   }
   // _foreach_addcmul_.Tensor
@@ -16122,7 +16122,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcmul__Tensor.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("_foreach_addcmul_", a, SIGS__foreach_addcmul_);
@@ -16158,7 +16158,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: Tensor[] = p[2] as Tensor[];
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weights"], ["input","tensors1","weights"], n);
-      return aten()._foreach_lerp__List.call(v0, v1, v2);
+      return at._foreach_lerp__List(v0, v1, v2);
     }
   }
   // _foreach_lerp_.Scalar
@@ -16170,7 +16170,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
-      return aten()._foreach_lerp__Scalar.call(v0, v1, v2);
+      return at._foreach_lerp__Scalar(v0, v1, v2);
     }
   }
   // _foreach_lerp_.ScalarList
@@ -16182,7 +16182,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: (number | boolean)[] = p[2] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
-      return aten()._foreach_lerp__ScalarList.call(v0, v1, v2);
+      return at._foreach_lerp__ScalarList(v0, v1, v2);
     }
   }
   return noMatch("_foreach_lerp_", a, SIGS__foreach_lerp_);
@@ -16206,7 +16206,7 @@ export function _foreach_neg(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_neg", o, ["input"], ["input"], n);
-      return aten()._foreach_neg.call(v0);
+      return at._foreach_neg(v0);
     }
   }
   return bad__foreach_neg(a);
@@ -16236,7 +16236,7 @@ export function _foreach_neg_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_neg_", o, ["input"], ["input"], n);
-      return aten()._foreach_neg_.call(v0);
+      return at._foreach_neg_(v0);
     }
   }
   return bad__foreach_neg_(a);
@@ -16280,7 +16280,7 @@ export function _foreach_norm(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("_foreach_norm", o, ["input","ord","dtype"], ["input","ord","dtype"], n);
-      return aten()._foreach_norm_Scalar.call(v0, v1, v2);
+      return at._foreach_norm_Scalar(v0, v1, v2);
     }
   }
   return bad__foreach_norm(a);
@@ -16312,7 +16312,7 @@ export function _foreach_sqrt(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_sqrt", o, ["input"], ["input"], n);
-      return aten()._foreach_sqrt.call(v0);
+      return at._foreach_sqrt(v0);
     }
   }
   return bad__foreach_sqrt(a);
@@ -16342,7 +16342,7 @@ export function _foreach_sqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_sqrt_", o, ["input"], ["input"], n);
-      return aten()._foreach_sqrt_.call(v0);
+      return at._foreach_sqrt_(v0);
     }
   }
   return bad__foreach_sqrt_(a);
@@ -16372,7 +16372,7 @@ export function _foreach_zero_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_zero_", o, ["input"], ["input"], n);
-      return aten()._foreach_zero_.call(v0);
+      return at._foreach_zero_(v0);
     }
   }
   return bad__foreach_zero_(a);
@@ -16411,7 +16411,7 @@ export function _foreach_copy_(...a: unknown[]): unknown {
         v2 = o.non_blocking as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("_foreach_copy_", o, ["input","src","non_blocking"], ["input","src","non_blocking"], n);
-      return aten()._foreach_copy_.call(v0, v1, v2);
+      return at._foreach_copy_(v0, v1, v2);
     }
   }
   return bad__foreach_copy_(a);
@@ -16498,7 +16498,7 @@ export function _fused_adam_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_adam_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
-      return aten()._fused_adam_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_adam_(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_adam_(a);
@@ -16597,7 +16597,7 @@ export function _fused_adamw_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_adamw_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
-      return aten()._fused_adamw_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_adamw_(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_adamw_(a);
@@ -16690,7 +16690,7 @@ export function _fused_sgd_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_sgd_", o, ["input","grads","momentum_buffer_list","weight_decay","momentum","lr","dampening","nesterov","maximize","is_first_step","grad_scale","found_inf"], ["input","grads","momentum_buffer_list"], n);
-      return aten()._fused_sgd_.call(v0, v1, v2, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_sgd_(v0, v1, v2, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_sgd_(a);

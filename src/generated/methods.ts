@@ -8,7 +8,7 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { aten } from './Operators.js';
+import * as at from './TensorBody.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { checkKw, kwPositional, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
@@ -816,7 +816,7 @@ function method_view(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
-      return aten().view.call(this, v0);
+      return at.view(this, v0);
     }
   }
   return bad_view(a);
@@ -843,7 +843,7 @@ function method_reshape(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
-      return aten().reshape.call(this, v0);
+      return at.reshape(this, v0);
     }
   }
   return bad_reshape(a);
@@ -877,7 +877,7 @@ function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.storage_offset as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
-      return aten().as_strided.call(this, v0, v1, v2);
+      return at.as_strided(this, v0, v1, v2);
     }
   }
   return bad_as_strided(a);
@@ -907,7 +907,7 @@ function method_transpose(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
-      return aten().transpose_int.call(this, v0, v1);
+      return at.transpose_int(this, v0, v1);
     }
   }
   return bad_transpose(a);
@@ -936,7 +936,7 @@ function method_transpose_(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("transpose_", o, ["dim0","dim1"], ["dim0","dim1"], n);
-      return aten().transpose_.call(this, v0, v1);
+      return at.transpose_(this, v0, v1);
     }
   }
   return bad_transpose_(a);
@@ -960,7 +960,7 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("t", o);
-      return aten().t.call(this);
+      return at.t(this);
     }
   }
   return noArgs("t", a);
@@ -977,7 +977,7 @@ function method_t_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("t_", o);
-      return aten().t_.call(this);
+      return at.t_(this);
     }
   }
   return noArgs("t_", a);
@@ -998,7 +998,7 @@ function method_permute(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
-      return aten().permute.call(this, v0);
+      return at.permute(this, v0);
     }
   }
   return bad_permute(a);
@@ -1030,7 +1030,7 @@ function method_expand(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.implicit as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
-      return aten().expand.call(this, v0, k0);
+      return at.expand(this, v0, k0);
     }
   }
   return bad_expand(a);
@@ -1056,7 +1056,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("squeeze", o, [], [], n);
-      return aten().squeeze.call(this);
+      return at.squeeze(this);
     }
   }
   // squeeze.dim
@@ -1066,7 +1066,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-      return aten().squeeze_dim.call(this, v0);
+      return at.squeeze_dim(this, v0);
     }
   }
   // squeeze.dims
@@ -1076,7 +1076,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-      return aten().squeeze_dims.call(this, v0);
+      return at.squeeze_dims(this, v0);
     }
   }
   return noMatch("Tensor.squeeze", a, SIGS_squeeze);
@@ -1095,7 +1095,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("squeeze_", o, [], [], n);
-      return aten().squeeze_.call(this);
+      return at.squeeze_(this);
     }
   }
   // squeeze_.dim
@@ -1105,7 +1105,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-      return aten().squeeze__dim.call(this, v0);
+      return at.squeeze__dim(this, v0);
     }
   }
   // squeeze_.dims
@@ -1115,7 +1115,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-      return aten().squeeze__dims.call(this, v0);
+      return at.squeeze__dims(this, v0);
     }
   }
   return noMatch("Tensor.squeeze_", a, SIGS_squeeze_);
@@ -1136,7 +1136,7 @@ function method_unsqueeze(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
-      return aten().unsqueeze.call(this, v0);
+      return at.unsqueeze(this, v0);
     }
   }
   return bad_unsqueeze(a);
@@ -1163,7 +1163,7 @@ function method_unsqueeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("unsqueeze_", o, ["dim"], ["dim"], n);
-      return aten().unsqueeze_.call(this, v0);
+      return at.unsqueeze_(this, v0);
     }
   }
   return bad_unsqueeze_(a);
@@ -1191,7 +1191,7 @@ function method_select(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
-      return aten().select_int.call(this, v0, v1);
+      return at.select_int(this, v0, v1);
     }
   }
   return bad_select(a);
@@ -1242,7 +1242,7 @@ function method_slice(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.step as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
-      return aten().slice_Tensor.call(this, v0, v1, v2, v3);
+      return at.slice_Tensor(this, v0, v1, v2, v3);
     }
   }
   return bad_slice(a);
@@ -1274,7 +1274,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
-      return aten().narrow.call(this, v0, v1, v2);
+      return at.narrow(this, v0, v1, v2);
     }
   }
   // narrow.Tensor
@@ -1286,7 +1286,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
-      return aten().narrow_Tensor.call(this, v0, v1, v2);
+      return at.narrow_Tensor(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.narrow", a, SIGS_narrow);
@@ -1318,7 +1318,7 @@ function method_flatten(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.end_dim as number;
       } else v1 = -1;
       if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
-      return aten().flatten_using_ints.call(this, v0, v1);
+      return at.flatten_using_ints(this, v0, v1);
     }
   }
   return bad_flatten(a);
@@ -1347,7 +1347,7 @@ function method_unflatten(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
-      return aten().unflatten_int.call(this, v0, v1);
+      return at.unflatten_int(this, v0, v1);
     }
   }
   return bad_unflatten(a);
@@ -1378,7 +1378,7 @@ function method_contiguous(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.memory_format as number;
       } else k0 = 0;
       if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
-      return aten().contiguous.call(this, k0);
+      return at.contiguous(this, k0);
     }
   }
   return bad_contiguous(a);
@@ -1401,7 +1401,7 @@ function method_alias(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("alias", o);
-      return aten().alias.call(this);
+      return at.alias(this);
     }
   }
   return noArgs("alias", a);
@@ -1425,7 +1425,7 @@ function method_clone(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.memory_format as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
-      return aten().clone.call(this, k0);
+      return at.clone(this, k0);
     }
   }
   return bad_clone(a);
@@ -1458,7 +1458,7 @@ function method_copy_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.non_blocking as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
-      return aten().copy_.call(this, v0, v1);
+      return at.copy_(this, v0, v1);
     }
   }
   return bad_copy_(a);
@@ -1486,7 +1486,7 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0])) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
-      return aten().fill__Scalar.call(this, v0);
+      return at.fill__Scalar(this, v0);
     }
   }
   return bad_fill_(a);
@@ -1509,7 +1509,7 @@ function method_zero_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("zero_", o);
-      return aten().zero_.call(this);
+      return at.zero_(this);
     }
   }
   return noArgs("zero_", a);
@@ -1526,7 +1526,7 @@ function method_item(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("item", o);
-      return aten().item.call(this);
+      return at.item(this);
     }
   }
   return noArgs("item", a);
@@ -1563,7 +1563,7 @@ function method_normal_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
-      return aten().normal_.call(this, v0, v1, k0);
+      return at.normal_(this, v0, v1, k0);
     }
   }
   return bad_normal_(a);
@@ -1602,7 +1602,7 @@ function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
-      return aten().bernoulli__float.call(this, v0, k0);
+      return at.bernoulli__float(this, v0, k0);
     }
   }
   return bad_bernoulli_(a);
@@ -1636,9 +1636,9 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
-        return aten().bernoulli_out.call(this, k0, out as Tensor);
+        return at.bernoulli_out(this, k0, out as Tensor);
       }
-      return aten().bernoulli.call(this, k0);
+      return at.bernoulli(this, k0);
     }
   }
   // bernoulli.p
@@ -1653,7 +1653,7 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
-      return aten().bernoulli_p.call(this, v0, k0);
+      return at.bernoulli_p(this, v0, k0);
     }
   }
   return noMatch("Tensor.bernoulli", a, SIGS_bernoulli);
@@ -1682,9 +1682,9 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(this, v0, k0, out as Tensor);
+        return at.add_out(this, v0, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(this, v0, k0);
+      return at.add_Tensor(this, v0, k0);
     }
   }
   // add.Tensor (out=: add.out), numbers as tensors
@@ -1702,9 +1702,9 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(this, v0, k0, out as Tensor);
+        return at.add_out(this, v0, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(this, v0, k0);
+      return at.add_Tensor(this, v0, k0);
     }
   }
   return bad_add(a);
@@ -1738,7 +1738,7 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-      return aten().add__Tensor.call(this, v0, k0);
+      return at.add__Tensor(this, v0, k0);
     }
   }
   // add_.Tensor, numbers as tensors
@@ -1753,7 +1753,7 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-      return aten().add__Tensor.call(this, v0, k0);
+      return at.add__Tensor(this, v0, k0);
     }
   }
   return bad_add_(a);
@@ -1789,9 +1789,9 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(this, v0, k0, out as Tensor);
+        return at.sub_out(this, v0, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(this, v0, k0);
+      return at.sub_Tensor(this, v0, k0);
     }
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
@@ -1809,9 +1809,9 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(this, v0, k0, out as Tensor);
+        return at.sub_out(this, v0, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(this, v0, k0);
+      return at.sub_Tensor(this, v0, k0);
     }
   }
   return bad_sub(a);
@@ -1845,7 +1845,7 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-      return aten().sub__Tensor.call(this, v0, k0);
+      return at.sub__Tensor(this, v0, k0);
     }
   }
   // sub_.Tensor, numbers as tensors
@@ -1860,7 +1860,7 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-      return aten().sub__Tensor.call(this, v0, k0);
+      return at.sub__Tensor(this, v0, k0);
     }
   }
   return bad_sub_(a);
@@ -1891,9 +1891,9 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(this, v0, out as Tensor);
+        return at.mul_out(this, v0, out as Tensor);
       }
-      return aten().mul_Tensor.call(this, v0);
+      return at.mul_Tensor(this, v0);
     }
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
@@ -1906,9 +1906,9 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(this, v0, out as Tensor);
+        return at.mul_out(this, v0, out as Tensor);
       }
-      return aten().mul_Tensor.call(this, v0);
+      return at.mul_Tensor(this, v0);
     }
   }
   return bad_mul(a);
@@ -1936,7 +1936,7 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-      return aten().mul__Tensor.call(this, v0);
+      return at.mul__Tensor(this, v0);
     }
   }
   // mul_.Tensor, numbers as tensors
@@ -1946,7 +1946,7 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensorOrNumber(p[0])) {
       const v0: Tensor = toTensor(p[0]);
       if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-      return aten().mul__Tensor.call(this, v0);
+      return at.mul__Tensor(this, v0);
     }
   }
   return bad_mul_(a);
@@ -1976,9 +1976,9 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(this, v0, out as Tensor);
+        return at.div_out(this, v0, out as Tensor);
       }
-      return aten().div_Tensor.call(this, v0);
+      return at.div_Tensor(this, v0);
     }
   }
   // div.Tensor_mode
@@ -1993,7 +1993,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-      return aten().div_Tensor_mode.call(this, v0, k0);
+      return at.div_Tensor_mode(this, v0, k0);
     }
   }
   // div.Tensor (out=: div.out), numbers as tensors
@@ -2006,9 +2006,9 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(this, v0, out as Tensor);
+        return at.div_out(this, v0, out as Tensor);
       }
-      return aten().div_Tensor.call(this, v0);
+      return at.div_Tensor(this, v0);
     }
   }
   // div.Tensor_mode, numbers as tensors
@@ -2023,7 +2023,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-      return aten().div_Tensor_mode.call(this, v0, k0);
+      return at.div_Tensor_mode(this, v0, k0);
     }
   }
   return noMatch("Tensor.div", a, SIGS_div);
@@ -2044,7 +2044,7 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-      return aten().div__Tensor.call(this, v0);
+      return at.div__Tensor(this, v0);
     }
   }
   // div_.Tensor, numbers as tensors
@@ -2054,7 +2054,7 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensorOrNumber(p[0])) {
       const v0: Tensor = toTensor(p[0]);
       if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-      return aten().div__Tensor.call(this, v0);
+      return at.div__Tensor(this, v0);
     }
   }
   return bad_div_(a);
@@ -2082,9 +2082,9 @@ function method_neg(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-        return aten().neg_out.call(this, out as Tensor);
+        return at.neg_out(this, out as Tensor);
       }
-      return aten().neg.call(this);
+      return at.neg(this);
     }
   }
   return bad_neg(a);
@@ -2107,7 +2107,7 @@ function method_neg_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("neg_", o);
-      return aten().neg_.call(this);
+      return at.neg_(this);
     }
   }
   return noArgs("neg_", a);
@@ -2129,9 +2129,9 @@ function method_abs(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-        return aten().abs_out.call(this, out as Tensor);
+        return at.abs_out(this, out as Tensor);
       }
-      return aten().abs.call(this);
+      return at.abs(this);
     }
   }
   return bad_abs(a);
@@ -2154,7 +2154,7 @@ function method_abs_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("abs_", o);
-      return aten().abs_.call(this);
+      return at.abs_(this);
     }
   }
   return noArgs("abs_", a);
@@ -2176,9 +2176,9 @@ function method_sign(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-        return aten().sign_out.call(this, out as Tensor);
+        return at.sign_out(this, out as Tensor);
       }
-      return aten().sign.call(this);
+      return at.sign(this);
     }
   }
   return bad_sign(a);
@@ -2201,7 +2201,7 @@ function method_sign_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sign_", o);
-      return aten().sign_.call(this);
+      return at.sign_(this);
     }
   }
   return noArgs("sign_", a);
@@ -2223,9 +2223,9 @@ function method_exp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp_out.call(this, out as Tensor);
+        return at.exp_out(this, out as Tensor);
       }
-      return aten().exp.call(this);
+      return at.exp(this);
     }
   }
   return bad_exp(a);
@@ -2248,7 +2248,7 @@ function method_exp_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("exp_", o);
-      return aten().exp_.call(this);
+      return at.exp_(this);
     }
   }
   return noArgs("exp_", a);
@@ -2270,9 +2270,9 @@ function method_exp2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp2_out.call(this, out as Tensor);
+        return at.exp2_out(this, out as Tensor);
       }
-      return aten().exp2.call(this);
+      return at.exp2(this);
     }
   }
   return bad_exp2(a);
@@ -2295,7 +2295,7 @@ function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("exp2_", o);
-      return aten().exp2_.call(this);
+      return at.exp2_(this);
     }
   }
   return noArgs("exp2_", a);
@@ -2317,9 +2317,9 @@ function method_log(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log", 'out', 'Tensor', isTensor(out), out);
-        return aten().log_out.call(this, out as Tensor);
+        return at.log_out(this, out as Tensor);
       }
-      return aten().log.call(this);
+      return at.log(this);
     }
   }
   return bad_log(a);
@@ -2342,7 +2342,7 @@ function method_log_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log_", o);
-      return aten().log_.call(this);
+      return at.log_(this);
     }
   }
   return noArgs("log_", a);
@@ -2364,9 +2364,9 @@ function method_log2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-        return aten().log2_out.call(this, out as Tensor);
+        return at.log2_out(this, out as Tensor);
       }
-      return aten().log2.call(this);
+      return at.log2(this);
     }
   }
   return bad_log2(a);
@@ -2389,7 +2389,7 @@ function method_log2_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log2_", o);
-      return aten().log2_.call(this);
+      return at.log2_(this);
     }
   }
   return noArgs("log2_", a);
@@ -2411,9 +2411,9 @@ function method_log1p(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-        return aten().log1p_out.call(this, out as Tensor);
+        return at.log1p_out(this, out as Tensor);
       }
-      return aten().log1p.call(this);
+      return at.log1p(this);
     }
   }
   return bad_log1p(a);
@@ -2436,7 +2436,7 @@ function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log1p_", o);
-      return aten().log1p_.call(this);
+      return at.log1p_(this);
     }
   }
   return noArgs("log1p_", a);
@@ -2458,9 +2458,9 @@ function method_expm1(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-        return aten().expm1_out.call(this, out as Tensor);
+        return at.expm1_out(this, out as Tensor);
       }
-      return aten().expm1.call(this);
+      return at.expm1(this);
     }
   }
   return bad_expm1(a);
@@ -2483,7 +2483,7 @@ function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("expm1_", o);
-      return aten().expm1_.call(this);
+      return at.expm1_(this);
     }
   }
   return noArgs("expm1_", a);
@@ -2505,9 +2505,9 @@ function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().sqrt_out.call(this, out as Tensor);
+        return at.sqrt_out(this, out as Tensor);
       }
-      return aten().sqrt.call(this);
+      return at.sqrt(this);
     }
   }
   return bad_sqrt(a);
@@ -2530,7 +2530,7 @@ function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sqrt_", o);
-      return aten().sqrt_.call(this);
+      return at.sqrt_(this);
     }
   }
   return noArgs("sqrt_", a);
@@ -2552,9 +2552,9 @@ function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().rsqrt_out.call(this, out as Tensor);
+        return at.rsqrt_out(this, out as Tensor);
       }
-      return aten().rsqrt.call(this);
+      return at.rsqrt(this);
     }
   }
   return bad_rsqrt(a);
@@ -2577,7 +2577,7 @@ function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("rsqrt_", o);
-      return aten().rsqrt_.call(this);
+      return at.rsqrt_(this);
     }
   }
   return noArgs("rsqrt_", a);
@@ -2599,9 +2599,9 @@ function method_sin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-        return aten().sin_out.call(this, out as Tensor);
+        return at.sin_out(this, out as Tensor);
       }
-      return aten().sin.call(this);
+      return at.sin(this);
     }
   }
   return bad_sin(a);
@@ -2624,7 +2624,7 @@ function method_sin_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sin_", o);
-      return aten().sin_.call(this);
+      return at.sin_(this);
     }
   }
   return noArgs("sin_", a);
@@ -2646,9 +2646,9 @@ function method_cos(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-        return aten().cos_out.call(this, out as Tensor);
+        return at.cos_out(this, out as Tensor);
       }
-      return aten().cos.call(this);
+      return at.cos(this);
     }
   }
   return bad_cos(a);
@@ -2671,7 +2671,7 @@ function method_cos_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("cos_", o);
-      return aten().cos_.call(this);
+      return at.cos_(this);
     }
   }
   return noArgs("cos_", a);
@@ -2693,9 +2693,9 @@ function method_tan(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-        return aten().tan_out.call(this, out as Tensor);
+        return at.tan_out(this, out as Tensor);
       }
-      return aten().tan.call(this);
+      return at.tan(this);
     }
   }
   return bad_tan(a);
@@ -2718,7 +2718,7 @@ function method_tan_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("tan_", o);
-      return aten().tan_.call(this);
+      return at.tan_(this);
     }
   }
   return noArgs("tan_", a);
@@ -2740,9 +2740,9 @@ function method_asin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-        return aten().asin_out.call(this, out as Tensor);
+        return at.asin_out(this, out as Tensor);
       }
-      return aten().asin.call(this);
+      return at.asin(this);
     }
   }
   return bad_asin(a);
@@ -2765,7 +2765,7 @@ function method_asin_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("asin_", o);
-      return aten().asin_.call(this);
+      return at.asin_(this);
     }
   }
   return noArgs("asin_", a);
@@ -2787,9 +2787,9 @@ function method_acos(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-        return aten().acos_out.call(this, out as Tensor);
+        return at.acos_out(this, out as Tensor);
       }
-      return aten().acos.call(this);
+      return at.acos(this);
     }
   }
   return bad_acos(a);
@@ -2812,7 +2812,7 @@ function method_acos_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("acos_", o);
-      return aten().acos_.call(this);
+      return at.acos_(this);
     }
   }
   return noArgs("acos_", a);
@@ -2834,9 +2834,9 @@ function method_atan(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan_out.call(this, out as Tensor);
+        return at.atan_out(this, out as Tensor);
       }
-      return aten().atan.call(this);
+      return at.atan(this);
     }
   }
   return bad_atan(a);
@@ -2859,7 +2859,7 @@ function method_atan_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("atan_", o);
-      return aten().atan_.call(this);
+      return at.atan_(this);
     }
   }
   return noArgs("atan_", a);
@@ -2881,9 +2881,9 @@ function method_sinh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinh_out.call(this, out as Tensor);
+        return at.sinh_out(this, out as Tensor);
       }
-      return aten().sinh.call(this);
+      return at.sinh(this);
     }
   }
   return bad_sinh(a);
@@ -2906,7 +2906,7 @@ function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sinh_", o);
-      return aten().sinh_.call(this);
+      return at.sinh_(this);
     }
   }
   return noArgs("sinh_", a);
@@ -2928,9 +2928,9 @@ function method_cosh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().cosh_out.call(this, out as Tensor);
+        return at.cosh_out(this, out as Tensor);
       }
-      return aten().cosh.call(this);
+      return at.cosh(this);
     }
   }
   return bad_cosh(a);
@@ -2953,7 +2953,7 @@ function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("cosh_", o);
-      return aten().cosh_.call(this);
+      return at.cosh_(this);
     }
   }
   return noArgs("cosh_", a);
@@ -2975,9 +2975,9 @@ function method_tanh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().tanh_out.call(this, out as Tensor);
+        return at.tanh_out(this, out as Tensor);
       }
-      return aten().tanh.call(this);
+      return at.tanh(this);
     }
   }
   return bad_tanh(a);
@@ -3000,7 +3000,7 @@ function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("tanh_", o);
-      return aten().tanh_.call(this);
+      return at.tanh_(this);
     }
   }
   return noArgs("tanh_", a);
@@ -3022,9 +3022,9 @@ function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().sigmoid_out.call(this, out as Tensor);
+        return at.sigmoid_out(this, out as Tensor);
       }
-      return aten().sigmoid.call(this);
+      return at.sigmoid(this);
     }
   }
   return bad_sigmoid(a);
@@ -3047,7 +3047,7 @@ function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sigmoid_", o);
-      return aten().sigmoid_.call(this);
+      return at.sigmoid_(this);
     }
   }
   return noArgs("sigmoid_", a);
@@ -3064,7 +3064,7 @@ function method_relu(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("relu", o);
-      return aten().relu.call(this);
+      return at.relu(this);
     }
   }
   return noArgs("relu", a);
@@ -3081,7 +3081,7 @@ function method_relu_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("relu_", o);
-      return aten().relu_.call(this);
+      return at.relu_(this);
     }
   }
   return noArgs("relu_", a);
@@ -3103,9 +3103,9 @@ function method_erf(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-        return aten().erf_out.call(this, out as Tensor);
+        return at.erf_out(this, out as Tensor);
       }
-      return aten().erf.call(this);
+      return at.erf(this);
     }
   }
   return bad_erf(a);
@@ -3128,7 +3128,7 @@ function method_erf_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("erf_", o);
-      return aten().erf_.call(this);
+      return at.erf_(this);
     }
   }
   return noArgs("erf_", a);
@@ -3150,9 +3150,9 @@ function method_floor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-        return aten().floor_out.call(this, out as Tensor);
+        return at.floor_out(this, out as Tensor);
       }
-      return aten().floor.call(this);
+      return at.floor(this);
     }
   }
   return bad_floor(a);
@@ -3175,7 +3175,7 @@ function method_floor_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("floor_", o);
-      return aten().floor_.call(this);
+      return at.floor_(this);
     }
   }
   return noArgs("floor_", a);
@@ -3197,9 +3197,9 @@ function method_ceil(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-        return aten().ceil_out.call(this, out as Tensor);
+        return at.ceil_out(this, out as Tensor);
       }
-      return aten().ceil.call(this);
+      return at.ceil(this);
     }
   }
   return bad_ceil(a);
@@ -3222,7 +3222,7 @@ function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("ceil_", o);
-      return aten().ceil_.call(this);
+      return at.ceil_(this);
     }
   }
   return noArgs("ceil_", a);
@@ -3244,9 +3244,9 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_out.call(this, out as Tensor);
+        return at.round_out(this, out as Tensor);
       }
-      return aten().round.call(this);
+      return at.round(this);
     }
   }
   // round.decimals (out=: round.decimals_out)
@@ -3262,9 +3262,9 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_decimals_out.call(this, k0, out as Tensor);
+        return at.round_decimals_out(this, k0, out as Tensor);
       }
-      return aten().round_decimals.call(this, k0);
+      return at.round_decimals(this, k0);
     }
   }
   return noMatch("Tensor.round", a, SIGS_round);
@@ -3283,7 +3283,7 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("round_", o, [], [], n);
-      return aten().round_.call(this);
+      return at.round_(this);
     }
   }
   // round_.decimals
@@ -3296,7 +3296,7 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.decimals as number;
       } else missingKw("round_", 'decimals');
       if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
-      return aten().round__decimals.call(this, k0);
+      return at.round__decimals(this, k0);
     }
   }
   return noMatch("Tensor.round_", a, SIGS_round_);
@@ -3318,9 +3318,9 @@ function method_trunc(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-        return aten().trunc_out.call(this, out as Tensor);
+        return at.trunc_out(this, out as Tensor);
       }
-      return aten().trunc.call(this);
+      return at.trunc(this);
     }
   }
   return bad_trunc(a);
@@ -3343,7 +3343,7 @@ function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("trunc_", o);
-      return aten().trunc_.call(this);
+      return at.trunc_(this);
     }
   }
   return noArgs("trunc_", a);
@@ -3365,9 +3365,9 @@ function method_frac(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-        return aten().frac_out.call(this, out as Tensor);
+        return at.frac_out(this, out as Tensor);
       }
-      return aten().frac.call(this);
+      return at.frac(this);
     }
   }
   return bad_frac(a);
@@ -3390,7 +3390,7 @@ function method_frac_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("frac_", o);
-      return aten().frac_.call(this);
+      return at.frac_(this);
     }
   }
   return noArgs("frac_", a);
@@ -3412,9 +3412,9 @@ function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-        return aten().reciprocal_out.call(this, out as Tensor);
+        return at.reciprocal_out(this, out as Tensor);
       }
-      return aten().reciprocal.call(this);
+      return at.reciprocal(this);
     }
   }
   return bad_reciprocal(a);
@@ -3437,7 +3437,7 @@ function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("reciprocal_", o);
-      return aten().reciprocal_.call(this);
+      return at.reciprocal_(this);
     }
   }
   return noArgs("reciprocal_", a);
@@ -3454,7 +3454,7 @@ function method_isnan(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isnan", o);
-      return aten().isnan.call(this);
+      return at.isnan(this);
     }
   }
   return noArgs("isnan", a);
@@ -3471,7 +3471,7 @@ function method_isinf(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isinf", o);
-      return aten().isinf.call(this);
+      return at.isinf(this);
     }
   }
   return noArgs("isinf", a);
@@ -3488,7 +3488,7 @@ function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isfinite", o);
-      return aten().isfinite.call(this);
+      return at.isfinite(this);
     }
   }
   return noArgs("isfinite", a);
@@ -3529,9 +3529,9 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-        return aten().nan_to_num_out.call(this, v0, v1, v2, out as Tensor);
+        return at.nan_to_num_out(this, v0, v1, v2, out as Tensor);
       }
-      return aten().nan_to_num.call(this, v0, v1, v2);
+      return at.nan_to_num(this, v0, v1, v2);
     }
   }
   return bad_nan_to_num(a);
@@ -3578,7 +3578,7 @@ function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.neginf as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
-      return aten().nan_to_num_.call(this, v0, v1, v2);
+      return at.nan_to_num_(this, v0, v1, v2);
     }
   }
   return bad_nan_to_num_(a);
@@ -3610,9 +3610,9 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Tensor_out.call(this, v0, out as Tensor);
+        return at.eq_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().eq_Tensor.call(this, v0);
+      return at.eq_Tensor(this, v0);
     }
   }
   // eq.Scalar (out=: eq.Scalar_out)
@@ -3625,9 +3625,9 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Scalar_out.call(this, v0, out as Tensor);
+        return at.eq_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().eq_Scalar.call(this, v0);
+      return at.eq_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.eq", a, SIGS_eq);
@@ -3648,7 +3648,7 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-      return aten().eq__Tensor.call(this, v0);
+      return at.eq__Tensor(this, v0);
     }
   }
   // eq_.Scalar
@@ -3658,7 +3658,7 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-      return aten().eq__Scalar.call(this, v0);
+      return at.eq__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.eq_", a, SIGS_eq_);
@@ -3682,9 +3682,9 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Tensor_out.call(this, v0, out as Tensor);
+        return at.ne_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().ne_Tensor.call(this, v0);
+      return at.ne_Tensor(this, v0);
     }
   }
   // ne.Scalar (out=: ne.Scalar_out)
@@ -3697,9 +3697,9 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Scalar_out.call(this, v0, out as Tensor);
+        return at.ne_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().ne_Scalar.call(this, v0);
+      return at.ne_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ne", a, SIGS_ne);
@@ -3720,7 +3720,7 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-      return aten().ne__Tensor.call(this, v0);
+      return at.ne__Tensor(this, v0);
     }
   }
   // ne_.Scalar
@@ -3730,7 +3730,7 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-      return aten().ne__Scalar.call(this, v0);
+      return at.ne__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ne_", a, SIGS_ne_);
@@ -3754,9 +3754,9 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Tensor_out.call(this, v0, out as Tensor);
+        return at.lt_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().lt_Tensor.call(this, v0);
+      return at.lt_Tensor(this, v0);
     }
   }
   // lt.Scalar (out=: lt.Scalar_out)
@@ -3769,9 +3769,9 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Scalar_out.call(this, v0, out as Tensor);
+        return at.lt_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().lt_Scalar.call(this, v0);
+      return at.lt_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.lt", a, SIGS_lt);
@@ -3792,7 +3792,7 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-      return aten().lt__Tensor.call(this, v0);
+      return at.lt__Tensor(this, v0);
     }
   }
   // lt_.Scalar
@@ -3802,7 +3802,7 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-      return aten().lt__Scalar.call(this, v0);
+      return at.lt__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.lt_", a, SIGS_lt_);
@@ -3826,9 +3826,9 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Tensor_out.call(this, v0, out as Tensor);
+        return at.le_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().le_Tensor.call(this, v0);
+      return at.le_Tensor(this, v0);
     }
   }
   // le.Scalar (out=: le.Scalar_out)
@@ -3841,9 +3841,9 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Scalar_out.call(this, v0, out as Tensor);
+        return at.le_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().le_Scalar.call(this, v0);
+      return at.le_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.le", a, SIGS_le);
@@ -3864,7 +3864,7 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-      return aten().le__Tensor.call(this, v0);
+      return at.le__Tensor(this, v0);
     }
   }
   // le_.Scalar
@@ -3874,7 +3874,7 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-      return aten().le__Scalar.call(this, v0);
+      return at.le__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.le_", a, SIGS_le_);
@@ -3898,9 +3898,9 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Tensor_out.call(this, v0, out as Tensor);
+        return at.gt_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().gt_Tensor.call(this, v0);
+      return at.gt_Tensor(this, v0);
     }
   }
   // gt.Scalar (out=: gt.Scalar_out)
@@ -3913,9 +3913,9 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Scalar_out.call(this, v0, out as Tensor);
+        return at.gt_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().gt_Scalar.call(this, v0);
+      return at.gt_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.gt", a, SIGS_gt);
@@ -3936,7 +3936,7 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-      return aten().gt__Tensor.call(this, v0);
+      return at.gt__Tensor(this, v0);
     }
   }
   // gt_.Scalar
@@ -3946,7 +3946,7 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-      return aten().gt__Scalar.call(this, v0);
+      return at.gt__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.gt_", a, SIGS_gt_);
@@ -3970,9 +3970,9 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Tensor_out.call(this, v0, out as Tensor);
+        return at.ge_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().ge_Tensor.call(this, v0);
+      return at.ge_Tensor(this, v0);
     }
   }
   // ge.Scalar (out=: ge.Scalar_out)
@@ -3985,9 +3985,9 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Scalar_out.call(this, v0, out as Tensor);
+        return at.ge_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().ge_Scalar.call(this, v0);
+      return at.ge_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ge", a, SIGS_ge);
@@ -4008,7 +4008,7 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-      return aten().ge__Tensor.call(this, v0);
+      return at.ge__Tensor(this, v0);
     }
   }
   // ge_.Scalar
@@ -4018,7 +4018,7 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-      return aten().ge__Scalar.call(this, v0);
+      return at.ge__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ge_", a, SIGS_ge_);
@@ -4042,9 +4042,9 @@ function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_and_out.call(this, v0, out as Tensor);
+        return at.logical_and_out(this, v0, out as Tensor);
       }
-      return aten().logical_and.call(this, v0);
+      return at.logical_and(this, v0);
     }
   }
   return bad_logical_and(a);
@@ -4072,7 +4072,7 @@ function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
-      return aten().logical_and_.call(this, v0);
+      return at.logical_and_(this, v0);
     }
   }
   return bad_logical_and_(a);
@@ -4102,9 +4102,9 @@ function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_or_out.call(this, v0, out as Tensor);
+        return at.logical_or_out(this, v0, out as Tensor);
       }
-      return aten().logical_or.call(this, v0);
+      return at.logical_or(this, v0);
     }
   }
   return bad_logical_or(a);
@@ -4132,7 +4132,7 @@ function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
-      return aten().logical_or_.call(this, v0);
+      return at.logical_or_(this, v0);
     }
   }
   return bad_logical_or_(a);
@@ -4162,9 +4162,9 @@ function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_xor_out.call(this, v0, out as Tensor);
+        return at.logical_xor_out(this, v0, out as Tensor);
       }
-      return aten().logical_xor.call(this, v0);
+      return at.logical_xor(this, v0);
     }
   }
   return bad_logical_xor(a);
@@ -4192,7 +4192,7 @@ function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
-      return aten().logical_xor_.call(this, v0);
+      return at.logical_xor_(this, v0);
     }
   }
   return bad_logical_xor_(a);
@@ -4220,9 +4220,9 @@ function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_not_out.call(this, out as Tensor);
+        return at.logical_not_out(this, out as Tensor);
       }
-      return aten().logical_not.call(this);
+      return at.logical_not(this);
     }
   }
   return bad_logical_not(a);
@@ -4245,7 +4245,7 @@ function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("logical_not_", o);
-      return aten().logical_not_.call(this);
+      return at.logical_not_(this);
     }
   }
   return noArgs("logical_not_", a);
@@ -4267,9 +4267,9 @@ function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_not_out.call(this, out as Tensor);
+        return at.bitwise_not_out(this, out as Tensor);
       }
-      return aten().bitwise_not.call(this);
+      return at.bitwise_not(this);
     }
   }
   return bad_bitwise_not(a);
@@ -4292,7 +4292,7 @@ function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("bitwise_not_", o);
-      return aten().bitwise_not_.call(this);
+      return at.bitwise_not_(this);
     }
   }
   return noArgs("bitwise_not_", a);
@@ -4316,9 +4316,9 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_and_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_and_Tensor.call(this, v0);
+      return at.bitwise_and_Tensor(this, v0);
     }
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
@@ -4331,9 +4331,9 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_and_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_and_Scalar.call(this, v0);
+      return at.bitwise_and_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_and", a, SIGS_bitwise_and);
@@ -4354,7 +4354,7 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-      return aten().bitwise_and__Tensor.call(this, v0);
+      return at.bitwise_and__Tensor(this, v0);
     }
   }
   // bitwise_and_.Scalar
@@ -4364,7 +4364,7 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-      return aten().bitwise_and__Scalar.call(this, v0);
+      return at.bitwise_and__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_and_", a, SIGS_bitwise_and_);
@@ -4388,9 +4388,9 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_or_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_or_Tensor.call(this, v0);
+      return at.bitwise_or_Tensor(this, v0);
     }
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
@@ -4403,9 +4403,9 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_or_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_or_Scalar.call(this, v0);
+      return at.bitwise_or_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_or", a, SIGS_bitwise_or);
@@ -4426,7 +4426,7 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-      return aten().bitwise_or__Tensor.call(this, v0);
+      return at.bitwise_or__Tensor(this, v0);
     }
   }
   // bitwise_or_.Scalar
@@ -4436,7 +4436,7 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-      return aten().bitwise_or__Scalar.call(this, v0);
+      return at.bitwise_or__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_or_", a, SIGS_bitwise_or_);
@@ -4460,9 +4460,9 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_xor_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_xor_Tensor.call(this, v0);
+      return at.bitwise_xor_Tensor(this, v0);
     }
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
@@ -4475,9 +4475,9 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_xor_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_xor_Scalar.call(this, v0);
+      return at.bitwise_xor_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_xor", a, SIGS_bitwise_xor);
@@ -4498,7 +4498,7 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-      return aten().bitwise_xor__Tensor.call(this, v0);
+      return at.bitwise_xor__Tensor(this, v0);
     }
   }
   // bitwise_xor_.Scalar
@@ -4508,7 +4508,7 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-      return aten().bitwise_xor__Scalar.call(this, v0);
+      return at.bitwise_xor__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_xor_", a, SIGS_bitwise_xor_);
@@ -4532,9 +4532,9 @@ function method_maximum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-        return aten().maximum_out.call(this, v0, out as Tensor);
+        return at.maximum_out(this, v0, out as Tensor);
       }
-      return aten().maximum.call(this, v0);
+      return at.maximum(this, v0);
     }
   }
   return bad_maximum(a);
@@ -4565,9 +4565,9 @@ function method_minimum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-        return aten().minimum_out.call(this, v0, out as Tensor);
+        return at.minimum_out(this, v0, out as Tensor);
       }
-      return aten().minimum.call(this, v0);
+      return at.minimum(this, v0);
     }
   }
   return bad_minimum(a);
@@ -4599,9 +4599,9 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("where", 'out', 'Tensor', isTensor(out), out);
-        return aten().where_self_out.call(v0, this, v1, out as Tensor);
+        return at.where_self_out(v0, this, v1, out as Tensor);
       }
-      return aten().where_self.call(v0, this, v1);
+      return at.where_self(v0, this, v1);
     }
   }
   // where.ScalarOther
@@ -4612,7 +4612,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
-      return aten().where_ScalarOther.call(v0, this, v1);
+      return at.where_ScalarOther(v0, this, v1);
     }
   }
   return noMatch("Tensor.where", a, SIGS_where);
@@ -4647,9 +4647,9 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_out.call(this, v0, v1, out as Tensor);
+        return at.clamp_out(this, v0, v1, out as Tensor);
       }
-      return aten().clamp.call(this, v0, v1);
+      return at.clamp(this, v0, v1);
     }
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
@@ -4673,9 +4673,9 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_Tensor_out.call(this, v0, v1, out as Tensor);
+        return at.clamp_Tensor_out(this, v0, v1, out as Tensor);
       }
-      return aten().clamp_Tensor.call(this, v0, v1);
+      return at.clamp_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.clamp", a, SIGS_clamp);
@@ -4707,7 +4707,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.max as number | boolean | null;
       } else v1 = null;
       if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-      return aten().clamp_.call(this, v0, v1);
+      return at.clamp_(this, v0, v1);
     }
   }
   // clamp_.Tensor
@@ -4728,7 +4728,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.max as Tensor | null;
       } else v1 = null;
       if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-      return aten().clamp__Tensor.call(this, v0, v1);
+      return at.clamp__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.clamp_", a, SIGS_clamp_);
@@ -4752,9 +4752,9 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Tensor_out.call(this, v0, out as Tensor);
+        return at.remainder_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().remainder_Tensor.call(this, v0);
+      return at.remainder_Tensor(this, v0);
     }
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
@@ -4767,9 +4767,9 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Scalar_out.call(this, v0, out as Tensor);
+        return at.remainder_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().remainder_Scalar.call(this, v0);
+      return at.remainder_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.remainder", a, SIGS_remainder);
@@ -4790,7 +4790,7 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-      return aten().remainder__Tensor.call(this, v0);
+      return at.remainder__Tensor(this, v0);
     }
   }
   // remainder_.Scalar
@@ -4800,7 +4800,7 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-      return aten().remainder__Scalar.call(this, v0);
+      return at.remainder__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.remainder_", a, SIGS_remainder_);
@@ -4824,9 +4824,9 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Tensor_out.call(this, v0, out as Tensor);
+        return at.fmod_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().fmod_Tensor.call(this, v0);
+      return at.fmod_Tensor(this, v0);
     }
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
@@ -4839,9 +4839,9 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Scalar_out.call(this, v0, out as Tensor);
+        return at.fmod_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().fmod_Scalar.call(this, v0);
+      return at.fmod_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.fmod", a, SIGS_fmod);
@@ -4862,7 +4862,7 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-      return aten().fmod__Tensor.call(this, v0);
+      return at.fmod__Tensor(this, v0);
     }
   }
   // fmod_.Scalar
@@ -4872,7 +4872,7 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-      return aten().fmod__Scalar.call(this, v0);
+      return at.fmod__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.fmod_", a, SIGS_fmod_);
@@ -4896,9 +4896,9 @@ function method_atan2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan2_out.call(this, v0, out as Tensor);
+        return at.atan2_out(this, v0, out as Tensor);
       }
-      return aten().atan2.call(this, v0);
+      return at.atan2(this, v0);
     }
   }
   return bad_atan2(a);
@@ -4926,7 +4926,7 @@ function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
-      return aten().atan2_.call(this, v0);
+      return at.atan2_(this, v0);
     }
   }
   return bad_atan2_(a);
@@ -4957,9 +4957,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Scalar_out.call(this, v0, v1, out as Tensor);
+        return at.lerp_Scalar_out(this, v0, v1, out as Tensor);
       }
-      return aten().lerp_Scalar.call(this, v0, v1);
+      return at.lerp_Scalar(this, v0, v1);
     }
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
@@ -4973,9 +4973,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Tensor_out.call(this, v0, v1, out as Tensor);
+        return at.lerp_Tensor_out(this, v0, v1, out as Tensor);
       }
-      return aten().lerp_Tensor.call(this, v0, v1);
+      return at.lerp_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.lerp", a, SIGS_lerp);
@@ -4997,7 +4997,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-      return aten().lerp__Scalar.call(this, v0, v1);
+      return at.lerp__Scalar(this, v0, v1);
     }
   }
   // lerp_.Tensor
@@ -5008,7 +5008,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-      return aten().lerp__Tensor.call(this, v0, v1);
+      return at.lerp__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
@@ -5032,7 +5032,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
-      return aten().sum.call(this, k0);
+      return at.sum(this, k0);
     }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
@@ -5056,9 +5056,9 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-        return aten().sum_IntList_out.call(this, v0, v1, k0, out as Tensor);
+        return at.sum_IntList_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().sum_dim_IntList.call(this, v0, v1, k0);
+      return at.sum_dim_IntList(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.sum", a, SIGS_sum);
@@ -5082,7 +5082,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
-      return aten().mean.call(this, k0);
+      return at.mean(this, k0);
     }
   }
   // mean.dim (out=: mean.out)
@@ -5106,9 +5106,9 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-        return aten().mean_out.call(this, v0, v1, k0, out as Tensor);
+        return at.mean_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().mean_dim.call(this, v0, v1, k0);
+      return at.mean_dim(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.mean", a, SIGS_mean);
@@ -5132,7 +5132,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
-      return aten().prod.call(this, k0);
+      return at.prod(this, k0);
     }
   }
   // prod.dim_int (out=: prod.int_out)
@@ -5156,9 +5156,9 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-        return aten().prod_int_out.call(this, v0, v1, k0, out as Tensor);
+        return at.prod_int_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().prod_dim_int.call(this, v0, v1, k0);
+      return at.prod_dim_int(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.prod", a, SIGS_prod);
@@ -5193,9 +5193,9 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-        return aten().amax_out.call(this, v0, v1, out as Tensor);
+        return at.amax_out(this, v0, v1, out as Tensor);
       }
-      return aten().amax.call(this, v0, v1);
+      return at.amax(this, v0, v1);
     }
   }
   return bad_amax(a);
@@ -5238,9 +5238,9 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-        return aten().amin_out.call(this, v0, v1, out as Tensor);
+        return at.amin_out(this, v0, v1, out as Tensor);
       }
-      return aten().amin.call(this, v0, v1);
+      return at.amin(this, v0, v1);
     }
   }
   return bad_amin(a);
@@ -5278,9 +5278,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_out.call(this, v0, v1, out as Tensor);
+        return at.all_out(this, v0, v1, out as Tensor);
       }
-      return aten().all_dim.call(this, v0, v1);
+      return at.all_dim(this, v0, v1);
     }
   }
   // all.dims (out=: all.dims_out)
@@ -5304,9 +5304,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_dims_out.call(this, v0, v1, out as Tensor);
+        return at.all_dims_out(this, v0, v1, out as Tensor);
       }
-      return aten().all_dims.call(this, v0, v1);
+      return at.all_dims(this, v0, v1);
     }
   }
   // all (out=: all.all_out)
@@ -5317,9 +5317,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_all_out.call(this, out as Tensor);
+        return at.all_all_out(this, out as Tensor);
       }
-      return aten().all.call(this);
+      return at.all(this);
     }
   }
   return noMatch("Tensor.all", a, SIGS_all);
@@ -5349,9 +5349,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_out.call(this, v0, v1, out as Tensor);
+        return at.any_out(this, v0, v1, out as Tensor);
       }
-      return aten().any_dim.call(this, v0, v1);
+      return at.any_dim(this, v0, v1);
     }
   }
   // any.dims (out=: any.dims_out)
@@ -5375,9 +5375,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_dims_out.call(this, v0, v1, out as Tensor);
+        return at.any_dims_out(this, v0, v1, out as Tensor);
       }
-      return aten().any_dims.call(this, v0, v1);
+      return at.any_dims(this, v0, v1);
     }
   }
   // any (out=: any.all_out)
@@ -5388,9 +5388,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_all_out.call(this, out as Tensor);
+        return at.any_all_out(this, out as Tensor);
       }
-      return aten().any.call(this);
+      return at.any(this);
     }
   }
   return noMatch("Tensor.any", a, SIGS_any);
@@ -5425,9 +5425,9 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmax_out.call(this, v0, v1, out as Tensor);
+        return at.argmax_out(this, v0, v1, out as Tensor);
       }
-      return aten().argmax.call(this, v0, v1);
+      return at.argmax(this, v0, v1);
     }
   }
   return bad_argmax(a);
@@ -5470,9 +5470,9 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmin_out.call(this, v0, v1, out as Tensor);
+        return at.argmin_out(this, v0, v1, out as Tensor);
       }
-      return aten().argmin.call(this, v0, v1);
+      return at.argmin(this, v0, v1);
     }
   }
   return bad_argmin(a);
@@ -5510,9 +5510,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("max", out, 2, 2);
-        return aten().max_dim_max.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.max_dim_max(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().max_dim.call(this, v0, v1);
+      return at.max_dim(this, v0, v1);
     }
   }
   // max (out=: max.unary_out)
@@ -5523,9 +5523,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_unary_out.call(this, out as Tensor);
+        return at.max_unary_out(this, out as Tensor);
       }
-      return aten().max.call(this);
+      return at.max(this);
     }
   }
   // max.other (out=: max.out)
@@ -5538,9 +5538,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_out.call(this, v0, out as Tensor);
+        return at.max_out(this, v0, out as Tensor);
       }
-      return aten().max_other.call(this, v0);
+      return at.max_other(this, v0);
     }
   }
   return noMatch("Tensor.max", a, SIGS_max);
@@ -5570,9 +5570,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("min", out, 2, 2);
-        return aten().min_dim_min.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.min_dim_min(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().min_dim.call(this, v0, v1);
+      return at.min_dim(this, v0, v1);
     }
   }
   // min (out=: min.unary_out)
@@ -5583,9 +5583,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_unary_out.call(this, out as Tensor);
+        return at.min_unary_out(this, out as Tensor);
       }
-      return aten().min.call(this);
+      return at.min(this);
     }
   }
   // min.other (out=: min.out)
@@ -5598,9 +5598,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_out.call(this, v0, out as Tensor);
+        return at.min_out(this, v0, out as Tensor);
       }
-      return aten().min_other.call(this, v0);
+      return at.min_other(this, v0);
     }
   }
   return noMatch("Tensor.min", a, SIGS_min);
@@ -5636,7 +5636,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
-      return aten().var_correction.call(this, v0, k0, k1);
+      return at.var_correction(this, v0, k0, k1);
     }
   }
   // var
@@ -5651,7 +5651,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.unbiased as boolean;
       } else v0 = true;
       if (o !== undefined) checkKw("var", o, ["unbiased"], ["unbiased"], n);
-      return aten().var.call(this, v0);
+      return at.var(this, v0);
     }
   }
   // var.dim
@@ -5673,7 +5673,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("var", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
-      return aten().var_dim.call(this, v0, v1, v2);
+      return at.var_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.var", a, SIGS_var);
@@ -5709,7 +5709,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
-      return aten().std_correction.call(this, v0, k0, k1);
+      return at.std_correction(this, v0, k0, k1);
     }
   }
   // std
@@ -5724,7 +5724,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.unbiased as boolean;
       } else v0 = true;
       if (o !== undefined) checkKw("std", o, ["unbiased"], ["unbiased"], n);
-      return aten().std.call(this, v0);
+      return at.std(this, v0);
     }
   }
   // std.dim
@@ -5746,7 +5746,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("std", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
-      return aten().std_dim.call(this, v0, v1, v2);
+      return at.std_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.std", a, SIGS_std);
@@ -5773,7 +5773,7 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.keepdim as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
-      return aten().logsumexp.call(this, v0, v1);
+      return at.logsumexp(this, v0, v1);
     }
   }
   return bad_logsumexp(a);
@@ -5801,7 +5801,7 @@ function method_mm(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
-      return aten().mm.call(this, v0);
+      return at.mm(this, v0);
     }
   }
   return bad_mm(a);
@@ -5828,7 +5828,7 @@ function method_bmm(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
-      return aten().bmm.call(this, v0);
+      return at.bmm(this, v0);
     }
   }
   return bad_bmm(a);
@@ -5855,7 +5855,7 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
-      return aten().matmul.call(this, v0);
+      return at.matmul(this, v0);
     }
   }
   return bad_matmul(a);
@@ -5882,7 +5882,7 @@ function method_dot(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
-      return aten().dot.call(this, v0);
+      return at.dot(this, v0);
     }
   }
   return bad_dot(a);
@@ -5909,7 +5909,7 @@ function method_mv(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
-      return aten().mv.call(this, v0);
+      return at.mv(this, v0);
     }
   }
   return bad_mv(a);
@@ -5936,7 +5936,7 @@ function method_outer(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
-      return aten().outer.call(this, v0);
+      return at.outer(this, v0);
     }
   }
   return bad_outer(a);
@@ -5974,7 +5974,7 @@ function method_addmm(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
-      return aten().addmm.call(this, v0, v1, k0, k1);
+      return at.addmm(this, v0, v1, k0, k1);
     }
   }
   return bad_addmm(a);
@@ -6015,7 +6015,7 @@ function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
-      return aten().baddbmm.call(this, v0, v1, k0, k1);
+      return at.baddbmm(this, v0, v1, k0, k1);
     }
   }
   return bad_baddbmm(a);
@@ -6051,7 +6051,7 @@ function method_softmax(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dtype === null ? null : toDtype(o.dtype);
       } else v1 = null;
       if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-      return aten().softmax_int.call(this, v0, v1);
+      return at.softmax_int(this, v0, v1);
     }
   }
   return bad_softmax(a);
@@ -6085,7 +6085,7 @@ function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dtype === null ? null : toDtype(o.dtype);
       } else v1 = null;
       if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-      return aten().log_softmax_int.call(this, v0, v1);
+      return at.log_softmax_int(this, v0, v1);
     }
   }
   return bad_log_softmax(a);
@@ -6119,7 +6119,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
-      return aten().split_Tensor.call(this, v0, v1);
+      return at.split_Tensor(this, v0, v1);
     }
   }
   // split.sizes
@@ -6135,7 +6135,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
-      return aten().split_sizes.call(this, v0, v1);
+      return at.split_sizes(this, v0, v1);
     }
   }
   return noMatch("Tensor.split", a, SIGS_split);
@@ -6162,7 +6162,7 @@ function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
-      return aten().split_with_sizes.call(this, v0, v1);
+      return at.split_with_sizes(this, v0, v1);
     }
   }
   return bad_split_with_sizes(a);
@@ -6196,7 +6196,7 @@ function method_chunk(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
-      return aten().chunk.call(this, v0, v1);
+      return at.chunk(this, v0, v1);
     }
   }
   return bad_chunk(a);
@@ -6229,7 +6229,7 @@ function method_unbind(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.dim as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
-      return aten().unbind_int.call(this, v0);
+      return at.unbind_int(this, v0);
     }
   }
   return bad_unbind(a);
@@ -6256,7 +6256,7 @@ function method_flip(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
-      return aten().flip.call(this, v0);
+      return at.flip(this, v0);
     }
   }
   return bad_flip(a);
@@ -6289,7 +6289,7 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
         v1 = toIntListN(o.dims, 1);
       } else v1 = [];
       if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
-      return aten().roll.call(this, v0, v1);
+      return at.roll(this, v0, v1);
     }
   }
   return bad_roll(a);
@@ -6317,7 +6317,7 @@ function method_repeat(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
-      return aten().repeat.call(this, v0);
+      return at.repeat(this, v0);
     }
   }
   return bad_repeat(a);
@@ -6344,7 +6344,7 @@ function method_tile(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
-      return aten().tile.call(this, v0);
+      return at.tile(this, v0);
     }
   }
   return bad_tile(a);
@@ -6372,7 +6372,7 @@ function method_index_select(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
-      return aten().index_select.call(this, v0, v1);
+      return at.index_select(this, v0, v1);
     }
   }
   return bad_index_select(a);
@@ -6400,7 +6400,7 @@ function method_index(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isOptionalTensorList(p[0])) {
       const v0: (Tensor | null)[] = toOptionalTensorList(p[0]);
       if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
-      return aten().index_Tensor.call(this, v0);
+      return at.index_Tensor(this, v0);
     }
   }
   return bad_index(a);
@@ -6434,7 +6434,7 @@ function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.accumulate as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-      return aten().index_put_.call(this, v0, v1, v2);
+      return at.index_put_(this, v0, v1, v2);
     }
   }
   return bad_index_put_(a);
@@ -6470,7 +6470,7 @@ function method_index_put(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.accumulate as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-      return aten().index_put.call(this, v0, v1, v2);
+      return at.index_put(this, v0, v1, v2);
     }
   }
   return bad_index_put(a);
@@ -6505,7 +6505,7 @@ function method_gather(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.sparse_grad as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
-      return aten().gather.call(this, v0, v1, k0);
+      return at.gather(this, v0, v1, k0);
     }
   }
   return bad_gather(a);
@@ -6536,7 +6536,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
-      return aten().scatter_src.call(this, v0, v1, v2);
+      return at.scatter_src(this, v0, v1, v2);
     }
   }
   // scatter.value
@@ -6548,7 +6548,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
-      return aten().scatter_value.call(this, v0, v1, v2);
+      return at.scatter_value(this, v0, v1, v2);
     }
   }
   // scatter.reduce
@@ -6565,7 +6565,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["dim","index","src","reduce"], ["dim","index","src"], n);
-      return aten().scatter_reduce.call(this, v0, v1, v2, k0);
+      return at.scatter_reduce(this, v0, v1, v2, k0);
     }
   }
   // scatter.value_reduce
@@ -6582,7 +6582,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["dim","index","value","reduce"], ["dim","index","value"], n);
-      return aten().scatter_value_reduce.call(this, v0, v1, v2, k0);
+      return at.scatter_value_reduce(this, v0, v1, v2, k0);
     }
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
@@ -6605,7 +6605,7 @@ function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
-      return aten().scatter_add.call(this, v0, v1, v2);
+      return at.scatter_add(this, v0, v1, v2);
     }
   }
   return bad_scatter_add(a);
@@ -6635,7 +6635,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill_Scalar.call(this, v0, v1);
+      return at.masked_fill_Scalar(this, v0, v1);
     }
   }
   // masked_fill.Tensor
@@ -6646,7 +6646,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill_Tensor.call(this, v0, v1);
+      return at.masked_fill_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
@@ -6668,7 +6668,7 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill__Scalar.call(this, v0, v1);
+      return at.masked_fill__Scalar(this, v0, v1);
     }
   }
   // masked_fill_.Tensor
@@ -6679,7 +6679,7 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill__Tensor.call(this, v0, v1);
+      return at.masked_fill__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.masked_fill_", a, SIGS_masked_fill_);
@@ -6700,7 +6700,7 @@ function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
-      return aten().masked_select.call(this, v0);
+      return at.masked_select(this, v0);
     }
   }
   return bad_masked_select(a);
@@ -6723,7 +6723,7 @@ function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("nonzero", o);
-      return aten().nonzero.call(this);
+      return at.nonzero(this);
     }
   }
   return noArgs("nonzero", a);
@@ -6749,7 +6749,7 @@ function method_tril(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.diagonal as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
-      return aten().tril.call(this, v0);
+      return at.tril(this, v0);
     }
   }
   return bad_tril(a);
@@ -6781,7 +6781,7 @@ function method_triu(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.diagonal as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
-      return aten().triu.call(this, v0);
+      return at.triu(this, v0);
     }
   }
   return bad_triu(a);
@@ -6819,7 +6819,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.descending as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
-      return aten().sort.call(this, v0, v1);
+      return at.sort(this, v0, v1);
     }
   }
   // sort.stable
@@ -6842,7 +6842,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("sort", o, ["stable","dim","descending"], [], n);
-      return aten().sort_stable.call(this, k0, k1, k2);
+      return at.sort_stable(this, k0, k1, k2);
     }
   }
   return noMatch("Tensor.sort", a, SIGS_sort);
@@ -6874,7 +6874,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.descending as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
-      return aten().argsort.call(this, v0, v1);
+      return at.argsort(this, v0, v1);
     }
   }
   // argsort.stable
@@ -6897,7 +6897,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("argsort", o, ["stable","dim","descending"], [], n);
-      return aten().argsort_stable.call(this, k0, k1, k2);
+      return at.argsort_stable(this, k0, k1, k2);
     }
   }
   return noMatch("Tensor.argsort", a, SIGS_argsort);
@@ -6936,7 +6936,7 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.sorted as boolean;
       } else v3 = true;
       if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
-      return aten().topk.call(this, v0, v1, v2, v3);
+      return at.topk(this, v0, v1, v2, v3);
     }
   }
   return bad_topk(a);
@@ -6969,9 +6969,9 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Tensor_out.call(this, v0, out as Tensor);
+        return at.pow_Tensor_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().pow_Tensor_Tensor.call(this, v0);
+      return at.pow_Tensor_Tensor(this, v0);
     }
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
@@ -6984,9 +6984,9 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Scalar_out.call(this, v0, out as Tensor);
+        return at.pow_Tensor_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().pow_Tensor_Scalar.call(this, v0);
+      return at.pow_Tensor_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.pow", a, SIGS_pow);
@@ -7015,9 +7015,9 @@ function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumsum_out.call(this, v0, k0, out as Tensor);
+        return at.cumsum_out(this, v0, k0, out as Tensor);
       }
-      return aten().cumsum.call(this, v0, k0);
+      return at.cumsum(this, v0, k0);
     }
   }
   return bad_cumsum(a);
@@ -7051,7 +7051,7 @@ function method_cumsum_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("cumsum_", o, ["dim","dtype"], ["dim"], n);
-      return aten().cumsum_.call(this, v0, k0);
+      return at.cumsum_(this, v0, k0);
     }
   }
   return bad_cumsum_(a);
@@ -7087,9 +7087,9 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumprod_out.call(this, v0, k0, out as Tensor);
+        return at.cumprod_out(this, v0, k0, out as Tensor);
       }
-      return aten().cumprod.call(this, v0, k0);
+      return at.cumprod(this, v0, k0);
     }
   }
   return bad_cumprod(a);
@@ -7123,7 +7123,7 @@ function method_cumprod_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("cumprod_", o, ["dim","dtype"], ["dim"], n);
-      return aten().cumprod_.call(this, v0, k0);
+      return at.cumprod_(this, v0, k0);
     }
   }
   return bad_cumprod_(a);
@@ -7156,7 +7156,7 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.p as number | boolean;
       } else v0 = 2;
       if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
-      return aten().norm_Scalar.call(this, v0);
+      return at.norm_Scalar(this, v0);
     }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
@@ -7176,9 +7176,9 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-        return aten().norm_out.call(this, v0, v1, v2, out as Tensor);
+        return at.norm_out(this, v0, v1, v2, out as Tensor);
       }
-      return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
+      return at.norm_ScalarOpt_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.norm", a, SIGS_norm);
@@ -7208,9 +7208,9 @@ function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcmul_out.call(this, v0, v1, k0, out as Tensor);
+        return at.addcmul_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().addcmul.call(this, v0, v1, k0);
+      return at.addcmul(this, v0, v1, k0);
     }
   }
   return bad_addcmul(a);
@@ -7246,7 +7246,7 @@ function method_addcmul_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.value as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("addcmul_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-      return aten().addcmul_.call(this, v0, v1, k0);
+      return at.addcmul_(this, v0, v1, k0);
     }
   }
   return bad_addcmul_(a);
@@ -7284,9 +7284,9 @@ function method_addcdiv(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcdiv_out.call(this, v0, v1, k0, out as Tensor);
+        return at.addcdiv_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().addcdiv.call(this, v0, v1, k0);
+      return at.addcdiv(this, v0, v1, k0);
     }
   }
   return bad_addcdiv(a);
@@ -7322,7 +7322,7 @@ function method_addcdiv_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.value as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("addcdiv_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-      return aten().addcdiv_.call(this, v0, v1, k0);
+      return at.addcdiv_(this, v0, v1, k0);
     }
   }
   return bad_addcdiv_(a);
@@ -7354,9 +7354,9 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_out.call(this, v0, out as Tensor);
+        return at.clamp_min_out(this, v0, out as Tensor);
       }
-      return aten().clamp_min.call(this, v0);
+      return at.clamp_min(this, v0);
     }
   }
   // clamp_min.Tensor (out=: clamp_min.Tensor_out)
@@ -7369,9 +7369,9 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_Tensor_out.call(this, v0, out as Tensor);
+        return at.clamp_min_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().clamp_min_Tensor.call(this, v0);
+      return at.clamp_min_Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_min", a, SIGS_clamp_min);
@@ -7392,7 +7392,7 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
-      return aten().clamp_min_.call(this, v0);
+      return at.clamp_min_(this, v0);
     }
   }
   // clamp_min_.Tensor
@@ -7402,7 +7402,7 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
-      return aten().clamp_min__Tensor.call(this, v0);
+      return at.clamp_min__Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_min_", a, SIGS_clamp_min_);
@@ -7426,9 +7426,9 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_out.call(this, v0, out as Tensor);
+        return at.clamp_max_out(this, v0, out as Tensor);
       }
-      return aten().clamp_max.call(this, v0);
+      return at.clamp_max(this, v0);
     }
   }
   // clamp_max.Tensor (out=: clamp_max.Tensor_out)
@@ -7441,9 +7441,9 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_Tensor_out.call(this, v0, out as Tensor);
+        return at.clamp_max_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().clamp_max_Tensor.call(this, v0);
+      return at.clamp_max_Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_max", a, SIGS_clamp_max);
@@ -7464,7 +7464,7 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
-      return aten().clamp_max_.call(this, v0);
+      return at.clamp_max_(this, v0);
     }
   }
   // clamp_max_.Tensor
@@ -7474,7 +7474,7 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
-      return aten().clamp_max__Tensor.call(this, v0);
+      return at.clamp_max__Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_max_", a, SIGS_clamp_max_);
@@ -7513,7 +7513,7 @@ function method_isclose(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.equal_nan as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
-      return aten().isclose.call(this, v0, v1, v2, v3);
+      return at.isclose(this, v0, v1, v2, v3);
     }
   }
   return bad_isclose(a);
@@ -7549,7 +7549,7 @@ function method_take_along_dim(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number | null;
       } else v1 = null;
       if (o !== undefined) checkKw("take_along_dim", o, ["indices","dim"], ["indices","dim"], n);
-      return aten().take_along_dim.call(this, v0, v1);
+      return at.take_along_dim(this, v0, v1);
     }
   }
   return bad_take_along_dim(a);
@@ -7595,7 +7595,7 @@ function method_allclose(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.equal_nan as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("allclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
-      return aten().allclose.call(this, v0, v1, v2, v3);
+      return at.allclose(this, v0, v1, v2, v3);
     }
   }
   return bad_allclose(a);
@@ -7625,7 +7625,7 @@ function method_equal(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("equal", o, ["other"], ["other"], n);
-      return aten().equal.call(this, v0);
+      return at.equal(this, v0);
     }
   }
   return bad_equal(a);
@@ -7675,7 +7675,7 @@ function method_diff(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.append as Tensor | null;
       } else v3 = null;
       if (o !== undefined) checkKw("diff", o, ["n","dim","prepend","append"], ["n","dim","prepend","append"], n);
-      return aten().diff.call(this, v0, v1, v2, v3);
+      return at.diff(this, v0, v1, v2, v3);
     }
   }
   return bad_diff(a);
@@ -7716,7 +7716,7 @@ function method_multinomial(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("multinomial", o, ["num_samples","replacement","generator"], ["num_samples","replacement"], n);
-      return aten().multinomial.call(this, v0, v1, k0);
+      return at.multinomial(this, v0, v1, k0);
     }
   }
   return bad_multinomial(a);
@@ -7762,7 +7762,7 @@ function method_diagonal(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.dim2 as number;
       } else v2 = 1;
       if (o !== undefined) checkKw("diagonal", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
-      return aten().diagonal.call(this, v0, v1, v2);
+      return at.diagonal(this, v0, v1, v2);
     }
   }
   return bad_diagonal(a);
@@ -7802,7 +7802,7 @@ function method_svd(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.compute_uv as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("svd", o, ["some","compute_uv"], ["some","compute_uv"], n);
-      return aten().svd.call(this, v0, v1);
+      return at.svd(this, v0, v1);
     }
   }
   return bad_svd(a);
