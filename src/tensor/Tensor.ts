@@ -19,6 +19,7 @@ import { isChannelsLast3dContiguous, isChannelsLastContiguous } from './TensorGe
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
+import * as at from '../generated/TensorBody.js';
 
 // Note [Tensor brand check]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -399,7 +400,7 @@ export class Tensor extends TensorImpl {
 
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
   expandAs(other: Tensor): Tensor {
-    return this.expand(other.sizes);
+    return at.expand(this, other.sizes);
   }
 
   /**
