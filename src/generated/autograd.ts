@@ -13,6 +13,8 @@ import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
 import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import * as at from './TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -105,7 +107,7 @@ export class ViewBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -153,7 +155,7 @@ export class TransposeBackward0 extends Node {
     if (grad === null) return out;
     const dim0 = this.dim0_;
     const dim1 = this.dim1_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
     return out;
   }
 }
@@ -173,7 +175,7 @@ export class TransposeBackward1 extends Node {
     if (grad === null) return out;
     const dim0 = this.dim0_;
     const dim1 = this.dim1_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
     return out;
   }
 }
@@ -189,7 +191,7 @@ export class TBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
     return out;
   }
 }
@@ -205,7 +207,7 @@ export class TBackward1 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
     return out;
   }
 }
@@ -259,7 +261,7 @@ export class SqueezeBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -277,7 +279,7 @@ export class SqueezeBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -295,7 +297,7 @@ export class SqueezeBackward2 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -313,7 +315,7 @@ export class SqueezeBackward3 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -331,7 +333,7 @@ export class SqueezeBackward4 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -349,7 +351,7 @@ export class SqueezeBackward5 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -367,7 +369,7 @@ export class UnsqueezeBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
     return out;
   }
 }
@@ -385,7 +387,7 @@ export class UnsqueezeBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
     return out;
   }
 }
@@ -652,7 +654,7 @@ export class SubBackward0 extends Node {
     if (grad === null) return out;
     const alpha = this.alpha_;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.neg(), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.neg(grad), alpha);
     return out;
   }
 }
@@ -672,8 +674,8 @@ export class MulBackward0 extends Node {
     if (grad === null) return out;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(other);
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
     return out;
   }
 
@@ -698,7 +700,7 @@ export class DivBackward0 extends Node {
     if (grad === null) return out;
     const other = this.other_.unpack(this);
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, other);
     if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other);
     return out;
   }
@@ -748,7 +750,7 @@ export class NegBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(grad);
     return out;
   }
 }
@@ -766,7 +768,7 @@ export class AbsBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sign());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sign(self));
     return out;
   }
 
@@ -804,7 +806,7 @@ export class ExpBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, result);
     return out;
   }
 
@@ -826,7 +828,7 @@ export class Exp2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result).mul(Math.LN2);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, result), wrapScalar(Math.LN2));
     return out;
   }
 
@@ -848,7 +850,7 @@ export class LogBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, self);
     return out;
   }
 
@@ -870,7 +872,7 @@ export class Log2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(Math.LN2));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(self, wrapScalar(Math.LN2)));
     return out;
   }
 
@@ -892,7 +894,7 @@ export class Log1PBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(self, wrapScalar(1)));
     return out;
   }
 
@@ -914,7 +916,7 @@ export class Expm1Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(result, wrapScalar(1)));
     return out;
   }
 
@@ -936,7 +938,7 @@ export class SqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(result.mul(2));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(result, wrapScalar(2)));
     return out;
   }
 
@@ -958,7 +960,7 @@ export class RsqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.pow(3)).mul(-0.5);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.pow_Tensor_Scalar(result, 3)), wrapScalar(-0.5));
     return out;
   }
 
@@ -980,7 +982,7 @@ export class SinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cos());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cos(self));
     return out;
   }
 
@@ -1002,7 +1004,7 @@ export class CosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sin().neg());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.neg(at.sin(self)));
     return out;
   }
 
@@ -1024,7 +1026,7 @@ export class TanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.mul_Tensor(result, result), wrapScalar(1)));
     return out;
   }
 
@@ -1046,7 +1048,7 @@ export class AsinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1))));
     return out;
   }
 
@@ -1068,7 +1070,7 @@ export class AcosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt()).neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1)))));
     return out;
   }
 
@@ -1090,7 +1092,7 @@ export class AtanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(self).add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(at.mul_Tensor(self, self), wrapScalar(1)));
     return out;
   }
 
@@ -1112,7 +1114,7 @@ export class SinhBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cosh());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cosh(self));
     return out;
   }
 
@@ -1134,7 +1136,7 @@ export class CoshBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sinh());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sinh(self));
     return out;
   }
 
@@ -1156,7 +1158,7 @@ export class TanhBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).neg().add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.neg(at.mul_Tensor(result, result)), wrapScalar(1)));
     return out;
   }
 
@@ -1178,7 +1180,7 @@ export class SigmoidBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result.neg().add(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.mul_Tensor(result, at.add_Tensor(at.neg(result), wrapScalar(1))));
     return out;
   }
 
@@ -1268,7 +1270,7 @@ export class ErfBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().exp()).mul(2 / Math.sqrt(Math.PI));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.exp(at.neg(at.mul_Tensor(self, self)))), wrapScalar(2 / Math.sqrt(Math.PI)));
     return out;
   }
 
@@ -1386,7 +1388,7 @@ export class ReciprocalBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result)).neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.mul_Tensor(result, result)));
     return out;
   }
 
@@ -1408,7 +1410,7 @@ export class NanToNumBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.isfinite());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.isfinite(self));
     return out;
   }
 
@@ -1608,7 +1610,7 @@ export class RemainderBackward1 extends Node {
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'floor' }));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(at.neg(grad), at.div_Tensor_mode(self, other, 'floor'));
     return out;
   }
 
@@ -1650,7 +1652,7 @@ export class FmodBackward1 extends Node {
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'trunc' }));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(at.neg(grad), at.div_Tensor_mode(self, other, 'trunc'));
     return out;
   }
 
@@ -1691,8 +1693,8 @@ export class Atan2Backward0 extends Node {
     if (grad === null) return out;
     const other = this.other_.unpack(this);
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(other.div(self.mul(self).add(other.mul(other))));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self.neg().div(self.mul(self).add(other.mul(other))));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.div_Tensor(other, at.add_Tensor(at.mul_Tensor(self, self), at.mul_Tensor(other, other))));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.div_Tensor(at.neg(self), at.add_Tensor(at.mul_Tensor(self, self), at.mul_Tensor(other, other))));
     return out;
   }
 
@@ -1715,8 +1717,8 @@ export class LerpBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const weight = this.weight_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(1 - Number(weight));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, wrapScalar(1 - Number(weight)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, wrapScalar(weight));
     return out;
   }
 }
@@ -1738,9 +1740,9 @@ export class LerpBackward1 extends Node {
     const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
     const end = (this.end_.defined() ? this.end_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(weight.neg().add(1));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
-    if (this.shouldComputeOutput(2)) out[2] = grad.mul(end.sub(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.neg(weight), wrapScalar(1)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, weight);
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(grad, at.sub_Tensor(end, self));
     return out;
   }
 
@@ -1844,7 +1846,7 @@ export class SumBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.expand(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.expand(grad, self_sizes);
     return out;
   }
 }
@@ -1886,7 +1888,7 @@ export class MeanBackward0 extends Node {
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
     const self_numel = this.self_numel;
-    if (this.shouldComputeOutput(0)) out[0] = grad.expand(self_sizes).div(self_numel);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(at.expand(grad, self_sizes), wrapScalar(self_numel));
     return out;
   }
 }
@@ -2281,8 +2283,8 @@ export class MmBackward0 extends Node {
     if (grad === null) return out;
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mm(mat2.t());
-    if (this.shouldComputeOutput(1)) out[1] = self.t().mm(grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.mm(grad, at.t(mat2));
+    if (this.shouldComputeOutput(1)) out[1] = at.mm(at.t(self), grad);
     return out;
   }
 
@@ -2307,8 +2309,8 @@ export class BmmBackward0 extends Node {
     if (grad === null) return out;
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.bmm(mat2.transpose(1, 2));
-    if (this.shouldComputeOutput(1)) out[1] = self.transpose(1, 2).bmm(grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.bmm(grad, at.transpose_int(mat2, 1, 2));
+    if (this.shouldComputeOutput(1)) out[1] = at.bmm(at.transpose_int(self, 1, 2), grad);
     return out;
   }
 
@@ -2331,7 +2333,7 @@ export class UnsafeViewBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
@@ -2351,8 +2353,8 @@ export class DotBackward0 extends Node {
     if (grad === null) return out;
     const tensor = (this.tensor_.defined() ? this.tensor_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(tensor);
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, tensor);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
     return out;
   }
 
@@ -2377,8 +2379,8 @@ export class MvBackward0 extends Node {
     if (grad === null) return out;
     const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.unsqueeze(1).mul(vec.unsqueeze(0));
-    if (this.shouldComputeOutput(1)) out[1] = self.t().mv(grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.unsqueeze(grad, 1), at.unsqueeze(vec, 0));
+    if (this.shouldComputeOutput(1)) out[1] = at.mv(at.t(self), grad);
     return out;
   }
 
@@ -2408,8 +2410,8 @@ export class AddmmBackward0 extends Node {
     const alpha = this.alpha_;
     const mat1 = (this.mat1_.defined() ? this.mat1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.mm(mat2.t()), alpha);
-    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(mat1.t().mm(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.mm(grad, at.t(mat2)), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.mm(at.t(mat1), grad), alpha);
     return out;
   }
 
@@ -2439,8 +2441,8 @@ export class BaddbmmBackward0 extends Node {
     const alpha = this.alpha_;
     const batch1 = (this.batch1_.defined() ? this.batch1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.bmm(batch2.transpose(1, 2)), alpha);
-    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(batch1.transpose(1, 2).bmm(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.bmm(grad, at.transpose_int(batch2, 1, 2)), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.bmm(at.transpose_int(batch1, 1, 2), grad), alpha);
     return out;
   }
 
@@ -2702,7 +2704,7 @@ export class MseLossBackward0 extends Node {
     const target = this.target_.unpack(this);
     const reduction = this.reduction_;
     if (this.shouldComputeOutput(0)) out[0] = mseLossBackward(grad, self, target, reduction);
-    if (this.shouldComputeOutput(1)) out[1] = mseLossBackward(grad, self, target, reduction).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(mseLossBackward(grad, self, target, reduction));
     return out;
   }
 
@@ -3174,7 +3176,7 @@ export class FlipBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dims = this.dims_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.flip(dims);
+    if (this.shouldComputeOutput(0)) out[0] = at.flip(grad, dims);
     return out;
   }
 }
@@ -3286,8 +3288,8 @@ export class IndexPutBackward0 extends Node {
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
-    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : at.index_put(grad, indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(1)) out[1] = at.index_Tensor(grad, indices);
     return out;
   }
 
@@ -3314,8 +3316,8 @@ export class IndexPutBackward0Functional extends Node {
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
-    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : at.index_put(grad, indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(1)) out[1] = at.index_Tensor(grad, indices);
     return out;
   }
 
@@ -3366,8 +3368,8 @@ export class ScatterBackward0 extends Node {
     if (grad === null) return out;
     const dim = this.dim_;
     const index = this.index_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
-    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    if (this.shouldComputeOutput(0)) out[0] = at.scatter_value(grad, dim, index, 0);
+    if (this.shouldComputeOutput(1)) out[1] = at.gather(grad, dim, index);
     return out;
   }
 
@@ -3391,7 +3393,7 @@ export class ScatterBackward1 extends Node {
     if (grad === null) return out;
     const dim = this.dim_;
     const index = this.index_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
+    if (this.shouldComputeOutput(0)) out[0] = at.scatter_value(grad, dim, index, 0);
     return out;
   }
 
@@ -3416,7 +3418,7 @@ export class ScatterAddBackward0 extends Node {
     const dim = this.dim_;
     const index = (this.index_.defined() ? this.index_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    if (this.shouldComputeOutput(1)) out[1] = at.gather(grad, dim, index);
     return out;
   }
 
@@ -3438,7 +3440,7 @@ export class MaskedFillBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const mask = this.mask_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
+    if (this.shouldComputeOutput(0)) out[0] = at.masked_fill_Scalar(grad, mask, 0);
     return out;
   }
 
@@ -3460,8 +3462,8 @@ export class MaskedFillBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const mask = this.mask_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
-    if (this.shouldComputeOutput(1)) out[1] = grad.masked_select(mask).sum();
+    if (this.shouldComputeOutput(0)) out[0] = at.masked_fill_Scalar(grad, mask, 0);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(at.masked_select(grad, mask));
     return out;
   }
 
@@ -3507,7 +3509,7 @@ export class TrilBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const diagonal = this.diagonal_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.tril(diagonal);
+    if (this.shouldComputeOutput(0)) out[0] = at.tril(grad, diagonal);
     return out;
   }
 }
@@ -3525,7 +3527,7 @@ export class TriuBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const diagonal = this.diagonal_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.triu(diagonal);
+    if (this.shouldComputeOutput(0)) out[0] = at.triu(grad, diagonal);
     return out;
   }
 }
@@ -4943,7 +4945,7 @@ export class SmoothL1LossBackward0 extends Node {
     const reduction = this.reduction_;
     const beta = this.beta_;
     if (this.shouldComputeOutput(0)) out[0] = smoothL1LossBackward(grad, self, target, reduction, beta);
-    if (this.shouldComputeOutput(1)) out[1] = smoothL1LossBackward(grad, self, target, reduction, beta).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(smoothL1LossBackward(grad, self, target, reduction, beta));
     return out;
   }
 
@@ -4973,7 +4975,7 @@ export class HuberLossBackward0 extends Node {
     const reduction = this.reduction_;
     const delta = this.delta_;
     if (this.shouldComputeOutput(0)) out[0] = huberLossBackward(grad, self, target, reduction, delta);
-    if (this.shouldComputeOutput(1)) out[1] = huberLossBackward(grad, self, target, reduction, delta).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(huberLossBackward(grad, self, target, reduction, delta));
     return out;
   }
 
@@ -5001,8 +5003,8 @@ export class AddcmulBackward0 extends Node {
     const value = this.value_;
     const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.mul(value));
-    if (this.shouldComputeOutput(2)) out[2] = grad.mul(tensor1.mul(value));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.mul_Tensor(tensor2, wrapScalar(value)));
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(grad, at.mul_Tensor(tensor1, wrapScalar(value)));
     return out;
   }
 
@@ -5030,8 +5032,8 @@ export class AddcdivBackward0 extends Node {
     const value = this.value_;
     const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.reciprocal().mul(value));
-    if (this.shouldComputeOutput(2)) out[2] = grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.mul_Tensor(at.reciprocal(tensor2), wrapScalar(value)));
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(at.neg(grad), at.div_Tensor(at.mul_Tensor(tensor1, wrapScalar(value)), at.mul_Tensor(tensor2, tensor2)));
     return out;
   }
 
@@ -5056,7 +5058,7 @@ export class ClampMinBackward0 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const min = this.min_;
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.ge_Scalar(self, min), grad, 0);
     return out;
   }
 
@@ -5080,7 +5082,7 @@ export class ClampMaxBackward0 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const max = this.max_;
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.le_Scalar(self, max), grad, 0);
     return out;
   }
 
@@ -5228,8 +5230,8 @@ export class ClampMinBackward1 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const min = this.min_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
-    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.lt(min), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.ge_Tensor(self, min), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(at.lt_Tensor(self, min), grad, 0);
     return out;
   }
 
@@ -5254,8 +5256,8 @@ export class ClampMaxBackward1 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const max = this.max_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
-    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.gt(max), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.le_Tensor(self, max), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(at.gt_Tensor(self, max), grad, 0);
     return out;
   }
 
@@ -5353,7 +5355,7 @@ export class DiagonalBackwardBackward0 extends Node {
     const offset = this.offset_;
     const dim1 = this.dim1_;
     const dim2 = this.dim2_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.diagonal(offset, dim1, dim2);
+    if (this.shouldComputeOutput(0)) out[0] = at.diagonal(grad, offset, dim1, dim2);
     return out;
   }
 }
@@ -5400,7 +5402,7 @@ export class DivBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const other = this.other_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, wrapScalar(other));
     return out;
   }
 }
