@@ -98,7 +98,7 @@ function torchCat(ts: Tensor[], dim: number): Tensor {
 export function amaxAminBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
   const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
   const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
-  const mask = at.eq_Tensor(self, r).to(self.scalarType);
+  const mask = at.to_dtype(at.eq_Tensor(self, r), self.scalarType);
   const count = at.sum_dim_IntList(mask, wrapDims(dims, self.dim()), true);
   return at.div_Tensor(at.mul_Tensor(g, mask), count);
 }
@@ -164,10 +164,14 @@ export function normBackward(
   if (pv === 1) return at.mul_Tensor(at.sign(self), g);
   if (pv === 2) return at.masked_fill_Scalar(at.mul_Tensor(self, at.div_Tensor(g, n)), at.eq_Scalar(n, 0), 0);
   if (pv === Infinity || pv === -Infinity) {
-    const mask = at.eq_Tensor(at.abs(self), n).to(self.scalarType);
+    const mask = at.to_dtype(at.eq_Tensor(at.abs(self), n), self.scalarType);
     return at.mul_Tensor(at.sign(self), at.div_Tensor(at.mul_Tensor(g, mask), at.sum_dim_IntList(mask, ds, true)));
   }
-  return at.masked_fill_Scalar(at.mul_Tensor(at.mul_Tensor(self, at.pow_Tensor_Scalar(at.abs(self), pv - 2)), at.div_Tensor(g, at.pow_Tensor_Scalar(n, pv - 1))), at.eq_Scalar(n, 0), 0);
+  return at.masked_fill_Scalar(
+    at.mul_Tensor(at.mul_Tensor(self, at.pow_Tensor_Scalar(at.abs(self), pv - 2)), at.div_Tensor(g, at.pow_Tensor_Scalar(n, pv - 1))),
+    at.eq_Scalar(n, 0),
+    0,
+  );
 }
 
 /** `cumsum_backward`: reversed cumulative sum. */
@@ -198,7 +202,17 @@ export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result:
   const between = at.logical_and(at.eq_Scalar(count, 1), at.logical_not(firstZero));
   const z1 = at.argmax(firstZero.long(), d, true);
   const prodBefore = torchWhere(at.eq_Scalar(z1, 0), 1, at.gather(result, d, at.relu(at.sub_Tensor(z1, wrapScalar(1)))));
-  const atZero = at.mul_Tensor(at.sum_dim_IntList(at.mul_Tensor(at.cumprod(at.masked_fill_Scalar(self, at.logical_not(between), 1), d), at.masked_fill_Scalar(grad, at.ne_Scalar(count, 1), 0)), [d], true), prodBefore);
+  const atZero = at.mul_Tensor(
+    at.sum_dim_IntList(
+      at.mul_Tensor(
+        at.cumprod(at.masked_fill_Scalar(self, at.logical_not(between), 1), d),
+        at.masked_fill_Scalar(grad, at.ne_Scalar(count, 1), 0),
+      ),
+      [d],
+      true,
+    ),
+    prodBefore,
+  );
   return torchWhere(firstZero, atZero, torchWhere(before, beforeFirst, 0));
 }
 
@@ -211,7 +225,11 @@ export function powBackward(grad: Tensor, self: Tensor, exponent: number | boole
 
 /** `pow_backward_self` for a tensor exponent. */
 export function powBackwardSelf(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
-  return torchWhere(at.eq_Scalar(exponent, 0), 0, at.mul_Tensor(grad, at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1))))));
+  return torchWhere(
+    at.eq_Scalar(exponent, 0),
+    0,
+    at.mul_Tensor(grad, at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1))))),
+  );
 }
 
 /** `pow_backward_exponent`: grad * result * log(self), 0 where self is 0 and the exponent non-negative. */
@@ -272,7 +290,13 @@ export function clampMaxBackward(grad: Tensor, self: Tensor, min: Tensor | null,
 /** maximum/minimum: the gradient goes to the chosen side, half each on ties. */
 export function maxMinBackward(grad: Tensor, self: Tensor, other: Tensor, isMax: boolean, forSelf: boolean): Tensor {
   const half = torchWhere(at.eq_Tensor(self, other), at.div_Tensor(grad, wrapScalar(2)), grad);
-  const lose = forSelf ? (isMax ? at.lt_Tensor(self, other) : at.gt_Tensor(self, other)) : isMax ? at.gt_Tensor(self, other) : at.lt_Tensor(self, other);
+  const lose = forSelf
+    ? isMax
+      ? at.lt_Tensor(self, other)
+      : at.gt_Tensor(self, other)
+    : isMax
+      ? at.gt_Tensor(self, other)
+      : at.lt_Tensor(self, other);
   return at.masked_fill_Scalar(half, lose, 0);
 }
 
@@ -325,10 +349,8 @@ export function asStridedBackward(
   const base = Math.min(selfOffset, off);
   const total = Math.max(selfOffset + extent, off + vextent) - base;
   const flat = zerosOf([total], grad);
-  at.add__Tensor(aten()
-    .as_strided.call(flat, size, stride, off - base), grad);
-  return at.clone(aten()
-    .as_strided.call(flat, selfSizes, selfStrides, selfOffset - base));
+  at.add__Tensor(aten().as_strided.call(flat, size, stride, off - base), grad);
+  return at.clone(aten().as_strided.call(flat, selfSizes, selfStrides, selfOffset - base));
 }
 
 /** `_to_copy_backward`: back to the input's dtype and device. */
@@ -338,7 +360,7 @@ export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['
 
 /** `grad.to(other.dtype())` without a dispatch when the dtypes already agree (the common case). */
 function asDtypeOf(grad: Tensor, other: Tensor): Tensor {
-  return grad.scalarType === other.scalarType ? grad : grad.to(other.scalarType);
+  return grad.scalarType === other.scalarType ? grad : at.to_dtype(grad, other.scalarType);
 }
 
 /** softmax's backward: the native `_softmax_backward_data` (See Note [softmax backward over storage]). */
@@ -354,7 +376,10 @@ export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number, in
 /** softmax_double_backward (FunctionsManual.cpp): grad_output * grad - (output * grad_output).sum(dim, true) * grad - grad_output * (output * grad).sum(dim, true). */
 export function softmaxDoubleBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
   const g = asDtypeOf(grad, output);
-  return at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(gradOutput, g), at.mul_Tensor(at.sum_dim_IntList(at.mul_Tensor(output, gradOutput), [dim], true), g)), at.mul_Tensor(gradOutput, at.sum_dim_IntList(at.mul_Tensor(output, g), [dim], true)));
+  return at.sub_Tensor(
+    at.sub_Tensor(at.mul_Tensor(gradOutput, g), at.mul_Tensor(at.sum_dim_IntList(at.mul_Tensor(output, gradOutput), [dim], true), g)),
+    at.mul_Tensor(gradOutput, at.sum_dim_IntList(at.mul_Tensor(output, g), [dim], true)),
+  );
 }
 
 /** `_log_softmax_backward_data`'s grad_output: grad - (grad * output.exp()).sum(dim, true). */
@@ -439,7 +464,10 @@ function broadcastNumel(a: Tensor, b: Tensor): number {
 /** `binary_cross_entropy_backward` for the input. */
 export function binaryCrossEntropyBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
   const eps = 1e-12;
-  let r = at.mul_Tensor(at.div_Tensor(at.sub_Tensor(self, target), at.clamp(at.mul_Tensor(self, at.add_Tensor(at.neg(self), wrapScalar(1))), eps, null)), grad);
+  let r = at.mul_Tensor(
+    at.div_Tensor(at.sub_Tensor(self, target), at.clamp(at.mul_Tensor(self, at.add_Tensor(at.neg(self), wrapScalar(1))), eps, null)),
+    grad,
+  );
   if (weight !== null) r = at.mul_Tensor(r, weight);
   if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
@@ -453,7 +481,10 @@ export function binaryCrossEntropyTargetBackward(
   weight: Tensor | null,
   reduction: number,
 ): Tensor {
-  let r = at.mul_Tensor(at.sub_Tensor(at.clamp(at.log(at.add_Tensor(at.neg(self), wrapScalar(1))), -100, null), at.clamp(at.log(self), -100, null)), grad);
+  let r = at.mul_Tensor(
+    at.sub_Tensor(at.clamp(at.log(at.add_Tensor(at.neg(self), wrapScalar(1))), -100, null), at.clamp(at.log(self), -100, null)),
+    grad,
+  );
   if (weight !== null) r = at.mul_Tensor(r, weight);
   if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
@@ -469,7 +500,13 @@ export function bceWithLogitsBackward(
   reduction: number,
 ): Tensor {
   const s = at.sigmoid(self);
-  let r = posWeight === null ? at.sub_Tensor(s, target) : at.sub_Tensor(at.mul_Tensor(s, at.add_Tensor(at.mul_Tensor(posWeight, target), at.add_Tensor(at.neg(target), wrapScalar(1)))), at.mul_Tensor(posWeight, target));
+  let r =
+    posWeight === null
+      ? at.sub_Tensor(s, target)
+      : at.sub_Tensor(
+          at.mul_Tensor(s, at.add_Tensor(at.mul_Tensor(posWeight, target), at.add_Tensor(at.neg(target), wrapScalar(1)))),
+          at.mul_Tensor(posWeight, target),
+        );
   r = at.mul_Tensor(r, grad);
   if (weight !== null) r = at.mul_Tensor(r, weight);
   if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
@@ -524,7 +561,10 @@ export function layerNormBackward(
   const g = weight === null ? grad : at.mul_Tensor(grad, weight);
   const a = at.sum_dim_IntList(g, dims, true);
   const b = at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true);
-  return at.mul_Tensor(at.div_Tensor(rstd, wrapScalar(n)), at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), a), at.mul_Tensor(xhat, b)));
+  return at.mul_Tensor(
+    at.div_Tensor(rstd, wrapScalar(n)),
+    at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), a), at.mul_Tensor(xhat, b)),
+  );
 }
 
 /** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
@@ -547,9 +587,15 @@ export function geluBackward(grad: Tensor, self: Tensor, approximate: string): T
     const x3 = at.mul_Tensor(at.mul_Tensor(self, self), self);
     const inner = at.mul_Tensor(at.add_Tensor(self, at.mul_Tensor(x3, wrapScalar(0.044715))), wrapScalar(k));
     const t = at.tanh(inner);
-    const dinner = at.mul_Tensor(at.add_Tensor(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(3 * 0.044715)), wrapScalar(1)), wrapScalar(k));
+    const dinner = at.mul_Tensor(
+      at.add_Tensor(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(3 * 0.044715)), wrapScalar(1)),
+      wrapScalar(k),
+    );
     const left = at.mul_Tensor(at.add_Tensor(t, wrapScalar(1)), wrapScalar(0.5));
-    const right = at.mul_Tensor(at.mul_Tensor(at.mul_Tensor(self, wrapScalar(0.5)), at.add_Tensor(at.neg(at.mul_Tensor(t, t)), wrapScalar(1))), dinner);
+    const right = at.mul_Tensor(
+      at.mul_Tensor(at.mul_Tensor(self, wrapScalar(0.5)), at.add_Tensor(at.neg(at.mul_Tensor(t, t)), wrapScalar(1))),
+      dinner,
+    );
     return at.mul_Tensor(grad, at.add_Tensor(left, right));
   }
   const cdf = at.mul_Tensor(at.add_Tensor(at.erf(at.mul_Tensor(self, wrapScalar(Math.SQRT1_2))), wrapScalar(1)), wrapScalar(0.5));
@@ -662,7 +708,11 @@ export function repeatBackward(grad: Tensor, repeats: readonly number[], selfSiz
 
 /** roll's gradient: roll back. */
 export function rollBackward(grad: Tensor, shifts: readonly number[], dims: readonly number[]): Tensor {
-  return at.roll(grad, shifts.map((s) => -s), [...dims]);
+  return at.roll(
+    grad,
+    shifts.map((s) => -s),
+    [...dims],
+  );
 }
 
 /** index_select's gradient: scatter-add into zeros along dim. */

@@ -75,7 +75,13 @@ export function batchNormBackward(
   const g = weight === null ? grad : at.mul_Tensor(grad, at.reshape(weight, cs));
   if (!training) return at.mul_Tensor(g, invstd);
   const n = input.numel() / (input.sizes[1] as number);
-  return at.mul_Tensor(at.div_Tensor(invstd, wrapScalar(n)), at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), at.sum_dim_IntList(g, dims, true)), at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true))));
+  return at.mul_Tensor(
+    at.div_Tensor(invstd, wrapScalar(n)),
+    at.sub_Tensor(
+      at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), at.sum_dim_IntList(g, dims, true)),
+      at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true)),
+    ),
+  );
 }
 
 /**
@@ -122,7 +128,13 @@ export function groupNormBackward(
   let gi: Tensor | null = null;
   if (g3 !== null) {
     const gw = at.reshape(weight === null ? g3 : at.mul_Tensor(g3, at.reshape(weight, [1, C, 1])), [N, group, -1]);
-    gi = at.mul_Tensor(at.div_Tensor(r, wrapScalar(n)), at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(gw, wrapScalar(n)), at.sum_dim_IntList(gw, [2], true)), at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(gw, xhat), [2], true))));
+    gi = at.mul_Tensor(
+      at.div_Tensor(r, wrapScalar(n)),
+      at.sub_Tensor(
+        at.sub_Tensor(at.mul_Tensor(gw, wrapScalar(n)), at.sum_dim_IntList(gw, [2], true)),
+        at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(gw, xhat), [2], true)),
+      ),
+    );
   }
   // mean = Σx/n: each x gets gMean/n; rstd = (var + eps)^-½ with var = Σ(x-mean)²/n: each x gets -gRstd·rstd³·(x-mean)/n
   if (gMean !== null) {
@@ -265,7 +277,10 @@ export function smoothL1LossBackward(grad: Tensor, self: Tensor, target: Tensor,
 export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
   const d = at.sub_Tensor(self, target);
   const n = lossNorm(self, target, reduction);
-  return at.div_Tensor(at.mul_Tensor(at.where_self(at.le_Scalar(at.abs(d), delta), d, at.mul_Tensor(at.sign(d), wrapScalar(delta))), grad), wrapScalar(n));
+  return at.div_Tensor(
+    at.mul_Tensor(at.where_self(at.le_Scalar(at.abs(d), delta), d, at.mul_Tensor(at.sign(d), wrapScalar(delta))), grad),
+    wrapScalar(n),
+  );
 }
 
 /**

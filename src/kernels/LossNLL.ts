@@ -222,7 +222,8 @@ export function crossEntropy(
     }
     if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
     const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
-    const t = labelSmoothing > 0 ? at.add_Tensor(at.mul_Tensor(target, wrapScalar(1 - labelSmoothing)), wrapScalar(labelSmoothing / c)) : target;
+    const t =
+      labelSmoothing > 0 ? at.add_Tensor(at.mul_Tensor(target, wrapScalar(1 - labelSmoothing)), wrapScalar(labelSmoothing / c)) : target;
     const prod = weight === null ? at.mul_Tensor(input, t) : at.mul_Tensor(at.mul_Tensor(input, t), broadcastWeight(weight));
     if (reduction === Reduction.None) return at.neg(at.sum_dim_IntList(prod, [classDim]));
     const total = at.neg(at.sum(prod));
@@ -234,14 +235,19 @@ export function crossEntropy(
   const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
   const ignoreMask = at.eq_Scalar(target, ignoreIndex);
-  const smooth = at.neg(weight === null ? at.sum_dim_IntList(input, [classDim]) : at.sum_dim_IntList(at.mul_Tensor(input, broadcastWeight(weight)), [classDim]));
+  const smooth = at.neg(
+    weight === null ? at.sum_dim_IntList(input, [classDim]) : at.sum_dim_IntList(at.mul_Tensor(input, broadcastWeight(weight)), [classDim]),
+  );
   at.masked_fill__Scalar(smooth, ignoreMask, 0);
   let ret: Tensor;
   if (reduction === Reduction.Mean) {
     ret =
       weight === null
         ? at.div_Tensor(at.sum(smooth), at.sum(at.logical_not(ignoreMask)))
-        : at.div_Tensor(at.sum(smooth), at.sum(at.gather(weight, 0, at.flatten_using_ints(at.masked_select(target, at.logical_not(ignoreMask))))));
+        : at.div_Tensor(
+            at.sum(smooth),
+            at.sum(at.gather(weight, 0, at.flatten_using_ints(at.masked_select(target, at.logical_not(ignoreMask))))),
+          );
   } else if (reduction === Reduction.Sum) ret = at.sum(smooth);
   else ret = smooth;
   return at.add_Tensor(at.mul_Tensor(nll, wrapScalar(1 - labelSmoothing)), at.mul_Tensor(ret, wrapScalar(labelSmoothing / c)));

@@ -522,10 +522,7 @@ export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim =
 
 /** `allclose(self, other, rtol, atol, equal_nan)`: `isclose(...).all().item()`, as PyTorch. */
 export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol = 1e-5, atol = 1e-8, equalNan = false): boolean {
-  return (
-    at.item(aten()
-      .all.call(aten().isclose.call(self, other, rtol, atol, equalNan))) === true
-  );
+  return at.item(aten().all.call(aten().isclose.call(self, other, rtol, atol, equalNan))) === true;
 }
 
 /**

@@ -107,7 +107,11 @@ export function nativeLayerNorm(
   const result = newStrided(sizes, contiguousStrides(sizes), input.scalarType, input.device);
   const meanT = newStrided(statShape, contiguousStrides(statShape), statDtype, input.device);
   const rstdT = newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device);
-  const [ci, cw, cb] = [at.contiguous(input), weight === null || weight === undefined ? null : at.contiguous(weight), bias === null || bias === undefined ? null : at.contiguous(bias)];
+  const [ci, cw, cb] = [
+    at.contiguous(input),
+    weight === null || weight === undefined ? null : at.contiguous(weight),
+    bias === null || bias === undefined ? null : at.contiguous(bias),
+  ];
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const reader = (t: Tensor): ((e: number) => number) => {
     const a = floatElements(t);

@@ -97,7 +97,7 @@ export function emitTensorBody(functions: readonly NativeFunction[]): string {
     "// The typed Tensor layer (ATen's TensorBody.h and Functions.h): one function per operator overload, named as",
     '// its handle (`at::_ops::mul_Tensor`), calling the handle with the arguments as given. Kernels, derivative',
     '// formulas and everything else below the api floor call operators through these (`at.mul_Tensor(grad, other)`);',
-    '// src/generated/methods.ts parses the users\' arguments and calls them too.',
+    "// src/generated/methods.ts parses the users' arguments and calls them too.",
     '// See Note [The typed Tensor layer] in src/codegen/dest/TensorBody.ts.',
     '',
     "import { aten } from './Operators.js';",
