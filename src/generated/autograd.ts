@@ -34,7 +34,7 @@ function kernel<N extends keyof AtenOps>(_name: N, fn: KernelOf<N>): KernelOf<N>
 
 // ---- graph nodes ----------------------------------------------------------------------------------
 
-/** Backward of `empty_like` (derivatives.yaml:8). */
+/** Backward of `empty_like` (derivatives.yaml:9). */
 export class EmptyLikeBackward0 extends Node {
 
   name(): string {
@@ -49,7 +49,7 @@ export class EmptyLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `zeros_like` (derivatives.yaml:11). */
+/** Backward of `zeros_like` (derivatives.yaml:12). */
 export class ZerosLikeBackward0 extends Node {
 
   name(): string {
@@ -64,7 +64,7 @@ export class ZerosLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `ones_like` (derivatives.yaml:14). */
+/** Backward of `ones_like` (derivatives.yaml:15). */
 export class OnesLikeBackward0 extends Node {
 
   name(): string {
@@ -79,7 +79,7 @@ export class OnesLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `full_like` (derivatives.yaml:17). */
+/** Backward of `full_like` (derivatives.yaml:18). */
 export class FullLikeBackward0 extends Node {
 
   name(): string {
@@ -94,7 +94,7 @@ export class FullLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `view` (derivatives.yaml:20). */
+/** Backward of `view` (derivatives.yaml:21). */
 export class ViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -112,7 +112,7 @@ export class ViewBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided` (derivatives.yaml:23). */
+/** Backward of `as_strided` (derivatives.yaml:24). */
 export class AsStridedBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided']['call']>[2];
@@ -140,7 +140,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose.int` (derivatives.yaml:26). */
+/** Backward of `transpose.int` (derivatives.yaml:27). */
 export class TransposeBackward0 extends Node {
   dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
@@ -160,7 +160,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose_` (derivatives.yaml:29). */
+/** Backward of `transpose_` (derivatives.yaml:30). */
 export class TransposeBackward1 extends Node {
   dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
@@ -180,7 +180,7 @@ export class TransposeBackward1 extends Node {
   }
 }
 
-/** Backward of `t` (derivatives.yaml:32). */
+/** Backward of `t` (derivatives.yaml:33). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -196,7 +196,7 @@ export class TBackward0 extends Node {
   }
 }
 
-/** Backward of `t_` (derivatives.yaml:35). */
+/** Backward of `t_` (derivatives.yaml:36). */
 export class TBackward1 extends Node {
 
   name(): string {
@@ -212,7 +212,7 @@ export class TBackward1 extends Node {
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:38). */
+/** Backward of `permute` (derivatives.yaml:39). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -230,7 +230,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:41). */
+/** Backward of `expand` (derivatives.yaml:42). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -248,7 +248,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:44). */
+/** Backward of `squeeze` (derivatives.yaml:45). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -266,7 +266,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:47). */
+/** Backward of `squeeze.dim` (derivatives.yaml:48). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -284,7 +284,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `squeeze.dims` (derivatives.yaml:50). */
+/** Backward of `squeeze.dims` (derivatives.yaml:51). */
 export class SqueezeBackward2 extends Node {
   self_sizes!: number[];
 
@@ -302,7 +302,7 @@ export class SqueezeBackward2 extends Node {
   }
 }
 
-/** Backward of `squeeze_` (derivatives.yaml:53). */
+/** Backward of `squeeze_` (derivatives.yaml:54). */
 export class SqueezeBackward3 extends Node {
   self_sizes!: number[];
 
@@ -320,7 +320,7 @@ export class SqueezeBackward3 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dim` (derivatives.yaml:56). */
+/** Backward of `squeeze_.dim` (derivatives.yaml:57). */
 export class SqueezeBackward4 extends Node {
   self_sizes!: number[];
 
@@ -338,7 +338,7 @@ export class SqueezeBackward4 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dims` (derivatives.yaml:59). */
+/** Backward of `squeeze_.dims` (derivatives.yaml:60). */
 export class SqueezeBackward5 extends Node {
   self_sizes!: number[];
 
@@ -356,7 +356,7 @@ export class SqueezeBackward5 extends Node {
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:62). */
+/** Backward of `unsqueeze` (derivatives.yaml:63). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -374,7 +374,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `unsqueeze_` (derivatives.yaml:65). */
+/** Backward of `unsqueeze_` (derivatives.yaml:66). */
 export class UnsqueezeBackward1 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
 
@@ -392,7 +392,7 @@ export class UnsqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:68). */
+/** Backward of `select.int` (derivatives.yaml:69). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -414,7 +414,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:71). */
+/** Backward of `slice.Tensor` (derivatives.yaml:72). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -440,7 +440,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:74). */
+/** Backward of `alias` (derivatives.yaml:75). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -456,7 +456,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:77). */
+/** Backward of `clone` (derivatives.yaml:78). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -472,7 +472,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:80). */
+/** Backward of `copy_` (derivatives.yaml:81). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -489,7 +489,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:84). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:85). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -505,7 +505,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:87). */
+/** Backward of `zero_` (derivatives.yaml:88). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -521,7 +521,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:90). */
+/** Backward of `_to_copy` (derivatives.yaml:91). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -541,7 +541,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:93). */
+/** Backward of `uniform_` (derivatives.yaml:94). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -557,7 +557,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:96). */
+/** Backward of `normal_` (derivatives.yaml:97). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -573,7 +573,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:99). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:100). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -589,7 +589,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:102). */
+/** Backward of `bernoulli` (derivatives.yaml:103). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -605,7 +605,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:105). */
+/** Backward of `bernoulli.p` (derivatives.yaml:106). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -621,7 +621,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:108). */
+/** Backward of `add.Tensor` (derivatives.yaml:109). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -640,7 +640,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:112). */
+/** Backward of `sub.Tensor` (derivatives.yaml:113). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -659,7 +659,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:116). */
+/** Backward of `mul.Tensor` (derivatives.yaml:117). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -685,7 +685,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:120). */
+/** Backward of `div.Tensor` (derivatives.yaml:121). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -711,7 +711,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:124). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:125). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -739,7 +739,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:128). */
+/** Backward of `neg` (derivatives.yaml:129). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -755,7 +755,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:131). */
+/** Backward of `abs` (derivatives.yaml:132). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -777,7 +777,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:134). */
+/** Backward of `sign` (derivatives.yaml:135). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -793,7 +793,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:137). */
+/** Backward of `exp` (derivatives.yaml:138). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -815,7 +815,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:140). */
+/** Backward of `exp2` (derivatives.yaml:141). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -837,7 +837,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:143). */
+/** Backward of `log` (derivatives.yaml:144). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -859,7 +859,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:146). */
+/** Backward of `log2` (derivatives.yaml:147). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -881,7 +881,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:149). */
+/** Backward of `log1p` (derivatives.yaml:150). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -903,7 +903,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:152). */
+/** Backward of `expm1` (derivatives.yaml:153). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -925,7 +925,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:155). */
+/** Backward of `sqrt` (derivatives.yaml:156). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -947,7 +947,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:158). */
+/** Backward of `rsqrt` (derivatives.yaml:159). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -969,7 +969,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:161). */
+/** Backward of `sin` (derivatives.yaml:162). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -991,7 +991,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:164). */
+/** Backward of `cos` (derivatives.yaml:165). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1013,7 +1013,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:167). */
+/** Backward of `tan` (derivatives.yaml:168). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1035,7 +1035,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:170). */
+/** Backward of `asin` (derivatives.yaml:171). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1057,7 +1057,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:173). */
+/** Backward of `acos` (derivatives.yaml:174). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1079,7 +1079,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:176). */
+/** Backward of `atan` (derivatives.yaml:177). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1101,7 +1101,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:179). */
+/** Backward of `sinh` (derivatives.yaml:180). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1123,7 +1123,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:182). */
+/** Backward of `cosh` (derivatives.yaml:183). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1145,7 +1145,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:185). */
+/** Backward of `tanh` (derivatives.yaml:186). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1167,7 +1167,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:188). */
+/** Backward of `sigmoid` (derivatives.yaml:189). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1189,7 +1189,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:191). */
+/** Backward of `relu` (derivatives.yaml:192). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1211,7 +1211,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:194). */
+/** Backward of `gelu` (derivatives.yaml:195). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1235,7 +1235,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:197). */
+/** Backward of `silu` (derivatives.yaml:198). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1257,7 +1257,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:200). */
+/** Backward of `erf` (derivatives.yaml:201). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1279,7 +1279,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:203). */
+/** Backward of `floor` (derivatives.yaml:204). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1295,7 +1295,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:206). */
+/** Backward of `ceil` (derivatives.yaml:207). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1311,7 +1311,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:209). */
+/** Backward of `round` (derivatives.yaml:210). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1327,7 +1327,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:212). */
+/** Backward of `round.decimals` (derivatives.yaml:213). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1343,7 +1343,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:215). */
+/** Backward of `trunc` (derivatives.yaml:216). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1359,7 +1359,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:218). */
+/** Backward of `frac` (derivatives.yaml:219). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1375,7 +1375,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:221). */
+/** Backward of `reciprocal` (derivatives.yaml:222). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1397,7 +1397,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:224). */
+/** Backward of `nan_to_num` (derivatives.yaml:225). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1419,7 +1419,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:227). */
+/** Backward of `maximum` (derivatives.yaml:228). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1445,7 +1445,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:231). */
+/** Backward of `minimum` (derivatives.yaml:232). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1471,7 +1471,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:235). */
+/** Backward of `where.self` (derivatives.yaml:236). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1494,7 +1494,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:239). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:240). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1516,7 +1516,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:242). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:243). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1538,7 +1538,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:245). */
+/** Backward of `clamp` (derivatives.yaml:246). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1564,7 +1564,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:248). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:249). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1594,7 +1594,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:253). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:254). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1620,7 +1620,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:257). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:258). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1636,7 +1636,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:260). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:261). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1662,7 +1662,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:264). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:265). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1678,7 +1678,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:267). */
+/** Backward of `atan2` (derivatives.yaml:268). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1704,7 +1704,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:271). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:272). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1723,7 +1723,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:275). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:276). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1753,7 +1753,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:280). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:281). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1782,7 +1782,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:284). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:285). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1806,7 +1806,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:287). */
+/** Backward of `pow.Scalar` (derivatives.yaml:288). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1833,7 +1833,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:290). */
+/** Backward of `sum` (derivatives.yaml:291). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1851,7 +1851,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:293). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:294). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1873,7 +1873,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:296). */
+/** Backward of `mean` (derivatives.yaml:297). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1893,7 +1893,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:299). */
+/** Backward of `mean.dim` (derivatives.yaml:300). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1915,7 +1915,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:302). */
+/** Backward of `prod` (derivatives.yaml:303). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1937,7 +1937,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:305). */
+/** Backward of `prod.dim_int` (derivatives.yaml:306). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1963,7 +1963,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:308). */
+/** Backward of `amax` (derivatives.yaml:309). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -1992,7 +1992,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:311). */
+/** Backward of `amin` (derivatives.yaml:312). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2021,7 +2021,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:314). */
+/** Backward of `max.dim` (derivatives.yaml:315). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2049,7 +2049,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:318). */
+/** Backward of `min.dim` (derivatives.yaml:319). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2077,7 +2077,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:322). */
+/** Backward of `var.correction` (derivatives.yaml:323). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2105,7 +2105,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:325). */
+/** Backward of `std.correction` (derivatives.yaml:326). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2136,7 +2136,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:328). */
+/** Backward of `logsumexp` (derivatives.yaml:329). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2165,7 +2165,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:331). */
+/** Backward of `cumsum` (derivatives.yaml:332). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2183,7 +2183,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:334). */
+/** Backward of `cumprod` (derivatives.yaml:335). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2210,7 +2210,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:337). */
+/** Backward of `norm.Scalar` (derivatives.yaml:338). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2237,7 +2237,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:340). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:341). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2268,7 +2268,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:343). */
+/** Backward of `mm` (derivatives.yaml:344). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2294,7 +2294,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:347). */
+/** Backward of `bmm` (derivatives.yaml:348). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2320,7 +2320,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:351). */
+/** Backward of `_unsafe_view` (derivatives.yaml:352). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2338,7 +2338,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:354). */
+/** Backward of `dot` (derivatives.yaml:355). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2364,7 +2364,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:358). */
+/** Backward of `mv` (derivatives.yaml:359). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2390,7 +2390,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:362). */
+/** Backward of `addmm` (derivatives.yaml:363). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2421,7 +2421,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:367). */
+/** Backward of `baddbmm` (derivatives.yaml:368). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2452,7 +2452,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:372). */
+/** Backward of `softmax.int` (derivatives.yaml:373). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2478,7 +2478,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:375). */
+/** Backward of `log_softmax.int` (derivatives.yaml:376). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2504,7 +2504,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:379). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:380). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2534,7 +2534,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:383). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:384). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2562,7 +2562,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:387). */
+/** Backward of `nll_loss` (derivatives.yaml:388). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2594,7 +2594,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:390). */
+/** Backward of `nll_loss2d` (derivatives.yaml:391). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2626,7 +2626,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:393). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:394). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2656,7 +2656,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:397). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:398). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2686,7 +2686,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:401). */
+/** Backward of `mse_loss` (derivatives.yaml:402). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2714,7 +2714,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:405). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:406). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2745,7 +2745,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:409). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:410). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2779,7 +2779,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:413). */
+/** Backward of `native_layer_norm` (derivatives.yaml:414). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2816,7 +2816,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:419). */
+/** Backward of `convolution` (derivatives.yaml:420). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2853,7 +2853,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:424). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:425). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2887,7 +2887,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:428). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:429). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2921,7 +2921,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:432). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:433). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2956,7 +2956,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:436). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:437). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2982,7 +2982,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:440). */
+/** Backward of `avg_pool2d` (derivatives.yaml:441). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3016,7 +3016,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:443). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:444). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3051,7 +3051,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:447). */
+/** Backward of `cat` (derivatives.yaml:448). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3077,7 +3077,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:450). */
+/** Backward of `stack` (derivatives.yaml:451). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3102,7 +3102,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:453). */
+/** Backward of `split.Tensor` (derivatives.yaml:454). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3123,7 +3123,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:456). */
+/** Backward of `split_with_sizes` (derivatives.yaml:457). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3144,7 +3144,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:459). */
+/** Backward of `unbind.int` (derivatives.yaml:460). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3163,7 +3163,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:462). */
+/** Backward of `flip` (derivatives.yaml:463). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3181,7 +3181,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:465). */
+/** Backward of `roll` (derivatives.yaml:466). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3201,7 +3201,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:468). */
+/** Backward of `repeat` (derivatives.yaml:469). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3221,7 +3221,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:471). */
+/** Backward of `index_select` (derivatives.yaml:472). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3247,7 +3247,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:474). */
+/** Backward of `index.Tensor` (derivatives.yaml:475). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3271,7 +3271,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:477). */
+/** Backward of `index_put_` (derivatives.yaml:478). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3299,7 +3299,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:481). */
+/** Backward of `index_put` (derivatives.yaml:482). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3327,7 +3327,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:485). */
+/** Backward of `gather` (derivatives.yaml:486). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3353,7 +3353,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:488). */
+/** Backward of `scatter.src` (derivatives.yaml:489). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3378,7 +3378,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:492). */
+/** Backward of `scatter.value` (derivatives.yaml:493). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3402,7 +3402,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:495). */
+/** Backward of `scatter_add` (derivatives.yaml:496). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3427,7 +3427,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:499). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:500). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3449,7 +3449,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:502). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:503). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3472,7 +3472,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:506). */
+/** Backward of `masked_select` (derivatives.yaml:507). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3496,7 +3496,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:509). */
+/** Backward of `tril` (derivatives.yaml:510). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3514,7 +3514,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:512). */
+/** Backward of `triu` (derivatives.yaml:513). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3532,7 +3532,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:515). */
+/** Backward of `sort` (derivatives.yaml:516). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3558,7 +3558,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:519). */
+/** Backward of `topk` (derivatives.yaml:520). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3584,7 +3584,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:523). */
+/** Backward of `embedding` (derivatives.yaml:524). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3610,7 +3610,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:528). */
+/** Backward of `native_batch_norm` (derivatives.yaml:529). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3653,7 +3653,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:534). */
+/** Backward of `native_group_norm` (derivatives.yaml:535). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3695,7 +3695,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:539). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:540). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3717,7 +3717,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:542). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:543). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3742,7 +3742,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:546). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:547). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3767,7 +3767,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:550). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:551). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3793,7 +3793,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:554). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:555). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3811,7 +3811,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:557). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:558). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3835,7 +3835,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:560). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:561). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3860,7 +3860,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:564). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:565). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3884,7 +3884,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:567). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:568). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3909,7 +3909,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:571). */
+/** Backward of `replication_pad1d` (derivatives.yaml:572). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3933,7 +3933,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:574). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:575). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3958,7 +3958,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:578). */
+/** Backward of `replication_pad2d` (derivatives.yaml:579). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3982,7 +3982,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:581). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:582). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4007,7 +4007,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:586). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4029,7 +4029,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:588). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:589). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4054,7 +4054,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:592). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:593). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4076,7 +4076,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:595). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:596). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4096,7 +4096,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:598). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:599). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4118,7 +4118,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:601). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:602). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4138,7 +4138,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:604). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:605). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4162,7 +4162,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:607). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:608). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4184,7 +4184,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:610). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:611). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4208,7 +4208,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:613). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:614). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4230,7 +4230,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:616). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:617). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4256,7 +4256,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:619). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:620). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4280,7 +4280,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:622). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:623). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4306,7 +4306,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:625). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:626). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4330,7 +4330,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:628). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:629). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4354,7 +4354,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:631). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:632). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4376,7 +4376,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:634). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:635). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4402,7 +4402,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:637). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:638). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4426,7 +4426,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:640). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:641). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4454,7 +4454,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:643). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:644). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4480,7 +4480,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:646). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:647). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4506,7 +4506,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:649). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:650). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4530,7 +4530,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:652). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:653). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4556,7 +4556,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:655). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:656). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4580,7 +4580,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:658). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:659). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4606,7 +4606,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:661). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:662). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4630,7 +4630,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:664). */
+/** Backward of `leaky_relu` (derivatives.yaml:665). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4654,7 +4654,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:667). */
+/** Backward of `leaky_relu_` (derivatives.yaml:668). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4678,7 +4678,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:670). */
+/** Backward of `elu` (derivatives.yaml:671). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4706,7 +4706,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:673). */
+/** Backward of `elu_` (derivatives.yaml:674). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4734,7 +4734,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:676). */
+/** Backward of `celu` (derivatives.yaml:677). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4758,7 +4758,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:679). */
+/** Backward of `celu_` (derivatives.yaml:680). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4782,7 +4782,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:682). */
+/** Backward of `softplus` (derivatives.yaml:683). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4808,7 +4808,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:685). */
+/** Backward of `hardtanh` (derivatives.yaml:686). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4834,7 +4834,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:688). */
+/** Backward of `hardswish` (derivatives.yaml:689). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4856,7 +4856,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:691). */
+/** Backward of `hardsigmoid` (derivatives.yaml:692). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4878,7 +4878,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:694). */
+/** Backward of `mish` (derivatives.yaml:695). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4900,7 +4900,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:697). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:698). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4925,7 +4925,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:701). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:702). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4955,7 +4955,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:705). */
+/** Backward of `huber_loss` (derivatives.yaml:706). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4985,7 +4985,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:709). */
+/** Backward of `addcmul` (derivatives.yaml:710). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5014,7 +5014,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:714). */
+/** Backward of `addcdiv` (derivatives.yaml:715). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5043,7 +5043,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:719). */
+/** Backward of `clamp_min` (derivatives.yaml:720). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5067,7 +5067,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:722). */
+/** Backward of `clamp_max` (derivatives.yaml:723). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5091,7 +5091,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:726). */
+/** Backward of `max` (derivatives.yaml:727). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5116,7 +5116,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:729). */
+/** Backward of `min` (derivatives.yaml:730). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5141,7 +5141,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:732). */
+/** Backward of `sort.stable` (derivatives.yaml:733). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5167,7 +5167,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:736). */
+/** Backward of `_unique2` (derivatives.yaml:737). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5183,7 +5183,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:740). */
+/** Backward of `unique_dim` (derivatives.yaml:741). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5199,7 +5199,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:745). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:746). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5215,7 +5215,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:749). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:750). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5241,7 +5241,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:753). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:754). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5267,7 +5267,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:758). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:759). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5298,7 +5298,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:762). */
+/** Backward of `unique_consecutive` (derivatives.yaml:763). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5314,7 +5314,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:766). */
+/** Backward of `diagonal` (derivatives.yaml:767). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5338,7 +5338,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:769). */
+/** Backward of `diagonal_backward` (derivatives.yaml:770). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5360,7 +5360,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:773). */
+/** Backward of `_linalg_svd` (derivatives.yaml:774). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5389,7 +5389,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:777). */
+/** Backward of `div.Scalar` (derivatives.yaml:778). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5407,7 +5407,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:781). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:782). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
