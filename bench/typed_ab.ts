@@ -70,8 +70,9 @@ async function side(root: string): Promise<Job[]> {
 
 // A collection and a turn of the event loop after each backward (untimed), so the finalizers report the dead
 // storages and every step runs in linear memory (Note [Storage lifetime]); hence --expose-gc.
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with node --expose-gc --import tsx bench/typed_ab.ts ...');
+const exposed = (globalThis as { gc?: () => void }).gc;
+if (exposed === undefined) throw new Error('run with node --expose-gc --import tsx bench/typed_ab.ts ...');
+const gc: () => void = exposed;
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
