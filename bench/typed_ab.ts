@@ -3,6 +3,9 @@
 // in src/codegen/dest/TensorBody.ts: formulas and kernels call `at.mul_Tensor(grad, other)` where they called
 // the parsing method `grad.mul(other)`). Only `backward()` is timed; the forward builds the graph untimed.
 // Run: node --expose-gc --import tsx bench/typed_ab.ts <before-repo> <after-repo> [rounds]   (e.g. /work/main .)
+// Caveat: the two checkouts are two module instances in one process (two wasm memories, one heap); the
+// instance loaded second measured up to 1.9x slower on the MLP in one order and equal in the other, so run
+// both orders (A B and B A) and trust only what agrees, or alternate fresh processes as bench/ab.ts does.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,9 +66,10 @@ function jobs(torch: Torch): Job[] {
   ];
 }
 
+/** ONLY=<substring> keeps the jobs whose name contains it (ONLY=MLP). */
 async function side(root: string): Promise<Job[]> {
   const { torch } = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as typeof import('../src/index.js');
-  return jobs(torch);
+  return jobs(torch).filter((j) => process.env.ONLY === undefined || j.name.includes(process.env.ONLY));
 }
 
 // A collection and a turn of the event loop after each backward (untimed), so the finalizers report the dead
