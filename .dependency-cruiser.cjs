@@ -11,7 +11,7 @@ const FLOORS = [
   ['dispatch', ['^src/dispatch/', '^src/generated/DispatchArity\\.ts$']],
   ['random', ['^src/random/']],
   ['operators', ['^src/generated/Operators\\.ts$']],
-  ['tensor', ['^src/tensor/']],
+  ['tensor', ['^src/tensor/', '^src/generated/TensorBody\\.ts$']],
   ['iter', ['^src/iter/']],
   ['kernels', ['^src/kernels/', '^src/wasm/']],
   ['aten', ['^src/aten/', '^src/generated/Register[A-Za-z]*\\.ts$', '^src/generated/CPUFunctions\\.ts$']],

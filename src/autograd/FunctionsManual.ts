@@ -9,6 +9,8 @@ import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
 import { nllLossTotalWeight } from '../kernels/LossNLL.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { Tensor } from '../tensor/Tensor.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /** `at::sum_to(grad, sizes)`: sums the broadcast dimensions away (leading ones, and sizes that were 1). */
 export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
@@ -25,7 +27,7 @@ export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
 
 /** `maybe_multiply(t, s)`: `t * s`, skipping the multiplication when s is 1. */
 export function maybeMultiply(t: Tensor, s: number | boolean): Tensor {
-  return s === 1 || s === true ? t : t.mul(s);
+  return s === 1 || s === true ? t : at.mul_Tensor(t, wrapScalar(s));
 }
 
 /**
@@ -86,13 +88,13 @@ export function unsqueezeReduced(
 ): Tensor {
   if (keepdim || selfSizes.length === 0) return grad;
   let g = grad;
-  for (const d of wrapDims(dims, selfSizes.length)) g = g.unsqueeze(d);
+  for (const d of wrapDims(dims, selfSizes.length)) g = at.unsqueeze(g, d);
   return g;
 }
 
 /** `sum_backward`: the gradient broadcast back over the summed dimensions. */
 export function sumBackward(grad: Tensor, selfSizes: number[], dims: readonly number[] | null | undefined, keepdim: boolean): Tensor {
-  return unsqueezeReduced(grad, selfSizes, dims, keepdim).expand(selfSizes);
+  return at.expand(unsqueezeReduced(grad, selfSizes, dims, keepdim), selfSizes);
 }
 
 /** `mean_backward`. */
@@ -100,25 +102,25 @@ export function meanBackward(grad: Tensor, selfSizes: number[], dims: readonly n
   const ds = wrapDims(dims, selfSizes.length);
   let n = 1;
   for (const d of ds) n *= selfSizes[d] ?? 1;
-  return sumBackward(grad, selfSizes, dims, keepdim).div(n);
+  return at.div_Tensor(sumBackward(grad, selfSizes, dims, keepdim), wrapScalar(n));
 }
 
 /** `prod_backward` over one dimension (or all, with dim null): exclusive products, so zeros are handled. */
 export function prodBackward(grad: Tensor, self: Tensor, dim: number | null, keepdim: boolean): Tensor {
   if (self.numel() === 0) return zerosOf(self.sizes, self);
   if (dim === null) {
-    const flat = self.reshape([-1]);
-    return prodBackward(grad.reshape([1]), flat, 0, false).reshape(self.sizes);
+    const flat = at.reshape(self, [-1]);
+    return at.reshape(prodBackward(at.reshape(grad, [1]), flat, 0, false), self.sizes);
   }
   const d = dim < 0 ? dim + Math.max(self.dim(), 1) : dim;
-  if (self.dim() === 0) return grad.mul(1);
-  const g = keepdim ? grad : grad.unsqueeze(d);
+  if (self.dim() === 0) return at.mul_Tensor(grad, wrapScalar(1));
+  const g = keepdim ? grad : at.unsqueeze(grad, d);
   const n = self.sizes[d] as number;
-  const ones = aten().ones_like.call(self.narrow(d, 0, 1), null, null, null, null, null);
-  const before = n > 1 ? torchCat([ones, self.narrow(d, 0, n - 1).cumprod(d)], d) : ones;
-  const flipped = self.flip([d]);
-  const afterRev = n > 1 ? torchCat([ones, flipped.narrow(d, 0, n - 1).cumprod(d)], d) : ones;
-  return g.mul(before.mul(afterRev.flip([d])));
+  const ones = aten().ones_like.call(at.narrow(self, d, 0, 1), null, null, null, null, null);
+  const before = n > 1 ? torchCat([ones, at.cumprod(at.narrow(self, d, 0, n - 1), d)], d) : ones;
+  const flipped = at.flip(self, [d]);
+  const afterRev = n > 1 ? torchCat([ones, at.cumprod(at.narrow(flipped, d, 0, n - 1), d)], d) : ones;
+  return at.mul_Tensor(g, at.mul_Tensor(before, at.flip(afterRev, [d])));
 }
 
 function torchCat(ts: Tensor[], dim: number): Tensor {
@@ -129,18 +131,18 @@ function torchCat(ts: Tensor[], dim: number): Tensor {
 export function amaxAminBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
   const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
   const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
-  const mask = self.eq(r).to(self.scalarType);
-  const count = mask.sum(wrapDims(dims, self.dim()), true);
-  return g.mul(mask).div(count);
+  const mask = at.to_dtype(at.eq_Tensor(self, r), self.scalarType);
+  const count = at.sum_dim_IntList(mask, wrapDims(dims, self.dim()), true);
+  return at.div_Tensor(at.mul_Tensor(g, mask), count);
 }
 
 /** `value_selecting_reduction_backward` (max.dim, min.dim, sort, topk): scatter into the chosen places. */
 export function valueSelectingReductionBackward(grad: Tensor, dim: number, indices: Tensor, selfSizes: number[], keepdim: boolean): Tensor {
-  if (selfSizes.length === 0) return grad.mul(1);
+  if (selfSizes.length === 0) return at.mul_Tensor(grad, wrapScalar(1));
   const d = dim < 0 ? dim + selfSizes.length : dim;
-  const g = keepdim ? grad : grad.unsqueeze(d);
-  const i = keepdim ? indices : indices.unsqueeze(d);
-  return zerosOf(selfSizes, grad).scatter(d, i, g);
+  const g = keepdim ? grad : at.unsqueeze(grad, d);
+  const i = keepdim ? indices : at.unsqueeze(indices, d);
+  return at.scatter_src(zerosOf(selfSizes, grad), d, i, g);
 }
 
 /** `var_backward`: 2 (x - mean) / (N - correction) times the gradient. */
@@ -156,7 +158,7 @@ export function varBackward(
   for (const d of ds) n *= self.sizes[d] ?? 1;
   const c = correction === null ? 1 : Number(correction);
   const g = unsqueezeReduced(grad, self.sizes, ds, keepdim);
-  return g.mul(2 / (n - c)).mul(self.sub(self.mean(ds, true)));
+  return at.mul_Tensor(at.mul_Tensor(g, wrapScalar(2 / (n - c))), at.sub_Tensor(self, at.mean_dim(self, ds, true)));
 }
 
 /** `std_backward`: var_backward of grad / (2 std). */
@@ -168,14 +170,14 @@ export function stdBackward(
   correction: number | boolean | null,
   keepdim: boolean,
 ): Tensor {
-  return varBackward(grad.div(result.mul(2)), self, dims, correction, keepdim);
+  return varBackward(at.div_Tensor(grad, at.mul_Tensor(result, wrapScalar(2))), self, dims, correction, keepdim);
 }
 
 /** `logsumexp_backward`: grad * exp(self - result). */
 export function logsumexpBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
   const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
   const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
-  return g.mul(self.sub(r).exp());
+  return at.mul_Tensor(g, at.exp(at.sub_Tensor(self, r)));
 }
 
 /** `norm_backward` for p-norms (p = 0, 1, 2, inf, general). */
@@ -192,22 +194,23 @@ export function normBackward(
   const g = unsqueezeReduced(grad, self.sizes, ds, keepdim);
   const n = unsqueezeReduced(norm, self.sizes, ds, keepdim);
   if (pv === 0) return zerosOf(self.sizes, self);
-  if (pv === 1) return self.sign().mul(g);
-  if (pv === 2) return self.mul(g.div(n)).masked_fill(n.eq(0), 0);
+  if (pv === 1) return at.mul_Tensor(at.sign(self), g);
+  if (pv === 2) return at.masked_fill_Scalar(at.mul_Tensor(self, at.div_Tensor(g, n)), at.eq_Scalar(n, 0), 0);
   if (pv === Infinity || pv === -Infinity) {
-    const mask = self.abs().eq(n).to(self.scalarType);
-    return self.sign().mul(g.mul(mask).div(mask.sum(ds, true)));
+    const mask = at.to_dtype(at.eq_Tensor(at.abs(self), n), self.scalarType);
+    return at.mul_Tensor(at.sign(self), at.div_Tensor(at.mul_Tensor(g, mask), at.sum_dim_IntList(mask, ds, true)));
   }
-  return self
-    .mul(self.abs().pow(pv - 2))
-    .mul(g.div(n.pow(pv - 1)))
-    .masked_fill(n.eq(0), 0);
+  return at.masked_fill_Scalar(
+    at.mul_Tensor(at.mul_Tensor(self, at.pow_Tensor_Scalar(at.abs(self), pv - 2)), at.div_Tensor(g, at.pow_Tensor_Scalar(n, pv - 1))),
+    at.eq_Scalar(n, 0),
+    0,
+  );
 }
 
 /** `cumsum_backward`: reversed cumulative sum. */
 export function cumsumBackward(grad: Tensor, dim: number): Tensor {
   if (grad.dim() === 0) return grad;
-  return grad.flip([dim]).cumsum(dim).flip([dim]);
+  return at.flip(at.cumsum(at.flip(grad, [dim]), dim), [dim]);
 }
 
 /**
@@ -220,24 +223,29 @@ export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result:
   if (self.numel() <= 1) return grad;
   const d = dim < 0 ? dim + self.dim() : dim;
   if (self.sizes[d] === 1) return grad;
-  const w = grad.mul(result);
+  const w = at.mul_Tensor(grad, result);
   // create_graph: the division formula whatever the zeros, so the zero mask is not computed at all.
-  if (autogradState.gradMode) return cumsumBackward(w, d).div(self);
-  const isZero = self.eq(0);
-  if (!isZero.any().item()) return cumsumBackward(w, d).div(self);
-  const count = isZero.cumsum(d);
-  const before = count.eq(0);
-  const beforeFirst = cumsumBackward(w.masked_fill(before.logical_not(), 0), d).div(self);
-  const firstZero = isZero.logical_and(count.eq(1));
-  const between = count.eq(1).logical_and(firstZero.logical_not());
-  const z1 = firstZero.long().argmax(d, true);
-  const prodBefore = torchWhere(z1.eq(0), 1, result.gather(d, z1.sub(1).relu()));
-  const atZero = self
-    .masked_fill(between.logical_not(), 1)
-    .cumprod(d)
-    .mul(grad.masked_fill(count.ne(1), 0))
-    .sum(d, true)
-    .mul(prodBefore);
+  if (autogradState.gradMode) return at.div_Tensor(cumsumBackward(w, d), self);
+  const isZero = at.eq_Scalar(self, 0);
+  if (!at.item(at.any_dims(isZero))) return at.div_Tensor(cumsumBackward(w, d), self);
+  const count = at.cumsum(isZero, d);
+  const before = at.eq_Scalar(count, 0);
+  const beforeFirst = at.div_Tensor(cumsumBackward(at.masked_fill_Scalar(w, at.logical_not(before), 0), d), self);
+  const firstZero = at.logical_and(isZero, at.eq_Scalar(count, 1));
+  const between = at.logical_and(at.eq_Scalar(count, 1), at.logical_not(firstZero));
+  const z1 = at.argmax(firstZero.long(), d, true);
+  const prodBefore = torchWhere(at.eq_Scalar(z1, 0), 1, at.gather(result, d, at.relu(at.sub_Tensor(z1, wrapScalar(1)))));
+  const atZero = at.mul_Tensor(
+    at.sum_dim_IntList(
+      at.mul_Tensor(
+        at.cumprod(at.masked_fill_Scalar(self, at.logical_not(between), 1), d),
+        at.masked_fill_Scalar(grad, at.ne_Scalar(count, 1), 0),
+      ),
+      [d],
+      true,
+    ),
+    prodBefore,
+  );
   return torchWhere(firstZero, atZero, torchWhere(before, beforeFirst, 0));
 }
 
@@ -245,23 +253,27 @@ export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result:
 export function powBackward(grad: Tensor, self: Tensor, exponent: number | boolean): Tensor {
   const e = Number(exponent);
   if (e === 0) return zerosLike(self);
-  return grad.mul(self.pow(e - 1).mul(e));
+  return at.mul_Tensor(grad, at.mul_Tensor(at.pow_Tensor_Scalar(self, e - 1), wrapScalar(e)));
 }
 
 /** `pow_backward_self` for a tensor exponent. */
 export function powBackwardSelf(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
-  return torchWhere(exponent.eq(0), 0, grad.mul(exponent.mul(self.pow(exponent.sub(1)))));
+  return torchWhere(
+    at.eq_Scalar(exponent, 0),
+    0,
+    at.mul_Tensor(grad, at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1))))),
+  );
 }
 
 /** `pow_backward_exponent`: grad * result * log(self), 0 where self is 0 and the exponent non-negative. */
 export function powBackwardExponent(grad: Tensor, self: Tensor | number | boolean, exponent: Tensor, result: Tensor): Tensor {
   if (typeof self !== 'object') {
     const b = Number(self);
-    if (b === 0) return torchWhere(exponent.ge(0), 0, grad.mul(result.mul(Math.log(b))));
-    return grad.mul(result.mul(Math.log(b)));
+    if (b === 0) return torchWhere(at.ge_Scalar(exponent, 0), 0, at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b)))));
+    return at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b))));
   }
-  const cond = self.eq(0).logical_and(exponent.ge(0));
-  return torchWhere(cond, 0, grad.mul(result.mul(self.log())));
+  const cond = at.logical_and(at.eq_Scalar(self, 0), at.ge_Scalar(exponent, 0));
+  return torchWhere(cond, 0, at.mul_Tensor(grad, at.mul_Tensor(result, at.log(self))));
 }
 
 /** `where(cond, a, b)` with either branch a number. */
@@ -280,11 +292,11 @@ export function clampBackward(
   max: number | boolean | Tensor | null,
 ): Tensor {
   let mask: Tensor | null = null;
-  if (min !== null) mask = typeof min === 'object' ? self.ge(min) : self.ge(min);
+  if (min !== null) mask = typeof min === 'object' ? at.ge_Tensor(self, min) : at.ge_Scalar(self, min);
   if (max !== null) {
-    const m = typeof max === 'object' ? self.le(max) : self.le(max);
+    const m = typeof max === 'object' ? at.le_Tensor(self, max) : at.le_Scalar(self, max);
     // PyTorch's `(self >= min).logical_and_(self <= max)`: in place, so its broadcast rule is the in-place one.
-    mask = mask === null ? m : mask.logical_and_(m);
+    mask = mask === null ? m : at.logical_and_(mask, m);
   }
   return mask === null ? grad : torchWhere(mask, grad, 0);
 }
@@ -296,23 +308,29 @@ export function clampBackward(
 
 /** The gradient a Tensor `min` bound of clamp receives: where self < min (and min < max). */
 export function clampMinBackward(grad: Tensor, self: Tensor, min: Tensor, max: Tensor | null): Tensor {
-  let mask = self.lt(min);
-  if (max !== null) mask = mask.logical_and_(min.lt(max));
+  let mask = at.lt_Tensor(self, min);
+  if (max !== null) mask = at.logical_and_(mask, at.lt_Tensor(min, max));
   return torchWhere(mask, grad, 0);
 }
 
 /** The gradient a Tensor `max` bound of clamp receives: where self > max, or where max < min. */
 export function clampMaxBackward(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor): Tensor {
-  let mask = self.gt(max);
-  if (min !== null) mask = mask.logical_or_(max.lt(min));
+  let mask = at.gt_Tensor(self, max);
+  if (min !== null) mask = at.logical_or_(mask, at.lt_Tensor(max, min));
   return torchWhere(mask, grad, 0);
 }
 
 /** maximum/minimum: the gradient goes to the chosen side, half each on ties. */
 export function maxMinBackward(grad: Tensor, self: Tensor, other: Tensor, isMax: boolean, forSelf: boolean): Tensor {
-  const half = torchWhere(self.eq(other), grad.div(2), grad);
-  const lose = forSelf ? (isMax ? self.lt(other) : self.gt(other)) : isMax ? self.gt(other) : self.lt(other);
-  return half.masked_fill(lose, 0);
+  const half = torchWhere(at.eq_Tensor(self, other), at.div_Tensor(grad, wrapScalar(2)), grad);
+  const lose = forSelf
+    ? isMax
+      ? at.lt_Tensor(self, other)
+      : at.gt_Tensor(self, other)
+    : isMax
+      ? at.gt_Tensor(self, other)
+      : at.lt_Tensor(self, other);
+  return at.masked_fill_Scalar(half, lose, 0);
 }
 
 /** `permute_backwards`: the inverse permutation. */
@@ -320,7 +338,7 @@ export function permuteBackward(grad: Tensor, dims: readonly number[]): Tensor {
   const n = dims.length;
   const inv = new Array<number>(n);
   dims.forEach((d, i) => (inv[d < 0 ? d + n : d] = i));
-  return grad.permute(inv);
+  return at.permute(grad, inv);
 }
 
 /** `select_backward`: zeros with the gradient at the selected index. */
@@ -328,7 +346,7 @@ export function selectBackward(grad: Tensor, selfSizes: number[], dim: number, i
   const r = zerosOf(selfSizes, grad);
   const d = dim < 0 ? dim + selfSizes.length : dim;
   const i = index < 0 ? index + (selfSizes[d] as number) : index;
-  r.select(d, i).copy_(grad);
+  at.copy_(at.select_int(r, d, i), grad);
   return r;
 }
 
@@ -342,7 +360,7 @@ export function sliceBackward(
   step: number,
 ): Tensor {
   const r = zerosOf(selfSizes, grad);
-  aten().slice_Tensor.call(r, dim, start, end, step).copy_(grad);
+  at.copy_(aten().slice_Tensor.call(r, dim, start, end, step), grad);
   return r;
 }
 
@@ -364,12 +382,8 @@ export function asStridedBackward(
   const base = Math.min(selfOffset, off);
   const total = Math.max(selfOffset + extent, off + vextent) - base;
   const flat = zerosOf([total], grad);
-  aten()
-    .as_strided.call(flat, size, stride, off - base)
-    .add_(grad);
-  return aten()
-    .as_strided.call(flat, selfSizes, selfStrides, selfOffset - base)
-    .clone();
+  at.add__Tensor(aten().as_strided.call(flat, size, stride, off - base), grad);
+  return at.clone(aten().as_strided.call(flat, selfSizes, selfStrides, selfOffset - base));
 }
 
 /** `_to_copy_backward`: back to the input's dtype and device. */
@@ -379,7 +393,7 @@ export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['
 
 /** `grad.to(other.dtype())` without a dispatch when the dtypes already agree (the common case). */
 function asDtypeOf(grad: Tensor, other: Tensor): Tensor {
-  return grad.scalarType === other.scalarType ? grad : grad.to(other.scalarType);
+  return grad.scalarType === other.scalarType ? grad : at.to_dtype(grad, other.scalarType);
 }
 
 /** softmax's backward: the native `_softmax_backward_data` (See Note [softmax backward over storage]). */
@@ -395,21 +409,21 @@ export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number, in
 /** softmax_double_backward (FunctionsManual.cpp): grad_output * grad - (output * grad_output).sum(dim, true) * grad - grad_output * (output * grad).sum(dim, true). */
 export function softmaxDoubleBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
   const g = asDtypeOf(grad, output);
-  return gradOutput
-    .mul(g)
-    .sub(output.mul(gradOutput).sum([dim], true).mul(g))
-    .sub(gradOutput.mul(output.mul(g).sum([dim], true)));
+  return at.sub_Tensor(
+    at.sub_Tensor(at.mul_Tensor(gradOutput, g), at.mul_Tensor(at.sum_dim_IntList(at.mul_Tensor(output, gradOutput), [dim], true), g)),
+    at.mul_Tensor(gradOutput, at.sum_dim_IntList(at.mul_Tensor(output, g), [dim], true)),
+  );
 }
 
 /** `_log_softmax_backward_data`'s grad_output: grad - (grad * output.exp()).sum(dim, true). */
 export function logSoftmaxGradOutputBackward(grad: Tensor, output: Tensor, dim: number): Tensor {
   const g = asDtypeOf(grad, output);
-  return g.sub(g.mul(output.exp()).sum([dim], true));
+  return at.sub_Tensor(g, at.sum_dim_IntList(at.mul_Tensor(g, at.exp(output)), [dim], true));
 }
 
 /** `_log_softmax_backward_data`'s output: -grad_output.sum(dim, true) * output.exp() * grad. */
 export function logSoftmaxOutputBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
-  return gradOutput.sum([dim], true).neg().mul(output.exp()).mul(asDtypeOf(grad, output));
+  return at.mul_Tensor(at.mul_Tensor(at.neg(at.sum_dim_IntList(gradOutput, [dim], true)), at.exp(output)), asDtypeOf(grad, output));
 }
 
 const REDUCTION_MEAN = 1;
@@ -464,9 +478,9 @@ export function nllLossOf(
 
 /** `mse_loss_backward`. */
 export function mseLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
-  const d = self.sub(target).mul(2);
+  const d = at.mul_Tensor(at.sub_Tensor(self, target), wrapScalar(2));
   const n = reduction === REDUCTION_MEAN ? broadcastNumel(self, target) : 1;
-  return d.mul(grad).div(n);
+  return at.div_Tensor(at.mul_Tensor(d, grad), wrapScalar(n));
 }
 
 function broadcastNumel(a: Tensor, b: Tensor): number {
@@ -483,12 +497,12 @@ function broadcastNumel(a: Tensor, b: Tensor): number {
 /** `binary_cross_entropy_backward` for the input. */
 export function binaryCrossEntropyBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
   const eps = 1e-12;
-  let r = self
-    .sub(target)
-    .div(self.mul(self.neg().add(1)).clamp(eps, null))
-    .mul(grad);
-  if (weight !== null) r = r.mul(weight);
-  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  let r = at.mul_Tensor(
+    at.div_Tensor(at.sub_Tensor(self, target), at.clamp(at.mul_Tensor(self, at.add_Tensor(at.neg(self), wrapScalar(1))), eps, null)),
+    grad,
+  );
+  if (weight !== null) r = at.mul_Tensor(r, weight);
+  if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
 }
 
@@ -500,9 +514,12 @@ export function binaryCrossEntropyTargetBackward(
   weight: Tensor | null,
   reduction: number,
 ): Tensor {
-  let r = self.neg().add(1).log().clamp(-100, null).sub(self.log().clamp(-100, null)).mul(grad);
-  if (weight !== null) r = r.mul(weight);
-  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  let r = at.mul_Tensor(
+    at.sub_Tensor(at.clamp(at.log(at.add_Tensor(at.neg(self), wrapScalar(1))), -100, null), at.clamp(at.log(self), -100, null)),
+    grad,
+  );
+  if (weight !== null) r = at.mul_Tensor(r, weight);
+  if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
 }
 
@@ -515,11 +532,17 @@ export function bceWithLogitsBackward(
   posWeight: Tensor | null,
   reduction: number,
 ): Tensor {
-  const s = self.sigmoid();
-  let r = posWeight === null ? s.sub(target) : s.mul(posWeight.mul(target).add(target.neg().add(1))).sub(posWeight.mul(target));
-  r = r.mul(grad);
-  if (weight !== null) r = r.mul(weight);
-  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  const s = at.sigmoid(self);
+  let r =
+    posWeight === null
+      ? at.sub_Tensor(s, target)
+      : at.sub_Tensor(
+          at.mul_Tensor(s, at.add_Tensor(at.mul_Tensor(posWeight, target), at.add_Tensor(at.neg(target), wrapScalar(1)))),
+          at.mul_Tensor(posWeight, target),
+        );
+  r = at.mul_Tensor(r, grad);
+  if (weight !== null) r = at.mul_Tensor(r, weight);
+  if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
 }
 
@@ -532,12 +555,12 @@ export function bceWithLogitsTargetBackward(
   posWeight: Tensor | null,
   reduction: number,
 ): Tensor {
-  const logSig = self.sigmoid().log();
-  const logOneMinus = self.neg().sigmoid().log();
-  let r = posWeight === null ? logOneMinus.sub(logSig) : logOneMinus.sub(posWeight.mul(logSig));
-  r = r.mul(grad);
-  if (weight !== null) r = r.mul(weight);
-  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  const logSig = at.log(at.sigmoid(self));
+  const logOneMinus = at.log(at.sigmoid(at.neg(self)));
+  let r = posWeight === null ? at.sub_Tensor(logOneMinus, logSig) : at.sub_Tensor(logOneMinus, at.mul_Tensor(posWeight, logSig));
+  r = at.mul_Tensor(r, grad);
+  if (weight !== null) r = at.mul_Tensor(r, weight);
+  if (reduction === REDUCTION_MEAN) r = at.div_Tensor(r, wrapScalar(broadcastNumel(self, target)));
   return r;
 }
 
@@ -549,9 +572,9 @@ export function bceWithLogitsTargetBackward(
 function layerNormStats(input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, eps: number): [Tensor, Tensor] {
   if (!autogradState.gradMode || !input.requiresGrad) return [mean, rstd];
   const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
-  const m = input.mean(dims, true);
-  const xc = input.sub(m);
-  return [m, xc.mul(xc).mean(dims, true).add(eps).rsqrt()];
+  const m = at.mean_dim(input, dims, true);
+  const xc = at.sub_Tensor(input, m);
+  return [m, at.rsqrt(at.add_Tensor(at.mean_dim(at.mul_Tensor(xc, xc), dims, true), wrapScalar(eps)))];
 }
 
 /** native_layer_norm's input gradient from the saved mean and rstd (`native_layer_norm_backward`'s dX). */
@@ -567,11 +590,14 @@ export function layerNormBackward(
   const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
   const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
   const n = normalizedShape.reduce((a, b) => a * b, 1);
-  const xhat = input.sub(mean).mul(rstd);
-  const g = weight === null ? grad : grad.mul(weight);
-  const a = g.sum(dims, true);
-  const b = g.mul(xhat).sum(dims, true);
-  return rstd.div(n).mul(g.mul(n).sub(a).sub(xhat.mul(b)));
+  const xhat = at.mul_Tensor(at.sub_Tensor(input, mean), rstd);
+  const g = weight === null ? grad : at.mul_Tensor(grad, weight);
+  const a = at.sum_dim_IntList(g, dims, true);
+  const b = at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true);
+  return at.mul_Tensor(
+    at.div_Tensor(rstd, wrapScalar(n)),
+    at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), a), at.mul_Tensor(xhat, b)),
+  );
 }
 
 /** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
@@ -584,38 +610,36 @@ export function layerNormWeightBackward(
   eps: number,
 ): Tensor {
   const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
-  return grad.mul(input.sub(mean).mul(rstd));
+  return at.mul_Tensor(grad, at.mul_Tensor(at.sub_Tensor(input, mean), rstd));
 }
 
 /** `gelu_backward`. */
 export function geluBackward(grad: Tensor, self: Tensor, approximate: string): Tensor {
   if (approximate === 'tanh') {
     const k = Math.sqrt(2 / Math.PI);
-    const x3 = self.mul(self).mul(self);
-    const inner = self.add(x3.mul(0.044715)).mul(k);
-    const t = inner.tanh();
-    const dinner = self
-      .mul(self)
-      .mul(3 * 0.044715)
-      .add(1)
-      .mul(k);
-    const left = t.add(1).mul(0.5);
-    const right = self.mul(0.5).mul(t.mul(t).neg().add(1)).mul(dinner);
-    return grad.mul(left.add(right));
+    const x3 = at.mul_Tensor(at.mul_Tensor(self, self), self);
+    const inner = at.mul_Tensor(at.add_Tensor(self, at.mul_Tensor(x3, wrapScalar(0.044715))), wrapScalar(k));
+    const t = at.tanh(inner);
+    const dinner = at.mul_Tensor(
+      at.add_Tensor(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(3 * 0.044715)), wrapScalar(1)),
+      wrapScalar(k),
+    );
+    const left = at.mul_Tensor(at.add_Tensor(t, wrapScalar(1)), wrapScalar(0.5));
+    const right = at.mul_Tensor(
+      at.mul_Tensor(at.mul_Tensor(self, wrapScalar(0.5)), at.add_Tensor(at.neg(at.mul_Tensor(t, t)), wrapScalar(1))),
+      dinner,
+    );
+    return at.mul_Tensor(grad, at.add_Tensor(left, right));
   }
-  const cdf = self.mul(Math.SQRT1_2).erf().add(1).mul(0.5);
-  const pdf = self
-    .mul(self)
-    .mul(-0.5)
-    .exp()
-    .mul(1 / Math.sqrt(2 * Math.PI));
-  return grad.mul(cdf.add(self.mul(pdf)));
+  const cdf = at.mul_Tensor(at.add_Tensor(at.erf(at.mul_Tensor(self, wrapScalar(Math.SQRT1_2))), wrapScalar(1)), wrapScalar(0.5));
+  const pdf = at.mul_Tensor(at.exp(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(-0.5))), wrapScalar(1 / Math.sqrt(2 * Math.PI)));
+  return at.mul_Tensor(grad, at.add_Tensor(cdf, at.mul_Tensor(self, pdf)));
 }
 
 /** silu's gradient: sigmoid(x) (1 + x (1 - sigmoid(x))). */
 export function siluBackward(grad: Tensor, self: Tensor): Tensor {
-  const s = self.sigmoid();
-  return grad.mul(s.mul(self.mul(s.neg().add(1)).add(1)));
+  const s = at.sigmoid(self);
+  return at.mul_Tensor(grad, at.mul_Tensor(s, at.add_Tensor(at.mul_Tensor(self, at.add_Tensor(at.neg(s), wrapScalar(1))), wrapScalar(1))));
 }
 
 /** `threshold_backward(grad, result, 0)` for relu: the gradient where the output is positive. */
@@ -623,10 +647,10 @@ export function reluBackward(grad: Tensor, result: Tensor): Tensor {
   // One SIMD pass where it applies (the same values as the composite below, bit for bit).
   const fast = autogradState.gradMode && result.requiresGrad ? null : reluBackwardSimd(grad, result);
   if (fast !== null) return fast;
-  const g = grad.masked_fill(result.le(0), 0);
+  const g = at.masked_fill_Scalar(grad, at.le_Scalar(result, 0), 0);
   // Under create_graph PyTorch's threshold_backward is itself differentiable in `result` (with a zero
   // derivative); adding 0 * result gives the first-order gradient that history, so double backward works.
-  return autogradState.gradMode && result.requiresGrad ? g.add(result.mul(0)) : g;
+  return autogradState.gradMode && result.requiresGrad ? at.add_Tensor(g, at.mul_Tensor(result, wrapScalar(0))) : g;
 }
 
 /** cat's gradient: the gradient cut into each input's extent along dim. */
@@ -641,7 +665,7 @@ export function catTensorsBackward(grad: Tensor, sizes: number[][], dim: number)
       continue;
     }
     const len = s[d] as number;
-    out.push(grad.narrow(d, start, len));
+    out.push(at.narrow(grad, d, start, len));
     start += len;
   }
   return out;
@@ -650,7 +674,7 @@ export function catTensorsBackward(grad: Tensor, sizes: number[][], dim: number)
 /** stack's gradient: one slice per input. */
 export function stackBackward(grad: Tensor, dim: number, n: number): (Tensor | null)[] {
   const d = dim < 0 ? dim + grad.dim() : dim;
-  const parts = grad.unbind(d);
+  const parts = at.unbind_int(grad, d);
   return parts.slice(0, n);
 }
 
@@ -712,12 +736,13 @@ export function repeatBackward(grad: Tensor, repeats: readonly number[], selfSiz
     shape.push(repeats[i] as number, padded[i] as number);
   }
   if (grad.numel() === 0) return zerosOf(selfSizes, grad);
-  return grad.reshape(shape).sum(sumDims, false).reshape(selfSizes);
+  return at.reshape(at.sum_dim_IntList(at.reshape(grad, shape), sumDims, false), selfSizes);
 }
 
 /** roll's gradient: roll back. */
 export function rollBackward(grad: Tensor, shifts: readonly number[], dims: readonly number[]): Tensor {
-  return grad.roll(
+  return at.roll(
+    grad,
     shifts.map((s) => -s),
     [...dims],
   );
@@ -725,32 +750,32 @@ export function rollBackward(grad: Tensor, shifts: readonly number[], dims: read
 
 /** index_select's gradient: scatter-add into zeros along dim. */
 export function indexSelectBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
-  if (selfSizes.length === 0) return grad.mul(1);
+  if (selfSizes.length === 0) return at.mul_Tensor(grad, wrapScalar(1));
   const d = dim < 0 ? dim + selfSizes.length : dim;
   const shape = grad.sizes.map((_, i) => (i === d ? (index.numel() as number) : 1));
-  const idx = index.reshape(shape).expand(grad.sizes);
-  return zerosOf(selfSizes, grad).scatter_add(d, idx, grad);
+  const idx = at.expand(at.reshape(index, shape), grad.sizes);
+  return at.scatter_add(zerosOf(selfSizes, grad), d, idx, grad);
 }
 
 /** gather's gradient: scatter-add into zeros. */
 export function gatherBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
-  return zerosOf(selfSizes, grad).scatter_add(dim, index, grad);
+  return at.scatter_add(zerosOf(selfSizes, grad), dim, index, grad);
 }
 
 /** masked_select's gradient: the values put back where the (broadcast) mask is true. */
 export function maskedSelectBackward(grad: Tensor, selfSizes: number[], mask: Tensor): Tensor {
   const n = Math.max(selfSizes.length, mask.dim());
   // both 0-dim: put the value back through a 1-element view (a 0-dim mask indexes a 0-dim tensor by adding a dim)
-  if (n === 0) return maskedSelectBackward(grad, [1], mask.reshape([1])).reshape([]);
+  if (n === 0) return at.reshape(maskedSelectBackward(grad, [1], at.reshape(mask, [1])), []);
   const shape: number[] = [];
   for (let i = 0; i < n; i++) shape.push(Math.max(selfSizes[selfSizes.length - n + i] ?? 1, mask.sizes[mask.dim() - n + i] ?? 1));
   const r = zerosOf(shape, grad);
-  return r.index_put([mask.expand(shape)], grad, false);
+  return at.index_put(r, [at.expand(mask, shape)], grad, false);
 }
 
 /** index.Tensor's gradient: accumulate into zeros at the indexed places. */
 export function indexBackward(grad: Tensor, selfSizes: number[], indices: readonly (Tensor | null)[]): Tensor {
-  return zerosOf(selfSizes, grad).index_put([...indices], grad, true);
+  return at.index_put(zerosOf(selfSizes, grad), [...indices], grad, true);
 }
 
 /**
@@ -765,25 +790,25 @@ export function indexPutValuesBackward(grad: Tensor, indices: readonly (Tensor |
 /** embedding's gradient: rows of the weight accumulate the gradients of their occurrences. */
 export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number): Tensor {
   const dim = grad.sizes[grad.dim() - 1] as number;
-  const flat = indices.reshape([-1]);
-  let g = grad.reshape([-1, dim]);
-  if (paddingIdx >= 0) g = g.masked_fill(flat.eq(paddingIdx).unsqueeze(1), 0);
-  return aten().zeros.call([numWeights, dim], grad.scalarType, null, grad.device, null).index_put([flat], g, true);
+  const flat = at.reshape(indices, [-1]);
+  let g = at.reshape(grad, [-1, dim]);
+  if (paddingIdx >= 0) g = at.masked_fill_Scalar(g, at.unsqueeze(at.eq_Scalar(flat, paddingIdx), 1), 0);
+  return at.index_put(aten().zeros.call([numWeights, dim], grad.scalarType, null, grad.device, null), [flat], g, true);
 }
 
 /** div with rounding: the gradient is zero almost everywhere; without, grad / other. */
 export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode: string | null): Tensor {
-  return roundingMode !== null ? zerosLike(grad) : grad.div(other);
+  return roundingMode !== null ? zerosLike(grad) : at.div_Tensor(grad, other);
 }
 
 /** div's gradient for the divisor: -grad * self / other². */
 export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
-  return roundingMode !== null ? zerosLike(grad) : grad.neg().mul(self.div(other).div(other));
+  return roundingMode !== null ? zerosLike(grad) : at.mul_Tensor(at.neg(grad), at.div_Tensor(at.div_Tensor(self, other), other));
 }
 
 /** convolution's bias gradient: the gradient summed over batch and space (every dim but the channels). */
 export function conv2dBiasBackward(grad: Tensor): Tensor {
-  return grad.sum([0, ...Array.from({ length: grad.dim() - 2 }, (_, i) => i + 2)], false);
+  return at.sum_dim_IntList(grad, [0, ...Array.from({ length: grad.dim() - 2 }, (_, i) => i + 2)], false);
 }
 
 /** max_pool2d_with_indices's gradient: `max_pool2d_with_indices_backward` scatters it to the saved indices. */
@@ -806,10 +831,7 @@ export function maxPool2dWithIndicesBackward(
  */
 export function maxPoolDoubleBackward(grad: Tensor, indices: Tensor, dim: number): Tensor {
   const size = [...indices.sizes.slice(0, indices.dim() - dim), -1];
-  return grad
-    .reshape(size)
-    .gather(-1, indices.reshape(size))
-    .view([...indices.sizes]);
+  return at.view(at.gather(at.reshape(grad, size), -1, at.reshape(indices, size)), [...indices.sizes]);
 }
 
 /** `avg_pool2d_backward`. */
@@ -872,11 +894,11 @@ export function conv2dBackwardWeight(
 function as2d(dim: number, ts: Tensor[], stride: number[], padding: number[], dilation: number[]) {
   if (dim !== 1) return { ts, stride, padding, dilation, back: (t: Tensor) => t };
   return {
-    ts: ts.map((t) => t.unsqueeze(2)),
+    ts: ts.map((t) => at.unsqueeze(t, 2)),
     stride: [1, ...stride],
     padding: [0, ...padding],
     dilation: [1, ...dilation],
-    back: (t: Tensor) => t.squeeze(2),
+    back: (t: Tensor) => at.squeeze_dim(t, 2),
   };
 }
 
@@ -899,7 +921,7 @@ export function convolutionBackwardInput(
   if (transposed) {
     // With output_padding ≥ stride (allowed below the dilation) the convolution reaches past the input: keep its first rows.
     let r = aten().convolution.call(g, w, null, v.stride, v.padding, v.dilation, false, [0], groups);
-    for (let d = 2; d < 4; d++) if (r.sizes[d] !== x.sizes[d]) r = r.narrow(d, 0, x.sizes[d] as number);
+    for (let d = 2; d < 4; d++) if (r.sizes[d] !== x.sizes[d]) r = at.narrow(r, d, 0, x.sizes[d] as number);
     return v.back(r);
   }
   return v.back(aten()._conv2d_backward_input.call(g, x, w, v.stride, v.padding, v.dilation, groups));

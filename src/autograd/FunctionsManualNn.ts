@@ -6,6 +6,8 @@
 import { autogradState } from '../c10/AutogradState.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 // Note [One backward call for three gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -57,27 +59,28 @@ export function batchNormBackward(
   }
   const dims = input.sizes.map((_, i) => i).filter((i) => i !== 1);
   const cs = channelShape(input);
-  if (which === 2) return grad.sum(dims);
+  if (which === 2) return at.sum_dim_IntList(grad, dims);
   let mean: Tensor;
   let invstd: Tensor;
   if (training) {
-    mean = input.mean(dims, true);
-    const xc = input.sub(mean);
-    invstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
+    mean = at.mean_dim(input, dims, true);
+    const xc = at.sub_Tensor(input, mean);
+    invstd = at.rsqrt(at.add_Tensor(at.mean_dim(at.mul_Tensor(xc, xc), dims, true), wrapScalar(eps)));
   } else {
-    mean = (runningMean as Tensor).reshape(cs);
-    invstd = (runningVar as Tensor).add(eps).rsqrt().reshape(cs);
+    mean = at.reshape(runningMean as Tensor, cs);
+    invstd = at.reshape(at.rsqrt(at.add_Tensor(runningVar as Tensor, wrapScalar(eps))), cs);
   }
-  const xhat = input.sub(mean).mul(invstd);
-  if (which === 1) return grad.mul(xhat).sum(dims);
-  const g = weight === null ? grad : grad.mul(weight.reshape(cs));
-  if (!training) return g.mul(invstd);
+  const xhat = at.mul_Tensor(at.sub_Tensor(input, mean), invstd);
+  if (which === 1) return at.sum_dim_IntList(at.mul_Tensor(grad, xhat), dims);
+  const g = weight === null ? grad : at.mul_Tensor(grad, at.reshape(weight, cs));
+  if (!training) return at.mul_Tensor(g, invstd);
   const n = input.numel() / (input.sizes[1] as number);
-  return invstd.div(n).mul(
-    g
-      .mul(n)
-      .sub(g.sum(dims, true))
-      .sub(xhat.mul(g.mul(xhat).sum(dims, true))),
+  return at.mul_Tensor(
+    at.div_Tensor(invstd, wrapScalar(n)),
+    at.sub_Tensor(
+      at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), at.sum_dim_IntList(g, dims, true)),
+      at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true)),
+    ),
   );
 }
 
@@ -105,7 +108,7 @@ export function groupNormBackward(
   if (which !== 0 && grad === null) return null;
   if (!autogradState.gradMode && grad !== null && gMean === null && gRstd === null) {
     const all = cached(grad, rstd, () =>
-      aten().native_group_norm_backward.call(grad.contiguous(), input.contiguous(), mean, rstd, weight, N, C, HxW, group, [
+      aten().native_group_norm_backward.call(at.contiguous(grad), at.contiguous(input), mean, rstd, weight, N, C, HxW, group, [
         true,
         true,
         true,
@@ -113,38 +116,36 @@ export function groupNormBackward(
     );
     return all[which] as Tensor;
   }
-  const g3 = grad?.reshape([N, C, HxW]) ?? null;
-  if (which === 2) return (g3 as Tensor).sum([0, 2]);
-  const xg = input.reshape([N, group, -1]);
-  const m = xg.mean([2], true);
-  const xc = xg.sub(m);
-  const r = xc.mul(xc).mean([2], true).add(eps).rsqrt();
-  const xhat = xc.mul(r);
-  if (which === 1) return (g3 as Tensor).mul(xhat.reshape([N, C, HxW])).sum([0, 2]);
+  const g3 = grad === null ? null : at.reshape(grad, [N, C, HxW]);
+  if (which === 2) return at.sum_dim_IntList(g3 as Tensor, [0, 2]);
+  const xg = at.reshape(input, [N, group, -1]);
+  const m = at.mean_dim(xg, [2], true);
+  const xc = at.sub_Tensor(xg, m);
+  const r = at.rsqrt(at.add_Tensor(at.mean_dim(at.mul_Tensor(xc, xc), [2], true), wrapScalar(eps)));
+  const xhat = at.mul_Tensor(xc, r);
+  if (which === 1) return at.sum_dim_IntList(at.mul_Tensor(g3 as Tensor, at.reshape(xhat, [N, C, HxW])), [0, 2]);
   const n = (C / group) * HxW;
   let gi: Tensor | null = null;
   if (g3 !== null) {
-    const gw = (weight === null ? g3 : g3.mul(weight.reshape([1, C, 1]))).reshape([N, group, -1]);
-    gi = r.div(n).mul(
-      gw
-        .mul(n)
-        .sub(gw.sum([2], true))
-        .sub(xhat.mul(gw.mul(xhat).sum([2], true))),
+    const gw = at.reshape(weight === null ? g3 : at.mul_Tensor(g3, at.reshape(weight, [1, C, 1])), [N, group, -1]);
+    gi = at.mul_Tensor(
+      at.div_Tensor(r, wrapScalar(n)),
+      at.sub_Tensor(
+        at.sub_Tensor(at.mul_Tensor(gw, wrapScalar(n)), at.sum_dim_IntList(gw, [2], true)),
+        at.mul_Tensor(xhat, at.sum_dim_IntList(at.mul_Tensor(gw, xhat), [2], true)),
+      ),
     );
   }
   // mean = Σx/n: each x gets gMean/n; rstd = (var + eps)^-½ with var = Σ(x-mean)²/n: each x gets -gRstd·rstd³·(x-mean)/n
   if (gMean !== null) {
-    const t = gMean
-      .reshape([N, group, 1])
-      .div(n)
-      .expand([N, group, xg.sizes[2] as number]);
-    gi = gi === null ? t : gi.add(t);
+    const t = at.expand(at.div_Tensor(at.reshape(gMean, [N, group, 1]), wrapScalar(n)), [N, group, xg.sizes[2] as number]);
+    gi = gi === null ? t : at.add_Tensor(gi, t);
   }
   if (gRstd !== null) {
-    const t = gRstd.reshape([N, group, 1]).mul(r.pow(3)).mul(xc).div(-n);
-    gi = gi === null ? t : gi.add(t);
+    const t = at.div_Tensor(at.mul_Tensor(at.mul_Tensor(at.reshape(gRstd, [N, group, 1]), at.pow_Tensor_Scalar(r, 3)), xc), wrapScalar(-n));
+    gi = gi === null ? t : at.add_Tensor(gi, t);
   }
-  return gi === null ? null : gi.reshape([...input.sizes]);
+  return gi === null ? null : at.reshape(gi, [...input.sizes]);
 }
 
 /** `_adaptive_avg_pool2d_backward(grad, self)`. */
@@ -266,17 +267,20 @@ function lossNorm(self: Tensor, target: Tensor, reduction: number): number {
 
 /** `smooth_l1_loss_backward`: (x - y) / beta inside (-beta, beta), its sign outside, times grad / n. */
 export function smoothL1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
-  const d = self.sub(target);
+  const d = at.sub_Tensor(self, target);
   const n = lossNorm(self, target, reduction);
-  const g = beta === 0 ? d.sign() : d.div(beta).where(d.abs().le(beta), d.sign());
-  return g.mul(grad).div(n);
+  const g = beta === 0 ? at.sign(d) : at.where_self(at.le_Scalar(at.abs(d), beta), at.div_Tensor(d, wrapScalar(beta)), at.sign(d));
+  return at.div_Tensor(at.mul_Tensor(g, grad), wrapScalar(n));
 }
 
 /** `huber_loss_backward`: x - y inside [-delta, delta], delta times its sign outside, times grad / n. */
 export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
-  const d = self.sub(target);
+  const d = at.sub_Tensor(self, target);
   const n = lossNorm(self, target, reduction);
-  return d.where(d.abs().le(delta), d.sign().mul(delta)).mul(grad).div(n);
+  return at.div_Tensor(
+    at.mul_Tensor(at.where_self(at.le_Scalar(at.abs(d), delta), d, at.mul_Tensor(at.sign(d), wrapScalar(delta))), grad),
+    wrapScalar(n),
+  );
 }
 
 /**

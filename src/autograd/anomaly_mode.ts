@@ -7,6 +7,7 @@ import { aten } from '../generated/Operators.js';
 import { warn } from '../c10/Warning.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { Node } from './function.js';
+import * as at from '../generated/TensorBody.js';
 
 /** The anomaly-mode flags (`AnomalyMode::is_enabled()`, `should_check_nan()`). */
 export const anomalyMode = { enabled: false, checkNan: true };
@@ -63,7 +64,7 @@ export function checkNanOutputs(node: Node, outputs: readonly (Tensor | null)[])
   for (let i = 0; i < outputs.length; i++) {
     const g = outputs[i];
     if (g === null || g === undefined) continue;
-    if (aten().any.call(aten().isnan.call(g)).item() === true) {
+    if (at.item(aten().any.call(aten().isnan.call(g))) === true) {
       throw new Error(`Function '${node.name()}' returned nan values in its ${i}th output.`);
     }
   }

@@ -10,6 +10,7 @@ import { escapeStorage } from '../tensor/StorageScope.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { gradientEdge, installNodeFactories, materializeAutogradMeta, setHistory, type Edge } from './variable.js';
 import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './GradientUtils.js';
+import * as at from '../generated/TensorBody.js';
 
 /** A hook run on the gradient flowing into one input of a node; it may return a replacement. */
 export type FunctionPreHook = (grad: Tensor) => Tensor | undefined | void;
@@ -299,8 +300,8 @@ export class CopySlices extends Node {
     const { result, slice } = sliceOfBaseGrad(grad, this.baseSizes, this.baseStrides, this.view.sizes, this.view.strides, this.view.offset);
     const res = fn.apply([detachedClone(slice)]);
     const r0 = res[0];
-    if (r0 !== null && r0 !== undefined) slice.copy_(r0);
-    else slice.zero_();
+    if (r0 !== null && r0 !== undefined) at.copy_(slice, r0);
+    else at.zero_(slice);
     out[0] = result;
     for (let i = 1; i < out.length; i++) out[i] = res[i] ?? null;
     return out;

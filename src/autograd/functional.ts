@@ -6,6 +6,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { grad } from './engine.js';
 import { enableGrad } from './grad_mode.js';
+import * as at from '../generated/TensorBody.js';
 
 type Tensors = Tensor | Tensor[];
 
@@ -70,17 +71,17 @@ export function jacobian(
     const out = func(...xs);
     const outs = asList(out);
     const perOutput = outs.map((o) => {
-      const flat = o.reshape([-1]);
+      const flat = at.reshape(o, [-1]);
       const rows: Tensor[][] = xs.map(() => []);
       for (let k = 0; k < flat.numel(); k++) {
-        const gs = grad(flat.select(0, k), xs, { retainGraph: true, createGraph, allowUnused: true });
+        const gs = grad(at.select_int(flat, 0, k), xs, { retainGraph: true, createGraph, allowUnused: true });
         gs.forEach((g, i) => (rows[i] as Tensor[]).push(g ?? zerosLike(xs[i] as Tensor)));
       }
       return xs.map((x, i) => {
         const r = rows[i] as Tensor[];
         const stacked =
           r.length === 0 ? aten().zeros.call([...o.sizes, ...x.sizes], x.scalarType, null, x.device, null) : aten().stack.call(r, 0);
-        return finish(stacked.reshape([...o.sizes, ...x.sizes]), createGraph);
+        return finish(at.reshape(stacked, [...o.sizes, ...x.sizes]), createGraph);
       });
     });
     const multiIn = Array.isArray(inputs);

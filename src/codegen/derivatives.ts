@@ -8,7 +8,8 @@ import { didYouMean, NativeFunctionsError, type NativeFunction } from './model.j
 
 // Note [Formulas in TypeScript]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A formula is a TypeScript expression, where PyTorch's is C++: Tensor methods (`grad.mul(other)`), the
+// A formula is a TypeScript expression, where PyTorch's is C++: the typed layer (`at.mul_Tensor(grad, other)`,
+// PyTorch's `grad.mul(other)`; Note [The typed Tensor layer] in dest/TensorBody.ts) and `wrapScalar(n)`, the
 // helpers of src/autograd/FunctionsManual.ts by name (`sumBackward(grad, self.sizes, dim, keepdim)`), and
 // these names, exactly as torchgen reads them:
 //   `grad` (the gradient of the first output), `grads` (all of them, for multi-output operators),

@@ -10,6 +10,7 @@ import { emitOperators } from './dest/Operators.js';
 import { emitFunctions, emitMethods } from './dest/python.js';
 import { emitCPUFunctions, emitRegisterDispatchKey } from './dest/RegisterDispatchKey.js';
 import { emitRegisterSchema } from './dest/RegisterSchema.js';
+import { emitTensorBody } from './dest/TensorBody.js';
 
 export const YAML_PATH = 'src/aten/native_functions.yaml';
 export const DERIVATIVES_PATH = 'src/autograd/derivatives.yaml';
@@ -36,6 +37,7 @@ export function generateAll(
   for (const key of SUPPORTED_DISPATCH_KEYS) files[`${GENERATED_DIR}/Register${key}.ts`] = emitRegisterDispatchKey(fns, key);
   files[`${GENERATED_DIR}/CPUFunctions.ts`] = emitCPUFunctions(fns);
   files[`${GENERATED_DIR}/autograd.ts`] = emitAutograd(fns, derivatives);
+  files[`${GENERATED_DIR}/TensorBody.ts`] = emitTensorBody(fns);
   files[`${GENERATED_DIR}/functions.ts`] = emitFunctions(fns);
   files[`${GENERATED_DIR}/methods.ts`] = emitMethods(fns);
   files[`${GENERATED_DIR}/DispatchArity.ts`] = emitDispatchArity();

@@ -13,6 +13,8 @@ import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
 import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import * as at from './TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -32,7 +34,7 @@ function kernel<N extends keyof AtenOps>(_name: N, fn: KernelOf<N>): KernelOf<N>
 
 // ---- graph nodes ----------------------------------------------------------------------------------
 
-/** Backward of `empty_like` (derivatives.yaml:8). */
+/** Backward of `empty_like` (derivatives.yaml:9). */
 export class EmptyLikeBackward0 extends Node {
 
   name(): string {
@@ -47,7 +49,7 @@ export class EmptyLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `zeros_like` (derivatives.yaml:11). */
+/** Backward of `zeros_like` (derivatives.yaml:12). */
 export class ZerosLikeBackward0 extends Node {
 
   name(): string {
@@ -62,7 +64,7 @@ export class ZerosLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `ones_like` (derivatives.yaml:14). */
+/** Backward of `ones_like` (derivatives.yaml:15). */
 export class OnesLikeBackward0 extends Node {
 
   name(): string {
@@ -77,7 +79,7 @@ export class OnesLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `full_like` (derivatives.yaml:17). */
+/** Backward of `full_like` (derivatives.yaml:18). */
 export class FullLikeBackward0 extends Node {
 
   name(): string {
@@ -92,7 +94,7 @@ export class FullLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `view` (derivatives.yaml:20). */
+/** Backward of `view` (derivatives.yaml:21). */
 export class ViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -105,12 +107,12 @@ export class ViewBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `as_strided` (derivatives.yaml:23). */
+/** Backward of `as_strided` (derivatives.yaml:24). */
 export class AsStridedBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided']['call']>[2];
@@ -138,7 +140,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose.int` (derivatives.yaml:26). */
+/** Backward of `transpose.int` (derivatives.yaml:27). */
 export class TransposeBackward0 extends Node {
   dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
@@ -153,12 +155,12 @@ export class TransposeBackward0 extends Node {
     if (grad === null) return out;
     const dim0 = this.dim0_;
     const dim1 = this.dim1_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
     return out;
   }
 }
 
-/** Backward of `transpose_` (derivatives.yaml:29). */
+/** Backward of `transpose_` (derivatives.yaml:30). */
 export class TransposeBackward1 extends Node {
   dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
@@ -173,12 +175,12 @@ export class TransposeBackward1 extends Node {
     if (grad === null) return out;
     const dim0 = this.dim0_;
     const dim1 = this.dim1_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
     return out;
   }
 }
 
-/** Backward of `t` (derivatives.yaml:32). */
+/** Backward of `t` (derivatives.yaml:33). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -189,12 +191,12 @@ export class TBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
     return out;
   }
 }
 
-/** Backward of `t_` (derivatives.yaml:35). */
+/** Backward of `t_` (derivatives.yaml:36). */
 export class TBackward1 extends Node {
 
   name(): string {
@@ -205,12 +207,12 @@ export class TBackward1 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
     return out;
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:38). */
+/** Backward of `permute` (derivatives.yaml:39). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -228,7 +230,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:41). */
+/** Backward of `expand` (derivatives.yaml:42). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -246,7 +248,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:44). */
+/** Backward of `squeeze` (derivatives.yaml:45). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -259,12 +261,12 @@ export class SqueezeBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:47). */
+/** Backward of `squeeze.dim` (derivatives.yaml:48). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -277,12 +279,12 @@ export class SqueezeBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `squeeze.dims` (derivatives.yaml:50). */
+/** Backward of `squeeze.dims` (derivatives.yaml:51). */
 export class SqueezeBackward2 extends Node {
   self_sizes!: number[];
 
@@ -295,12 +297,12 @@ export class SqueezeBackward2 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `squeeze_` (derivatives.yaml:53). */
+/** Backward of `squeeze_` (derivatives.yaml:54). */
 export class SqueezeBackward3 extends Node {
   self_sizes!: number[];
 
@@ -313,12 +315,12 @@ export class SqueezeBackward3 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `squeeze_.dim` (derivatives.yaml:56). */
+/** Backward of `squeeze_.dim` (derivatives.yaml:57). */
 export class SqueezeBackward4 extends Node {
   self_sizes!: number[];
 
@@ -331,12 +333,12 @@ export class SqueezeBackward4 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `squeeze_.dims` (derivatives.yaml:59). */
+/** Backward of `squeeze_.dims` (derivatives.yaml:60). */
 export class SqueezeBackward5 extends Node {
   self_sizes!: number[];
 
@@ -349,12 +351,12 @@ export class SqueezeBackward5 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:62). */
+/** Backward of `unsqueeze` (derivatives.yaml:63). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -367,12 +369,12 @@ export class UnsqueezeBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
     return out;
   }
 }
 
-/** Backward of `unsqueeze_` (derivatives.yaml:65). */
+/** Backward of `unsqueeze_` (derivatives.yaml:66). */
 export class UnsqueezeBackward1 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
 
@@ -385,12 +387,12 @@ export class UnsqueezeBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
     return out;
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:68). */
+/** Backward of `select.int` (derivatives.yaml:69). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -412,7 +414,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:71). */
+/** Backward of `slice.Tensor` (derivatives.yaml:72). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -438,7 +440,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:74). */
+/** Backward of `alias` (derivatives.yaml:75). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -454,7 +456,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:77). */
+/** Backward of `clone` (derivatives.yaml:78). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -470,7 +472,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:80). */
+/** Backward of `copy_` (derivatives.yaml:81). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -487,7 +489,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:84). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:85). */
 export class FillBackward2 extends Node {
 
   name(): string {
@@ -503,7 +505,7 @@ export class FillBackward2 extends Node {
   }
 }
 
-/** Backward of `fill_.Tensor` (derivatives.yaml:87). */
+/** Backward of `fill_.Tensor` (derivatives.yaml:88). */
 export class FillBackward3 extends Node {
 
   name(): string {
@@ -520,7 +522,7 @@ export class FillBackward3 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:91). */
+/** Backward of `zero_` (derivatives.yaml:92). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -536,7 +538,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:94). */
+/** Backward of `_to_copy` (derivatives.yaml:95). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -556,7 +558,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:97). */
+/** Backward of `uniform_` (derivatives.yaml:98). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -572,7 +574,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:100). */
+/** Backward of `normal_` (derivatives.yaml:101). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -588,7 +590,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:103). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:104). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -604,7 +606,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:106). */
+/** Backward of `bernoulli` (derivatives.yaml:107). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -620,7 +622,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:109). */
+/** Backward of `bernoulli.p` (derivatives.yaml:110). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -636,7 +638,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:112). */
+/** Backward of `add.Tensor` (derivatives.yaml:113). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -655,7 +657,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:116). */
+/** Backward of `sub.Tensor` (derivatives.yaml:117). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -669,12 +671,12 @@ export class SubBackward0 extends Node {
     if (grad === null) return out;
     const alpha = this.alpha_;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.neg(), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.neg(grad), alpha);
     return out;
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:120). */
+/** Backward of `mul.Tensor` (derivatives.yaml:121). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -689,8 +691,8 @@ export class MulBackward0 extends Node {
     if (grad === null) return out;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(other);
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
     return out;
   }
 
@@ -700,7 +702,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:124). */
+/** Backward of `div.Tensor` (derivatives.yaml:125). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -715,7 +717,7 @@ export class DivBackward0 extends Node {
     if (grad === null) return out;
     const other = this.other_.unpack(this);
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, other);
     if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other);
     return out;
   }
@@ -726,7 +728,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:128). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:129). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -754,7 +756,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:132). */
+/** Backward of `neg` (derivatives.yaml:133). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -765,12 +767,12 @@ export class NegBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = grad.neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(grad);
     return out;
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:135). */
+/** Backward of `abs` (derivatives.yaml:136). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -783,7 +785,7 @@ export class AbsBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sign());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sign(self));
     return out;
   }
 
@@ -792,7 +794,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:138). */
+/** Backward of `sign` (derivatives.yaml:139). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -808,7 +810,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:141). */
+/** Backward of `exp` (derivatives.yaml:142). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -821,7 +823,7 @@ export class ExpBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, result);
     return out;
   }
 
@@ -830,7 +832,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:144). */
+/** Backward of `exp2` (derivatives.yaml:145). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -843,7 +845,7 @@ export class Exp2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result).mul(Math.LN2);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, result), wrapScalar(Math.LN2));
     return out;
   }
 
@@ -852,7 +854,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:147). */
+/** Backward of `log` (derivatives.yaml:148). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -865,7 +867,7 @@ export class LogBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, self);
     return out;
   }
 
@@ -874,7 +876,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:150). */
+/** Backward of `log2` (derivatives.yaml:151). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -887,7 +889,7 @@ export class Log2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(Math.LN2));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(self, wrapScalar(Math.LN2)));
     return out;
   }
 
@@ -896,7 +898,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:153). */
+/** Backward of `log1p` (derivatives.yaml:154). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -909,7 +911,7 @@ export class Log1PBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(self, wrapScalar(1)));
     return out;
   }
 
@@ -918,7 +920,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:156). */
+/** Backward of `expm1` (derivatives.yaml:157). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -931,7 +933,7 @@ export class Expm1Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(result, wrapScalar(1)));
     return out;
   }
 
@@ -940,7 +942,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:159). */
+/** Backward of `sqrt` (derivatives.yaml:160). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -953,7 +955,7 @@ export class SqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(result.mul(2));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(result, wrapScalar(2)));
     return out;
   }
 
@@ -962,7 +964,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:162). */
+/** Backward of `rsqrt` (derivatives.yaml:163). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -975,7 +977,7 @@ export class RsqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.pow(3)).mul(-0.5);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.pow_Tensor_Scalar(result, 3)), wrapScalar(-0.5));
     return out;
   }
 
@@ -984,7 +986,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:165). */
+/** Backward of `sin` (derivatives.yaml:166). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -997,7 +999,7 @@ export class SinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cos());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cos(self));
     return out;
   }
 
@@ -1006,7 +1008,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:168). */
+/** Backward of `cos` (derivatives.yaml:169). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1019,7 +1021,7 @@ export class CosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sin().neg());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.neg(at.sin(self)));
     return out;
   }
 
@@ -1028,7 +1030,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:171). */
+/** Backward of `tan` (derivatives.yaml:172). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1041,7 +1043,7 @@ export class TanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.mul_Tensor(result, result), wrapScalar(1)));
     return out;
   }
 
@@ -1050,7 +1052,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:174). */
+/** Backward of `asin` (derivatives.yaml:175). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1063,7 +1065,7 @@ export class AsinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1))));
     return out;
   }
 
@@ -1072,7 +1074,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:177). */
+/** Backward of `acos` (derivatives.yaml:178). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1085,7 +1087,7 @@ export class AcosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt()).neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1)))));
     return out;
   }
 
@@ -1094,7 +1096,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:180). */
+/** Backward of `atan` (derivatives.yaml:181). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1107,7 +1109,7 @@ export class AtanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(self).add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(at.mul_Tensor(self, self), wrapScalar(1)));
     return out;
   }
 
@@ -1116,7 +1118,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:183). */
+/** Backward of `sinh` (derivatives.yaml:184). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1129,7 +1131,7 @@ export class SinhBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cosh());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cosh(self));
     return out;
   }
 
@@ -1138,7 +1140,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:186). */
+/** Backward of `cosh` (derivatives.yaml:187). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1151,7 +1153,7 @@ export class CoshBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sinh());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sinh(self));
     return out;
   }
 
@@ -1160,7 +1162,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:189). */
+/** Backward of `tanh` (derivatives.yaml:190). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1173,7 +1175,7 @@ export class TanhBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).neg().add(1));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.neg(at.mul_Tensor(result, result)), wrapScalar(1)));
     return out;
   }
 
@@ -1182,7 +1184,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:192). */
+/** Backward of `sigmoid` (derivatives.yaml:193). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1195,7 +1197,7 @@ export class SigmoidBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result.neg().add(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.mul_Tensor(result, at.add_Tensor(at.neg(result), wrapScalar(1))));
     return out;
   }
 
@@ -1204,7 +1206,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:195). */
+/** Backward of `relu` (derivatives.yaml:196). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1226,7 +1228,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:198). */
+/** Backward of `gelu` (derivatives.yaml:199). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1250,7 +1252,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:201). */
+/** Backward of `silu` (derivatives.yaml:202). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1272,7 +1274,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:204). */
+/** Backward of `erf` (derivatives.yaml:205). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1285,7 +1287,7 @@ export class ErfBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().exp()).mul(2 / Math.sqrt(Math.PI));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.exp(at.neg(at.mul_Tensor(self, self)))), wrapScalar(2 / Math.sqrt(Math.PI)));
     return out;
   }
 
@@ -1294,7 +1296,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:207). */
+/** Backward of `floor` (derivatives.yaml:208). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1310,7 +1312,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:210). */
+/** Backward of `ceil` (derivatives.yaml:211). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1326,7 +1328,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:213). */
+/** Backward of `round` (derivatives.yaml:214). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1342,7 +1344,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:216). */
+/** Backward of `round.decimals` (derivatives.yaml:217). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1358,7 +1360,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:219). */
+/** Backward of `trunc` (derivatives.yaml:220). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1374,7 +1376,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:222). */
+/** Backward of `frac` (derivatives.yaml:223). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1390,7 +1392,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:225). */
+/** Backward of `reciprocal` (derivatives.yaml:226). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1403,7 +1405,7 @@ export class ReciprocalBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result)).neg();
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.mul_Tensor(result, result)));
     return out;
   }
 
@@ -1412,7 +1414,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:228). */
+/** Backward of `nan_to_num` (derivatives.yaml:229). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1425,7 +1427,7 @@ export class NanToNumBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.isfinite());
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.isfinite(self));
     return out;
   }
 
@@ -1434,7 +1436,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:231). */
+/** Backward of `maximum` (derivatives.yaml:232). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1460,7 +1462,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:235). */
+/** Backward of `minimum` (derivatives.yaml:236). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1486,7 +1488,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:239). */
+/** Backward of `where.self` (derivatives.yaml:240). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1509,7 +1511,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:243). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:244). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1531,7 +1533,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:246). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:247). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1553,7 +1555,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:249). */
+/** Backward of `clamp` (derivatives.yaml:250). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1579,7 +1581,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:252). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:253). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1609,7 +1611,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:257). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:258). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1625,7 +1627,7 @@ export class RemainderBackward1 extends Node {
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'floor' }));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(at.neg(grad), at.div_Tensor_mode(self, other, 'floor'));
     return out;
   }
 
@@ -1635,7 +1637,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:261). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:262). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1651,7 +1653,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:264). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:265). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1667,7 +1669,7 @@ export class FmodBackward1 extends Node {
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'trunc' }));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(at.neg(grad), at.div_Tensor_mode(self, other, 'trunc'));
     return out;
   }
 
@@ -1677,7 +1679,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:268). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:269). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1693,7 +1695,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:271). */
+/** Backward of `atan2` (derivatives.yaml:272). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1708,8 +1710,8 @@ export class Atan2Backward0 extends Node {
     if (grad === null) return out;
     const other = this.other_.unpack(this);
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(other.div(self.mul(self).add(other.mul(other))));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self.neg().div(self.mul(self).add(other.mul(other))));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.div_Tensor(other, at.add_Tensor(at.mul_Tensor(self, self), at.mul_Tensor(other, other))));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.div_Tensor(at.neg(self), at.add_Tensor(at.mul_Tensor(self, self), at.mul_Tensor(other, other))));
     return out;
   }
 
@@ -1719,7 +1721,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:275). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:276). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1732,13 +1734,13 @@ export class LerpBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const weight = this.weight_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(1 - Number(weight));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, wrapScalar(1 - Number(weight)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, wrapScalar(weight));
     return out;
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:279). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:280). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1755,9 +1757,9 @@ export class LerpBackward1 extends Node {
     const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
     const end = (this.end_.defined() ? this.end_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(weight.neg().add(1));
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
-    if (this.shouldComputeOutput(2)) out[2] = grad.mul(end.sub(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.neg(weight), wrapScalar(1)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, weight);
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(grad, at.sub_Tensor(end, self));
     return out;
   }
 
@@ -1768,7 +1770,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:284). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:285). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1797,7 +1799,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:288). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:289). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1821,7 +1823,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:291). */
+/** Backward of `pow.Scalar` (derivatives.yaml:292). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1848,7 +1850,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:294). */
+/** Backward of `sum` (derivatives.yaml:295). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1861,12 +1863,12 @@ export class SumBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.expand(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.expand(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:297). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:298). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1888,7 +1890,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:300). */
+/** Backward of `mean` (derivatives.yaml:301). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1903,12 +1905,12 @@ export class MeanBackward0 extends Node {
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
     const self_numel = this.self_numel;
-    if (this.shouldComputeOutput(0)) out[0] = grad.expand(self_sizes).div(self_numel);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(at.expand(grad, self_sizes), wrapScalar(self_numel));
     return out;
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:303). */
+/** Backward of `mean.dim` (derivatives.yaml:304). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1930,7 +1932,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:306). */
+/** Backward of `prod` (derivatives.yaml:307). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1952,7 +1954,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:309). */
+/** Backward of `prod.dim_int` (derivatives.yaml:310). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1978,7 +1980,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:312). */
+/** Backward of `amax` (derivatives.yaml:313). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2007,7 +2009,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:315). */
+/** Backward of `amin` (derivatives.yaml:316). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2036,7 +2038,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:318). */
+/** Backward of `max.dim` (derivatives.yaml:319). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2064,7 +2066,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:322). */
+/** Backward of `min.dim` (derivatives.yaml:323). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2092,7 +2094,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:326). */
+/** Backward of `var.correction` (derivatives.yaml:327). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2120,7 +2122,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:329). */
+/** Backward of `std.correction` (derivatives.yaml:330). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2151,7 +2153,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:332). */
+/** Backward of `logsumexp` (derivatives.yaml:333). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2180,7 +2182,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:335). */
+/** Backward of `cumsum` (derivatives.yaml:336). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2198,7 +2200,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:338). */
+/** Backward of `cumprod` (derivatives.yaml:339). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2225,7 +2227,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:341). */
+/** Backward of `norm.Scalar` (derivatives.yaml:342). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2252,7 +2254,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:344). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:345). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2283,7 +2285,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:347). */
+/** Backward of `mm` (derivatives.yaml:348). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2317,7 +2319,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:351). */
+/** Backward of `bmm` (derivatives.yaml:352). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2332,8 +2334,8 @@ export class BmmBackward0 extends Node {
     if (grad === null) return out;
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.bmm(mat2.transpose(1, 2));
-    if (this.shouldComputeOutput(1)) out[1] = self.transpose(1, 2).bmm(grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.bmm(grad, at.transpose_int(mat2, 1, 2));
+    if (this.shouldComputeOutput(1)) out[1] = at.bmm(at.transpose_int(self, 1, 2), grad);
     return out;
   }
 
@@ -2343,7 +2345,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:355). */
+/** Backward of `_unsafe_view` (derivatives.yaml:356). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2356,12 +2358,12 @@ export class UnsafeViewBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
     return out;
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:358). */
+/** Backward of `dot` (derivatives.yaml:359). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2376,8 +2378,8 @@ export class DotBackward0 extends Node {
     if (grad === null) return out;
     const tensor = (this.tensor_.defined() ? this.tensor_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mul(tensor);
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, tensor);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
     return out;
   }
 
@@ -2387,7 +2389,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:362). */
+/** Backward of `mv` (derivatives.yaml:363). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2402,8 +2404,8 @@ export class MvBackward0 extends Node {
     if (grad === null) return out;
     const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.unsqueeze(1).mul(vec.unsqueeze(0));
-    if (this.shouldComputeOutput(1)) out[1] = self.t().mv(grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.unsqueeze(grad, 1), at.unsqueeze(vec, 0));
+    if (this.shouldComputeOutput(1)) out[1] = at.mv(at.t(self), grad);
     return out;
   }
 
@@ -2413,7 +2415,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:366). */
+/** Backward of `addmm` (derivatives.yaml:367). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2452,7 +2454,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:371). */
+/** Backward of `baddbmm` (derivatives.yaml:372). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2472,8 +2474,8 @@ export class BaddbmmBackward0 extends Node {
     const alpha = this.alpha_;
     const batch1 = (this.batch1_.defined() ? this.batch1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
-    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.bmm(batch2.transpose(1, 2)), alpha);
-    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(batch1.transpose(1, 2).bmm(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.bmm(grad, at.transpose_int(batch2, 1, 2)), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.bmm(at.transpose_int(batch1, 1, 2), grad), alpha);
     return out;
   }
 
@@ -2483,7 +2485,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:376). */
+/** Backward of `softmax.int` (derivatives.yaml:377). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2509,7 +2511,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:379). */
+/** Backward of `log_softmax.int` (derivatives.yaml:380). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2535,7 +2537,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:383). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:384). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2565,7 +2567,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:387). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:388). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2593,7 +2595,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:391). */
+/** Backward of `nll_loss` (derivatives.yaml:392). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2625,7 +2627,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:394). */
+/** Backward of `nll_loss2d` (derivatives.yaml:395). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2657,7 +2659,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:397). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:398). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2687,7 +2689,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:401). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:402). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2717,7 +2719,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:405). */
+/** Backward of `mse_loss` (derivatives.yaml:406). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2735,7 +2737,7 @@ export class MseLossBackward0 extends Node {
     const target = this.target_.unpack(this);
     const reduction = this.reduction_;
     if (this.shouldComputeOutput(0)) out[0] = mseLossBackward(grad, self, target, reduction);
-    if (this.shouldComputeOutput(1)) out[1] = mseLossBackward(grad, self, target, reduction).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(mseLossBackward(grad, self, target, reduction));
     return out;
   }
 
@@ -2745,7 +2747,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:409). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:410). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2776,7 +2778,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:413). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:414). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2810,7 +2812,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:417). */
+/** Backward of `native_layer_norm` (derivatives.yaml:418). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2847,7 +2849,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:423). */
+/** Backward of `convolution` (derivatives.yaml:424). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2884,7 +2886,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:428). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:429). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2918,7 +2920,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:432). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:433). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2952,7 +2954,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:436). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:437). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2987,7 +2989,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:440). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:441). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3013,7 +3015,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:444). */
+/** Backward of `avg_pool2d` (derivatives.yaml:445). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3047,7 +3049,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:447). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:448). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3082,7 +3084,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:451). */
+/** Backward of `cat` (derivatives.yaml:452). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3108,7 +3110,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:454). */
+/** Backward of `stack` (derivatives.yaml:455). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3133,7 +3135,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:457). */
+/** Backward of `split.Tensor` (derivatives.yaml:458). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3154,7 +3156,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:460). */
+/** Backward of `split_with_sizes` (derivatives.yaml:461). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3175,7 +3177,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:463). */
+/** Backward of `unbind.int` (derivatives.yaml:464). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3194,7 +3196,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:466). */
+/** Backward of `flip` (derivatives.yaml:467). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3207,12 +3209,12 @@ export class FlipBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dims = this.dims_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.flip(dims);
+    if (this.shouldComputeOutput(0)) out[0] = at.flip(grad, dims);
     return out;
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:469). */
+/** Backward of `roll` (derivatives.yaml:470). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3232,7 +3234,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:472). */
+/** Backward of `repeat` (derivatives.yaml:473). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3252,7 +3254,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:475). */
+/** Backward of `index_select` (derivatives.yaml:476). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3278,7 +3280,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:478). */
+/** Backward of `index.Tensor` (derivatives.yaml:479). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3302,7 +3304,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:481). */
+/** Backward of `index_put_` (derivatives.yaml:482). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3319,7 +3321,7 @@ export class IndexPutBackward0 extends Node {
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : at.index_put(grad, indices, zerosLike(values), false);
     if (this.shouldComputeOutput(1)) out[1] = indexPutValuesBackward(grad, indices);
     return out;
   }
@@ -3330,7 +3332,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:485). */
+/** Backward of `index_put` (derivatives.yaml:486). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3347,7 +3349,7 @@ export class IndexPutBackward0Functional extends Node {
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
     const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : at.index_put(grad, indices, zerosLike(values), false);
     if (this.shouldComputeOutput(1)) out[1] = indexPutValuesBackward(grad, indices);
     return out;
   }
@@ -3358,7 +3360,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:489). */
+/** Backward of `gather` (derivatives.yaml:490). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3384,7 +3386,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:492). */
+/** Backward of `scatter.src` (derivatives.yaml:493). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3399,8 +3401,8 @@ export class ScatterBackward0 extends Node {
     if (grad === null) return out;
     const dim = this.dim_;
     const index = this.index_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
-    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    if (this.shouldComputeOutput(0)) out[0] = at.scatter_value(grad, dim, index, 0);
+    if (this.shouldComputeOutput(1)) out[1] = at.gather(grad, dim, index);
     return out;
   }
 
@@ -3409,7 +3411,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:496). */
+/** Backward of `scatter.value` (derivatives.yaml:497). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3424,7 +3426,7 @@ export class ScatterBackward1 extends Node {
     if (grad === null) return out;
     const dim = this.dim_;
     const index = this.index_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
+    if (this.shouldComputeOutput(0)) out[0] = at.scatter_value(grad, dim, index, 0);
     return out;
   }
 
@@ -3433,7 +3435,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:499). */
+/** Backward of `scatter_add` (derivatives.yaml:500). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3449,7 +3451,7 @@ export class ScatterAddBackward0 extends Node {
     const dim = this.dim_;
     const index = (this.index_.defined() ? this.index_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    if (this.shouldComputeOutput(1)) out[1] = at.gather(grad, dim, index);
     return out;
   }
 
@@ -3458,7 +3460,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:503). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:504). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3471,7 +3473,7 @@ export class MaskedFillBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const mask = this.mask_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
+    if (this.shouldComputeOutput(0)) out[0] = at.masked_fill_Scalar(grad, mask, 0);
     return out;
   }
 
@@ -3480,7 +3482,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:506). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:507). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3493,8 +3495,8 @@ export class MaskedFillBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const mask = this.mask_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
-    if (this.shouldComputeOutput(1)) out[1] = grad.masked_select(mask).sum();
+    if (this.shouldComputeOutput(0)) out[0] = at.masked_fill_Scalar(grad, mask, 0);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(at.masked_select(grad, mask));
     return out;
   }
 
@@ -3503,7 +3505,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:510). */
+/** Backward of `masked_select` (derivatives.yaml:511). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3527,7 +3529,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:513). */
+/** Backward of `tril` (derivatives.yaml:514). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3540,12 +3542,12 @@ export class TrilBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const diagonal = this.diagonal_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.tril(diagonal);
+    if (this.shouldComputeOutput(0)) out[0] = at.tril(grad, diagonal);
     return out;
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:516). */
+/** Backward of `triu` (derivatives.yaml:517). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3558,12 +3560,12 @@ export class TriuBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const diagonal = this.diagonal_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.triu(diagonal);
+    if (this.shouldComputeOutput(0)) out[0] = at.triu(grad, diagonal);
     return out;
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:519). */
+/** Backward of `sort` (derivatives.yaml:520). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3589,7 +3591,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:523). */
+/** Backward of `topk` (derivatives.yaml:524). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3615,7 +3617,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:527). */
+/** Backward of `embedding` (derivatives.yaml:528). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3641,7 +3643,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:532). */
+/** Backward of `native_batch_norm` (derivatives.yaml:533). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3684,7 +3686,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:538). */
+/** Backward of `native_group_norm` (derivatives.yaml:539). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3726,7 +3728,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:543). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:544). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3748,7 +3750,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:546). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:547). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3773,7 +3775,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:550). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:551). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3798,7 +3800,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:554). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:555). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3824,7 +3826,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:558). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:559). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3842,7 +3844,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:561). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:562). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3866,7 +3868,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:564). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:565). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3891,7 +3893,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:568). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:569). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3915,7 +3917,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:571). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:572). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3940,7 +3942,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:575). */
+/** Backward of `replication_pad1d` (derivatives.yaml:576). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3964,7 +3966,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:578). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:579). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3989,7 +3991,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:582). */
+/** Backward of `replication_pad2d` (derivatives.yaml:583). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4013,7 +4015,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:585). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:586). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4038,7 +4040,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:589). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:590). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4060,7 +4062,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:592). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:593). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4085,7 +4087,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:596). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:597). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4107,7 +4109,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:599). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:600). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4127,7 +4129,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:602). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:603). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4149,7 +4151,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:605). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:606). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4169,7 +4171,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:608). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:609). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4193,7 +4195,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:611). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:612). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4215,7 +4217,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:614). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:615). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4239,7 +4241,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:617). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:618). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4261,7 +4263,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:620). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:621). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4287,7 +4289,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:623). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:624). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4311,7 +4313,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:626). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:627). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4337,7 +4339,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:629). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:630). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4361,7 +4363,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:632). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:633). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4385,7 +4387,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:635). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:636). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4407,7 +4409,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:638). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:639). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4433,7 +4435,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:641). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:642). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4457,7 +4459,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:644). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:645). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4485,7 +4487,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:647). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:648). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4511,7 +4513,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:650). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:651). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4537,7 +4539,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:653). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:654). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4561,7 +4563,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:656). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:657). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4587,7 +4589,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:659). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:660). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4611,7 +4613,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:662). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:663). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4637,7 +4639,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:665). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:666). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4661,7 +4663,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:668). */
+/** Backward of `leaky_relu` (derivatives.yaml:669). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4685,7 +4687,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:671). */
+/** Backward of `leaky_relu_` (derivatives.yaml:672). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4709,7 +4711,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:674). */
+/** Backward of `elu` (derivatives.yaml:675). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4737,7 +4739,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:677). */
+/** Backward of `elu_` (derivatives.yaml:678). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4765,7 +4767,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:680). */
+/** Backward of `celu` (derivatives.yaml:681). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4789,7 +4791,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:683). */
+/** Backward of `celu_` (derivatives.yaml:684). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4813,7 +4815,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:686). */
+/** Backward of `softplus` (derivatives.yaml:687). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4839,7 +4841,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:689). */
+/** Backward of `hardtanh` (derivatives.yaml:690). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4865,7 +4867,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:692). */
+/** Backward of `hardswish` (derivatives.yaml:693). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4887,7 +4889,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:695). */
+/** Backward of `hardsigmoid` (derivatives.yaml:696). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4909,7 +4911,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:698). */
+/** Backward of `mish` (derivatives.yaml:699). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4931,7 +4933,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:701). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:702). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4957,7 +4959,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:705). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:706). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4982,7 +4984,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:709). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:710). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5002,7 +5004,7 @@ export class SmoothL1LossBackward0 extends Node {
     const reduction = this.reduction_;
     const beta = this.beta_;
     if (this.shouldComputeOutput(0)) out[0] = smoothL1LossBackward(grad, self, target, reduction, beta);
-    if (this.shouldComputeOutput(1)) out[1] = smoothL1LossBackward(grad, self, target, reduction, beta).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(smoothL1LossBackward(grad, self, target, reduction, beta));
     return out;
   }
 
@@ -5012,7 +5014,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:713). */
+/** Backward of `huber_loss` (derivatives.yaml:714). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5032,7 +5034,7 @@ export class HuberLossBackward0 extends Node {
     const reduction = this.reduction_;
     const delta = this.delta_;
     if (this.shouldComputeOutput(0)) out[0] = huberLossBackward(grad, self, target, reduction, delta);
-    if (this.shouldComputeOutput(1)) out[1] = huberLossBackward(grad, self, target, reduction, delta).neg();
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(huberLossBackward(grad, self, target, reduction, delta));
     return out;
   }
 
@@ -5042,7 +5044,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:717). */
+/** Backward of `addcmul` (derivatives.yaml:718). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5060,8 +5062,8 @@ export class AddcmulBackward0 extends Node {
     const value = this.value_;
     const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.mul(value));
-    if (this.shouldComputeOutput(2)) out[2] = grad.mul(tensor1.mul(value));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.mul_Tensor(tensor2, wrapScalar(value)));
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(grad, at.mul_Tensor(tensor1, wrapScalar(value)));
     return out;
   }
 
@@ -5071,7 +5073,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:722). */
+/** Backward of `addcdiv` (derivatives.yaml:723). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5089,8 +5091,8 @@ export class AddcdivBackward0 extends Node {
     const value = this.value_;
     const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
-    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.reciprocal().mul(value));
-    if (this.shouldComputeOutput(2)) out[2] = grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2)));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.mul_Tensor(at.reciprocal(tensor2), wrapScalar(value)));
+    if (this.shouldComputeOutput(2)) out[2] = at.mul_Tensor(at.neg(grad), at.div_Tensor(at.mul_Tensor(tensor1, wrapScalar(value)), at.mul_Tensor(tensor2, tensor2)));
     return out;
   }
 
@@ -5100,7 +5102,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:727). */
+/** Backward of `clamp_min` (derivatives.yaml:728). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5115,7 +5117,7 @@ export class ClampMinBackward0 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const min = this.min_;
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.ge_Scalar(self, min), grad, 0);
     return out;
   }
 
@@ -5124,7 +5126,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:730). */
+/** Backward of `clamp_max` (derivatives.yaml:731). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5139,7 +5141,7 @@ export class ClampMaxBackward0 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const max = this.max_;
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.le_Scalar(self, max), grad, 0);
     return out;
   }
 
@@ -5148,7 +5150,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:734). */
+/** Backward of `max` (derivatives.yaml:735). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5173,7 +5175,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:737). */
+/** Backward of `min` (derivatives.yaml:738). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5198,7 +5200,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:740). */
+/** Backward of `sort.stable` (derivatives.yaml:741). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5224,7 +5226,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:744). */
+/** Backward of `_unique2` (derivatives.yaml:745). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5240,7 +5242,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:748). */
+/** Backward of `unique_dim` (derivatives.yaml:749). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5256,7 +5258,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:753). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:754). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5272,7 +5274,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:757). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:758). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5287,8 +5289,8 @@ export class ClampMinBackward1 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const min = this.min_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
-    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.lt(min), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.ge_Tensor(self, min), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(at.lt_Tensor(self, min), grad, 0);
     return out;
   }
 
@@ -5298,7 +5300,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:761). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:762). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5313,8 +5315,8 @@ export class ClampMaxBackward1 extends Node {
     if (grad === null) return out;
     const self = this.self_.unpack(this);
     const max = this.max_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
-    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.gt(max), grad, 0);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(at.le_Tensor(self, max), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(at.gt_Tensor(self, max), grad, 0);
     return out;
   }
 
@@ -5324,7 +5326,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:766). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:767). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5355,7 +5357,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:770). */
+/** Backward of `unique_consecutive` (derivatives.yaml:771). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5371,7 +5373,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:774). */
+/** Backward of `diagonal` (derivatives.yaml:775). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5395,7 +5397,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:777). */
+/** Backward of `diagonal_backward` (derivatives.yaml:778). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5412,12 +5414,12 @@ export class DiagonalBackwardBackward0 extends Node {
     const offset = this.offset_;
     const dim1 = this.dim1_;
     const dim2 = this.dim2_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.diagonal(offset, dim1, dim2);
+    if (this.shouldComputeOutput(0)) out[0] = at.diagonal(grad, offset, dim1, dim2);
     return out;
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:781). */
+/** Backward of `_linalg_svd` (derivatives.yaml:782). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5446,7 +5448,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:785). */
+/** Backward of `div.Scalar` (derivatives.yaml:786). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5459,12 +5461,12 @@ export class DivBackward1 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const other = this.other_;
-    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, wrapScalar(other));
     return out;
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:789). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:790). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5509,7 +5511,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:797). */
+/** Backward of `detach` (derivatives.yaml:798). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5524,7 +5526,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:802). */
+/** Backward of `acosh` (derivatives.yaml:803). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5546,7 +5548,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:805). */
+/** Backward of `asinh` (derivatives.yaml:806). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5568,7 +5570,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:808). */
+/** Backward of `atanh` (derivatives.yaml:809). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5590,7 +5592,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:811). */
+/** Backward of `log10` (derivatives.yaml:812). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5612,7 +5614,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:814). */
+/** Backward of `sgn` (derivatives.yaml:815). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -5628,7 +5630,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:817). */
+/** Backward of `erfinv` (derivatives.yaml:818). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5650,7 +5652,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:820). */
+/** Backward of `lgamma` (derivatives.yaml:821). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5672,7 +5674,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:823). */
+/** Backward of `digamma` (derivatives.yaml:824). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5694,7 +5696,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:826). */
+/** Backward of `polygamma` (derivatives.yaml:827). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -5718,7 +5720,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:829). */
+/** Backward of `polygamma_` (derivatives.yaml:830). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5742,7 +5744,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:832). */
+/** Backward of `i0` (derivatives.yaml:833). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5764,7 +5766,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:835). */
+/** Backward of `sinc` (derivatives.yaml:836). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5786,7 +5788,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:838). */
+/** Backward of `logit` (derivatives.yaml:839). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -5810,7 +5812,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:841). */
+/** Backward of `deg2rad` (derivatives.yaml:842). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -5826,7 +5828,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:844). */
+/** Backward of `rad2deg` (derivatives.yaml:845). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -5842,7 +5844,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:847). */
+/** Backward of `hypot` (derivatives.yaml:848). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5871,7 +5873,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:851). */
+/** Backward of `logaddexp` (derivatives.yaml:852). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5897,7 +5899,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:855). */
+/** Backward of `logaddexp2` (derivatives.yaml:856). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5923,7 +5925,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:859). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:860). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5949,7 +5951,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:863). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:864). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -5973,7 +5975,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:866). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:867). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -5997,7 +5999,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:869). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:870). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6026,7 +6028,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:873). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:874). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6051,7 +6053,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:876). */
+/** Backward of `nextafter` (derivatives.yaml:877). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6077,7 +6079,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:880). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:881). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6103,7 +6105,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:886). */
+/** Backward of `nansum` (derivatives.yaml:887). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6129,7 +6131,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:889). */
+/** Backward of `var_mean.correction` (derivatives.yaml:890). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6156,7 +6158,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:892). */
+/** Backward of `std_mean.correction` (derivatives.yaml:893). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6186,7 +6188,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:895). */
+/** Backward of `aminmax` (derivatives.yaml:896). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6217,7 +6219,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:898). */
+/** Backward of `median` (derivatives.yaml:899). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6242,7 +6244,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:901). */
+/** Backward of `median.dim` (derivatives.yaml:902). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6270,7 +6272,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:905). */
+/** Backward of `nanmedian` (derivatives.yaml:906). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6295,7 +6297,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:908). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:909). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6323,7 +6325,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:912). */
+/** Backward of `mode` (derivatives.yaml:913). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6351,7 +6353,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:916). */
+/** Backward of `kthvalue` (derivatives.yaml:917). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6379,7 +6381,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:920). */
+/** Backward of `cummax` (derivatives.yaml:921). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6406,7 +6408,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:924). */
+/** Backward of `cummin` (derivatives.yaml:925). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6433,7 +6435,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:928). */
+/** Backward of `logcumsumexp` (derivatives.yaml:929). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6460,7 +6462,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:933). */
+/** Backward of `rot90` (derivatives.yaml:934). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6480,7 +6482,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:936). */
+/** Backward of `diag_embed` (derivatives.yaml:937). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6502,7 +6504,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:939). */
+/** Backward of `block_diag` (derivatives.yaml:940). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6526,7 +6528,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:942). */
+/** Backward of `trace` (derivatives.yaml:943). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6544,7 +6546,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:945). */
+/** Backward of `linalg_cross` (derivatives.yaml:946). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];

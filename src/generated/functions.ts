@@ -9,7 +9,7 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { aten } from './Operators.js';
+import * as at from './TensorBody.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toReduction, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
@@ -59,7 +59,7 @@ export function empty(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
-      const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
+      const r = at.empty_memory_format(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -119,7 +119,7 @@ export function empty_strided(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
-      const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
+      const r = at.empty_strided(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -179,7 +179,7 @@ export function zeros(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().zeros.call(v0, k0, k1, k2, k3);
+      const r = at.zeros(v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -238,7 +238,7 @@ export function ones(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().ones.call(v0, k0, k1, k2, k3);
+      const r = at.ones(v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -297,7 +297,7 @@ export function full(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
-      const r = aten().full.call(v0, v1, k0, k1, k2, k3);
+      const r = at.full(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -364,7 +364,7 @@ export function arange(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
-      const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.arange_start_step(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -437,7 +437,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -471,7 +471,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Tensor_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Tensor_Tensor(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -505,7 +505,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Tensor_Scalar.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Tensor_Scalar(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -539,7 +539,7 @@ export function linspace(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-      const r = aten().linspace_Scalar_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.linspace_Scalar_Tensor(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -587,7 +587,7 @@ export function eye(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
-      const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
+      const r = at.eye_m(v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -649,7 +649,7 @@ export function empty_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("empty_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.empty_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -711,7 +711,7 @@ export function zeros_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("zeros_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.zeros_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -773,7 +773,7 @@ export function ones_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("ones_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.ones_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -837,7 +837,7 @@ export function full_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("full_like", o, ["input","fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","fill_value"], n);
-      const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
+      const r = at.full_like(v0, v1, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -877,7 +877,7 @@ export function reshape(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("reshape", o, ["input","shape"], ["input","shape"], n);
-      return aten().reshape.call(v0, v1);
+      return at.reshape(v0, v1);
     }
   }
   return bad_reshape(a);
@@ -918,7 +918,7 @@ export function as_strided(...a: unknown[]): unknown {
         v3 = o.storage_offset as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("as_strided", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
-      return aten().as_strided.call(v0, v1, v2, v3);
+      return at.as_strided(v0, v1, v2, v3);
     }
   }
   return bad_as_strided(a);
@@ -954,7 +954,7 @@ export function transpose(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("transpose", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
-      return aten().transpose_int.call(v0, v1, v2);
+      return at.transpose_int(v0, v1, v2);
     }
   }
   return bad_transpose(a);
@@ -985,7 +985,7 @@ export function t(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("t", o, ["input"], ["input"], n);
-      return aten().t.call(v0);
+      return at.t(v0);
     }
   }
   return bad_t(a);
@@ -1016,7 +1016,7 @@ export function permute(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("permute", o, ["input","dims"], ["input","dims"], n);
-      return aten().permute.call(v0, v1);
+      return at.permute(v0, v1);
     }
   }
   return bad_permute(a);
@@ -1050,7 +1050,7 @@ export function squeeze(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("squeeze", o, ["input"], ["input"], n);
-      return aten().squeeze.call(v0);
+      return at.squeeze(v0);
     }
   }
   // squeeze.dim
@@ -1061,7 +1061,7 @@ export function squeeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().squeeze_dim.call(v0, v1);
+      return at.squeeze_dim(v0, v1);
     }
   }
   // squeeze.dims
@@ -1072,7 +1072,7 @@ export function squeeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().squeeze_dims.call(v0, v1);
+      return at.squeeze_dims(v0, v1);
     }
   }
   return noMatch("squeeze", a, SIGS_squeeze);
@@ -1097,7 +1097,7 @@ export function unsqueeze(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("unsqueeze", o, ["input","dim"], ["input","dim"], n);
-      return aten().unsqueeze.call(v0, v1);
+      return at.unsqueeze(v0, v1);
     }
   }
   return bad_unsqueeze(a);
@@ -1131,7 +1131,7 @@ export function select(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("select", o, ["input","dim","index"], ["input","dim","index"], n);
-      return aten().select_int.call(v0, v1, v2);
+      return at.select_int(v0, v1, v2);
     }
   }
   return bad_select(a);
@@ -1190,7 +1190,7 @@ export function slice(...a: unknown[]): unknown {
         v4 = o.step as number;
       } else v4 = 1;
       if (o !== undefined) checkKw("slice", o, ["input","dim","start","end","step"], ["input","dim","start","end","step"], n);
-      return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+      return at.slice_Tensor(v0, v1, v2, v3, v4);
     }
   }
   return bad_slice(a);
@@ -1233,7 +1233,7 @@ export function narrow(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
-      return aten().narrow.call(v0, v1, v2, v3);
+      return at.narrow(v0, v1, v2, v3);
     }
   }
   // narrow.Tensor
@@ -1246,7 +1246,7 @@ export function narrow(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
-      return aten().narrow_Tensor.call(v0, v1, v2, v3);
+      return at.narrow_Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("narrow", a, SIGS_narrow);
@@ -1283,7 +1283,7 @@ export function flatten(...a: unknown[]): unknown {
         v2 = o.end_dim as number;
       } else v2 = -1;
       if (o !== undefined) checkKw("flatten", o, ["input","start_dim","end_dim"], ["input","start_dim","end_dim"], n);
-      return aten().flatten_using_ints.call(v0, v1, v2);
+      return at.flatten_using_ints(v0, v1, v2);
     }
   }
   return bad_flatten(a);
@@ -1318,7 +1318,7 @@ export function unflatten(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number[] = toIntList(p[2]);
       if (o !== undefined) checkKw("unflatten", o, ["input","dim","sizes"], ["input","dim","sizes"], n);
-      return aten().unflatten_int.call(v0, v1, v2);
+      return at.unflatten_int(v0, v1, v2);
     }
   }
   return bad_unflatten(a);
@@ -1349,7 +1349,7 @@ export function alias(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("alias", o, ["input"], ["input"], n);
-      return aten().alias.call(v0);
+      return at.alias(v0);
     }
   }
   return bad_alias(a);
@@ -1378,7 +1378,7 @@ export function detach(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("detach", o, ["input"], ["input"], n);
-      return aten().detach.call(v0);
+      return at.detach(v0);
     }
   }
   return bad_detach(a);
@@ -1412,7 +1412,7 @@ export function clone(...a: unknown[]): unknown {
         k0 = o.memory_format as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("clone", o, ["input","memory_format"], ["input"], n);
-      return aten().clone.call(v0, k0);
+      return at.clone(v0, k0);
     }
   }
   return bad_clone(a);
@@ -1446,7 +1446,7 @@ export function fill_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
-      return aten().fill__Scalar.call(v0, v1);
+      return at.fill__Scalar(v0, v1);
     }
   }
   // fill_.Tensor
@@ -1457,7 +1457,7 @@ export function fill_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
-      return aten().fill__Tensor.call(v0, v1);
+      return at.fill__Tensor(v0, v1);
     }
   }
   return noMatch("fill_", a, SIGS_fill_);
@@ -1480,7 +1480,7 @@ export function zero_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("zero_", o, ["input"], ["input"], n);
-      return aten().zero_.call(v0);
+      return at.zero_(v0);
     }
   }
   return bad_zero_(a);
@@ -1539,7 +1539,7 @@ export function _to_copy(...a: unknown[]): unknown {
         k5 = o.memory_format as number | null;
       } else k5 = null;
       if (o !== undefined) checkKw("_to_copy", o, ["input","dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["input"], n);
-      const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
+      const r = at._to_copy(v0, k0, k1, k2, k3, k4, k5);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1577,7 +1577,7 @@ export function _local_scalar_dense(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("_local_scalar_dense", o, ["input"], ["input"], n);
-      return aten()._local_scalar_dense.call(v0);
+      return at._local_scalar_dense(v0);
     }
   }
   return bad__local_scalar_dense(a);
@@ -1616,9 +1616,9 @@ export function bernoulli(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
-        return aten().bernoulli_out.call(v0, k0, out as Tensor);
+        return at.bernoulli_out(v0, k0, out as Tensor);
       }
-      return aten().bernoulli.call(v0, k0);
+      return at.bernoulli(v0, k0);
     }
   }
   // bernoulli.p
@@ -1634,7 +1634,7 @@ export function bernoulli(...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli", o, ["input","p","generator"], ["input","p"], n);
-      return aten().bernoulli_p.call(v0, v1, k0);
+      return at.bernoulli_p(v0, v1, k0);
     }
   }
   return noMatch("bernoulli", a, SIGS_bernoulli);
@@ -1684,7 +1684,7 @@ export function rand(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.rand_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1748,7 +1748,7 @@ export function randn(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randn_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1815,7 +1815,7 @@ export function randint(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
-      const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      const r = at.randint_low_generator(v0, v1, v2, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1880,7 +1880,7 @@ export function randperm(...a: unknown[]): unknown {
         k4 = o.pin_memory as boolean | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
-      const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randperm_generator(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -1927,9 +1927,9 @@ export function add(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(v0, v1, k0, out as Tensor);
+        return at.add_out(v0, v1, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(v0, v1, k0);
+      return at.add_Tensor(v0, v1, k0);
     }
   }
   // add.Tensor (out=: add.out), numbers as tensors
@@ -1948,9 +1948,9 @@ export function add(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(v0, v1, k0, out as Tensor);
+        return at.add_out(v0, v1, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(v0, v1, k0);
+      return at.add_Tensor(v0, v1, k0);
     }
   }
   return bad_add(a);
@@ -1992,9 +1992,9 @@ export function sub(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+        return at.sub_out(v0, v1, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(v0, v1, k0);
+      return at.sub_Tensor(v0, v1, k0);
     }
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
@@ -2013,9 +2013,9 @@ export function sub(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+        return at.sub_out(v0, v1, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(v0, v1, k0);
+      return at.sub_Tensor(v0, v1, k0);
     }
   }
   return bad_sub(a);
@@ -2052,9 +2052,9 @@ export function mul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(v0, v1, out as Tensor);
+        return at.mul_out(v0, v1, out as Tensor);
       }
-      return aten().mul_Tensor.call(v0, v1);
+      return at.mul_Tensor(v0, v1);
     }
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
@@ -2068,9 +2068,9 @@ export function mul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(v0, v1, out as Tensor);
+        return at.mul_out(v0, v1, out as Tensor);
       }
-      return aten().mul_Tensor.call(v0, v1);
+      return at.mul_Tensor(v0, v1);
     }
   }
   return bad_mul(a);
@@ -2108,9 +2108,9 @@ export function div(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(v0, v1, out as Tensor);
+        return at.div_out(v0, v1, out as Tensor);
       }
-      return aten().div_Tensor.call(v0, v1);
+      return at.div_Tensor(v0, v1);
     }
   }
   // div.Tensor_mode
@@ -2126,7 +2126,7 @@ export function div(...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
-      return aten().div_Tensor_mode.call(v0, v1, k0);
+      return at.div_Tensor_mode(v0, v1, k0);
     }
   }
   // div.Tensor (out=: div.out), numbers as tensors
@@ -2140,9 +2140,9 @@ export function div(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(v0, v1, out as Tensor);
+        return at.div_out(v0, v1, out as Tensor);
       }
-      return aten().div_Tensor.call(v0, v1);
+      return at.div_Tensor(v0, v1);
     }
   }
   // div.Tensor_mode, numbers as tensors
@@ -2158,7 +2158,7 @@ export function div(...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
-      return aten().div_Tensor_mode.call(v0, v1, k0);
+      return at.div_Tensor_mode(v0, v1, k0);
     }
   }
   return noMatch("div", a, SIGS_div);
@@ -2184,9 +2184,9 @@ export function neg(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-        return aten().neg_out.call(v0, out as Tensor);
+        return at.neg_out(v0, out as Tensor);
       }
-      return aten().neg.call(v0);
+      return at.neg(v0);
     }
   }
   return bad_neg(a);
@@ -2216,7 +2216,7 @@ export function neg_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("neg_", o, ["input"], ["input"], n);
-      return aten().neg_.call(v0);
+      return at.neg_(v0);
     }
   }
   return bad_neg_(a);
@@ -2248,9 +2248,9 @@ export function abs(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-        return aten().abs_out.call(v0, out as Tensor);
+        return at.abs_out(v0, out as Tensor);
       }
-      return aten().abs.call(v0);
+      return at.abs(v0);
     }
   }
   return bad_abs(a);
@@ -2280,7 +2280,7 @@ export function abs_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("abs_", o, ["input"], ["input"], n);
-      return aten().abs_.call(v0);
+      return at.abs_(v0);
     }
   }
   return bad_abs_(a);
@@ -2312,9 +2312,9 @@ export function sign(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-        return aten().sign_out.call(v0, out as Tensor);
+        return at.sign_out(v0, out as Tensor);
       }
-      return aten().sign.call(v0);
+      return at.sign(v0);
     }
   }
   return bad_sign(a);
@@ -2347,9 +2347,9 @@ export function exp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp_out.call(v0, out as Tensor);
+        return at.exp_out(v0, out as Tensor);
       }
-      return aten().exp.call(v0);
+      return at.exp(v0);
     }
   }
   return bad_exp(a);
@@ -2379,7 +2379,7 @@ export function exp_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("exp_", o, ["input"], ["input"], n);
-      return aten().exp_.call(v0);
+      return at.exp_(v0);
     }
   }
   return bad_exp_(a);
@@ -2411,9 +2411,9 @@ export function exp2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp2_out.call(v0, out as Tensor);
+        return at.exp2_out(v0, out as Tensor);
       }
-      return aten().exp2.call(v0);
+      return at.exp2(v0);
     }
   }
   return bad_exp2(a);
@@ -2443,7 +2443,7 @@ export function exp2_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("exp2_", o, ["input"], ["input"], n);
-      return aten().exp2_.call(v0);
+      return at.exp2_(v0);
     }
   }
   return bad_exp2_(a);
@@ -2475,9 +2475,9 @@ export function log(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log", 'out', 'Tensor', isTensor(out), out);
-        return aten().log_out.call(v0, out as Tensor);
+        return at.log_out(v0, out as Tensor);
       }
-      return aten().log.call(v0);
+      return at.log(v0);
     }
   }
   return bad_log(a);
@@ -2507,7 +2507,7 @@ export function log_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_", o, ["input"], ["input"], n);
-      return aten().log_.call(v0);
+      return at.log_(v0);
     }
   }
   return bad_log_(a);
@@ -2539,9 +2539,9 @@ export function log2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-        return aten().log2_out.call(v0, out as Tensor);
+        return at.log2_out(v0, out as Tensor);
       }
-      return aten().log2.call(v0);
+      return at.log2(v0);
     }
   }
   return bad_log2(a);
@@ -2571,7 +2571,7 @@ export function log2_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log2_", o, ["input"], ["input"], n);
-      return aten().log2_.call(v0);
+      return at.log2_(v0);
     }
   }
   return bad_log2_(a);
@@ -2603,9 +2603,9 @@ export function log1p(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-        return aten().log1p_out.call(v0, out as Tensor);
+        return at.log1p_out(v0, out as Tensor);
       }
-      return aten().log1p.call(v0);
+      return at.log1p(v0);
     }
   }
   return bad_log1p(a);
@@ -2635,7 +2635,7 @@ export function log1p_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log1p_", o, ["input"], ["input"], n);
-      return aten().log1p_.call(v0);
+      return at.log1p_(v0);
     }
   }
   return bad_log1p_(a);
@@ -2667,9 +2667,9 @@ export function expm1(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-        return aten().expm1_out.call(v0, out as Tensor);
+        return at.expm1_out(v0, out as Tensor);
       }
-      return aten().expm1.call(v0);
+      return at.expm1(v0);
     }
   }
   return bad_expm1(a);
@@ -2699,7 +2699,7 @@ export function expm1_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("expm1_", o, ["input"], ["input"], n);
-      return aten().expm1_.call(v0);
+      return at.expm1_(v0);
     }
   }
   return bad_expm1_(a);
@@ -2731,9 +2731,9 @@ export function sqrt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().sqrt_out.call(v0, out as Tensor);
+        return at.sqrt_out(v0, out as Tensor);
       }
-      return aten().sqrt.call(v0);
+      return at.sqrt(v0);
     }
   }
   return bad_sqrt(a);
@@ -2763,7 +2763,7 @@ export function sqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sqrt_", o, ["input"], ["input"], n);
-      return aten().sqrt_.call(v0);
+      return at.sqrt_(v0);
     }
   }
   return bad_sqrt_(a);
@@ -2795,9 +2795,9 @@ export function rsqrt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().rsqrt_out.call(v0, out as Tensor);
+        return at.rsqrt_out(v0, out as Tensor);
       }
-      return aten().rsqrt.call(v0);
+      return at.rsqrt(v0);
     }
   }
   return bad_rsqrt(a);
@@ -2827,7 +2827,7 @@ export function rsqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("rsqrt_", o, ["input"], ["input"], n);
-      return aten().rsqrt_.call(v0);
+      return at.rsqrt_(v0);
     }
   }
   return bad_rsqrt_(a);
@@ -2859,9 +2859,9 @@ export function sin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-        return aten().sin_out.call(v0, out as Tensor);
+        return at.sin_out(v0, out as Tensor);
       }
-      return aten().sin.call(v0);
+      return at.sin(v0);
     }
   }
   return bad_sin(a);
@@ -2891,7 +2891,7 @@ export function sin_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sin_", o, ["input"], ["input"], n);
-      return aten().sin_.call(v0);
+      return at.sin_(v0);
     }
   }
   return bad_sin_(a);
@@ -2923,9 +2923,9 @@ export function cos(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-        return aten().cos_out.call(v0, out as Tensor);
+        return at.cos_out(v0, out as Tensor);
       }
-      return aten().cos.call(v0);
+      return at.cos(v0);
     }
   }
   return bad_cos(a);
@@ -2955,7 +2955,7 @@ export function cos_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("cos_", o, ["input"], ["input"], n);
-      return aten().cos_.call(v0);
+      return at.cos_(v0);
     }
   }
   return bad_cos_(a);
@@ -2987,9 +2987,9 @@ export function tan(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-        return aten().tan_out.call(v0, out as Tensor);
+        return at.tan_out(v0, out as Tensor);
       }
-      return aten().tan.call(v0);
+      return at.tan(v0);
     }
   }
   return bad_tan(a);
@@ -3019,7 +3019,7 @@ export function tan_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("tan_", o, ["input"], ["input"], n);
-      return aten().tan_.call(v0);
+      return at.tan_(v0);
     }
   }
   return bad_tan_(a);
@@ -3051,9 +3051,9 @@ export function asin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-        return aten().asin_out.call(v0, out as Tensor);
+        return at.asin_out(v0, out as Tensor);
       }
-      return aten().asin.call(v0);
+      return at.asin(v0);
     }
   }
   return bad_asin(a);
@@ -3083,7 +3083,7 @@ export function asin_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("asin_", o, ["input"], ["input"], n);
-      return aten().asin_.call(v0);
+      return at.asin_(v0);
     }
   }
   return bad_asin_(a);
@@ -3115,9 +3115,9 @@ export function acos(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-        return aten().acos_out.call(v0, out as Tensor);
+        return at.acos_out(v0, out as Tensor);
       }
-      return aten().acos.call(v0);
+      return at.acos(v0);
     }
   }
   return bad_acos(a);
@@ -3147,7 +3147,7 @@ export function acos_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("acos_", o, ["input"], ["input"], n);
-      return aten().acos_.call(v0);
+      return at.acos_(v0);
     }
   }
   return bad_acos_(a);
@@ -3179,9 +3179,9 @@ export function atan(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan_out.call(v0, out as Tensor);
+        return at.atan_out(v0, out as Tensor);
       }
-      return aten().atan.call(v0);
+      return at.atan(v0);
     }
   }
   return bad_atan(a);
@@ -3211,7 +3211,7 @@ export function atan_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atan_", o, ["input"], ["input"], n);
-      return aten().atan_.call(v0);
+      return at.atan_(v0);
     }
   }
   return bad_atan_(a);
@@ -3243,9 +3243,9 @@ export function sinh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinh_out.call(v0, out as Tensor);
+        return at.sinh_out(v0, out as Tensor);
       }
-      return aten().sinh.call(v0);
+      return at.sinh(v0);
     }
   }
   return bad_sinh(a);
@@ -3275,7 +3275,7 @@ export function sinh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sinh_", o, ["input"], ["input"], n);
-      return aten().sinh_.call(v0);
+      return at.sinh_(v0);
     }
   }
   return bad_sinh_(a);
@@ -3307,9 +3307,9 @@ export function cosh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().cosh_out.call(v0, out as Tensor);
+        return at.cosh_out(v0, out as Tensor);
       }
-      return aten().cosh.call(v0);
+      return at.cosh(v0);
     }
   }
   return bad_cosh(a);
@@ -3339,7 +3339,7 @@ export function cosh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("cosh_", o, ["input"], ["input"], n);
-      return aten().cosh_.call(v0);
+      return at.cosh_(v0);
     }
   }
   return bad_cosh_(a);
@@ -3371,9 +3371,9 @@ export function tanh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().tanh_out.call(v0, out as Tensor);
+        return at.tanh_out(v0, out as Tensor);
       }
-      return aten().tanh.call(v0);
+      return at.tanh(v0);
     }
   }
   return bad_tanh(a);
@@ -3403,7 +3403,7 @@ export function tanh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("tanh_", o, ["input"], ["input"], n);
-      return aten().tanh_.call(v0);
+      return at.tanh_(v0);
     }
   }
   return bad_tanh_(a);
@@ -3435,9 +3435,9 @@ export function sigmoid(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().sigmoid_out.call(v0, out as Tensor);
+        return at.sigmoid_out(v0, out as Tensor);
       }
-      return aten().sigmoid.call(v0);
+      return at.sigmoid(v0);
     }
   }
   return bad_sigmoid(a);
@@ -3467,7 +3467,7 @@ export function sigmoid_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sigmoid_", o, ["input"], ["input"], n);
-      return aten().sigmoid_.call(v0);
+      return at.sigmoid_(v0);
     }
   }
   return bad_sigmoid_(a);
@@ -3496,7 +3496,7 @@ export function relu(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu", o, ["input"], ["input"], n);
-      return aten().relu.call(v0);
+      return at.relu(v0);
     }
   }
   return bad_relu(a);
@@ -3525,7 +3525,7 @@ export function relu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu_", o, ["input"], ["input"], n);
-      return aten().relu_.call(v0);
+      return at.relu_(v0);
     }
   }
   return bad_relu_(a);
@@ -3562,9 +3562,9 @@ export function gelu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
-        return aten().gelu_out.call(v0, k0, out as Tensor);
+        return at.gelu_out(v0, k0, out as Tensor);
       }
-      return aten().gelu.call(v0, k0);
+      return at.gelu(v0, k0);
     }
   }
   return bad_gelu(a);
@@ -3600,7 +3600,7 @@ export function gelu_(...a: unknown[]): unknown {
         k0 = o.approximate as string;
       } else k0 = "none";
       if (o !== undefined) checkKw("gelu_", o, ["input","approximate"], ["input"], n);
-      return aten().gelu_.call(v0, k0);
+      return at.gelu_(v0, k0);
     }
   }
   return bad_gelu_(a);
@@ -3633,9 +3633,9 @@ export function silu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("silu", 'out', 'Tensor', isTensor(out), out);
-        return aten().silu_out.call(v0, out as Tensor);
+        return at.silu_out(v0, out as Tensor);
       }
-      return aten().silu.call(v0);
+      return at.silu(v0);
     }
   }
   return bad_silu(a);
@@ -3665,7 +3665,7 @@ export function silu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("silu_", o, ["input"], ["input"], n);
-      return aten().silu_.call(v0);
+      return at.silu_(v0);
     }
   }
   return bad_silu_(a);
@@ -3697,9 +3697,9 @@ export function erf(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-        return aten().erf_out.call(v0, out as Tensor);
+        return at.erf_out(v0, out as Tensor);
       }
-      return aten().erf.call(v0);
+      return at.erf(v0);
     }
   }
   return bad_erf(a);
@@ -3729,7 +3729,7 @@ export function erf_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("erf_", o, ["input"], ["input"], n);
-      return aten().erf_.call(v0);
+      return at.erf_(v0);
     }
   }
   return bad_erf_(a);
@@ -3761,9 +3761,9 @@ export function floor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-        return aten().floor_out.call(v0, out as Tensor);
+        return at.floor_out(v0, out as Tensor);
       }
-      return aten().floor.call(v0);
+      return at.floor(v0);
     }
   }
   return bad_floor(a);
@@ -3793,7 +3793,7 @@ export function floor_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("floor_", o, ["input"], ["input"], n);
-      return aten().floor_.call(v0);
+      return at.floor_(v0);
     }
   }
   return bad_floor_(a);
@@ -3825,9 +3825,9 @@ export function ceil(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-        return aten().ceil_out.call(v0, out as Tensor);
+        return at.ceil_out(v0, out as Tensor);
       }
-      return aten().ceil.call(v0);
+      return at.ceil(v0);
     }
   }
   return bad_ceil(a);
@@ -3857,7 +3857,7 @@ export function ceil_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ceil_", o, ["input"], ["input"], n);
-      return aten().ceil_.call(v0);
+      return at.ceil_(v0);
     }
   }
   return bad_ceil_(a);
@@ -3890,9 +3890,9 @@ export function round(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_out.call(v0, out as Tensor);
+        return at.round_out(v0, out as Tensor);
       }
-      return aten().round.call(v0);
+      return at.round(v0);
     }
   }
   // round.decimals (out=: round.decimals_out)
@@ -3910,9 +3910,9 @@ export function round(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_decimals_out.call(v0, k0, out as Tensor);
+        return at.round_decimals_out(v0, k0, out as Tensor);
       }
-      return aten().round_decimals.call(v0, k0);
+      return at.round_decimals(v0, k0);
     }
   }
   return noMatch("round", a, SIGS_round);
@@ -3936,7 +3936,7 @@ export function round_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("round_", o, ["input"], ["input"], n);
-      return aten().round_.call(v0);
+      return at.round_(v0);
     }
   }
   // round_.decimals
@@ -3951,7 +3951,7 @@ export function round_(...a: unknown[]): unknown {
         k0 = o.decimals as number;
       } else missingKw("round_", 'decimals');
       if (o !== undefined) checkKw("round_", o, ["input","decimals"], ["input"], n);
-      return aten().round__decimals.call(v0, k0);
+      return at.round__decimals(v0, k0);
     }
   }
   return noMatch("round_", a, SIGS_round_);
@@ -3977,9 +3977,9 @@ export function trunc(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-        return aten().trunc_out.call(v0, out as Tensor);
+        return at.trunc_out(v0, out as Tensor);
       }
-      return aten().trunc.call(v0);
+      return at.trunc(v0);
     }
   }
   return bad_trunc(a);
@@ -4009,7 +4009,7 @@ export function trunc_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("trunc_", o, ["input"], ["input"], n);
-      return aten().trunc_.call(v0);
+      return at.trunc_(v0);
     }
   }
   return bad_trunc_(a);
@@ -4041,9 +4041,9 @@ export function frac(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-        return aten().frac_out.call(v0, out as Tensor);
+        return at.frac_out(v0, out as Tensor);
       }
-      return aten().frac.call(v0);
+      return at.frac(v0);
     }
   }
   return bad_frac(a);
@@ -4073,7 +4073,7 @@ export function frac_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("frac_", o, ["input"], ["input"], n);
-      return aten().frac_.call(v0);
+      return at.frac_(v0);
     }
   }
   return bad_frac_(a);
@@ -4105,9 +4105,9 @@ export function reciprocal(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-        return aten().reciprocal_out.call(v0, out as Tensor);
+        return at.reciprocal_out(v0, out as Tensor);
       }
-      return aten().reciprocal.call(v0);
+      return at.reciprocal(v0);
     }
   }
   return bad_reciprocal(a);
@@ -4137,7 +4137,7 @@ export function reciprocal_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("reciprocal_", o, ["input"], ["input"], n);
-      return aten().reciprocal_.call(v0);
+      return at.reciprocal_(v0);
     }
   }
   return bad_reciprocal_(a);
@@ -4166,7 +4166,7 @@ export function isnan(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isnan", o, ["input"], ["input"], n);
-      return aten().isnan.call(v0);
+      return at.isnan(v0);
     }
   }
   return bad_isnan(a);
@@ -4195,7 +4195,7 @@ export function isinf(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isinf", o, ["input"], ["input"], n);
-      return aten().isinf.call(v0);
+      return at.isinf(v0);
     }
   }
   return bad_isinf(a);
@@ -4224,7 +4224,7 @@ export function isfinite(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("isfinite", o, ["input"], ["input"], n);
-      return aten().isfinite.call(v0);
+      return at.isfinite(v0);
     }
   }
   return bad_isfinite(a);
@@ -4277,9 +4277,9 @@ export function nan_to_num(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-        return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.nan_to_num_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().nan_to_num.call(v0, v1, v2, v3);
+      return at.nan_to_num(v0, v1, v2, v3);
     }
   }
   return bad_nan_to_num(a);
@@ -4333,7 +4333,7 @@ export function nan_to_num_(...a: unknown[]): unknown {
         v3 = o.neginf as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("nan_to_num_", o, ["input","nan","posinf","neginf"], ["input","nan","posinf","neginf"], n);
-      return aten().nan_to_num_.call(v0, v1, v2, v3);
+      return at.nan_to_num_(v0, v1, v2, v3);
     }
   }
   return bad_nan_to_num_(a);
@@ -4372,9 +4372,9 @@ export function eq(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+        return at.eq_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().eq_Tensor.call(v0, v1);
+      return at.eq_Tensor(v0, v1);
     }
   }
   // eq.Scalar (out=: eq.Scalar_out)
@@ -4388,9 +4388,9 @@ export function eq(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+        return at.eq_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().eq_Scalar.call(v0, v1);
+      return at.eq_Scalar(v0, v1);
     }
   }
   return noMatch("eq", a, SIGS_eq);
@@ -4420,9 +4420,9 @@ export function ne(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+        return at.ne_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().ne_Tensor.call(v0, v1);
+      return at.ne_Tensor(v0, v1);
     }
   }
   // ne.Scalar (out=: ne.Scalar_out)
@@ -4436,9 +4436,9 @@ export function ne(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+        return at.ne_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().ne_Scalar.call(v0, v1);
+      return at.ne_Scalar(v0, v1);
     }
   }
   return noMatch("ne", a, SIGS_ne);
@@ -4468,9 +4468,9 @@ export function lt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+        return at.lt_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().lt_Tensor.call(v0, v1);
+      return at.lt_Tensor(v0, v1);
     }
   }
   // lt.Scalar (out=: lt.Scalar_out)
@@ -4484,9 +4484,9 @@ export function lt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+        return at.lt_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().lt_Scalar.call(v0, v1);
+      return at.lt_Scalar(v0, v1);
     }
   }
   return noMatch("lt", a, SIGS_lt);
@@ -4516,9 +4516,9 @@ export function le(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+        return at.le_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().le_Tensor.call(v0, v1);
+      return at.le_Tensor(v0, v1);
     }
   }
   // le.Scalar (out=: le.Scalar_out)
@@ -4532,9 +4532,9 @@ export function le(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+        return at.le_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().le_Scalar.call(v0, v1);
+      return at.le_Scalar(v0, v1);
     }
   }
   return noMatch("le", a, SIGS_le);
@@ -4564,9 +4564,9 @@ export function gt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+        return at.gt_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().gt_Tensor.call(v0, v1);
+      return at.gt_Tensor(v0, v1);
     }
   }
   // gt.Scalar (out=: gt.Scalar_out)
@@ -4580,9 +4580,9 @@ export function gt(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+        return at.gt_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().gt_Scalar.call(v0, v1);
+      return at.gt_Scalar(v0, v1);
     }
   }
   return noMatch("gt", a, SIGS_gt);
@@ -4612,9 +4612,9 @@ export function ge(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+        return at.ge_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().ge_Tensor.call(v0, v1);
+      return at.ge_Tensor(v0, v1);
     }
   }
   // ge.Scalar (out=: ge.Scalar_out)
@@ -4628,9 +4628,9 @@ export function ge(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+        return at.ge_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().ge_Scalar.call(v0, v1);
+      return at.ge_Scalar(v0, v1);
     }
   }
   return noMatch("ge", a, SIGS_ge);
@@ -4658,9 +4658,9 @@ export function logical_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_and_out.call(v0, v1, out as Tensor);
+        return at.logical_and_out(v0, v1, out as Tensor);
       }
-      return aten().logical_and.call(v0, v1);
+      return at.logical_and(v0, v1);
     }
   }
   return bad_logical_and(a);
@@ -4696,9 +4696,9 @@ export function logical_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_or_out.call(v0, v1, out as Tensor);
+        return at.logical_or_out(v0, v1, out as Tensor);
       }
-      return aten().logical_or.call(v0, v1);
+      return at.logical_or(v0, v1);
     }
   }
   return bad_logical_or(a);
@@ -4734,9 +4734,9 @@ export function logical_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_xor_out.call(v0, v1, out as Tensor);
+        return at.logical_xor_out(v0, v1, out as Tensor);
       }
-      return aten().logical_xor.call(v0, v1);
+      return at.logical_xor(v0, v1);
     }
   }
   return bad_logical_xor(a);
@@ -4770,9 +4770,9 @@ export function logical_not(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_not_out.call(v0, out as Tensor);
+        return at.logical_not_out(v0, out as Tensor);
       }
-      return aten().logical_not.call(v0);
+      return at.logical_not(v0);
     }
   }
   return bad_logical_not(a);
@@ -4805,9 +4805,9 @@ export function bitwise_not(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_not_out.call(v0, out as Tensor);
+        return at.bitwise_not_out(v0, out as Tensor);
       }
-      return aten().bitwise_not.call(v0);
+      return at.bitwise_not(v0);
     }
   }
   return bad_bitwise_not(a);
@@ -4847,9 +4847,9 @@ export function bitwise_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_and_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_and_Tensor.call(v0, v1);
+      return at.bitwise_and_Tensor(v0, v1);
     }
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
@@ -4863,9 +4863,9 @@ export function bitwise_and(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_and_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_and_Scalar.call(v0, v1);
+      return at.bitwise_and_Scalar(v0, v1);
     }
   }
   // bitwise_and.Scalar_Tensor
@@ -4876,7 +4876,7 @@ export function bitwise_and(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_and", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_and_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
@@ -4909,9 +4909,9 @@ export function bitwise_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_or_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_or_Tensor.call(v0, v1);
+      return at.bitwise_or_Tensor(v0, v1);
     }
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
@@ -4925,9 +4925,9 @@ export function bitwise_or(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_or_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_or_Scalar.call(v0, v1);
+      return at.bitwise_or_Scalar(v0, v1);
     }
   }
   // bitwise_or.Scalar_Tensor
@@ -4938,7 +4938,7 @@ export function bitwise_or(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_or", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_or_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
@@ -4971,9 +4971,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+        return at.bitwise_xor_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_xor_Tensor.call(v0, v1);
+      return at.bitwise_xor_Tensor(v0, v1);
     }
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
@@ -4987,9 +4987,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+        return at.bitwise_xor_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().bitwise_xor_Scalar.call(v0, v1);
+      return at.bitwise_xor_Scalar(v0, v1);
     }
   }
   // bitwise_xor.Scalar_Tensor
@@ -5000,7 +5000,7 @@ export function bitwise_xor(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bitwise_xor", o, ["input","other"], ["input","other"], n);
-      return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+      return at.bitwise_xor_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
@@ -5028,9 +5028,9 @@ export function maximum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-        return aten().maximum_out.call(v0, v1, out as Tensor);
+        return at.maximum_out(v0, v1, out as Tensor);
       }
-      return aten().maximum.call(v0, v1);
+      return at.maximum(v0, v1);
     }
   }
   return bad_maximum(a);
@@ -5066,9 +5066,9 @@ export function minimum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-        return aten().minimum_out.call(v0, v1, out as Tensor);
+        return at.minimum_out(v0, v1, out as Tensor);
       }
-      return aten().minimum.call(v0, v1);
+      return at.minimum(v0, v1);
     }
   }
   return bad_minimum(a);
@@ -5115,9 +5115,9 @@ export function where(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("where", 'out', 'Tensor', isTensor(out), out);
-        return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+        return at.where_self_out(v0, v1, v2, out as Tensor);
       }
-      return aten().where_self.call(v0, v1, v2);
+      return at.where_self(v0, v1, v2);
     }
   }
   // where.ScalarSelf
@@ -5129,7 +5129,7 @@ export function where(...a: unknown[]): unknown {
       const v1: number | boolean = p[1] as number | boolean;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_ScalarSelf.call(v0, v1, v2);
+      return at.where_ScalarSelf(v0, v1, v2);
     }
   }
   // where.ScalarOther
@@ -5141,7 +5141,7 @@ export function where(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_ScalarOther.call(v0, v1, v2);
+      return at.where_ScalarOther(v0, v1, v2);
     }
   }
   // where.Scalar
@@ -5153,7 +5153,7 @@ export function where(...a: unknown[]): unknown {
       const v1: number | boolean = p[1] as number | boolean;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
-      return aten().where_Scalar.call(v0, v1, v2);
+      return at.where_Scalar(v0, v1, v2);
     }
   }
   return noMatch("where", a, SIGS_where);
@@ -5196,9 +5196,9 @@ export function clamp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+        return at.clamp_out(v0, v1, v2, out as Tensor);
       }
-      return aten().clamp.call(v0, v1, v2);
+      return at.clamp(v0, v1, v2);
     }
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
@@ -5223,9 +5223,9 @@ export function clamp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+        return at.clamp_Tensor_out(v0, v1, v2, out as Tensor);
       }
-      return aten().clamp_Tensor.call(v0, v1, v2);
+      return at.clamp_Tensor(v0, v1, v2);
     }
   }
   return noMatch("clamp", a, SIGS_clamp);
@@ -5265,7 +5265,7 @@ export function clamp_(...a: unknown[]): unknown {
         v2 = o.max as number | boolean | null;
       } else v2 = null;
       if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
-      return aten().clamp_.call(v0, v1, v2);
+      return at.clamp_(v0, v1, v2);
     }
   }
   // clamp_.Tensor
@@ -5287,7 +5287,7 @@ export function clamp_(...a: unknown[]): unknown {
         v2 = o.max as Tensor | null;
       } else v2 = null;
       if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
-      return aten().clamp__Tensor.call(v0, v1, v2);
+      return at.clamp__Tensor(v0, v1, v2);
     }
   }
   return noMatch("clamp_", a, SIGS_clamp_);
@@ -5320,9 +5320,9 @@ export function remainder(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+        return at.remainder_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().remainder_Tensor.call(v0, v1);
+      return at.remainder_Tensor(v0, v1);
     }
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
@@ -5336,9 +5336,9 @@ export function remainder(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+        return at.remainder_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().remainder_Scalar.call(v0, v1);
+      return at.remainder_Scalar(v0, v1);
     }
   }
   // remainder.Scalar_Tensor
@@ -5349,7 +5349,7 @@ export function remainder(...a: unknown[]): unknown {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("remainder", o, ["input","other"], ["input","other"], n);
-      return aten().remainder_Scalar_Tensor.call(v0, v1);
+      return at.remainder_Scalar_Tensor(v0, v1);
     }
   }
   return noMatch("remainder", a, SIGS_remainder);
@@ -5379,9 +5379,9 @@ export function fmod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+        return at.fmod_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().fmod_Tensor.call(v0, v1);
+      return at.fmod_Tensor(v0, v1);
     }
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
@@ -5395,9 +5395,9 @@ export function fmod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+        return at.fmod_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().fmod_Scalar.call(v0, v1);
+      return at.fmod_Scalar(v0, v1);
     }
   }
   return noMatch("fmod", a, SIGS_fmod);
@@ -5425,9 +5425,9 @@ export function atan2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan2_out.call(v0, v1, out as Tensor);
+        return at.atan2_out(v0, v1, out as Tensor);
       }
-      return aten().atan2.call(v0, v1);
+      return at.atan2(v0, v1);
     }
   }
   return bad_atan2(a);
@@ -5468,9 +5468,9 @@ export function lerp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+        return at.lerp_Scalar_out(v0, v1, v2, out as Tensor);
       }
-      return aten().lerp_Scalar.call(v0, v1, v2);
+      return at.lerp_Scalar(v0, v1, v2);
     }
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
@@ -5485,9 +5485,9 @@ export function lerp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+        return at.lerp_Tensor_out(v0, v1, v2, out as Tensor);
       }
-      return aten().lerp_Tensor.call(v0, v1, v2);
+      return at.lerp_Tensor(v0, v1, v2);
     }
   }
   return noMatch("lerp", a, SIGS_lerp);
@@ -5518,7 +5518,7 @@ export function sum(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("sum", o, ["input","dtype"], ["input"], n);
-      return aten().sum.call(v0, k0);
+      return at.sum(v0, k0);
     }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
@@ -5543,9 +5543,9 @@ export function sum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-        return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.sum_IntList_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().sum_dim_IntList.call(v0, v1, v2, k0);
+      return at.sum_dim_IntList(v0, v1, v2, k0);
     }
   }
   return noMatch("sum", a, SIGS_sum);
@@ -5576,7 +5576,7 @@ export function mean(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("mean", o, ["input","dtype"], ["input"], n);
-      return aten().mean.call(v0, k0);
+      return at.mean(v0, k0);
     }
   }
   // mean.dim (out=: mean.out)
@@ -5601,9 +5601,9 @@ export function mean(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-        return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.mean_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().mean_dim.call(v0, v1, v2, k0);
+      return at.mean_dim(v0, v1, v2, k0);
     }
   }
   return noMatch("mean", a, SIGS_mean);
@@ -5634,7 +5634,7 @@ export function prod(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("prod", o, ["input","dtype"], ["input"], n);
-      return aten().prod.call(v0, k0);
+      return at.prod(v0, k0);
     }
   }
   // prod.dim_int (out=: prod.int_out)
@@ -5659,9 +5659,9 @@ export function prod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-        return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.prod_int_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().prod_dim_int.call(v0, v1, v2, k0);
+      return at.prod_dim_int(v0, v1, v2, k0);
     }
   }
   return noMatch("prod", a, SIGS_prod);
@@ -5701,9 +5701,9 @@ export function amax(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-        return aten().amax_out.call(v0, v1, v2, out as Tensor);
+        return at.amax_out(v0, v1, v2, out as Tensor);
       }
-      return aten().amax.call(v0, v1, v2);
+      return at.amax(v0, v1, v2);
     }
   }
   return bad_amax(a);
@@ -5752,9 +5752,9 @@ export function amin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-        return aten().amin_out.call(v0, v1, v2, out as Tensor);
+        return at.amin_out(v0, v1, v2, out as Tensor);
       }
-      return aten().amin.call(v0, v1, v2);
+      return at.amin(v0, v1, v2);
     }
   }
   return bad_amin(a);
@@ -5802,9 +5802,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_out.call(v0, v1, v2, out as Tensor);
+        return at.all_out(v0, v1, v2, out as Tensor);
       }
-      return aten().all_dim.call(v0, v1, v2);
+      return at.all_dim(v0, v1, v2);
     }
   }
   // all.dims (out=: all.dims_out)
@@ -5829,9 +5829,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+        return at.all_dims_out(v0, v1, v2, out as Tensor);
       }
-      return aten().all_dims.call(v0, v1, v2);
+      return at.all_dims(v0, v1, v2);
     }
   }
   // all (out=: all.all_out)
@@ -5844,9 +5844,9 @@ export function all(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_all_out.call(v0, out as Tensor);
+        return at.all_all_out(v0, out as Tensor);
       }
-      return aten().all.call(v0);
+      return at.all(v0);
     }
   }
   return noMatch("all", a, SIGS_all);
@@ -5885,9 +5885,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_out.call(v0, v1, v2, out as Tensor);
+        return at.any_out(v0, v1, v2, out as Tensor);
       }
-      return aten().any_dim.call(v0, v1, v2);
+      return at.any_dim(v0, v1, v2);
     }
   }
   // any.dims (out=: any.dims_out)
@@ -5912,9 +5912,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+        return at.any_dims_out(v0, v1, v2, out as Tensor);
       }
-      return aten().any_dims.call(v0, v1, v2);
+      return at.any_dims(v0, v1, v2);
     }
   }
   // any (out=: any.all_out)
@@ -5927,9 +5927,9 @@ export function any(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_all_out.call(v0, out as Tensor);
+        return at.any_all_out(v0, out as Tensor);
       }
-      return aten().any.call(v0);
+      return at.any(v0);
     }
   }
   return noMatch("any", a, SIGS_any);
@@ -5969,9 +5969,9 @@ export function argmax(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+        return at.argmax_out(v0, v1, v2, out as Tensor);
       }
-      return aten().argmax.call(v0, v1, v2);
+      return at.argmax(v0, v1, v2);
     }
   }
   return bad_argmax(a);
@@ -6020,9 +6020,9 @@ export function argmin(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+        return at.argmin_out(v0, v1, v2, out as Tensor);
       }
-      return aten().argmin.call(v0, v1, v2);
+      return at.argmin(v0, v1, v2);
     }
   }
   return bad_argmin(a);
@@ -6069,9 +6069,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("max", out, 2, 3);
-        return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.max_dim_max(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().max_dim.call(v0, v1, v2);
+      return at.max_dim(v0, v1, v2);
     }
   }
   // max (out=: max.unary_out)
@@ -6084,9 +6084,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_unary_out.call(v0, out as Tensor);
+        return at.max_unary_out(v0, out as Tensor);
       }
-      return aten().max.call(v0);
+      return at.max(v0);
     }
   }
   // max.other (out=: max.out)
@@ -6100,9 +6100,9 @@ export function max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_out.call(v0, v1, out as Tensor);
+        return at.max_out(v0, v1, out as Tensor);
       }
-      return aten().max_other.call(v0, v1);
+      return at.max_other(v0, v1);
     }
   }
   return noMatch("max", a, SIGS_max);
@@ -6140,9 +6140,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("min", out, 2, 3);
-        return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.min_dim_min(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().min_dim.call(v0, v1, v2);
+      return at.min_dim(v0, v1, v2);
     }
   }
   // min (out=: min.unary_out)
@@ -6155,9 +6155,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_unary_out.call(v0, out as Tensor);
+        return at.min_unary_out(v0, out as Tensor);
       }
-      return aten().min.call(v0);
+      return at.min(v0);
     }
   }
   // min.other (out=: min.out)
@@ -6171,9 +6171,9 @@ export function min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_out.call(v0, v1, out as Tensor);
+        return at.min_out(v0, v1, out as Tensor);
       }
-      return aten().min_other.call(v0, v1);
+      return at.min_other(v0, v1);
     }
   }
   return noMatch("min", a, SIGS_min);
@@ -6219,7 +6219,7 @@ function varFunction(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("var", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().var_correction.call(v0, v1, k0, k1);
+      return at.var_correction(v0, v1, k0, k1);
     }
   }
   // var
@@ -6235,7 +6235,7 @@ function varFunction(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("var", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().var.call(v0, v1);
+      return at.var(v0, v1);
     }
   }
   // var.dim
@@ -6258,7 +6258,7 @@ function varFunction(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("var", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().var_dim.call(v0, v1, v2, v3);
+      return at.var_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("var", a, SIGS_var);
@@ -6305,7 +6305,7 @@ export function std(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("std", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().std_correction.call(v0, v1, k0, k1);
+      return at.std_correction(v0, v1, k0, k1);
     }
   }
   // std
@@ -6321,7 +6321,7 @@ export function std(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("std", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().std.call(v0, v1);
+      return at.std(v0, v1);
     }
   }
   // std.dim
@@ -6344,7 +6344,7 @@ export function std(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("std", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().std_dim.call(v0, v1, v2, v3);
+      return at.std_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("std", a, SIGS_std);
@@ -6376,7 +6376,7 @@ export function logsumexp(...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("logsumexp", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
-      return aten().logsumexp.call(v0, v1, v2);
+      return at.logsumexp(v0, v1, v2);
     }
   }
   return bad_logsumexp(a);
@@ -6409,7 +6409,7 @@ export function mm(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mm", o, ["input","mat2"], ["input","mat2"], n);
-      return aten().mm.call(v0, v1);
+      return at.mm(v0, v1);
     }
   }
   return bad_mm(a);
@@ -6441,7 +6441,7 @@ export function bmm(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("bmm", o, ["input","mat2"], ["input","mat2"], n);
-      return aten().bmm.call(v0, v1);
+      return at.bmm(v0, v1);
     }
   }
   return bad_bmm(a);
@@ -6473,7 +6473,7 @@ export function matmul(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("matmul", o, ["input","other"], ["input","other"], n);
-      return aten().matmul.call(v0, v1);
+      return at.matmul(v0, v1);
     }
   }
   return bad_matmul(a);
@@ -6505,7 +6505,7 @@ export function _unsafe_view(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("_unsafe_view", o, ["input","size"], ["input","size"], n);
-      return aten()._unsafe_view.call(v0, v1);
+      return at._unsafe_view(v0, v1);
     }
   }
   return bad__unsafe_view(a);
@@ -6537,7 +6537,7 @@ export function dot(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("dot", o, ["input","tensor"], ["input","tensor"], n);
-      return aten().dot.call(v0, v1);
+      return at.dot(v0, v1);
     }
   }
   return bad_dot(a);
@@ -6569,7 +6569,7 @@ export function mv(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mv", o, ["input","vec"], ["input","vec"], n);
-      return aten().mv.call(v0, v1);
+      return at.mv(v0, v1);
     }
   }
   return bad_mv(a);
@@ -6601,7 +6601,7 @@ export function outer(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("outer", o, ["input","vec2"], ["input","vec2"], n);
-      return aten().outer.call(v0, v1);
+      return at.outer(v0, v1);
     }
   }
   return bad_outer(a);
@@ -6645,7 +6645,7 @@ export function addmm(...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("addmm", o, ["input","mat1","mat2","beta","alpha"], ["input","mat1","mat2"], n);
-      return aten().addmm.call(v0, v1, v2, k0, k1);
+      return at.addmm(v0, v1, v2, k0, k1);
     }
   }
   return bad_addmm(a);
@@ -6692,7 +6692,7 @@ export function baddbmm(...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("baddbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
-      return aten().baddbmm.call(v0, v1, v2, k0, k1);
+      return at.baddbmm(v0, v1, v2, k0, k1);
     }
   }
   return bad_baddbmm(a);
@@ -6734,7 +6734,7 @@ export function linear(...a: unknown[]): unknown {
         v2 = o.bias as Tensor | null;
       } else v2 = null;
       if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
-      return aten().linear.call(v0, v1, v2);
+      return at.linear(v0, v1, v2);
     }
   }
   return bad_linear(a);
@@ -6774,7 +6774,7 @@ export function softmax(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
-      return aten().softmax_int.call(v0, v1, v2);
+      return at.softmax_int(v0, v1, v2);
     }
   }
   return bad_softmax(a);
@@ -6814,7 +6814,7 @@ export function log_softmax(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("log_softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
-      return aten().log_softmax_int.call(v0, v1, v2);
+      return at.log_softmax_int(v0, v1, v2);
     }
   }
   return bad_log_softmax(a);
@@ -6851,7 +6851,7 @@ export function _softmax_backward_data(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: ScalarType = toDtype(p[3]);
       if (o !== undefined) checkKw("_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
-      return aten()._softmax_backward_data.call(v0, v1, v2, v3);
+      return at._softmax_backward_data(v0, v1, v2, v3);
     }
   }
   return bad__softmax_backward_data(a);
@@ -6889,7 +6889,7 @@ export function _log_softmax_backward_data(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: ScalarType = toDtype(p[3]);
       if (o !== undefined) checkKw("_log_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
-      return aten()._log_softmax_backward_data.call(v0, v1, v2, v3);
+      return at._log_softmax_backward_data(v0, v1, v2, v3);
     }
   }
   return bad__log_softmax_backward_data(a);
@@ -6944,7 +6944,7 @@ export function nll_loss_nd(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss_nd", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+      return at.nll_loss_nd(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss_nd(a);
@@ -7000,7 +7000,7 @@ export function nll_loss(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss.call(v0, v1, v2, v3, v4);
+      return at.nll_loss(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss(a);
@@ -7056,7 +7056,7 @@ export function nll_loss2d(...a: unknown[]): unknown {
         v4 = o.ignore_index as number;
       } else v4 = -100;
       if (o !== undefined) checkKw("nll_loss2d", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
-      return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+      return at.nll_loss2d(v0, v1, v2, v3, v4);
     }
   }
   return bad_nll_loss2d(a);
@@ -7101,7 +7101,7 @@ export function nll_loss_backward(...a: unknown[]): unknown {
       const v5: number = p[5] as number;
       const v6: Tensor = p[6] as Tensor;
       if (o !== undefined) checkKw("nll_loss_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
-      return aten().nll_loss_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.nll_loss_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_nll_loss_backward(a);
@@ -7148,7 +7148,7 @@ export function nll_loss2d_backward(...a: unknown[]): unknown {
       const v5: number = p[5] as number;
       const v6: Tensor = p[6] as Tensor;
       if (o !== undefined) checkKw("nll_loss2d_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
-      return aten().nll_loss2d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.nll_loss2d_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_nll_loss2d_backward(a);
@@ -7213,7 +7213,7 @@ export function cross_entropy_loss(...a: unknown[]): unknown {
         v5 = o.label_smoothing as number;
       } else v5 = 0;
       if (o !== undefined) checkKw("cross_entropy_loss", o, ["input","target","weight","reduction","ignore_index","label_smoothing"], ["input","target","weight","reduction","ignore_index","label_smoothing"], n);
-      return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+      return at.cross_entropy_loss(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_cross_entropy_loss(a);
@@ -7256,7 +7256,7 @@ export function mse_loss(...a: unknown[]): unknown {
         v2 = toReduction(o.reduction);
       } else v2 = 1;
       if (o !== undefined) checkKw("mse_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
-      return aten().mse_loss.call(v0, v1, v2);
+      return at.mse_loss(v0, v1, v2);
     }
   }
   return bad_mse_loss(a);
@@ -7296,7 +7296,7 @@ export function l1_loss(...a: unknown[]): unknown {
         v2 = toReduction(o.reduction);
       } else v2 = 1;
       if (o !== undefined) checkKw("l1_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
-      return aten().l1_loss.call(v0, v1, v2);
+      return at.l1_loss(v0, v1, v2);
     }
   }
   return bad_l1_loss(a);
@@ -7343,7 +7343,7 @@ export function binary_cross_entropy(...a: unknown[]): unknown {
         v3 = toReduction(o.reduction);
       } else v3 = 1;
       if (o !== undefined) checkKw("binary_cross_entropy", o, ["input","target","weight","reduction"], ["input","target","weight","reduction"], n);
-      return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+      return at.binary_cross_entropy(v0, v1, v2, v3);
     }
   }
   return bad_binary_cross_entropy(a);
@@ -7398,7 +7398,7 @@ export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
         v4 = toReduction(o.reduction);
       } else v4 = 1;
       if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["input","target","weight","pos_weight","reduction"], ["input","target","weight","pos_weight","reduction"], n);
-      return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+      return at.binary_cross_entropy_with_logits(v0, v1, v2, v3, v4);
     }
   }
   return bad_binary_cross_entropy_with_logits(a);
@@ -7461,7 +7461,7 @@ export function layer_norm(...a: unknown[]): unknown {
         v5 = o.cudnn_enable as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
-      return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+      return at.layer_norm(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_layer_norm(a);
@@ -7503,7 +7503,7 @@ export function native_layer_norm(...a: unknown[]): unknown {
       const v3: Tensor | null = p[3] as Tensor | null;
       const v4: number = p[4] as number;
       if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
-      return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+      return at.native_layer_norm(v0, v1, v2, v3, v4);
     }
   }
   return bad_native_layer_norm(a);
@@ -7540,7 +7540,7 @@ export function dropout(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: boolean = p[2] as boolean;
       if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
-      return aten().dropout.call(v0, v1, v2);
+      return at.dropout(v0, v1, v2);
     }
   }
   return bad_dropout(a);
@@ -7615,7 +7615,7 @@ export function conv2d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv2d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   // conv2d.padding
@@ -7656,7 +7656,7 @@ export function conv2d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv2d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv2d_padding(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return noMatch("conv2d", a, SIGS_conv2d);
@@ -7695,7 +7695,7 @@ export function convolution(...a: unknown[]): unknown {
       const v7: number[] = toIntList(p[7]);
       const v8: number = p[8] as number;
       if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
-      return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.convolution(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_convolution(a);
@@ -7744,7 +7744,7 @@ export function _conv2d_backward_input(...a: unknown[]): unknown {
       const v5: number[] = toIntListN(p[5], 2);
       const v6: number = p[6] as number;
       if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-      return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+      return at._conv2d_backward_input(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad__conv2d_backward_input(a);
@@ -7791,7 +7791,7 @@ export function _conv2d_backward_weight(...a: unknown[]): unknown {
       const v5: number[] = toIntListN(p[5], 2);
       const v6: number = p[6] as number;
       if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-      return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+      return at._conv2d_backward_weight(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad__conv2d_backward_weight(a);
@@ -7870,7 +7870,7 @@ export function conv1d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv1d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   // conv1d.padding
@@ -7911,7 +7911,7 @@ export function conv1d(...a: unknown[]): unknown {
         v6 = o.groups as number;
       } else v6 = 1;
       if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-      return aten().conv1d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.conv1d_padding(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return noMatch("conv1d", a, SIGS_conv1d);
@@ -7978,7 +7978,7 @@ export function conv_transpose1d(...a: unknown[]): unknown {
         v7 = toIntListN(o.dilation, 1);
       } else v7 = [1];
       if (o !== undefined) checkKw("conv_transpose1d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-      return aten().conv_transpose1d.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.conv_transpose1d(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_conv_transpose1d(a);
@@ -8058,7 +8058,7 @@ export function conv_transpose2d(...a: unknown[]): unknown {
         v7 = toIntListN(o.dilation, 2);
       } else v7 = [1, 1];
       if (o !== undefined) checkKw("conv_transpose2d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-      return aten().conv_transpose2d_input.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.conv_transpose2d_input(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_conv_transpose2d(a);
@@ -8124,7 +8124,7 @@ export function max_pool2d(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool2d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool2d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool2d(a);
@@ -8188,7 +8188,7 @@ export function max_pool2d_with_indices(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool2d_with_indices(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool2d_with_indices(a);
@@ -8236,7 +8236,7 @@ export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
       const v6: boolean = p[6] as boolean;
       const v7: Tensor = p[7] as Tensor;
       if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
-      return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.max_pool2d_with_indices_backward(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_max_pool2d_with_indices_backward(a);
@@ -8309,7 +8309,7 @@ export function avg_pool2d(...a: unknown[]): unknown {
         v6 = o.divisor_override as number | null;
       } else v6 = null;
       if (o !== undefined) checkKw("avg_pool2d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-      return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.avg_pool2d(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_avg_pool2d(a);
@@ -8358,7 +8358,7 @@ export function avg_pool2d_backward(...a: unknown[]): unknown {
       const v6: boolean = p[6] as boolean;
       const v7: number | null = p[7] as number | null;
       if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-      return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.avg_pool2d_backward(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_avg_pool2d_backward(a);
@@ -8402,7 +8402,7 @@ export function cat(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
-      return aten().cat.call(v0, v1);
+      return at.cat(v0, v1);
     }
   }
   return bad_cat(a);
@@ -8440,7 +8440,7 @@ export function stack(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
-      return aten().stack.call(v0, v1);
+      return at.stack(v0, v1);
     }
   }
   return bad_stack(a);
@@ -8482,7 +8482,7 @@ export function split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
-      return aten().split_Tensor.call(v0, v1, v2);
+      return at.split_Tensor(v0, v1, v2);
     }
   }
   // split.sizes
@@ -8499,7 +8499,7 @@ export function split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
-      return aten().split_sizes.call(v0, v1, v2);
+      return at.split_sizes(v0, v1, v2);
     }
   }
   return noMatch("split", a, SIGS_split);
@@ -8531,7 +8531,7 @@ export function split_with_sizes(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
-      return aten().split_with_sizes.call(v0, v1, v2);
+      return at.split_with_sizes(v0, v1, v2);
     }
   }
   return bad_split_with_sizes(a);
@@ -8571,7 +8571,7 @@ export function chunk(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
-      return aten().chunk.call(v0, v1, v2);
+      return at.chunk(v0, v1, v2);
     }
   }
   return bad_chunk(a);
@@ -8609,7 +8609,7 @@ export function unbind(...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("unbind", o, ["input","dim"], ["input","dim"], n);
-      return aten().unbind_int.call(v0, v1);
+      return at.unbind_int(v0, v1);
     }
   }
   return bad_unbind(a);
@@ -8641,7 +8641,7 @@ export function flip(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("flip", o, ["input","dims"], ["input","dims"], n);
-      return aten().flip.call(v0, v1);
+      return at.flip(v0, v1);
     }
   }
   return bad_flip(a);
@@ -8680,7 +8680,7 @@ export function roll(...a: unknown[]): unknown {
         v2 = toIntListN(o.dims, 1);
       } else v2 = [];
       if (o !== undefined) checkKw("roll", o, ["input","shifts","dims"], ["input","shifts","dims"], n);
-      return aten().roll.call(v0, v1, v2);
+      return at.roll(v0, v1, v2);
     }
   }
   return bad_roll(a);
@@ -8713,7 +8713,7 @@ export function tile(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("tile", o, ["input","dims"], ["input","dims"], n);
-      return aten().tile.call(v0, v1);
+      return at.tile(v0, v1);
     }
   }
   return bad_tile(a);
@@ -8747,7 +8747,7 @@ export function index_select(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("index_select", o, ["input","dim","index"], ["input","dim","index"], n);
-      return aten().index_select.call(v0, v1, v2);
+      return at.index_select(v0, v1, v2);
     }
   }
   return bad_index_select(a);
@@ -8780,7 +8780,7 @@ export function index(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
       if (o !== undefined) checkKw("index", o, ["input","indices"], ["input","indices"], n);
-      return aten().index_Tensor.call(v0, v1);
+      return at.index_Tensor(v0, v1);
     }
   }
   return bad_index(a);
@@ -8821,7 +8821,7 @@ export function index_put_(...a: unknown[]): unknown {
         v3 = o.accumulate as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("index_put_", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
-      return aten().index_put_.call(v0, v1, v2, v3);
+      return at.index_put_(v0, v1, v2, v3);
     }
   }
   return bad_index_put_(a);
@@ -8864,7 +8864,7 @@ export function index_put(...a: unknown[]): unknown {
         v3 = o.accumulate as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("index_put", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
-      return aten().index_put.call(v0, v1, v2, v3);
+      return at.index_put(v0, v1, v2, v3);
     }
   }
   return bad_index_put(a);
@@ -8905,7 +8905,7 @@ export function gather(...a: unknown[]): unknown {
         k0 = o.sparse_grad as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("gather", o, ["input","dim","index","sparse_grad"], ["input","dim","index"], n);
-      return aten().gather.call(v0, v1, v2, k0);
+      return at.gather(v0, v1, v2, k0);
     }
   }
   return bad_gather(a);
@@ -8955,7 +8955,7 @@ export function scatter(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
-      return aten().scatter_src.call(v0, v1, v2, v3);
+      return at.scatter_src(v0, v1, v2, v3);
     }
   }
   // scatter.value
@@ -8968,7 +8968,7 @@ export function scatter(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
-      return aten().scatter_value.call(v0, v1, v2, v3);
+      return at.scatter_value(v0, v1, v2, v3);
     }
   }
   // scatter.reduce
@@ -8986,7 +8986,7 @@ export function scatter(...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src","reduce"], ["input","dim","index","src"], n);
-      return aten().scatter_reduce.call(v0, v1, v2, v3, k0);
+      return at.scatter_reduce(v0, v1, v2, v3, k0);
     }
   }
   // scatter.value_reduce
@@ -9004,7 +9004,7 @@ export function scatter(...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value","reduce"], ["input","dim","index","value"], n);
-      return aten().scatter_value_reduce.call(v0, v1, v2, v3, k0);
+      return at.scatter_value_reduce(v0, v1, v2, v3, k0);
     }
   }
   return noMatch("scatter", a, SIGS_scatter);
@@ -9033,7 +9033,7 @@ export function scatter_add(...a: unknown[]): unknown {
       const v2: Tensor = p[2] as Tensor;
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("scatter_add", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
-      return aten().scatter_add.call(v0, v1, v2, v3);
+      return at.scatter_add(v0, v1, v2, v3);
     }
   }
   return bad_scatter_add(a);
@@ -9072,7 +9072,7 @@ export function masked_fill(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
-      return aten().masked_fill_Scalar.call(v0, v1, v2);
+      return at.masked_fill_Scalar(v0, v1, v2);
     }
   }
   // masked_fill.Tensor
@@ -9084,7 +9084,7 @@ export function masked_fill(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
-      return aten().masked_fill_Tensor.call(v0, v1, v2);
+      return at.masked_fill_Tensor(v0, v1, v2);
     }
   }
   return noMatch("masked_fill", a, SIGS_masked_fill);
@@ -9109,7 +9109,7 @@ export function masked_select(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_select", o, ["input","mask"], ["input","mask"], n);
-      return aten().masked_select.call(v0, v1);
+      return at.masked_select(v0, v1);
     }
   }
   return bad_masked_select(a);
@@ -9139,7 +9139,7 @@ export function nonzero(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("nonzero", o, ["input"], ["input"], n);
-      return aten().nonzero.call(v0);
+      return at.nonzero(v0);
     }
   }
   return bad_nonzero(a);
@@ -9175,7 +9175,7 @@ export function tril(...a: unknown[]): unknown {
         v1 = o.diagonal as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("tril", o, ["input","diagonal"], ["input","diagonal"], n);
-      return aten().tril.call(v0, v1);
+      return at.tril(v0, v1);
     }
   }
   return bad_tril(a);
@@ -9212,7 +9212,7 @@ export function triu(...a: unknown[]): unknown {
         v1 = o.diagonal as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("triu", o, ["input","diagonal"], ["input","diagonal"], n);
-      return aten().triu.call(v0, v1);
+      return at.triu(v0, v1);
     }
   }
   return bad_triu(a);
@@ -9257,7 +9257,7 @@ export function sort(...a: unknown[]): unknown {
         v2 = o.descending as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("sort", o, ["input","dim","descending"], ["input","dim","descending"], n);
-      return aten().sort.call(v0, v1, v2);
+      return at.sort(v0, v1, v2);
     }
   }
   // sort.stable
@@ -9282,7 +9282,7 @@ export function sort(...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("sort", o, ["input","stable","dim","descending"], ["input"], n);
-      return aten().sort_stable.call(v0, k0, k1, k2);
+      return at.sort_stable(v0, k0, k1, k2);
     }
   }
   return noMatch("sort", a, SIGS_sort);
@@ -9320,7 +9320,7 @@ export function argsort(...a: unknown[]): unknown {
         v2 = o.descending as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("argsort", o, ["input","dim","descending"], ["input","dim","descending"], n);
-      return aten().argsort.call(v0, v1, v2);
+      return at.argsort(v0, v1, v2);
     }
   }
   // argsort.stable
@@ -9345,7 +9345,7 @@ export function argsort(...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("argsort", o, ["input","stable","dim","descending"], ["input"], n);
-      return aten().argsort_stable.call(v0, k0, k1, k2);
+      return at.argsort_stable(v0, k0, k1, k2);
     }
   }
   return noMatch("argsort", a, SIGS_argsort);
@@ -9391,7 +9391,7 @@ export function topk(...a: unknown[]): unknown {
         v4 = o.sorted as boolean;
       } else v4 = true;
       if (o !== undefined) checkKw("topk", o, ["input","k","dim","largest","sorted"], ["input","k","dim","largest","sorted"], n);
-      return aten().topk.call(v0, v1, v2, v3, v4);
+      return at.topk(v0, v1, v2, v3, v4);
     }
   }
   return bad_topk(a);
@@ -9431,7 +9431,7 @@ export function one_hot(...a: unknown[]): unknown {
         v1 = o.num_classes as number;
       } else v1 = -1;
       if (o !== undefined) checkKw("one_hot", o, ["input","num_classes"], ["input","num_classes"], n);
-      return aten().one_hot.call(v0, v1);
+      return at.one_hot(v0, v1);
     }
   }
   return bad_one_hot(a);
@@ -9484,7 +9484,7 @@ export function embedding(...a: unknown[]): unknown {
         v4 = o.sparse as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
-      return aten().embedding.call(v0, v1, v2, v3, v4);
+      return at.embedding(v0, v1, v2, v3, v4);
     }
   }
   return bad_embedding(a);
@@ -9527,9 +9527,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+        return at.pow_Tensor_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Tensor_Tensor.call(v0, v1);
+      return at.pow_Tensor_Tensor(v0, v1);
     }
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
@@ -9543,9 +9543,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+        return at.pow_Tensor_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Tensor_Scalar.call(v0, v1);
+      return at.pow_Tensor_Scalar(v0, v1);
     }
   }
   // pow.Scalar (out=: pow.Scalar_out)
@@ -9559,9 +9559,9 @@ export function pow(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+        return at.pow_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().pow_Scalar.call(v0, v1);
+      return at.pow_Scalar(v0, v1);
     }
   }
   return noMatch("pow", a, SIGS_pow);
@@ -9594,9 +9594,9 @@ export function cumsum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+        return at.cumsum_out(v0, v1, k0, out as Tensor);
       }
-      return aten().cumsum.call(v0, v1, k0);
+      return at.cumsum(v0, v1, k0);
     }
   }
   return bad_cumsum(a);
@@ -9638,9 +9638,9 @@ export function cumprod(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+        return at.cumprod_out(v0, v1, k0, out as Tensor);
       }
-      return aten().cumprod.call(v0, v1, k0);
+      return at.cumprod(v0, v1, k0);
     }
   }
   return bad_cumprod(a);
@@ -9683,7 +9683,7 @@ export function norm(...a: unknown[]): unknown {
         v1 = o.p as number | boolean;
       } else v1 = 2;
       if (o !== undefined) checkKw("norm", o, ["input","p"], ["input","p"], n);
-      return aten().norm_Scalar.call(v0, v1);
+      return at.norm_Scalar(v0, v1);
     }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
@@ -9704,9 +9704,9 @@ export function norm(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-        return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.norm_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
+      return at.norm_ScalarOpt_dim(v0, v1, v2, v3);
     }
   }
   return noMatch("norm", a, SIGS_norm);
@@ -9745,7 +9745,7 @@ export function batch_norm(...a: unknown[]): unknown {
       const v7: number = p[7] as number;
       const v8: boolean = p[8] as boolean;
       if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
-      return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.batch_norm(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_batch_norm(a);
@@ -9796,7 +9796,7 @@ export function native_batch_norm(...a: unknown[]): unknown {
       const v6: number = p[6] as number;
       const v7: number = p[7] as number;
       if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
-      return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.native_batch_norm(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_native_batch_norm(a);
@@ -9850,7 +9850,7 @@ export function native_batch_norm_backward(...a: unknown[]): unknown {
       const v8: number = p[8] as number;
       const v9: boolean[] = p[9] as boolean[];
       if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
-      return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+      return at.native_batch_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
     }
   }
   return bad_native_batch_norm_backward(a);
@@ -9904,7 +9904,7 @@ export function instance_norm(...a: unknown[]): unknown {
       const v7: number = p[7] as number;
       const v8: boolean = p[8] as boolean;
       if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
-      return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+      return at.instance_norm(v0, v1, v2, v3, v4, v5, v6, v7, v8);
     }
   }
   return bad_instance_norm(a);
@@ -9971,7 +9971,7 @@ export function group_norm(...a: unknown[]): unknown {
         v5 = o.cudnn_enabled as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
-      return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+      return at.group_norm(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_group_norm(a);
@@ -10019,7 +10019,7 @@ export function native_group_norm(...a: unknown[]): unknown {
       const v6: number = p[6] as number;
       const v7: number = p[7] as number;
       if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
-      return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+      return at.native_group_norm(v0, v1, v2, v3, v4, v5, v6, v7);
     }
   }
   return bad_native_group_norm(a);
@@ -10073,7 +10073,7 @@ export function native_group_norm_backward(...a: unknown[]): unknown {
       const v8: number = p[8] as number;
       const v9: boolean[] = p[9] as boolean[];
       if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
-      return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+      return at.native_group_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
     }
   }
   return bad_native_group_norm_backward(a);
@@ -10113,7 +10113,7 @@ export function adaptive_avg_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool2d.call(v0, v1);
+      return at.adaptive_avg_pool2d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool2d(a);
@@ -10145,7 +10145,7 @@ export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten()._adaptive_avg_pool2d.call(v0, v1);
+      return at._adaptive_avg_pool2d(v0, v1);
     }
   }
   return bad__adaptive_avg_pool2d(a);
@@ -10177,7 +10177,7 @@ export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+      return at._adaptive_avg_pool2d_backward(v0, v1);
     }
   }
   return bad__adaptive_avg_pool2d_backward(a);
@@ -10209,7 +10209,7 @@ export function adaptive_max_pool2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_max_pool2d.call(v0, v1);
+      return at.adaptive_max_pool2d(v0, v1);
     }
   }
   return bad_adaptive_max_pool2d(a);
@@ -10243,7 +10243,7 @@ export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","input","indices"], ["grad_output","input","indices"], n);
-      return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+      return at.adaptive_max_pool2d_backward(v0, v1, v2);
     }
   }
   return bad_adaptive_max_pool2d_backward(a);
@@ -10304,7 +10304,7 @@ export function max_pool1d_with_indices(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool1d_with_indices(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool1d_with_indices(a);
@@ -10368,7 +10368,7 @@ export function max_pool1d(...a: unknown[]): unknown {
         v5 = o.ceil_mode as boolean;
       } else v5 = false;
       if (o !== undefined) checkKw("max_pool1d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
-      return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+      return at.max_pool1d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_max_pool1d(a);
@@ -10432,7 +10432,7 @@ export function avg_pool1d(...a: unknown[]): unknown {
         v5 = o.count_include_pad as boolean;
       } else v5 = true;
       if (o !== undefined) checkKw("avg_pool1d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
-      return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+      return at.avg_pool1d(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_avg_pool1d(a);
@@ -10468,7 +10468,7 @@ export function adaptive_avg_pool1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 1);
       if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool1d.call(v0, v1);
+      return at.adaptive_avg_pool1d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool1d(a);
@@ -10500,7 +10500,7 @@ export function adaptive_max_pool1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 1);
       if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_max_pool1d.call(v0, v1);
+      return at.adaptive_max_pool1d(v0, v1);
     }
   }
   return bad_adaptive_max_pool1d(a);
@@ -10539,7 +10539,7 @@ export function constant_pad_nd(...a: unknown[]): unknown {
         v2 = o.value as number | boolean;
       } else v2 = 0;
       if (o !== undefined) checkKw("constant_pad_nd", o, ["input","pad","value"], ["input","pad","value"], n);
-      return aten().constant_pad_nd.call(v0, v1, v2);
+      return at.constant_pad_nd(v0, v1, v2);
     }
   }
   return bad_constant_pad_nd(a);
@@ -10572,7 +10572,7 @@ export function _pad_circular(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("_pad_circular", o, ["input","pad"], ["input","pad"], n);
-      return aten()._pad_circular.call(v0, v1);
+      return at._pad_circular(v0, v1);
     }
   }
   return bad__pad_circular(a);
@@ -10618,7 +10618,7 @@ export function pad(...a: unknown[]): unknown {
         v3 = o.value as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("pad", o, ["input","pad","mode","value"], ["input","pad","mode","value"], n);
-      return aten().pad.call(v0, v1, v2, v3);
+      return at.pad(v0, v1, v2, v3);
     }
   }
   return bad_pad(a);
@@ -10652,7 +10652,7 @@ export function reflection_pad1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("reflection_pad1d", o, ["input","padding"], ["input","padding"], n);
-      return aten().reflection_pad1d.call(v0, v1);
+      return at.reflection_pad1d(v0, v1);
     }
   }
   return bad_reflection_pad1d(a);
@@ -10686,7 +10686,7 @@ export function reflection_pad1d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 2);
       if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().reflection_pad1d_backward.call(v0, v1, v2);
+      return at.reflection_pad1d_backward(v0, v1, v2);
     }
   }
   return bad_reflection_pad1d_backward(a);
@@ -10719,7 +10719,7 @@ export function reflection_pad2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 4);
       if (o !== undefined) checkKw("reflection_pad2d", o, ["input","padding"], ["input","padding"], n);
-      return aten().reflection_pad2d.call(v0, v1);
+      return at.reflection_pad2d(v0, v1);
     }
   }
   return bad_reflection_pad2d(a);
@@ -10753,7 +10753,7 @@ export function reflection_pad2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 4);
       if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().reflection_pad2d_backward.call(v0, v1, v2);
+      return at.reflection_pad2d_backward(v0, v1, v2);
     }
   }
   return bad_reflection_pad2d_backward(a);
@@ -10786,7 +10786,7 @@ export function replication_pad1d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 2);
       if (o !== undefined) checkKw("replication_pad1d", o, ["input","padding"], ["input","padding"], n);
-      return aten().replication_pad1d.call(v0, v1);
+      return at.replication_pad1d(v0, v1);
     }
   }
   return bad_replication_pad1d(a);
@@ -10820,7 +10820,7 @@ export function replication_pad1d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 2);
       if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().replication_pad1d_backward.call(v0, v1, v2);
+      return at.replication_pad1d_backward(v0, v1, v2);
     }
   }
   return bad_replication_pad1d_backward(a);
@@ -10853,7 +10853,7 @@ export function replication_pad2d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 4);
       if (o !== undefined) checkKw("replication_pad2d", o, ["input","padding"], ["input","padding"], n);
-      return aten().replication_pad2d.call(v0, v1);
+      return at.replication_pad2d(v0, v1);
     }
   }
   return bad_replication_pad2d(a);
@@ -10887,7 +10887,7 @@ export function replication_pad2d_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number[] = toIntListN(p[2], 4);
       if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
-      return aten().replication_pad2d_backward.call(v0, v1, v2);
+      return at.replication_pad2d_backward(v0, v1, v2);
     }
   }
   return bad_replication_pad2d_backward(a);
@@ -10920,7 +10920,7 @@ export function adaptive_avg_pool3d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 3);
       if (o !== undefined) checkKw("adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten().adaptive_avg_pool3d.call(v0, v1);
+      return at.adaptive_avg_pool3d(v0, v1);
     }
   }
   return bad_adaptive_avg_pool3d(a);
@@ -10952,7 +10952,7 @@ export function _adaptive_avg_pool3d(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntListN(p[1], 3);
       if (o !== undefined) checkKw("_adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
-      return aten()._adaptive_avg_pool3d.call(v0, v1);
+      return at._adaptive_avg_pool3d(v0, v1);
     }
   }
   return bad__adaptive_avg_pool3d(a);
@@ -10984,7 +10984,7 @@ export function _adaptive_avg_pool3d_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_adaptive_avg_pool3d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten()._adaptive_avg_pool3d_backward.call(v0, v1);
+      return at._adaptive_avg_pool3d_backward(v0, v1);
     }
   }
   return bad__adaptive_avg_pool3d_backward(a);
@@ -11021,7 +11021,7 @@ export function upsample_nearest1d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest1d_vec.call(v0, v1, v2);
+      return at.upsample_nearest1d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest1d
@@ -11038,7 +11038,7 @@ export function upsample_nearest1d(...a: unknown[]): unknown {
         v2 = o.scales as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
-      return aten().upsample_nearest1d.call(v0, v1, v2);
+      return at.upsample_nearest1d(v0, v1, v2);
     }
   }
   return noMatch("upsample_nearest1d", a, SIGS_upsample_nearest1d);
@@ -11072,7 +11072,7 @@ export function upsample_nearest1d_backward(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_nearest1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
-      return aten().upsample_nearest1d_backward.call(v0, v1, v2, v3);
+      return at.upsample_nearest1d_backward(v0, v1, v2, v3);
     }
   }
   return bad_upsample_nearest1d_backward(a);
@@ -11111,7 +11111,7 @@ export function _upsample_nearest_exact1d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact1d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact1d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact1d
@@ -11128,7 +11128,7 @@ export function _upsample_nearest_exact1d(...a: unknown[]): unknown {
         v2 = o.scales as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
-      return aten()._upsample_nearest_exact1d.call(v0, v1, v2);
+      return at._upsample_nearest_exact1d(v0, v1, v2);
     }
   }
   return noMatch("_upsample_nearest_exact1d", a, SIGS__upsample_nearest_exact1d);
@@ -11162,7 +11162,7 @@ export function _upsample_nearest_exact1d_backward(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
-      return aten()._upsample_nearest_exact1d_backward.call(v0, v1, v2, v3);
+      return at._upsample_nearest_exact1d_backward(v0, v1, v2, v3);
     }
   }
   return bad__upsample_nearest_exact1d_backward(a);
@@ -11202,7 +11202,7 @@ export function upsample_nearest2d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+      return at.upsample_nearest2d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest2d
@@ -11225,7 +11225,7 @@ export function upsample_nearest2d(...a: unknown[]): unknown {
         v3 = o.scales_w as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
-      return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+      return at.upsample_nearest2d(v0, v1, v2, v3);
     }
   }
   return noMatch("upsample_nearest2d", a, SIGS_upsample_nearest2d);
@@ -11266,7 +11266,7 @@ export function upsample_nearest2d_backward(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
-      return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+      return at.upsample_nearest2d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_upsample_nearest2d_backward(a);
@@ -11307,7 +11307,7 @@ export function _upsample_nearest_exact2d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact2d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact2d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact2d
@@ -11330,7 +11330,7 @@ export function _upsample_nearest_exact2d(...a: unknown[]): unknown {
         v3 = o.scales_w as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact2d.call(v0, v1, v2, v3);
+      return at._upsample_nearest_exact2d(v0, v1, v2, v3);
     }
   }
   return noMatch("_upsample_nearest_exact2d", a, SIGS__upsample_nearest_exact2d);
@@ -11371,7 +11371,7 @@ export function _upsample_nearest_exact2d_backward(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact2d_backward.call(v0, v1, v2, v3, v4);
+      return at._upsample_nearest_exact2d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad__upsample_nearest_exact2d_backward(a);
@@ -11413,7 +11413,7 @@ export function upsample_nearest3d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten().upsample_nearest3d_vec.call(v0, v1, v2);
+      return at.upsample_nearest3d_vec(v0, v1, v2);
     }
   }
   // upsample_nearest3d
@@ -11442,7 +11442,7 @@ export function upsample_nearest3d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_nearest3d.call(v0, v1, v2, v3, v4);
+      return at.upsample_nearest3d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_nearest3d", a, SIGS_upsample_nearest3d);
@@ -11490,7 +11490,7 @@ export function upsample_nearest3d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_nearest3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_nearest3d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_nearest3d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_nearest3d_backward(a);
@@ -11533,7 +11533,7 @@ export function _upsample_nearest_exact3d(...a: unknown[]): unknown {
       const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
       const v2: number[] | null = p[2] as number[] | null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-      return aten()._upsample_nearest_exact3d_vec.call(v0, v1, v2);
+      return at._upsample_nearest_exact3d_vec(v0, v1, v2);
     }
   }
   // _upsample_nearest_exact3d
@@ -11562,7 +11562,7 @@ export function _upsample_nearest_exact3d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact3d.call(v0, v1, v2, v3, v4);
+      return at._upsample_nearest_exact3d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_nearest_exact3d", a, SIGS__upsample_nearest_exact3d);
@@ -11610,7 +11610,7 @@ export function _upsample_nearest_exact3d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_nearest_exact3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
-      return aten()._upsample_nearest_exact3d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_nearest_exact3d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_nearest_exact3d_backward(a);
@@ -11654,7 +11654,7 @@ export function upsample_linear1d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_linear1d_vec.call(v0, v1, v2, v3);
+      return at.upsample_linear1d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_linear1d
@@ -11672,7 +11672,7 @@ export function upsample_linear1d(...a: unknown[]): unknown {
         v3 = o.scales as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scales"], ["input","output_size","align_corners","scales"], n);
-      return aten().upsample_linear1d.call(v0, v1, v2, v3);
+      return at.upsample_linear1d(v0, v1, v2, v3);
     }
   }
   return noMatch("upsample_linear1d", a, SIGS_upsample_linear1d);
@@ -11708,7 +11708,7 @@ export function upsample_linear1d_backward(...a: unknown[]): unknown {
         v4 = o.scales as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_linear1d_backward", o, ["grad_output","output_size","input_size","align_corners","scales"], ["grad_output","output_size","input_size","align_corners","scales"], n);
-      return aten().upsample_linear1d_backward.call(v0, v1, v2, v3, v4);
+      return at.upsample_linear1d_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_upsample_linear1d_backward(a);
@@ -11752,7 +11752,7 @@ export function upsample_bilinear2d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+      return at.upsample_bilinear2d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_bilinear2d
@@ -11776,7 +11776,7 @@ export function upsample_bilinear2d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+      return at.upsample_bilinear2d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_bilinear2d", a, SIGS_upsample_bilinear2d);
@@ -11819,7 +11819,7 @@ export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_bilinear2d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_bilinear2d_backward(a);
@@ -11865,7 +11865,7 @@ export function upsample_trilinear3d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_trilinear3d_vec.call(v0, v1, v2, v3);
+      return at.upsample_trilinear3d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_trilinear3d
@@ -11895,7 +11895,7 @@ export function upsample_trilinear3d(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scales_d","scales_h","scales_w"], ["input","output_size","align_corners","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_trilinear3d.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_trilinear3d(v0, v1, v2, v3, v4, v5);
     }
   }
   return noMatch("upsample_trilinear3d", a, SIGS_upsample_trilinear3d);
@@ -11945,7 +11945,7 @@ export function upsample_trilinear3d_backward(...a: unknown[]): unknown {
         v6 = o.scales_w as number | null;
       } else v6 = null;
       if (o !== undefined) checkKw("upsample_trilinear3d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], n);
-      return aten().upsample_trilinear3d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+      return at.upsample_trilinear3d_backward(v0, v1, v2, v3, v4, v5, v6);
     }
   }
   return bad_upsample_trilinear3d_backward(a);
@@ -11991,7 +11991,7 @@ export function upsample_bicubic2d(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten().upsample_bicubic2d_vec.call(v0, v1, v2, v3);
+      return at.upsample_bicubic2d_vec(v0, v1, v2, v3);
     }
   }
   // upsample_bicubic2d
@@ -12015,7 +12015,7 @@ export function upsample_bicubic2d(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bicubic2d.call(v0, v1, v2, v3, v4);
+      return at.upsample_bicubic2d(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("upsample_bicubic2d", a, SIGS_upsample_bicubic2d);
@@ -12058,7 +12058,7 @@ export function upsample_bicubic2d_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("upsample_bicubic2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten().upsample_bicubic2d_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.upsample_bicubic2d_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_upsample_bicubic2d_backward(a);
@@ -12103,7 +12103,7 @@ export function _upsample_bilinear2d_aa(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten()._upsample_bilinear2d_aa_vec.call(v0, v1, v2, v3);
+      return at._upsample_bilinear2d_aa_vec(v0, v1, v2, v3);
     }
   }
   // _upsample_bilinear2d_aa
@@ -12127,7 +12127,7 @@ export function _upsample_bilinear2d_aa(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bilinear2d_aa.call(v0, v1, v2, v3, v4);
+      return at._upsample_bilinear2d_aa(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_bilinear2d_aa", a, SIGS__upsample_bilinear2d_aa);
@@ -12170,7 +12170,7 @@ export function _upsample_bilinear2d_aa_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_bilinear2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bilinear2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_bilinear2d_aa_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_bilinear2d_aa_backward(a);
@@ -12215,7 +12215,7 @@ export function _upsample_bicubic2d_aa(...a: unknown[]): unknown {
       const v2: boolean = p[2] as boolean;
       const v3: number[] | null = p[3] as number[] | null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-      return aten()._upsample_bicubic2d_aa_vec.call(v0, v1, v2, v3);
+      return at._upsample_bicubic2d_aa_vec(v0, v1, v2, v3);
     }
   }
   // _upsample_bicubic2d_aa
@@ -12239,7 +12239,7 @@ export function _upsample_bicubic2d_aa(...a: unknown[]): unknown {
         v4 = o.scales_w as number | null;
       } else v4 = null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bicubic2d_aa.call(v0, v1, v2, v3, v4);
+      return at._upsample_bicubic2d_aa(v0, v1, v2, v3, v4);
     }
   }
   return noMatch("_upsample_bicubic2d_aa", a, SIGS__upsample_bicubic2d_aa);
@@ -12282,7 +12282,7 @@ export function _upsample_bicubic2d_aa_backward(...a: unknown[]): unknown {
         v5 = o.scales_w as number | null;
       } else v5 = null;
       if (o !== undefined) checkKw("_upsample_bicubic2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-      return aten()._upsample_bicubic2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+      return at._upsample_bicubic2d_aa_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad__upsample_bicubic2d_aa_backward(a);
@@ -12326,9 +12326,9 @@ export function leaky_relu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
-        return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+        return at.leaky_relu_out(v0, v1, out as Tensor);
       }
-      return aten().leaky_relu.call(v0, v1);
+      return at.leaky_relu(v0, v1);
     }
   }
   return bad_leaky_relu(a);
@@ -12366,7 +12366,7 @@ export function leaky_relu_(...a: unknown[]): unknown {
         v1 = o.negative_slope as number | boolean;
       } else v1 = 0.01;
       if (o !== undefined) checkKw("leaky_relu_", o, ["input","negative_slope"], ["input","negative_slope"], n);
-      return aten().leaky_relu_.call(v0, v1);
+      return at.leaky_relu_(v0, v1);
     }
   }
   return bad_leaky_relu_(a);
@@ -12420,9 +12420,9 @@ export function elu(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("elu", 'out', 'Tensor', isTensor(out), out);
-        return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+        return at.elu_out(v0, v1, v2, v3, out as Tensor);
       }
-      return aten().elu.call(v0, v1, v2, v3);
+      return at.elu(v0, v1, v2, v3);
     }
   }
   return bad_elu(a);
@@ -12476,7 +12476,7 @@ export function elu_(...a: unknown[]): unknown {
         v3 = o.input_scale as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("elu_", o, ["input","alpha","scale","input_scale"], ["input","alpha","scale","input_scale"], n);
-      return aten().elu_.call(v0, v1, v2, v3);
+      return at.elu_(v0, v1, v2, v3);
     }
   }
   return bad_elu_(a);
@@ -12525,9 +12525,9 @@ export function softplus(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
-        return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+        return at.softplus_out(v0, v1, v2, out as Tensor);
       }
-      return aten().softplus.call(v0, v1, v2);
+      return at.softplus(v0, v1, v2);
     }
   }
   return bad_softplus(a);
@@ -12576,9 +12576,9 @@ export function hardtanh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+        return at.hardtanh_out(v0, v1, v2, out as Tensor);
       }
-      return aten().hardtanh.call(v0, v1, v2);
+      return at.hardtanh(v0, v1, v2);
     }
   }
   return bad_hardtanh(a);
@@ -12624,7 +12624,7 @@ export function hardtanh_(...a: unknown[]): unknown {
         v2 = o.max_val as number | boolean;
       } else v2 = 1;
       if (o !== undefined) checkKw("hardtanh_", o, ["input","min_val","max_val"], ["input","min_val","max_val"], n);
-      return aten().hardtanh_.call(v0, v1, v2);
+      return at.hardtanh_(v0, v1, v2);
     }
   }
   return bad_hardtanh_(a);
@@ -12658,9 +12658,9 @@ export function hardswish(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardswish_out.call(v0, out as Tensor);
+        return at.hardswish_out(v0, out as Tensor);
       }
-      return aten().hardswish.call(v0);
+      return at.hardswish(v0);
     }
   }
   return bad_hardswish(a);
@@ -12690,7 +12690,7 @@ export function hardswish_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("hardswish_", o, ["input"], ["input"], n);
-      return aten().hardswish_.call(v0);
+      return at.hardswish_(v0);
     }
   }
   return bad_hardswish_(a);
@@ -12722,9 +12722,9 @@ export function hardsigmoid(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().hardsigmoid_out.call(v0, out as Tensor);
+        return at.hardsigmoid_out(v0, out as Tensor);
       }
-      return aten().hardsigmoid.call(v0);
+      return at.hardsigmoid(v0);
     }
   }
   return bad_hardsigmoid(a);
@@ -12754,7 +12754,7 @@ export function hardsigmoid_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("hardsigmoid_", o, ["input"], ["input"], n);
-      return aten().hardsigmoid_.call(v0);
+      return at.hardsigmoid_(v0);
     }
   }
   return bad_hardsigmoid_(a);
@@ -12786,9 +12786,9 @@ export function mish(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mish", 'out', 'Tensor', isTensor(out), out);
-        return aten().mish_out.call(v0, out as Tensor);
+        return at.mish_out(v0, out as Tensor);
       }
-      return aten().mish.call(v0);
+      return at.mish(v0);
     }
   }
   return bad_mish(a);
@@ -12818,7 +12818,7 @@ export function mish_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mish_", o, ["input"], ["input"], n);
-      return aten().mish_.call(v0);
+      return at.mish_(v0);
     }
   }
   return bad_mish_(a);
@@ -12853,7 +12853,7 @@ export function leaky_relu_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: boolean = p[3] as boolean;
       if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","input","negative_slope","self_is_result"], ["grad_output","input","negative_slope","self_is_result"], n);
-      return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+      return at.leaky_relu_backward(v0, v1, v2, v3);
     }
   }
   return bad_leaky_relu_backward(a);
@@ -12895,7 +12895,7 @@ export function elu_backward(...a: unknown[]): unknown {
       const v4: boolean = p[4] as boolean;
       const v5: Tensor = p[5] as Tensor;
       if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
-      return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+      return at.elu_backward(v0, v1, v2, v3, v4, v5);
     }
   }
   return bad_elu_backward(a);
@@ -12935,7 +12935,7 @@ export function softplus_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","input","beta","threshold"], ["grad_output","input","beta","threshold"], n);
-      return aten().softplus_backward.call(v0, v1, v2, v3);
+      return at.softplus_backward(v0, v1, v2, v3);
     }
   }
   return bad_softplus_backward(a);
@@ -12973,7 +12973,7 @@ export function hardtanh_backward(...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","input","min_val","max_val"], ["grad_output","input","min_val","max_val"], n);
-      return aten().hardtanh_backward.call(v0, v1, v2, v3);
+      return at.hardtanh_backward(v0, v1, v2, v3);
     }
   }
   return bad_hardtanh_backward(a);
@@ -13007,7 +13007,7 @@ export function hardswish_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().hardswish_backward.call(v0, v1);
+      return at.hardswish_backward(v0, v1);
     }
   }
   return bad_hardswish_backward(a);
@@ -13039,7 +13039,7 @@ export function hardsigmoid_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().hardsigmoid_backward.call(v0, v1);
+      return at.hardsigmoid_backward(v0, v1);
     }
   }
   return bad_hardsigmoid_backward(a);
@@ -13071,7 +13071,7 @@ export function mish_backward(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("mish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
-      return aten().mish_backward.call(v0, v1);
+      return at.mish_backward(v0, v1);
     }
   }
   return bad_mish_backward(a);
@@ -13101,7 +13101,7 @@ export function log_sigmoid(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid", o, ["input"], ["input"], n);
-      return aten().log_sigmoid.call(v0);
+      return at.log_sigmoid(v0);
     }
   }
   return bad_log_sigmoid(a);
@@ -13130,7 +13130,7 @@ export function log_sigmoid_forward(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid_forward", o, ["input"], ["input"], n);
-      return aten().log_sigmoid_forward.call(v0);
+      return at.log_sigmoid_forward(v0);
     }
   }
   return bad_log_sigmoid_forward(a);
@@ -13163,7 +13163,7 @@ export function log_sigmoid_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","input","buffer"], ["grad_output","input","buffer"], n);
-      return aten().log_sigmoid_backward.call(v0, v1, v2);
+      return at.log_sigmoid_backward(v0, v1, v2);
     }
   }
   return bad_log_sigmoid_backward(a);
@@ -13194,7 +13194,7 @@ export function selu(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("selu", o, ["input"], ["input"], n);
-      return aten().selu.call(v0);
+      return at.selu(v0);
     }
   }
   return bad_selu(a);
@@ -13223,7 +13223,7 @@ export function selu_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("selu_", o, ["input"], ["input"], n);
-      return aten().selu_.call(v0);
+      return at.selu_(v0);
     }
   }
   return bad_selu_(a);
@@ -13259,7 +13259,7 @@ export function celu(...a: unknown[]): unknown {
         v1 = o.alpha as number | boolean;
       } else v1 = 1;
       if (o !== undefined) checkKw("celu", o, ["input","alpha"], ["input","alpha"], n);
-      return aten().celu.call(v0, v1);
+      return at.celu(v0, v1);
     }
   }
   return bad_celu(a);
@@ -13296,7 +13296,7 @@ export function celu_(...a: unknown[]): unknown {
         v1 = o.alpha as number | boolean;
       } else v1 = 1;
       if (o !== undefined) checkKw("celu_", o, ["input","alpha"], ["input","alpha"], n);
-      return aten().celu_.call(v0, v1);
+      return at.celu_(v0, v1);
     }
   }
   return bad_celu_(a);
@@ -13326,7 +13326,7 @@ export function relu6(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu6", o, ["input"], ["input"], n);
-      return aten().relu6.call(v0);
+      return at.relu6(v0);
     }
   }
   return bad_relu6(a);
@@ -13355,7 +13355,7 @@ export function relu6_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("relu6_", o, ["input"], ["input"], n);
-      return aten().relu6_.call(v0);
+      return at.relu6_(v0);
     }
   }
   return bad_relu6_(a);
@@ -13386,7 +13386,7 @@ export function prelu(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("prelu", o, ["input","weight"], ["input","weight"], n);
-      return aten().prelu.call(v0, v1);
+      return at.prelu(v0, v1);
     }
   }
   return bad_prelu(a);
@@ -13418,7 +13418,7 @@ export function _prelu_kernel(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_prelu_kernel", o, ["input","weight"], ["input","weight"], n);
-      return aten()._prelu_kernel.call(v0, v1);
+      return at._prelu_kernel(v0, v1);
     }
   }
   return bad__prelu_kernel(a);
@@ -13452,7 +13452,7 @@ export function _prelu_kernel_backward(...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("_prelu_kernel_backward", o, ["grad_output","input","weight"], ["grad_output","input","weight"], n);
-      return aten()._prelu_kernel_backward.call(v0, v1, v2);
+      return at._prelu_kernel_backward(v0, v1, v2);
     }
   }
   return bad__prelu_kernel_backward(a);
@@ -13499,7 +13499,7 @@ export function smooth_l1_loss(...a: unknown[]): unknown {
         v3 = o.beta as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("smooth_l1_loss", o, ["input","target","reduction","beta"], ["input","target","reduction","beta"], n);
-      return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+      return at.smooth_l1_loss(v0, v1, v2, v3);
     }
   }
   return bad_smooth_l1_loss(a);
@@ -13547,7 +13547,7 @@ export function huber_loss(...a: unknown[]): unknown {
         v3 = o.delta as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("huber_loss", o, ["input","target","reduction","delta"], ["input","target","reduction","delta"], n);
-      return aten().huber_loss.call(v0, v1, v2, v3);
+      return at.huber_loss(v0, v1, v2, v3);
     }
   }
   return bad_huber_loss(a);
@@ -13593,7 +13593,7 @@ export function kl_div(...a: unknown[]): unknown {
         k0 = o.log_target as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("kl_div", o, ["input","target","reduction","log_target"], ["input","target","reduction"], n);
-      return aten().kl_div.call(v0, v1, v2, k0);
+      return at.kl_div(v0, v1, v2, k0);
     }
   }
   return bad_kl_div(a);
@@ -13641,7 +13641,7 @@ export function cosine_similarity(...a: unknown[]): unknown {
         v3 = o.eps as number;
       } else v3 = 1e-8;
       if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
-      return aten().cosine_similarity.call(v0, v1, v2, v3);
+      return at.cosine_similarity(v0, v1, v2, v3);
     }
   }
   return bad_cosine_similarity(a);
@@ -13696,7 +13696,7 @@ export function pairwise_distance(...a: unknown[]): unknown {
         v4 = o.keepdim as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
-      return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+      return at.pairwise_distance(v0, v1, v2, v3, v4);
     }
   }
   return bad_pairwise_distance(a);
@@ -13741,9 +13741,9 @@ export function addcmul(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.addcmul_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().addcmul.call(v0, v1, v2, k0);
+      return at.addcmul(v0, v1, v2, k0);
     }
   }
   return bad_addcmul(a);
@@ -13788,9 +13788,9 @@ export function addcdiv(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.addcdiv_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().addcdiv.call(v0, v1, v2, k0);
+      return at.addcdiv(v0, v1, v2, k0);
     }
   }
   return bad_addcdiv(a);
@@ -13830,9 +13830,9 @@ export function clamp_min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_out.call(v0, v1, out as Tensor);
+        return at.clamp_min_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_min.call(v0, v1);
+      return at.clamp_min(v0, v1);
     }
   }
   // clamp_min.Tensor (out=: clamp_min.Tensor_out)
@@ -13846,9 +13846,9 @@ export function clamp_min(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_Tensor_out.call(v0, v1, out as Tensor);
+        return at.clamp_min_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_min_Tensor.call(v0, v1);
+      return at.clamp_min_Tensor(v0, v1);
     }
   }
   return noMatch("clamp_min", a, SIGS_clamp_min);
@@ -13875,7 +13875,7 @@ export function clamp_min_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
-      return aten().clamp_min_.call(v0, v1);
+      return at.clamp_min_(v0, v1);
     }
   }
   // clamp_min_.Tensor
@@ -13886,7 +13886,7 @@ export function clamp_min_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
-      return aten().clamp_min__Tensor.call(v0, v1);
+      return at.clamp_min__Tensor(v0, v1);
     }
   }
   return noMatch("clamp_min_", a, SIGS_clamp_min_);
@@ -13916,9 +13916,9 @@ export function clamp_max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_out.call(v0, v1, out as Tensor);
+        return at.clamp_max_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_max.call(v0, v1);
+      return at.clamp_max(v0, v1);
     }
   }
   // clamp_max.Tensor (out=: clamp_max.Tensor_out)
@@ -13932,9 +13932,9 @@ export function clamp_max(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_Tensor_out.call(v0, v1, out as Tensor);
+        return at.clamp_max_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().clamp_max_Tensor.call(v0, v1);
+      return at.clamp_max_Tensor(v0, v1);
     }
   }
   return noMatch("clamp_max", a, SIGS_clamp_max);
@@ -13961,7 +13961,7 @@ export function clamp_max_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
-      return aten().clamp_max_.call(v0, v1);
+      return at.clamp_max_(v0, v1);
     }
   }
   // clamp_max_.Tensor
@@ -13972,7 +13972,7 @@ export function clamp_max_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
-      return aten().clamp_max__Tensor.call(v0, v1);
+      return at.clamp_max__Tensor(v0, v1);
     }
   }
   return noMatch("clamp_max_", a, SIGS_clamp_max_);
@@ -14018,7 +14018,7 @@ export function isclose(...a: unknown[]): unknown {
         v4 = o.equal_nan as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("isclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
-      return aten().isclose.call(v0, v1, v2, v3, v4);
+      return at.isclose(v0, v1, v2, v3, v4);
     }
   }
   return bad_isclose(a);
@@ -14052,7 +14052,7 @@ export function broadcast_tensors(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("broadcast_tensors", o, ["tensors"], ["tensors"], n);
-      return aten().broadcast_tensors.call(v0);
+      return at.broadcast_tensors(v0);
     }
   }
   return bad_broadcast_tensors(a);
@@ -14090,7 +14090,7 @@ export function take_along_dim(...a: unknown[]): unknown {
         v2 = o.dim as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("take_along_dim", o, ["input","indices","dim"], ["input","indices","dim"], n);
-      return aten().take_along_dim.call(v0, v1, v2);
+      return at.take_along_dim(v0, v1, v2);
     }
   }
   return bad_take_along_dim(a);
@@ -14144,7 +14144,7 @@ export function allclose(...a: unknown[]): unknown {
         v4 = o.equal_nan as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("allclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
-      return aten().allclose.call(v0, v1, v2, v3, v4);
+      return at.allclose(v0, v1, v2, v3, v4);
     }
   }
   return bad_allclose(a);
@@ -14179,7 +14179,7 @@ export function equal(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("equal", o, ["input","other"], ["input","other"], n);
-      return aten().equal.call(v0, v1);
+      return at.equal(v0, v1);
     }
   }
   return bad_equal(a);
@@ -14234,7 +14234,7 @@ export function rand_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("rand_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().rand_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.rand_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14296,7 +14296,7 @@ export function randn_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randn_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
-      const r = aten().randn_like.call(v0, k0, k1, k2, k3, k4);
+      const r = at.randn_like(v0, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14363,7 +14363,7 @@ export function randint_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint_like", o, ["input","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","high"], n);
-      const r = aten().randint_like.call(v0, v1, k0, k1, k2, k3, k4);
+      const r = at.randint_like(v0, v1, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14402,7 +14402,7 @@ export function randint_like(...a: unknown[]): unknown {
         k4 = o.memory_format as number | null;
       } else k4 = null;
       if (o !== undefined) checkKw("randint_like", o, ["input","low","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","low","high"], n);
-      const r = aten().randint_like_low_dtype.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      const r = at.randint_like_low_dtype(v0, v1, v2, k0, k1, k2, k3, k4);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -14455,7 +14455,7 @@ export function diff(...a: unknown[]): unknown {
         v4 = o.append as Tensor | null;
       } else v4 = null;
       if (o !== undefined) checkKw("diff", o, ["input","n","dim","prepend","append"], ["input","n","dim","prepend","append"], n);
-      return aten().diff.call(v0, v1, v2, v3, v4);
+      return at.diff(v0, v1, v2, v3, v4);
     }
   }
   return bad_diff(a);
@@ -14503,7 +14503,7 @@ export function bucketize(...a: unknown[]): unknown {
         k1 = o.right as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
-      return aten().bucketize_Tensor.call(v0, v1, k0, k1);
+      return at.bucketize_Tensor(v0, v1, k0, k1);
     }
   }
   // bucketize.Scalar
@@ -14524,7 +14524,7 @@ export function bucketize(...a: unknown[]): unknown {
         k1 = o.right as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
-      return aten().bucketize_Scalar.call(v0, v1, k0, k1);
+      return at.bucketize_Scalar(v0, v1, k0, k1);
     }
   }
   return noMatch("bucketize", a, SIGS_bucketize);
@@ -14571,7 +14571,7 @@ export function searchsorted(...a: unknown[]): unknown {
         k3 = o.sorter as Tensor | null;
       } else k3 = null;
       if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
-      return aten().searchsorted_Tensor.call(v0, v1, k0, k1, k2, k3);
+      return at.searchsorted_Tensor(v0, v1, k0, k1, k2, k3);
     }
   }
   // searchsorted.Scalar
@@ -14602,7 +14602,7 @@ export function searchsorted(...a: unknown[]): unknown {
         k3 = o.sorter as Tensor | null;
       } else k3 = null;
       if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
-      return aten().searchsorted_Scalar.call(v0, v1, k0, k1, k2, k3);
+      return at.searchsorted_Scalar(v0, v1, k0, k1, k2, k3);
     }
   }
   return noMatch("searchsorted", a, SIGS_searchsorted);
@@ -14646,7 +14646,7 @@ export function _unique2(...a: unknown[]): unknown {
         v3 = o.return_counts as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("_unique2", o, ["input","sorted","return_inverse","return_counts"], ["input","sorted","return_inverse","return_counts"], n);
-      return aten()._unique2.call(v0, v1, v2, v3);
+      return at._unique2(v0, v1, v2, v3);
     }
   }
   return bad__unique2(a);
@@ -14701,7 +14701,7 @@ export function unique_dim(...a: unknown[]): unknown {
         v4 = o.return_counts as boolean;
       } else v4 = false;
       if (o !== undefined) checkKw("unique_dim", o, ["input","dim","sorted","return_inverse","return_counts"], ["input","dim","sorted","return_inverse","return_counts"], n);
-      return aten().unique_dim.call(v0, v1, v2, v3, v4);
+      return at.unique_dim(v0, v1, v2, v3, v4);
     }
   }
   return bad_unique_dim(a);
@@ -14748,7 +14748,7 @@ export function multinomial(...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("multinomial", o, ["input","num_samples","replacement","generator"], ["input","num_samples","replacement"], n);
-      return aten().multinomial.call(v0, v1, v2, k0);
+      return at.multinomial(v0, v1, v2, k0);
     }
   }
   return bad_multinomial(a);
@@ -14788,7 +14788,7 @@ export function einsum(...a: unknown[]): unknown {
         k0 = o.path === null ? null : toIntList(o.path);
       } else k0 = null;
       if (o !== undefined) checkKw("einsum", o, ["equation","tensors","path"], ["equation","tensors"], n);
-      return aten().einsum.call(v0, v1, k0);
+      return at.einsum(v0, v1, k0);
     }
   }
   return bad_einsum(a);
@@ -14825,7 +14825,7 @@ export function embedding_renorm_(...a: unknown[]): unknown {
       const v2: number = p[2] as number;
       const v3: number = p[3] as number;
       if (o !== undefined) checkKw("embedding_renorm_", o, ["input","indices","max_norm","norm_type"], ["input","indices","max_norm","norm_type"], n);
-      return aten().embedding_renorm_.call(v0, v1, v2, v3);
+      return at.embedding_renorm_(v0, v1, v2, v3);
     }
   }
   return bad_embedding_renorm_(a);
@@ -14883,7 +14883,7 @@ export function linalg_vector_norm(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_vector_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
-      return aten().linalg_vector_norm.call(v0, v1, v2, v3, k0);
+      return at.linalg_vector_norm(v0, v1, v2, v3, k0);
     }
   }
   return bad_linalg_vector_norm(a);
@@ -14937,7 +14937,7 @@ export function unique_consecutive(...a: unknown[]): unknown {
         v3 = o.dim as number | null;
       } else v3 = null;
       if (o !== undefined) checkKw("unique_consecutive", o, ["input","return_inverse","return_counts","dim"], ["input","return_inverse","return_counts","dim"], n);
-      return aten().unique_consecutive.call(v0, v1, v2, v3);
+      return at.unique_consecutive(v0, v1, v2, v3);
     }
   }
   return bad_unique_consecutive(a);
@@ -14990,7 +14990,7 @@ export function diagonal(...a: unknown[]): unknown {
         v3 = o.dim2 as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("diagonal", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
-      return aten().diagonal.call(v0, v1, v2, v3);
+      return at.diagonal(v0, v1, v2, v3);
     }
   }
   return bad_diagonal(a);
@@ -15030,7 +15030,7 @@ export function diagonal_backward(...a: unknown[]): unknown {
       const v3: number = p[3] as number;
       const v4: number = p[4] as number;
       if (o !== undefined) checkKw("diagonal_backward", o, ["grad_output","input_sizes","offset","dim1","dim2"], ["grad_output","input_sizes","offset","dim1","dim2"], n);
-      return aten().diagonal_backward.call(v0, v1, v2, v3, v4);
+      return at.diagonal_backward(v0, v1, v2, v3, v4);
     }
   }
   return bad_diagonal_backward(a);
@@ -15063,7 +15063,7 @@ export function view_as_real(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("view_as_real", o, ["input"], ["input"], n);
-      return aten().view_as_real.call(v0);
+      return at.view_as_real(v0);
     }
   }
   return bad_view_as_real(a);
@@ -15092,7 +15092,7 @@ export function view_as_complex(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("view_as_complex", o, ["input"], ["input"], n);
-      return aten().view_as_complex.call(v0);
+      return at.view_as_complex(v0);
     }
   }
   return bad_view_as_complex(a);
@@ -15121,7 +15121,7 @@ export function real(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("real", o, ["input"], ["input"], n);
-      return aten().real.call(v0);
+      return at.real(v0);
     }
   }
   return bad_real(a);
@@ -15150,7 +15150,7 @@ export function imag(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("imag", o, ["input"], ["input"], n);
-      return aten().imag.call(v0);
+      return at.imag(v0);
     }
   }
   return bad_imag(a);
@@ -15198,7 +15198,7 @@ export function _linalg_svd(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("_linalg_svd", o, ["A","full_matrices","compute_uv","driver"], ["A","full_matrices","compute_uv"], n);
-      return aten()._linalg_svd.call(v0, v1, v2, k0);
+      return at._linalg_svd(v0, v1, v2, k0);
     }
   }
   return bad__linalg_svd(a);
@@ -15242,7 +15242,7 @@ export function linalg_svd(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_svd", o, ["A","full_matrices","driver"], ["A","full_matrices"], n);
-      return aten().linalg_svd.call(v0, v1, k0);
+      return at.linalg_svd(v0, v1, k0);
     }
   }
   return bad_linalg_svd(a);
@@ -15278,7 +15278,7 @@ export function linalg_svdvals(...a: unknown[]): unknown {
         k0 = o.driver as string | null;
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_svdvals", o, ["A","driver"], ["A"], n);
-      return aten().linalg_svdvals.call(v0, k0);
+      return at.linalg_svdvals(v0, k0);
     }
   }
   return bad_linalg_svdvals(a);
@@ -15322,7 +15322,7 @@ export function svd(...a: unknown[]): unknown {
         v2 = o.compute_uv as boolean;
       } else v2 = true;
       if (o !== undefined) checkKw("svd", o, ["input","some","compute_uv"], ["input","some","compute_uv"], n);
-      return aten().svd.call(v0, v1, v2);
+      return at.svd(v0, v1, v2);
     }
   }
   return bad_svd(a);
@@ -15379,7 +15379,7 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
-      return aten().linalg_matrix_norm_str_ord.call(v0, v1, v2, v3, k0);
+      return at.linalg_matrix_norm_str_ord(v0, v1, v2, v3, k0);
     }
   }
   return bad_linalg_matrix_norm(a);
@@ -15440,7 +15440,7 @@ export function _scaled_dot_product_flash_attention_for_cpu(...a: unknown[]): un
         k1 = o.scale as number | null;
       } else k1 = null;
       if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu", o, ["query","key","value","dropout_p","is_causal","attn_mask","scale"], ["query","key","value","dropout_p","is_causal"], n);
-      return aten()._scaled_dot_product_flash_attention_for_cpu.call(v0, v1, v2, v3, v4, k0, k1);
+      return at._scaled_dot_product_flash_attention_for_cpu(v0, v1, v2, v3, v4, k0, k1);
     }
   }
   return bad__scaled_dot_product_flash_attention_for_cpu(a);
@@ -15499,7 +15499,7 @@ export function _scaled_dot_product_flash_attention_for_cpu_backward(...a: unkno
         k1 = o.scale as number | null;
       } else k1 = null;
       if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu_backward", o, ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal","attn_mask","scale"], ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal"], n);
-      return aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, k0, k1);
+      return at._scaled_dot_product_flash_attention_for_cpu_backward(v0, v1, v2, v3, v4, v5, v6, v7, k0, k1);
     }
   }
   return bad__scaled_dot_product_flash_attention_for_cpu_backward(a);
@@ -15549,7 +15549,7 @@ export function _foreach_add(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_add_Scalar.call(v0, v1);
+      return at._foreach_add_Scalar(v0, v1);
     }
   }
   // _foreach_add.List
@@ -15565,7 +15565,7 @@ export function _foreach_add(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add_List.call(v0, v1, k0);
+      return at._foreach_add_List(v0, v1, k0);
     }
   }
   // _foreach_add.ScalarList
@@ -15576,7 +15576,7 @@ export function _foreach_add(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_add", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_add_ScalarList.call(v0, v1);
+      return at._foreach_add_ScalarList(v0, v1);
     }
   }
   // _foreach_add.Tensor
@@ -15592,7 +15592,7 @@ export function _foreach_add(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add_Tensor.call(v0, v1, k0);
+      return at._foreach_add_Tensor(v0, v1, k0);
     }
   }
   return noMatch("_foreach_add", a, SIGS__foreach_add);
@@ -15627,7 +15627,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_add__Scalar.call(v0, v1);
+      return at._foreach_add__Scalar(v0, v1);
     }
   }
   // _foreach_add_.List
@@ -15643,7 +15643,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add__List.call(v0, v1, k0);
+      return at._foreach_add__List(v0, v1, k0);
     }
   }
   // _foreach_add_.ScalarList
@@ -15654,7 +15654,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_add__ScalarList.call(v0, v1);
+      return at._foreach_add__ScalarList(v0, v1);
     }
   }
   // _foreach_add_.Tensor
@@ -15670,7 +15670,7 @@ export function _foreach_add_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_add__Tensor.call(v0, v1, k0);
+      return at._foreach_add__Tensor(v0, v1, k0);
     }
   }
   return noMatch("_foreach_add_", a, SIGS__foreach_add_);
@@ -15702,7 +15702,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_sub_Scalar.call(v0, v1);
+      return at._foreach_sub_Scalar(v0, v1);
     }
   }
   // _foreach_sub.List
@@ -15718,7 +15718,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_sub_List.call(v0, v1, k0);
+      return at._foreach_sub_List(v0, v1, k0);
     }
   }
   // _foreach_sub.ScalarList
@@ -15729,7 +15729,7 @@ export function _foreach_sub(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_sub_ScalarList.call(v0, v1);
+      return at._foreach_sub_ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_sub", a, SIGS__foreach_sub);
@@ -15761,7 +15761,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_sub__Scalar.call(v0, v1);
+      return at._foreach_sub__Scalar(v0, v1);
     }
   }
   // _foreach_sub_.List
@@ -15777,7 +15777,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","other","alpha"], ["input","other"], n);
-      return aten()._foreach_sub__List.call(v0, v1, k0);
+      return at._foreach_sub__List(v0, v1, k0);
     }
   }
   // _foreach_sub_.ScalarList
@@ -15788,7 +15788,7 @@ export function _foreach_sub_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_sub__ScalarList.call(v0, v1);
+      return at._foreach_sub__ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_sub_", a, SIGS__foreach_sub_);
@@ -15823,7 +15823,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_mul_Scalar.call(v0, v1);
+      return at._foreach_mul_Scalar(v0, v1);
     }
   }
   // _foreach_mul.List
@@ -15834,7 +15834,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul_List.call(v0, v1);
+      return at._foreach_mul_List(v0, v1);
     }
   }
   // _foreach_mul.ScalarList
@@ -15845,7 +15845,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_mul_ScalarList.call(v0, v1);
+      return at._foreach_mul_ScalarList(v0, v1);
     }
   }
   // _foreach_mul.Tensor
@@ -15856,7 +15856,7 @@ export function _foreach_mul(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul_Tensor.call(v0, v1);
+      return at._foreach_mul_Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_mul", a, SIGS__foreach_mul);
@@ -15891,7 +15891,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_mul__Scalar.call(v0, v1);
+      return at._foreach_mul__Scalar(v0, v1);
     }
   }
   // _foreach_mul_.List
@@ -15902,7 +15902,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul__List.call(v0, v1);
+      return at._foreach_mul__List(v0, v1);
     }
   }
   // _foreach_mul_.ScalarList
@@ -15913,7 +15913,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_mul__ScalarList.call(v0, v1);
+      return at._foreach_mul__ScalarList(v0, v1);
     }
   }
   // _foreach_mul_.Tensor
@@ -15924,7 +15924,7 @@ export function _foreach_mul_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_mul__Tensor.call(v0, v1);
+      return at._foreach_mul__Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_mul_", a, SIGS__foreach_mul_);
@@ -15959,7 +15959,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_div", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_div_Scalar.call(v0, v1);
+      return at._foreach_div_Scalar(v0, v1);
     }
   }
   // _foreach_div.List
@@ -15970,7 +15970,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div_List.call(v0, v1);
+      return at._foreach_div_List(v0, v1);
     }
   }
   // _foreach_div.ScalarList
@@ -15981,7 +15981,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_div", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_div_ScalarList.call(v0, v1);
+      return at._foreach_div_ScalarList(v0, v1);
     }
   }
   // _foreach_div.Tensor
@@ -15992,7 +15992,7 @@ export function _foreach_div(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div_Tensor.call(v0, v1);
+      return at._foreach_div_Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_div", a, SIGS__foreach_div);
@@ -16027,7 +16027,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_div__Scalar.call(v0, v1);
+      return at._foreach_div__Scalar(v0, v1);
     }
   }
   // _foreach_div_.List
@@ -16038,7 +16038,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div__List.call(v0, v1);
+      return at._foreach_div__List(v0, v1);
     }
   }
   // _foreach_div_.ScalarList
@@ -16049,7 +16049,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_div__ScalarList.call(v0, v1);
+      return at._foreach_div__ScalarList(v0, v1);
     }
   }
   // _foreach_div_.Tensor
@@ -16060,7 +16060,7 @@ export function _foreach_div_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_div__Tensor.call(v0, v1);
+      return at._foreach_div__Tensor(v0, v1);
     }
   }
   return noMatch("_foreach_div_", a, SIGS__foreach_div_);
@@ -16092,7 +16092,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalar"], ["input","scalar"], n);
-      return aten()._foreach_maximum__Scalar.call(v0, v1);
+      return at._foreach_maximum__Scalar(v0, v1);
     }
   }
   // _foreach_maximum_.List
@@ -16103,7 +16103,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: Tensor[] = p[1] as Tensor[];
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","other"], ["input","other"], n);
-      return aten()._foreach_maximum__List.call(v0, v1);
+      return at._foreach_maximum__List(v0, v1);
     }
   }
   // _foreach_maximum_.ScalarList
@@ -16114,7 +16114,7 @@ export function _foreach_maximum_(...a: unknown[]): unknown {
       const v0: Tensor[] = p[0] as Tensor[];
       const v1: (number | boolean)[] = p[1] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalars"], ["input","scalars"], n);
-      return aten()._foreach_maximum__ScalarList.call(v0, v1);
+      return at._foreach_maximum__ScalarList(v0, v1);
     }
   }
   return noMatch("_foreach_maximum_", a, SIGS__foreach_maximum_);
@@ -16159,7 +16159,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
         v3 = o.value as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
-      return aten()._foreach_addcdiv__Scalar.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__Scalar(v0, v1, v2, v3);
     }
   }
   // _foreach_addcdiv_.ScalarList
@@ -16172,7 +16172,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: (number | boolean)[] = p[3] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcdiv__ScalarList.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__ScalarList(v0, v1, v2, v3);
     }
   }
   // _foreach_addcdiv_.Tensor
@@ -16185,7 +16185,7 @@ export function _foreach_addcdiv_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcdiv__Tensor.call(v0, v1, v2, v3);
+      return at._foreach_addcdiv__Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("_foreach_addcdiv_", a, SIGS__foreach_addcdiv_);
@@ -16230,7 +16230,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
         v3 = o.value as number | boolean;
       } else v3 = 1;
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
-      return aten()._foreach_addcmul__Scalar.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__Scalar(v0, v1, v2, v3);
     }
   }
   // _foreach_addcmul_.ScalarList
@@ -16243,7 +16243,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: (number | boolean)[] = p[3] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcmul__ScalarList.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__ScalarList(v0, v1, v2, v3);
     }
   }
   // _foreach_addcmul_.Tensor
@@ -16256,7 +16256,7 @@ export function _foreach_addcmul_(...a: unknown[]): unknown {
       const v2: Tensor[] = p[2] as Tensor[];
       const v3: Tensor = p[3] as Tensor;
       if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
-      return aten()._foreach_addcmul__Tensor.call(v0, v1, v2, v3);
+      return at._foreach_addcmul__Tensor(v0, v1, v2, v3);
     }
   }
   return noMatch("_foreach_addcmul_", a, SIGS__foreach_addcmul_);
@@ -16292,7 +16292,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: Tensor[] = p[2] as Tensor[];
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weights"], ["input","tensors1","weights"], n);
-      return aten()._foreach_lerp__List.call(v0, v1, v2);
+      return at._foreach_lerp__List(v0, v1, v2);
     }
   }
   // _foreach_lerp_.Scalar
@@ -16304,7 +16304,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
-      return aten()._foreach_lerp__Scalar.call(v0, v1, v2);
+      return at._foreach_lerp__Scalar(v0, v1, v2);
     }
   }
   // _foreach_lerp_.ScalarList
@@ -16316,7 +16316,7 @@ export function _foreach_lerp_(...a: unknown[]): unknown {
       const v1: Tensor[] = p[1] as Tensor[];
       const v2: (number | boolean)[] = p[2] as (number | boolean)[];
       if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
-      return aten()._foreach_lerp__ScalarList.call(v0, v1, v2);
+      return at._foreach_lerp__ScalarList(v0, v1, v2);
     }
   }
   return noMatch("_foreach_lerp_", a, SIGS__foreach_lerp_);
@@ -16340,7 +16340,7 @@ export function _foreach_neg(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_neg", o, ["input"], ["input"], n);
-      return aten()._foreach_neg.call(v0);
+      return at._foreach_neg(v0);
     }
   }
   return bad__foreach_neg(a);
@@ -16370,7 +16370,7 @@ export function _foreach_neg_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_neg_", o, ["input"], ["input"], n);
-      return aten()._foreach_neg_.call(v0);
+      return at._foreach_neg_(v0);
     }
   }
   return bad__foreach_neg_(a);
@@ -16414,7 +16414,7 @@ export function _foreach_norm(...a: unknown[]): unknown {
         v2 = o.dtype === null ? null : toDtype(o.dtype);
       } else v2 = null;
       if (o !== undefined) checkKw("_foreach_norm", o, ["input","ord","dtype"], ["input","ord","dtype"], n);
-      return aten()._foreach_norm_Scalar.call(v0, v1, v2);
+      return at._foreach_norm_Scalar(v0, v1, v2);
     }
   }
   return bad__foreach_norm(a);
@@ -16446,7 +16446,7 @@ export function _foreach_sqrt(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_sqrt", o, ["input"], ["input"], n);
-      return aten()._foreach_sqrt.call(v0);
+      return at._foreach_sqrt(v0);
     }
   }
   return bad__foreach_sqrt(a);
@@ -16476,7 +16476,7 @@ export function _foreach_sqrt_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_sqrt_", o, ["input"], ["input"], n);
-      return aten()._foreach_sqrt_.call(v0);
+      return at._foreach_sqrt_(v0);
     }
   }
   return bad__foreach_sqrt_(a);
@@ -16506,7 +16506,7 @@ export function _foreach_zero_(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("_foreach_zero_", o, ["input"], ["input"], n);
-      return aten()._foreach_zero_.call(v0);
+      return at._foreach_zero_(v0);
     }
   }
   return bad__foreach_zero_(a);
@@ -16545,7 +16545,7 @@ export function _foreach_copy_(...a: unknown[]): unknown {
         v2 = o.non_blocking as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("_foreach_copy_", o, ["input","src","non_blocking"], ["input","src","non_blocking"], n);
-      return aten()._foreach_copy_.call(v0, v1, v2);
+      return at._foreach_copy_(v0, v1, v2);
     }
   }
   return bad__foreach_copy_(a);
@@ -16632,7 +16632,7 @@ export function _fused_adam_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_adam_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
-      return aten()._fused_adam_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_adam_(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_adam_(a);
@@ -16731,7 +16731,7 @@ export function _fused_adamw_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_adamw_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
-      return aten()._fused_adamw_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_adamw_(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_adamw_(a);
@@ -16824,7 +16824,7 @@ export function _fused_sgd_(...a: unknown[]): unknown {
         k8 = o.found_inf as Tensor | null;
       } else k8 = null;
       if (o !== undefined) checkKw("_fused_sgd_", o, ["input","grads","momentum_buffer_list","weight_decay","momentum","lr","dampening","nesterov","maximize","is_first_step","grad_scale","found_inf"], ["input","grads","momentum_buffer_list"], n);
-      return aten()._fused_sgd_.call(v0, v1, v2, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+      return at._fused_sgd_(v0, v1, v2, k0, k1, k2, k3, k4, k5, k6, k7, k8);
     }
   }
   return bad__fused_sgd_(a);
@@ -16867,9 +16867,9 @@ export function acosh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().acosh_out.call(v0, out as Tensor);
+        return at.acosh_out(v0, out as Tensor);
       }
-      return aten().acosh.call(v0);
+      return at.acosh(v0);
     }
   }
   return bad_acosh(a);
@@ -16899,7 +16899,7 @@ export function acosh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("acosh_", o, ["input"], ["input"], n);
-      return aten().acosh_.call(v0);
+      return at.acosh_(v0);
     }
   }
   return bad_acosh_(a);
@@ -16931,9 +16931,9 @@ export function asinh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().asinh_out.call(v0, out as Tensor);
+        return at.asinh_out(v0, out as Tensor);
       }
-      return aten().asinh.call(v0);
+      return at.asinh(v0);
     }
   }
   return bad_asinh(a);
@@ -16963,7 +16963,7 @@ export function asinh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("asinh_", o, ["input"], ["input"], n);
-      return aten().asinh_.call(v0);
+      return at.asinh_(v0);
     }
   }
   return bad_asinh_(a);
@@ -16995,9 +16995,9 @@ export function atanh(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().atanh_out.call(v0, out as Tensor);
+        return at.atanh_out(v0, out as Tensor);
       }
-      return aten().atanh.call(v0);
+      return at.atanh(v0);
     }
   }
   return bad_atanh(a);
@@ -17027,7 +17027,7 @@ export function atanh_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atanh_", o, ["input"], ["input"], n);
-      return aten().atanh_.call(v0);
+      return at.atanh_(v0);
     }
   }
   return bad_atanh_(a);
@@ -17059,9 +17059,9 @@ export function log10(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log10", 'out', 'Tensor', isTensor(out), out);
-        return aten().log10_out.call(v0, out as Tensor);
+        return at.log10_out(v0, out as Tensor);
       }
-      return aten().log10.call(v0);
+      return at.log10(v0);
     }
   }
   return bad_log10(a);
@@ -17091,7 +17091,7 @@ export function log10_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("log10_", o, ["input"], ["input"], n);
-      return aten().log10_.call(v0);
+      return at.log10_(v0);
     }
   }
   return bad_log10_(a);
@@ -17123,9 +17123,9 @@ export function erfinv(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
-        return aten().erfinv_out.call(v0, out as Tensor);
+        return at.erfinv_out(v0, out as Tensor);
       }
-      return aten().erfinv.call(v0);
+      return at.erfinv(v0);
     }
   }
   return bad_erfinv(a);
@@ -17158,9 +17158,9 @@ export function lgamma(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().lgamma_out.call(v0, out as Tensor);
+        return at.lgamma_out(v0, out as Tensor);
       }
-      return aten().lgamma.call(v0);
+      return at.lgamma(v0);
     }
   }
   return bad_lgamma(a);
@@ -17193,9 +17193,9 @@ export function digamma(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().digamma_out.call(v0, out as Tensor);
+        return at.digamma_out(v0, out as Tensor);
       }
-      return aten().digamma.call(v0);
+      return at.digamma(v0);
     }
   }
   return bad_digamma(a);
@@ -17228,9 +17228,9 @@ export function i0(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("i0", 'out', 'Tensor', isTensor(out), out);
-        return aten().i0_out.call(v0, out as Tensor);
+        return at.i0_out(v0, out as Tensor);
       }
-      return aten().i0.call(v0);
+      return at.i0(v0);
     }
   }
   return bad_i0(a);
@@ -17260,7 +17260,7 @@ export function i0_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("i0_", o, ["input"], ["input"], n);
-      return aten().i0_.call(v0);
+      return at.i0_(v0);
     }
   }
   return bad_i0_(a);
@@ -17292,9 +17292,9 @@ export function sinc(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinc_out.call(v0, out as Tensor);
+        return at.sinc_out(v0, out as Tensor);
       }
-      return aten().sinc.call(v0);
+      return at.sinc(v0);
     }
   }
   return bad_sinc(a);
@@ -17324,7 +17324,7 @@ export function sinc_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("sinc_", o, ["input"], ["input"], n);
-      return aten().sinc_.call(v0);
+      return at.sinc_(v0);
     }
   }
   return bad_sinc_(a);
@@ -17356,9 +17356,9 @@ export function sgn(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
-        return aten().sgn_out.call(v0, out as Tensor);
+        return at.sgn_out(v0, out as Tensor);
       }
-      return aten().sgn.call(v0);
+      return at.sgn(v0);
     }
   }
   return bad_sgn(a);
@@ -17394,9 +17394,9 @@ export function polygamma(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().polygamma_out.call(v0, v1, out as Tensor);
+        return at.polygamma_out(v0, v1, out as Tensor);
       }
-      return aten().polygamma.call(v0, v1);
+      return at.polygamma(v0, v1);
     }
   }
   return bad_polygamma(a);
@@ -17437,9 +17437,9 @@ export function logit(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logit", 'out', 'Tensor', isTensor(out), out);
-        return aten().logit_out.call(v0, v1, out as Tensor);
+        return at.logit_out(v0, v1, out as Tensor);
       }
-      return aten().logit.call(v0, v1);
+      return at.logit(v0, v1);
     }
   }
   return bad_logit(a);
@@ -17477,7 +17477,7 @@ export function logit_(...a: unknown[]): unknown {
         v1 = o.eps as number | null;
       } else v1 = null;
       if (o !== undefined) checkKw("logit_", o, ["input","eps"], ["input","eps"], n);
-      return aten().logit_.call(v0, v1);
+      return at.logit_(v0, v1);
     }
   }
   return bad_logit_(a);
@@ -17510,9 +17510,9 @@ export function square(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("square", 'out', 'Tensor', isTensor(out), out);
-        return aten().square_out.call(v0, out as Tensor);
+        return at.square_out(v0, out as Tensor);
       }
-      return aten().square.call(v0);
+      return at.square(v0);
     }
   }
   return bad_square(a);
@@ -17545,9 +17545,9 @@ export function fix(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fix", 'out', 'Tensor', isTensor(out), out);
-        return aten().fix_out.call(v0, out as Tensor);
+        return at.fix_out(v0, out as Tensor);
       }
-      return aten().fix.call(v0);
+      return at.fix(v0);
     }
   }
   return bad_fix(a);
@@ -17577,7 +17577,7 @@ export function fix_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("fix_", o, ["input"], ["input"], n);
-      return aten().fix_.call(v0);
+      return at.fix_(v0);
     }
   }
   return bad_fix_(a);
@@ -17609,9 +17609,9 @@ export function deg2rad(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
-        return aten().deg2rad_out.call(v0, out as Tensor);
+        return at.deg2rad_out(v0, out as Tensor);
       }
-      return aten().deg2rad.call(v0);
+      return at.deg2rad(v0);
     }
   }
   return bad_deg2rad(a);
@@ -17641,7 +17641,7 @@ export function deg2rad_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("deg2rad_", o, ["input"], ["input"], n);
-      return aten().deg2rad_.call(v0);
+      return at.deg2rad_(v0);
     }
   }
   return bad_deg2rad_(a);
@@ -17673,9 +17673,9 @@ export function rad2deg(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
-        return aten().rad2deg_out.call(v0, out as Tensor);
+        return at.rad2deg_out(v0, out as Tensor);
       }
-      return aten().rad2deg.call(v0);
+      return at.rad2deg(v0);
     }
   }
   return bad_rad2deg(a);
@@ -17705,7 +17705,7 @@ export function rad2deg_(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("rad2deg_", o, ["input"], ["input"], n);
-      return aten().rad2deg_.call(v0);
+      return at.rad2deg_(v0);
     }
   }
   return bad_rad2deg_(a);
@@ -17739,9 +17739,9 @@ export function hypot(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
-        return aten().hypot_out.call(v0, v1, out as Tensor);
+        return at.hypot_out(v0, v1, out as Tensor);
       }
-      return aten().hypot.call(v0, v1);
+      return at.hypot(v0, v1);
     }
   }
   return bad_hypot(a);
@@ -17777,9 +17777,9 @@ export function logaddexp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
-        return aten().logaddexp_out.call(v0, v1, out as Tensor);
+        return at.logaddexp_out(v0, v1, out as Tensor);
       }
-      return aten().logaddexp.call(v0, v1);
+      return at.logaddexp(v0, v1);
     }
   }
   return bad_logaddexp(a);
@@ -17815,9 +17815,9 @@ export function logaddexp2(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().logaddexp2_out.call(v0, v1, out as Tensor);
+        return at.logaddexp2_out(v0, v1, out as Tensor);
       }
-      return aten().logaddexp2.call(v0, v1);
+      return at.logaddexp2(v0, v1);
     }
   }
   return bad_logaddexp2(a);
@@ -17853,9 +17853,9 @@ export function nextafter(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
-        return aten().nextafter_out.call(v0, v1, out as Tensor);
+        return at.nextafter_out(v0, v1, out as Tensor);
       }
-      return aten().nextafter.call(v0, v1);
+      return at.nextafter(v0, v1);
     }
   }
   return bad_nextafter(a);
@@ -17891,9 +17891,9 @@ export function heaviside(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
-        return aten().heaviside_out.call(v0, v1, out as Tensor);
+        return at.heaviside_out(v0, v1, out as Tensor);
       }
-      return aten().heaviside.call(v0, v1);
+      return at.heaviside(v0, v1);
     }
   }
   return bad_heaviside(a);
@@ -17934,9 +17934,9 @@ export function xlogy(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
-        return aten().xlogy_OutTensor.call(v0, v1, out as Tensor);
+        return at.xlogy_OutTensor(v0, v1, out as Tensor);
       }
-      return aten().xlogy_Tensor.call(v0, v1);
+      return at.xlogy_Tensor(v0, v1);
     }
   }
   // xlogy.Scalar_Self (out=: xlogy.OutScalar_Self)
@@ -17950,9 +17950,9 @@ export function xlogy(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
-        return aten().xlogy_OutScalar_Self.call(v0, v1, out as Tensor);
+        return at.xlogy_OutScalar_Self(v0, v1, out as Tensor);
       }
-      return aten().xlogy_Scalar_Self.call(v0, v1);
+      return at.xlogy_Scalar_Self(v0, v1);
     }
   }
   // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
@@ -17966,9 +17966,9 @@ export function xlogy(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
-        return aten().xlogy_OutScalar_Other.call(v0, v1, out as Tensor);
+        return at.xlogy_OutScalar_Other(v0, v1, out as Tensor);
       }
-      return aten().xlogy_Scalar_Other.call(v0, v1);
+      return at.xlogy_Scalar_Other(v0, v1);
     }
   }
   return noMatch("xlogy", a, SIGS_xlogy);
@@ -17995,7 +17995,7 @@ export function xlogy_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
-      return aten().xlogy__Tensor.call(v0, v1);
+      return at.xlogy__Tensor(v0, v1);
     }
   }
   // xlogy_.Scalar_Other
@@ -18006,7 +18006,7 @@ export function xlogy_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("xlogy_", o, ["input","other"], ["input","other"], n);
-      return aten().xlogy__Scalar_Other.call(v0, v1);
+      return at.xlogy__Scalar_Other(v0, v1);
     }
   }
   return noMatch("xlogy_", a, SIGS_xlogy_);
@@ -18036,9 +18036,9 @@ export function copysign(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
-        return aten().copysign_out.call(v0, v1, out as Tensor);
+        return at.copysign_out(v0, v1, out as Tensor);
       }
-      return aten().copysign_Tensor.call(v0, v1);
+      return at.copysign_Tensor(v0, v1);
     }
   }
   // copysign.Scalar (out=: copysign.Scalar_out)
@@ -18052,9 +18052,9 @@ export function copysign(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
-        return aten().copysign_Scalar_out.call(v0, v1, out as Tensor);
+        return at.copysign_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().copysign_Scalar.call(v0, v1);
+      return at.copysign_Scalar(v0, v1);
     }
   }
   return noMatch("copysign", a, SIGS_copysign);
@@ -18082,9 +18082,9 @@ export function ldexp(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
-        return aten().ldexp_out.call(v0, v1, out as Tensor);
+        return at.ldexp_out(v0, v1, out as Tensor);
       }
-      return aten().ldexp_Tensor.call(v0, v1);
+      return at.ldexp_Tensor(v0, v1);
     }
   }
   return bad_ldexp(a);
@@ -18117,7 +18117,7 @@ export function ldexp_(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("ldexp_", o, ["input","other"], ["input","other"], n);
-      return aten().ldexp_.call(v0, v1);
+      return at.ldexp_(v0, v1);
     }
   }
   return bad_ldexp_(a);
@@ -18157,9 +18157,9 @@ export function float_power(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
-        return aten().float_power_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+        return at.float_power_Tensor_Tensor_out(v0, v1, out as Tensor);
       }
-      return aten().float_power_Tensor_Tensor.call(v0, v1);
+      return at.float_power_Tensor_Tensor(v0, v1);
     }
   }
   // float_power.Scalar (out=: float_power.Scalar_out)
@@ -18173,9 +18173,9 @@ export function float_power(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
-        return aten().float_power_Scalar_out.call(v0, v1, out as Tensor);
+        return at.float_power_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().float_power_Scalar.call(v0, v1);
+      return at.float_power_Scalar(v0, v1);
     }
   }
   // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
@@ -18189,9 +18189,9 @@ export function float_power(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
-        return aten().float_power_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+        return at.float_power_Tensor_Scalar_out(v0, v1, out as Tensor);
       }
-      return aten().float_power_Tensor_Scalar.call(v0, v1);
+      return at.float_power_Tensor_Scalar(v0, v1);
     }
   }
   return noMatch("float_power", a, SIGS_float_power);
@@ -18236,9 +18236,9 @@ export function nansum(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
-        return aten().nansum_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.nansum_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().nansum.call(v0, v1, v2, k0);
+      return at.nansum(v0, v1, v2, k0);
     }
   }
   return bad_nansum(a);
@@ -18293,9 +18293,9 @@ export function nanmean(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
-        return aten().nanmean_out.call(v0, v1, v2, k0, out as Tensor);
+        return at.nanmean_out(v0, v1, v2, k0, out as Tensor);
       }
-      return aten().nanmean.call(v0, v1, v2, k0);
+      return at.nanmean(v0, v1, v2, k0);
     }
   }
   return bad_nanmean(a);
@@ -18341,7 +18341,7 @@ export function var_mean(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("var_mean", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().var_mean.call(v0, v1);
+      return at.var_mean(v0, v1);
     }
   }
   // var_mean.dim
@@ -18364,7 +18364,7 @@ export function var_mean(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("var_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().var_mean_dim.call(v0, v1, v2, v3);
+      return at.var_mean_dim(v0, v1, v2, v3);
     }
   }
   // var_mean.correction
@@ -18390,7 +18390,7 @@ export function var_mean(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("var_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().var_mean_correction.call(v0, v1, k0, k1);
+      return at.var_mean_correction(v0, v1, k0, k1);
     }
   }
   return noMatch("var_mean", a, SIGS_var_mean);
@@ -18426,7 +18426,7 @@ export function std_mean(...a: unknown[]): unknown {
         v1 = o.unbiased as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("std_mean", o, ["input","unbiased"], ["input","unbiased"], n);
-      return aten().std_mean.call(v0, v1);
+      return at.std_mean(v0, v1);
     }
   }
   // std_mean.dim
@@ -18449,7 +18449,7 @@ export function std_mean(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("std_mean", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
-      return aten().std_mean_dim.call(v0, v1, v2, v3);
+      return at.std_mean_dim(v0, v1, v2, v3);
     }
   }
   // std_mean.correction
@@ -18475,7 +18475,7 @@ export function std_mean(...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("std_mean", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
-      return aten().std_mean_correction.call(v0, v1, k0, k1);
+      return at.std_mean_correction(v0, v1, k0, k1);
     }
   }
   return noMatch("std_mean", a, SIGS_std_mean);
@@ -18511,9 +18511,9 @@ export function aminmax(...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("aminmax", out, 2, 3);
-        return aten().aminmax_out.call(v0, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.aminmax_out(v0, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().aminmax.call(v0, k0, k1);
+      return at.aminmax(v0, k0, k1);
     }
   }
   return bad_aminmax(a);
@@ -18549,7 +18549,7 @@ export function count_nonzero(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
-      return aten().count_nonzero_dim_IntList.call(v0, v1);
+      return at.count_nonzero_dim_IntList(v0, v1);
     }
   }
   // count_nonzero
@@ -18565,7 +18565,7 @@ export function count_nonzero(...a: unknown[]): unknown {
         v1 = o.dim as number | null;
       } else v1 = null;
       if (o !== undefined) checkKw("count_nonzero", o, ["input","dim"], ["input","dim"], n);
-      return aten().count_nonzero.call(v0, v1);
+      return at.count_nonzero(v0, v1);
     }
   }
   return noMatch("count_nonzero", a, SIGS_count_nonzero);
@@ -18591,7 +18591,7 @@ export function median(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("median", o, ["input"], ["input"], n);
-      return aten().median.call(v0);
+      return at.median(v0);
     }
   }
   // median.dim
@@ -18608,7 +18608,7 @@ export function median(...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("median", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
-      return aten().median_dim.call(v0, v1, v2);
+      return at.median_dim(v0, v1, v2);
     }
   }
   return noMatch("median", a, SIGS_median);
@@ -18634,7 +18634,7 @@ export function nanmedian(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("nanmedian", o, ["input"], ["input"], n);
-      return aten().nanmedian.call(v0);
+      return at.nanmedian(v0);
     }
   }
   // nanmedian.dim
@@ -18651,7 +18651,7 @@ export function nanmedian(...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("nanmedian", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
-      return aten().nanmedian_dim.call(v0, v1, v2);
+      return at.nanmedian_dim(v0, v1, v2);
     }
   }
   return noMatch("nanmedian", a, SIGS_nanmedian);
@@ -18688,7 +18688,7 @@ export function mode(...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("mode", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
-      return aten().mode.call(v0, v1, v2);
+      return at.mode(v0, v1, v2);
     }
   }
   return bad_mode(a);
@@ -18735,7 +18735,7 @@ export function kthvalue(...a: unknown[]): unknown {
         v3 = o.keepdim as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("kthvalue", o, ["input","k","dim","keepdim"], ["input","k","dim","keepdim"], n);
-      return aten().kthvalue.call(v0, v1, v2, v3);
+      return at.kthvalue(v0, v1, v2, v3);
     }
   }
   return bad_kthvalue(a);
@@ -18769,7 +18769,7 @@ export function cummax(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("cummax", o, ["input","dim"], ["input","dim"], n);
-      return aten().cummax.call(v0, v1);
+      return at.cummax(v0, v1);
     }
   }
   return bad_cummax(a);
@@ -18801,7 +18801,7 @@ export function cummin(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("cummin", o, ["input","dim"], ["input","dim"], n);
-      return aten().cummin.call(v0, v1);
+      return at.cummin(v0, v1);
     }
   }
   return bad_cummin(a);
@@ -18833,7 +18833,7 @@ export function logcumsumexp(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("logcumsumexp", o, ["input","dim"], ["input","dim"], n);
-      return aten().logcumsumexp.call(v0, v1);
+      return at.logcumsumexp(v0, v1);
     }
   }
   return bad_logcumsumexp(a);
@@ -18877,7 +18877,7 @@ export function bincount(...a: unknown[]): unknown {
         v2 = o.minlength as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("bincount", o, ["input","weights","minlength"], ["input","weights","minlength"], n);
-      return aten().bincount.call(v0, v1, v2);
+      return at.bincount(v0, v1, v2);
     }
   }
   return bad_bincount(a);
@@ -18929,7 +18929,7 @@ export function histc(...a: unknown[]): unknown {
         v3 = o.max as number | boolean;
       } else v3 = 0;
       if (o !== undefined) checkKw("histc", o, ["input","bins","min","max"], ["input","bins","min","max"], n);
-      return aten().histc.call(v0, v1, v2, v3);
+      return at.histc(v0, v1, v2, v3);
     }
   }
   return bad_histc(a);
@@ -18963,7 +18963,7 @@ export function atleast_1d(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atleast_1d", o, ["input"], ["input"], n);
-      return aten().atleast_1d.call(v0);
+      return at.atleast_1d(v0);
     }
   }
   // atleast_1d.Sequence
@@ -18973,7 +18973,7 @@ export function atleast_1d(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("atleast_1d", o, ["tensors"], ["tensors"], n);
-      return aten().atleast_1d_Sequence.call(v0);
+      return at.atleast_1d_Sequence(v0);
     }
   }
   return noMatch("atleast_1d", a, SIGS_atleast_1d);
@@ -18998,7 +18998,7 @@ export function atleast_2d(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atleast_2d", o, ["input"], ["input"], n);
-      return aten().atleast_2d.call(v0);
+      return at.atleast_2d(v0);
     }
   }
   // atleast_2d.Sequence
@@ -19008,7 +19008,7 @@ export function atleast_2d(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("atleast_2d", o, ["tensors"], ["tensors"], n);
-      return aten().atleast_2d_Sequence.call(v0);
+      return at.atleast_2d_Sequence(v0);
     }
   }
   return noMatch("atleast_2d", a, SIGS_atleast_2d);
@@ -19033,7 +19033,7 @@ export function atleast_3d(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atleast_3d", o, ["input"], ["input"], n);
-      return aten().atleast_3d.call(v0);
+      return at.atleast_3d(v0);
     }
   }
   // atleast_3d.Sequence
@@ -19043,7 +19043,7 @@ export function atleast_3d(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("atleast_3d", o, ["tensors"], ["tensors"], n);
-      return aten().atleast_3d_Sequence.call(v0);
+      return at.atleast_3d_Sequence(v0);
     }
   }
   return noMatch("atleast_3d", a, SIGS_atleast_3d);
@@ -19067,7 +19067,7 @@ export function hstack(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("hstack", o, ["tensors"], ["tensors"], n);
-      return aten().hstack.call(v0);
+      return at.hstack(v0);
     }
   }
   return bad_hstack(a);
@@ -19097,7 +19097,7 @@ export function vstack(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("vstack", o, ["tensors"], ["tensors"], n);
-      return aten().vstack.call(v0);
+      return at.vstack(v0);
     }
   }
   return bad_vstack(a);
@@ -19127,7 +19127,7 @@ export function row_stack(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("row_stack", o, ["tensors"], ["tensors"], n);
-      return aten().row_stack.call(v0);
+      return at.row_stack(v0);
     }
   }
   return bad_row_stack(a);
@@ -19157,7 +19157,7 @@ export function dstack(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("dstack", o, ["tensors"], ["tensors"], n);
-      return aten().dstack.call(v0);
+      return at.dstack(v0);
     }
   }
   return bad_dstack(a);
@@ -19187,7 +19187,7 @@ export function column_stack(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("column_stack", o, ["tensors"], ["tensors"], n);
-      return aten().column_stack.call(v0);
+      return at.column_stack(v0);
     }
   }
   return bad_column_stack(a);
@@ -19231,7 +19231,7 @@ export function tensor_split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["input","sections","dim"], ["input","sections","dim"], n);
-      return aten().tensor_split_sections.call(v0, v1, v2);
+      return at.tensor_split_sections(v0, v1, v2);
     }
   }
   // tensor_split.indices
@@ -19248,7 +19248,7 @@ export function tensor_split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["input","indices","dim"], ["input","indices","dim"], n);
-      return aten().tensor_split_indices.call(v0, v1, v2);
+      return at.tensor_split_indices(v0, v1, v2);
     }
   }
   // tensor_split.tensor_indices_or_sections
@@ -19265,7 +19265,7 @@ export function tensor_split(...a: unknown[]): unknown {
         v2 = o.dim as number;
       } else v2 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["input","tensor_indices_or_sections","dim"], ["input","tensor_indices_or_sections","dim"], n);
-      return aten().tensor_split_tensor_indices_or_sections.call(v0, v1, v2);
+      return at.tensor_split_tensor_indices_or_sections(v0, v1, v2);
     }
   }
   return noMatch("tensor_split", a, SIGS_tensor_split);
@@ -19292,7 +19292,7 @@ export function hsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("hsplit", o, ["input","sections"], ["input","sections"], n);
-      return aten().hsplit_int.call(v0, v1);
+      return at.hsplit_int(v0, v1);
     }
   }
   // hsplit.array
@@ -19303,7 +19303,7 @@ export function hsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("hsplit", o, ["input","indices"], ["input","indices"], n);
-      return aten().hsplit_array.call(v0, v1);
+      return at.hsplit_array(v0, v1);
     }
   }
   return noMatch("hsplit", a, SIGS_hsplit);
@@ -19330,7 +19330,7 @@ export function vsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("vsplit", o, ["input","sections"], ["input","sections"], n);
-      return aten().vsplit_int.call(v0, v1);
+      return at.vsplit_int(v0, v1);
     }
   }
   // vsplit.array
@@ -19341,7 +19341,7 @@ export function vsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("vsplit", o, ["input","indices"], ["input","indices"], n);
-      return aten().vsplit_array.call(v0, v1);
+      return at.vsplit_array(v0, v1);
     }
   }
   return noMatch("vsplit", a, SIGS_vsplit);
@@ -19368,7 +19368,7 @@ export function dsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("dsplit", o, ["input","sections"], ["input","sections"], n);
-      return aten().dsplit_int.call(v0, v1);
+      return at.dsplit_int(v0, v1);
     }
   }
   // dsplit.array
@@ -19379,7 +19379,7 @@ export function dsplit(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("dsplit", o, ["input","indices"], ["input","indices"], n);
-      return aten().dsplit_array.call(v0, v1);
+      return at.dsplit_array(v0, v1);
     }
   }
   return noMatch("dsplit", a, SIGS_dsplit);
@@ -19409,7 +19409,7 @@ export function movedim(...a: unknown[]): unknown {
       const v1: number[] = toIntList(p[1]);
       const v2: number[] = toIntList(p[2]);
       if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
-      return aten().movedim_intlist.call(v0, v1, v2);
+      return at.movedim_intlist(v0, v1, v2);
     }
   }
   // movedim.int
@@ -19421,7 +19421,7 @@ export function movedim(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("movedim", o, ["input","source","destination"], ["input","source","destination"], n);
-      return aten().movedim_int.call(v0, v1, v2);
+      return at.movedim_int(v0, v1, v2);
     }
   }
   return noMatch("movedim", a, SIGS_movedim);
@@ -19451,7 +19451,7 @@ export function moveaxis(...a: unknown[]): unknown {
       const v1: number[] = toIntList(p[1]);
       const v2: number[] = toIntList(p[2]);
       if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
-      return aten().moveaxis_intlist.call(v0, v1, v2);
+      return at.moveaxis_intlist(v0, v1, v2);
     }
   }
   // moveaxis.int
@@ -19463,7 +19463,7 @@ export function moveaxis(...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("moveaxis", o, ["input","source","destination"], ["input","source","destination"], n);
-      return aten().moveaxis_int.call(v0, v1, v2);
+      return at.moveaxis_int(v0, v1, v2);
     }
   }
   return noMatch("moveaxis", a, SIGS_moveaxis);
@@ -19486,7 +19486,7 @@ export function ravel(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ravel", o, ["input"], ["input"], n);
-      return aten().ravel.call(v0);
+      return at.ravel(v0);
     }
   }
   return bad_ravel(a);
@@ -19518,7 +19518,7 @@ export function meshgrid(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0]) && (o === undefined || kwFits(o, ["tensors"]))) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("meshgrid", o, ["tensors"], ["tensors"], n);
-      return aten().meshgrid.call(v0);
+      return at.meshgrid(v0);
     }
   }
   // meshgrid.indexing
@@ -19533,7 +19533,7 @@ export function meshgrid(...a: unknown[]): unknown {
         k0 = o.indexing as string;
       } else missingKw("meshgrid", 'indexing');
       if (o !== undefined) checkKw("meshgrid", o, ["tensors","indexing"], ["tensors"], n);
-      return aten().meshgrid_indexing.call(v0, k0);
+      return at.meshgrid_indexing(v0, k0);
     }
   }
   return noMatch("meshgrid", a, SIGS_meshgrid);
@@ -19563,7 +19563,7 @@ export function diag(...a: unknown[]): unknown {
         v1 = o.diagonal as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("diag", o, ["input","diagonal"], ["input","diagonal"], n);
-      return aten().diag.call(v0, v1);
+      return at.diag(v0, v1);
     }
   }
   return bad_diag(a);
@@ -19600,7 +19600,7 @@ export function diagflat(...a: unknown[]): unknown {
         v1 = o.offset as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("diagflat", o, ["input","offset"], ["input","offset"], n);
-      return aten().diagflat.call(v0, v1);
+      return at.diagflat(v0, v1);
     }
   }
   return bad_diagflat(a);
@@ -19651,7 +19651,7 @@ export function diag_embed(...a: unknown[]): unknown {
         v3 = o.dim2 as number;
       } else v3 = -1;
       if (o !== undefined) checkKw("diag_embed", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
-      return aten().diag_embed.call(v0, v1, v2, v3);
+      return at.diag_embed(v0, v1, v2, v3);
     }
   }
   return bad_diag_embed(a);
@@ -19684,7 +19684,7 @@ export function block_diag(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("block_diag", o, ["tensors"], ["tensors"], n);
-      return aten().block_diag.call(v0);
+      return at.block_diag(v0);
     }
   }
   return bad_block_diag(a);
@@ -19727,7 +19727,7 @@ export function rot90(...a: unknown[]): unknown {
         v2 = toIntList(o.dims);
       } else v2 = [0, 1];
       if (o !== undefined) checkKw("rot90", o, ["input","k","dims"], ["input","k","dims"], n);
-      return aten().rot90.call(v0, v1, v2);
+      return at.rot90(v0, v1, v2);
     }
   }
   return bad_rot90(a);
@@ -19758,7 +19758,7 @@ export function fliplr(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("fliplr", o, ["input"], ["input"], n);
-      return aten().fliplr.call(v0);
+      return at.fliplr(v0);
     }
   }
   return bad_fliplr(a);
@@ -19787,7 +19787,7 @@ export function flipud(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("flipud", o, ["input"], ["input"], n);
-      return aten().flipud.call(v0);
+      return at.flipud(v0);
     }
   }
   return bad_flipud(a);
@@ -19818,7 +19818,7 @@ export function kron(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("kron", o, ["input","other"], ["input","other"], n);
-      return aten().kron.call(v0, v1);
+      return at.kron(v0, v1);
     }
   }
   return bad_kron(a);
@@ -19854,7 +19854,7 @@ export function tensordot(...a: unknown[]): unknown {
       const v2: number[] = toIntList(p[2]);
       const v3: number[] = toIntList(p[3]);
       if (o !== undefined) checkKw("tensordot", o, ["input","other","dims_self","dims_other"], ["input","other","dims_self","dims_other"], n);
-      return aten().tensordot.call(v0, v1, v2, v3);
+      return at.tensordot(v0, v1, v2, v3);
     }
   }
   return bad_tensordot(a);
@@ -19888,7 +19888,7 @@ export function inner(...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("inner", o, ["input","other"], ["input","other"], n);
-      return aten().inner.call(v0, v1);
+      return at.inner(v0, v1);
     }
   }
   return bad_inner(a);
@@ -19918,7 +19918,7 @@ export function trace(...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("trace", o, ["input"], ["input"], n);
-      return aten().trace.call(v0);
+      return at.trace(v0);
     }
   }
   return bad_trace(a);
@@ -19954,7 +19954,7 @@ export function linalg_cross(...a: unknown[]): unknown {
         k0 = o.dim as number;
       } else k0 = -1;
       if (o !== undefined) checkKw("linalg_cross", o, ["input","other","dim"], ["input","other"], n);
-      return aten().linalg_cross.call(v0, v1, k0);
+      return at.linalg_cross(v0, v1, k0);
     }
   }
   return bad_linalg_cross(a);
@@ -19994,7 +19994,7 @@ export function cross(...a: unknown[]): unknown {
         v2 = o.dim as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("cross", o, ["input","other","dim"], ["input","other","dim"], n);
-      return aten().cross.call(v0, v1, v2);
+      return at.cross(v0, v1, v2);
     }
   }
   return bad_cross(a);
@@ -20026,7 +20026,7 @@ export function cartesian_prod(...a: unknown[]): unknown {
     if (m === 1 && isTensorList(p[0])) {
       const v0: Tensor[] = p[0] as Tensor[];
       if (o !== undefined) checkKw("cartesian_prod", o, ["tensors"], ["tensors"], n);
-      return aten().cartesian_prod.call(v0);
+      return at.cartesian_prod(v0);
     }
   }
   return bad_cartesian_prod(a);
@@ -20069,7 +20069,7 @@ export function combinations(...a: unknown[]): unknown {
         v2 = o.with_replacement as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("combinations", o, ["input","r","with_replacement"], ["input","r","with_replacement"], n);
-      return aten().combinations.call(v0, v1, v2);
+      return at.combinations(v0, v1, v2);
     }
   }
   return bad_combinations(a);
@@ -20118,7 +20118,7 @@ export function repeat_interleave(...a: unknown[]): unknown {
         k0 = o.output_size as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
-      return aten().repeat_interleave_self_Tensor.call(v0, v1, v2, k0);
+      return at.repeat_interleave_self_Tensor(v0, v1, v2, k0);
     }
   }
   // repeat_interleave.self_int
@@ -20140,7 +20140,7 @@ export function repeat_interleave(...a: unknown[]): unknown {
         k0 = o.output_size as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("repeat_interleave", o, ["input","repeats","dim","output_size"], ["input","repeats","dim"], n);
-      return aten().repeat_interleave_self_int.call(v0, v1, v2, k0);
+      return at.repeat_interleave_self_int(v0, v1, v2, k0);
     }
   }
   // repeat_interleave.Tensor
@@ -20155,7 +20155,7 @@ export function repeat_interleave(...a: unknown[]): unknown {
         k0 = o.output_size as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","output_size"], ["repeats"], n);
-      return aten().repeat_interleave_Tensor.call(v0, k0);
+      return at.repeat_interleave_Tensor(v0, k0);
     }
   }
   return noMatch("repeat_interleave", a, SIGS_repeat_interleave);
@@ -20208,7 +20208,7 @@ export function tril_indices(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("tril_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
-      const r = aten().tril_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.tril_indices(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -20276,7 +20276,7 @@ export function triu_indices(...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("triu_indices", o, ["row","col","offset","dtype","layout","device","pin_memory","requires_grad"], ["row","col","offset"], n);
-      const r = aten().triu_indices.call(v0, v1, v2, k0, k1, k2, k3);
+      const r = at.triu_indices(v0, v1, v2, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }

@@ -9,7 +9,7 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { aten } from './Operators.js';
+import * as at from './TensorBody.js';
 import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
@@ -1098,7 +1098,7 @@ function method_view(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
-      return aten().view.call(this, v0);
+      return at.view(this, v0);
     }
   }
   return bad_view(a);
@@ -1125,7 +1125,7 @@ function method_reshape(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
-      return aten().reshape.call(this, v0);
+      return at.reshape(this, v0);
     }
   }
   return bad_reshape(a);
@@ -1159,7 +1159,7 @@ function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.storage_offset as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
-      return aten().as_strided.call(this, v0, v1, v2);
+      return at.as_strided(this, v0, v1, v2);
     }
   }
   return bad_as_strided(a);
@@ -1189,7 +1189,7 @@ function method_transpose(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
-      return aten().transpose_int.call(this, v0, v1);
+      return at.transpose_int(this, v0, v1);
     }
   }
   return bad_transpose(a);
@@ -1218,7 +1218,7 @@ function method_transpose_(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("transpose_", o, ["dim0","dim1"], ["dim0","dim1"], n);
-      return aten().transpose_.call(this, v0, v1);
+      return at.transpose_(this, v0, v1);
     }
   }
   return bad_transpose_(a);
@@ -1242,7 +1242,7 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("t", o);
-      return aten().t.call(this);
+      return at.t(this);
     }
   }
   return noArgs("t", a);
@@ -1259,7 +1259,7 @@ function method_t_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("t_", o);
-      return aten().t_.call(this);
+      return at.t_(this);
     }
   }
   return noArgs("t_", a);
@@ -1280,7 +1280,7 @@ function method_permute(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
-      return aten().permute.call(this, v0);
+      return at.permute(this, v0);
     }
   }
   return bad_permute(a);
@@ -1312,7 +1312,7 @@ function method_expand(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.implicit as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
-      return aten().expand.call(this, v0, k0);
+      return at.expand(this, v0, k0);
     }
   }
   return bad_expand(a);
@@ -1338,7 +1338,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("squeeze", o, [], [], n);
-      return aten().squeeze.call(this);
+      return at.squeeze(this);
     }
   }
   // squeeze.dim
@@ -1348,7 +1348,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-      return aten().squeeze_dim.call(this, v0);
+      return at.squeeze_dim(this, v0);
     }
   }
   // squeeze.dims
@@ -1358,7 +1358,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-      return aten().squeeze_dims.call(this, v0);
+      return at.squeeze_dims(this, v0);
     }
   }
   return noMatch("Tensor.squeeze", a, SIGS_squeeze);
@@ -1377,7 +1377,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("squeeze_", o, [], [], n);
-      return aten().squeeze_.call(this);
+      return at.squeeze_(this);
     }
   }
   // squeeze_.dim
@@ -1387,7 +1387,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-      return aten().squeeze__dim.call(this, v0);
+      return at.squeeze__dim(this, v0);
     }
   }
   // squeeze_.dims
@@ -1397,7 +1397,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-      return aten().squeeze__dims.call(this, v0);
+      return at.squeeze__dims(this, v0);
     }
   }
   return noMatch("Tensor.squeeze_", a, SIGS_squeeze_);
@@ -1418,7 +1418,7 @@ function method_unsqueeze(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
-      return aten().unsqueeze.call(this, v0);
+      return at.unsqueeze(this, v0);
     }
   }
   return bad_unsqueeze(a);
@@ -1445,7 +1445,7 @@ function method_unsqueeze_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("unsqueeze_", o, ["dim"], ["dim"], n);
-      return aten().unsqueeze_.call(this, v0);
+      return at.unsqueeze_(this, v0);
     }
   }
   return bad_unsqueeze_(a);
@@ -1473,7 +1473,7 @@ function method_select(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
-      return aten().select_int.call(this, v0, v1);
+      return at.select_int(this, v0, v1);
     }
   }
   return bad_select(a);
@@ -1524,7 +1524,7 @@ function method_slice(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.step as number;
       } else v3 = 1;
       if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
-      return aten().slice_Tensor.call(this, v0, v1, v2, v3);
+      return at.slice_Tensor(this, v0, v1, v2, v3);
     }
   }
   return bad_slice(a);
@@ -1556,7 +1556,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
-      return aten().narrow.call(this, v0, v1, v2);
+      return at.narrow(this, v0, v1, v2);
     }
   }
   // narrow.Tensor
@@ -1568,7 +1568,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number = p[2] as number;
       if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
-      return aten().narrow_Tensor.call(this, v0, v1, v2);
+      return at.narrow_Tensor(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.narrow", a, SIGS_narrow);
@@ -1600,7 +1600,7 @@ function method_flatten(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.end_dim as number;
       } else v1 = -1;
       if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
-      return aten().flatten_using_ints.call(this, v0, v1);
+      return at.flatten_using_ints(this, v0, v1);
     }
   }
   return bad_flatten(a);
@@ -1629,7 +1629,7 @@ function method_unflatten(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
-      return aten().unflatten_int.call(this, v0, v1);
+      return at.unflatten_int(this, v0, v1);
     }
   }
   return bad_unflatten(a);
@@ -1660,7 +1660,7 @@ function method_contiguous(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.memory_format as number;
       } else k0 = 0;
       if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
-      return aten().contiguous.call(this, k0);
+      return at.contiguous(this, k0);
     }
   }
   return bad_contiguous(a);
@@ -1683,7 +1683,7 @@ function method_alias(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("alias", o);
-      return aten().alias.call(this);
+      return at.alias(this);
     }
   }
   return noArgs("alias", a);
@@ -1707,7 +1707,7 @@ function method_clone(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.memory_format as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
-      return aten().clone.call(this, k0);
+      return at.clone(this, k0);
     }
   }
   return bad_clone(a);
@@ -1740,7 +1740,7 @@ function method_copy_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.non_blocking as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
-      return aten().copy_.call(this, v0, v1);
+      return at.copy_(this, v0, v1);
     }
   }
   return bad_copy_(a);
@@ -1768,7 +1768,7 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["value"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
-      return aten().fill__Scalar.call(this, v0);
+      return at.fill__Scalar(this, v0);
     }
   }
   // fill_.Tensor
@@ -1778,7 +1778,7 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["value"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
-      return aten().fill__Tensor.call(this, v0);
+      return at.fill__Tensor(this, v0);
     }
   }
   return noMatch("Tensor.fill_", a, SIGS_fill_);
@@ -1795,7 +1795,7 @@ function method_zero_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("zero_", o);
-      return aten().zero_.call(this);
+      return at.zero_(this);
     }
   }
   return noArgs("zero_", a);
@@ -1812,7 +1812,7 @@ function method_item(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("item", o);
-      return aten().item.call(this);
+      return at.item(this);
     }
   }
   return noArgs("item", a);
@@ -1849,7 +1849,7 @@ function method_normal_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
-      return aten().normal_.call(this, v0, v1, k0);
+      return at.normal_(this, v0, v1, k0);
     }
   }
   return bad_normal_(a);
@@ -1888,7 +1888,7 @@ function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
-      return aten().bernoulli__float.call(this, v0, k0);
+      return at.bernoulli__float(this, v0, k0);
     }
   }
   return bad_bernoulli_(a);
@@ -1922,9 +1922,9 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
-        return aten().bernoulli_out.call(this, k0, out as Tensor);
+        return at.bernoulli_out(this, k0, out as Tensor);
       }
-      return aten().bernoulli.call(this, k0);
+      return at.bernoulli(this, k0);
     }
   }
   // bernoulli.p
@@ -1939,7 +1939,7 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
-      return aten().bernoulli_p.call(this, v0, k0);
+      return at.bernoulli_p(this, v0, k0);
     }
   }
   return noMatch("Tensor.bernoulli", a, SIGS_bernoulli);
@@ -1968,9 +1968,9 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(this, v0, k0, out as Tensor);
+        return at.add_out(this, v0, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(this, v0, k0);
+      return at.add_Tensor(this, v0, k0);
     }
   }
   // add.Tensor (out=: add.out), numbers as tensors
@@ -1988,9 +1988,9 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("add", 'out', 'Tensor', isTensor(out), out);
-        return aten().add_out.call(this, v0, k0, out as Tensor);
+        return at.add_out(this, v0, k0, out as Tensor);
       }
-      return aten().add_Tensor.call(this, v0, k0);
+      return at.add_Tensor(this, v0, k0);
     }
   }
   return bad_add(a);
@@ -2024,7 +2024,7 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-      return aten().add__Tensor.call(this, v0, k0);
+      return at.add__Tensor(this, v0, k0);
     }
   }
   // add_.Tensor, numbers as tensors
@@ -2039,7 +2039,7 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-      return aten().add__Tensor.call(this, v0, k0);
+      return at.add__Tensor(this, v0, k0);
     }
   }
   return bad_add_(a);
@@ -2075,9 +2075,9 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(this, v0, k0, out as Tensor);
+        return at.sub_out(this, v0, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(this, v0, k0);
+      return at.sub_Tensor(this, v0, k0);
     }
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
@@ -2095,9 +2095,9 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-        return aten().sub_out.call(this, v0, k0, out as Tensor);
+        return at.sub_out(this, v0, k0, out as Tensor);
       }
-      return aten().sub_Tensor.call(this, v0, k0);
+      return at.sub_Tensor(this, v0, k0);
     }
   }
   return bad_sub(a);
@@ -2131,7 +2131,7 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-      return aten().sub__Tensor.call(this, v0, k0);
+      return at.sub__Tensor(this, v0, k0);
     }
   }
   // sub_.Tensor, numbers as tensors
@@ -2146,7 +2146,7 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.alpha as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-      return aten().sub__Tensor.call(this, v0, k0);
+      return at.sub__Tensor(this, v0, k0);
     }
   }
   return bad_sub_(a);
@@ -2177,9 +2177,9 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(this, v0, out as Tensor);
+        return at.mul_out(this, v0, out as Tensor);
       }
-      return aten().mul_Tensor.call(this, v0);
+      return at.mul_Tensor(this, v0);
     }
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
@@ -2192,9 +2192,9 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-        return aten().mul_out.call(this, v0, out as Tensor);
+        return at.mul_out(this, v0, out as Tensor);
       }
-      return aten().mul_Tensor.call(this, v0);
+      return at.mul_Tensor(this, v0);
     }
   }
   return bad_mul(a);
@@ -2222,7 +2222,7 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-      return aten().mul__Tensor.call(this, v0);
+      return at.mul__Tensor(this, v0);
     }
   }
   // mul_.Tensor, numbers as tensors
@@ -2232,7 +2232,7 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensorOrNumber(p[0])) {
       const v0: Tensor = toTensor(p[0]);
       if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-      return aten().mul__Tensor.call(this, v0);
+      return at.mul__Tensor(this, v0);
     }
   }
   return bad_mul_(a);
@@ -2262,9 +2262,9 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(this, v0, out as Tensor);
+        return at.div_out(this, v0, out as Tensor);
       }
-      return aten().div_Tensor.call(this, v0);
+      return at.div_Tensor(this, v0);
     }
   }
   // div.Tensor_mode
@@ -2279,7 +2279,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-      return aten().div_Tensor_mode.call(this, v0, k0);
+      return at.div_Tensor_mode(this, v0, k0);
     }
   }
   // div.Tensor (out=: div.out), numbers as tensors
@@ -2292,9 +2292,9 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("div", 'out', 'Tensor', isTensor(out), out);
-        return aten().div_out.call(this, v0, out as Tensor);
+        return at.div_out(this, v0, out as Tensor);
       }
-      return aten().div_Tensor.call(this, v0);
+      return at.div_Tensor(this, v0);
     }
   }
   // div.Tensor_mode, numbers as tensors
@@ -2309,7 +2309,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.rounding_mode as string | null;
       } else missingKw("div", 'rounding_mode');
       if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-      return aten().div_Tensor_mode.call(this, v0, k0);
+      return at.div_Tensor_mode(this, v0, k0);
     }
   }
   return noMatch("Tensor.div", a, SIGS_div);
@@ -2330,7 +2330,7 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-      return aten().div__Tensor.call(this, v0);
+      return at.div__Tensor(this, v0);
     }
   }
   // div_.Tensor, numbers as tensors
@@ -2340,7 +2340,7 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensorOrNumber(p[0])) {
       const v0: Tensor = toTensor(p[0]);
       if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-      return aten().div__Tensor.call(this, v0);
+      return at.div__Tensor(this, v0);
     }
   }
   return bad_div_(a);
@@ -2368,9 +2368,9 @@ function method_neg(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-        return aten().neg_out.call(this, out as Tensor);
+        return at.neg_out(this, out as Tensor);
       }
-      return aten().neg.call(this);
+      return at.neg(this);
     }
   }
   return bad_neg(a);
@@ -2393,7 +2393,7 @@ function method_neg_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("neg_", o);
-      return aten().neg_.call(this);
+      return at.neg_(this);
     }
   }
   return noArgs("neg_", a);
@@ -2415,9 +2415,9 @@ function method_abs(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-        return aten().abs_out.call(this, out as Tensor);
+        return at.abs_out(this, out as Tensor);
       }
-      return aten().abs.call(this);
+      return at.abs(this);
     }
   }
   return bad_abs(a);
@@ -2440,7 +2440,7 @@ function method_abs_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("abs_", o);
-      return aten().abs_.call(this);
+      return at.abs_(this);
     }
   }
   return noArgs("abs_", a);
@@ -2462,9 +2462,9 @@ function method_sign(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-        return aten().sign_out.call(this, out as Tensor);
+        return at.sign_out(this, out as Tensor);
       }
-      return aten().sign.call(this);
+      return at.sign(this);
     }
   }
   return bad_sign(a);
@@ -2487,7 +2487,7 @@ function method_sign_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sign_", o);
-      return aten().sign_.call(this);
+      return at.sign_(this);
     }
   }
   return noArgs("sign_", a);
@@ -2509,9 +2509,9 @@ function method_exp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp_out.call(this, out as Tensor);
+        return at.exp_out(this, out as Tensor);
       }
-      return aten().exp.call(this);
+      return at.exp(this);
     }
   }
   return bad_exp(a);
@@ -2534,7 +2534,7 @@ function method_exp_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("exp_", o);
-      return aten().exp_.call(this);
+      return at.exp_(this);
     }
   }
   return noArgs("exp_", a);
@@ -2556,9 +2556,9 @@ function method_exp2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().exp2_out.call(this, out as Tensor);
+        return at.exp2_out(this, out as Tensor);
       }
-      return aten().exp2.call(this);
+      return at.exp2(this);
     }
   }
   return bad_exp2(a);
@@ -2581,7 +2581,7 @@ function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("exp2_", o);
-      return aten().exp2_.call(this);
+      return at.exp2_(this);
     }
   }
   return noArgs("exp2_", a);
@@ -2603,9 +2603,9 @@ function method_log(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log", 'out', 'Tensor', isTensor(out), out);
-        return aten().log_out.call(this, out as Tensor);
+        return at.log_out(this, out as Tensor);
       }
-      return aten().log.call(this);
+      return at.log(this);
     }
   }
   return bad_log(a);
@@ -2628,7 +2628,7 @@ function method_log_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log_", o);
-      return aten().log_.call(this);
+      return at.log_(this);
     }
   }
   return noArgs("log_", a);
@@ -2650,9 +2650,9 @@ function method_log2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-        return aten().log2_out.call(this, out as Tensor);
+        return at.log2_out(this, out as Tensor);
       }
-      return aten().log2.call(this);
+      return at.log2(this);
     }
   }
   return bad_log2(a);
@@ -2675,7 +2675,7 @@ function method_log2_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log2_", o);
-      return aten().log2_.call(this);
+      return at.log2_(this);
     }
   }
   return noArgs("log2_", a);
@@ -2697,9 +2697,9 @@ function method_log1p(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-        return aten().log1p_out.call(this, out as Tensor);
+        return at.log1p_out(this, out as Tensor);
       }
-      return aten().log1p.call(this);
+      return at.log1p(this);
     }
   }
   return bad_log1p(a);
@@ -2722,7 +2722,7 @@ function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log1p_", o);
-      return aten().log1p_.call(this);
+      return at.log1p_(this);
     }
   }
   return noArgs("log1p_", a);
@@ -2744,9 +2744,9 @@ function method_expm1(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-        return aten().expm1_out.call(this, out as Tensor);
+        return at.expm1_out(this, out as Tensor);
       }
-      return aten().expm1.call(this);
+      return at.expm1(this);
     }
   }
   return bad_expm1(a);
@@ -2769,7 +2769,7 @@ function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("expm1_", o);
-      return aten().expm1_.call(this);
+      return at.expm1_(this);
     }
   }
   return noArgs("expm1_", a);
@@ -2791,9 +2791,9 @@ function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().sqrt_out.call(this, out as Tensor);
+        return at.sqrt_out(this, out as Tensor);
       }
-      return aten().sqrt.call(this);
+      return at.sqrt(this);
     }
   }
   return bad_sqrt(a);
@@ -2816,7 +2816,7 @@ function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sqrt_", o);
-      return aten().sqrt_.call(this);
+      return at.sqrt_(this);
     }
   }
   return noArgs("sqrt_", a);
@@ -2838,9 +2838,9 @@ function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-        return aten().rsqrt_out.call(this, out as Tensor);
+        return at.rsqrt_out(this, out as Tensor);
       }
-      return aten().rsqrt.call(this);
+      return at.rsqrt(this);
     }
   }
   return bad_rsqrt(a);
@@ -2863,7 +2863,7 @@ function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("rsqrt_", o);
-      return aten().rsqrt_.call(this);
+      return at.rsqrt_(this);
     }
   }
   return noArgs("rsqrt_", a);
@@ -2885,9 +2885,9 @@ function method_sin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-        return aten().sin_out.call(this, out as Tensor);
+        return at.sin_out(this, out as Tensor);
       }
-      return aten().sin.call(this);
+      return at.sin(this);
     }
   }
   return bad_sin(a);
@@ -2910,7 +2910,7 @@ function method_sin_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sin_", o);
-      return aten().sin_.call(this);
+      return at.sin_(this);
     }
   }
   return noArgs("sin_", a);
@@ -2932,9 +2932,9 @@ function method_cos(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-        return aten().cos_out.call(this, out as Tensor);
+        return at.cos_out(this, out as Tensor);
       }
-      return aten().cos.call(this);
+      return at.cos(this);
     }
   }
   return bad_cos(a);
@@ -2957,7 +2957,7 @@ function method_cos_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("cos_", o);
-      return aten().cos_.call(this);
+      return at.cos_(this);
     }
   }
   return noArgs("cos_", a);
@@ -2979,9 +2979,9 @@ function method_tan(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-        return aten().tan_out.call(this, out as Tensor);
+        return at.tan_out(this, out as Tensor);
       }
-      return aten().tan.call(this);
+      return at.tan(this);
     }
   }
   return bad_tan(a);
@@ -3004,7 +3004,7 @@ function method_tan_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("tan_", o);
-      return aten().tan_.call(this);
+      return at.tan_(this);
     }
   }
   return noArgs("tan_", a);
@@ -3026,9 +3026,9 @@ function method_asin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-        return aten().asin_out.call(this, out as Tensor);
+        return at.asin_out(this, out as Tensor);
       }
-      return aten().asin.call(this);
+      return at.asin(this);
     }
   }
   return bad_asin(a);
@@ -3051,7 +3051,7 @@ function method_asin_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("asin_", o);
-      return aten().asin_.call(this);
+      return at.asin_(this);
     }
   }
   return noArgs("asin_", a);
@@ -3073,9 +3073,9 @@ function method_acos(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-        return aten().acos_out.call(this, out as Tensor);
+        return at.acos_out(this, out as Tensor);
       }
-      return aten().acos.call(this);
+      return at.acos(this);
     }
   }
   return bad_acos(a);
@@ -3098,7 +3098,7 @@ function method_acos_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("acos_", o);
-      return aten().acos_.call(this);
+      return at.acos_(this);
     }
   }
   return noArgs("acos_", a);
@@ -3120,9 +3120,9 @@ function method_atan(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan_out.call(this, out as Tensor);
+        return at.atan_out(this, out as Tensor);
       }
-      return aten().atan.call(this);
+      return at.atan(this);
     }
   }
   return bad_atan(a);
@@ -3145,7 +3145,7 @@ function method_atan_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("atan_", o);
-      return aten().atan_.call(this);
+      return at.atan_(this);
     }
   }
   return noArgs("atan_", a);
@@ -3167,9 +3167,9 @@ function method_sinh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinh_out.call(this, out as Tensor);
+        return at.sinh_out(this, out as Tensor);
       }
-      return aten().sinh.call(this);
+      return at.sinh(this);
     }
   }
   return bad_sinh(a);
@@ -3192,7 +3192,7 @@ function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sinh_", o);
-      return aten().sinh_.call(this);
+      return at.sinh_(this);
     }
   }
   return noArgs("sinh_", a);
@@ -3214,9 +3214,9 @@ function method_cosh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().cosh_out.call(this, out as Tensor);
+        return at.cosh_out(this, out as Tensor);
       }
-      return aten().cosh.call(this);
+      return at.cosh(this);
     }
   }
   return bad_cosh(a);
@@ -3239,7 +3239,7 @@ function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("cosh_", o);
-      return aten().cosh_.call(this);
+      return at.cosh_(this);
     }
   }
   return noArgs("cosh_", a);
@@ -3261,9 +3261,9 @@ function method_tanh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().tanh_out.call(this, out as Tensor);
+        return at.tanh_out(this, out as Tensor);
       }
-      return aten().tanh.call(this);
+      return at.tanh(this);
     }
   }
   return bad_tanh(a);
@@ -3286,7 +3286,7 @@ function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("tanh_", o);
-      return aten().tanh_.call(this);
+      return at.tanh_(this);
     }
   }
   return noArgs("tanh_", a);
@@ -3308,9 +3308,9 @@ function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-        return aten().sigmoid_out.call(this, out as Tensor);
+        return at.sigmoid_out(this, out as Tensor);
       }
-      return aten().sigmoid.call(this);
+      return at.sigmoid(this);
     }
   }
   return bad_sigmoid(a);
@@ -3333,7 +3333,7 @@ function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sigmoid_", o);
-      return aten().sigmoid_.call(this);
+      return at.sigmoid_(this);
     }
   }
   return noArgs("sigmoid_", a);
@@ -3350,7 +3350,7 @@ function method_relu(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("relu", o);
-      return aten().relu.call(this);
+      return at.relu(this);
     }
   }
   return noArgs("relu", a);
@@ -3367,7 +3367,7 @@ function method_relu_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("relu_", o);
-      return aten().relu_.call(this);
+      return at.relu_(this);
     }
   }
   return noArgs("relu_", a);
@@ -3389,9 +3389,9 @@ function method_erf(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-        return aten().erf_out.call(this, out as Tensor);
+        return at.erf_out(this, out as Tensor);
       }
-      return aten().erf.call(this);
+      return at.erf(this);
     }
   }
   return bad_erf(a);
@@ -3414,7 +3414,7 @@ function method_erf_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("erf_", o);
-      return aten().erf_.call(this);
+      return at.erf_(this);
     }
   }
   return noArgs("erf_", a);
@@ -3436,9 +3436,9 @@ function method_floor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-        return aten().floor_out.call(this, out as Tensor);
+        return at.floor_out(this, out as Tensor);
       }
-      return aten().floor.call(this);
+      return at.floor(this);
     }
   }
   return bad_floor(a);
@@ -3461,7 +3461,7 @@ function method_floor_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("floor_", o);
-      return aten().floor_.call(this);
+      return at.floor_(this);
     }
   }
   return noArgs("floor_", a);
@@ -3483,9 +3483,9 @@ function method_ceil(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-        return aten().ceil_out.call(this, out as Tensor);
+        return at.ceil_out(this, out as Tensor);
       }
-      return aten().ceil.call(this);
+      return at.ceil(this);
     }
   }
   return bad_ceil(a);
@@ -3508,7 +3508,7 @@ function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("ceil_", o);
-      return aten().ceil_.call(this);
+      return at.ceil_(this);
     }
   }
   return noArgs("ceil_", a);
@@ -3530,9 +3530,9 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_out.call(this, out as Tensor);
+        return at.round_out(this, out as Tensor);
       }
-      return aten().round.call(this);
+      return at.round(this);
     }
   }
   // round.decimals (out=: round.decimals_out)
@@ -3548,9 +3548,9 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("round", 'out', 'Tensor', isTensor(out), out);
-        return aten().round_decimals_out.call(this, k0, out as Tensor);
+        return at.round_decimals_out(this, k0, out as Tensor);
       }
-      return aten().round_decimals.call(this, k0);
+      return at.round_decimals(this, k0);
     }
   }
   return noMatch("Tensor.round", a, SIGS_round);
@@ -3569,7 +3569,7 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("round_", o, [], [], n);
-      return aten().round_.call(this);
+      return at.round_(this);
     }
   }
   // round_.decimals
@@ -3582,7 +3582,7 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.decimals as number;
       } else missingKw("round_", 'decimals');
       if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
-      return aten().round__decimals.call(this, k0);
+      return at.round__decimals(this, k0);
     }
   }
   return noMatch("Tensor.round_", a, SIGS_round_);
@@ -3604,9 +3604,9 @@ function method_trunc(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-        return aten().trunc_out.call(this, out as Tensor);
+        return at.trunc_out(this, out as Tensor);
       }
-      return aten().trunc.call(this);
+      return at.trunc(this);
     }
   }
   return bad_trunc(a);
@@ -3629,7 +3629,7 @@ function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("trunc_", o);
-      return aten().trunc_.call(this);
+      return at.trunc_(this);
     }
   }
   return noArgs("trunc_", a);
@@ -3651,9 +3651,9 @@ function method_frac(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-        return aten().frac_out.call(this, out as Tensor);
+        return at.frac_out(this, out as Tensor);
       }
-      return aten().frac.call(this);
+      return at.frac(this);
     }
   }
   return bad_frac(a);
@@ -3676,7 +3676,7 @@ function method_frac_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("frac_", o);
-      return aten().frac_.call(this);
+      return at.frac_(this);
     }
   }
   return noArgs("frac_", a);
@@ -3698,9 +3698,9 @@ function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-        return aten().reciprocal_out.call(this, out as Tensor);
+        return at.reciprocal_out(this, out as Tensor);
       }
-      return aten().reciprocal.call(this);
+      return at.reciprocal(this);
     }
   }
   return bad_reciprocal(a);
@@ -3723,7 +3723,7 @@ function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("reciprocal_", o);
-      return aten().reciprocal_.call(this);
+      return at.reciprocal_(this);
     }
   }
   return noArgs("reciprocal_", a);
@@ -3740,7 +3740,7 @@ function method_isnan(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isnan", o);
-      return aten().isnan.call(this);
+      return at.isnan(this);
     }
   }
   return noArgs("isnan", a);
@@ -3757,7 +3757,7 @@ function method_isinf(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isinf", o);
-      return aten().isinf.call(this);
+      return at.isinf(this);
     }
   }
   return noArgs("isinf", a);
@@ -3774,7 +3774,7 @@ function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("isfinite", o);
-      return aten().isfinite.call(this);
+      return at.isfinite(this);
     }
   }
   return noArgs("isfinite", a);
@@ -3815,9 +3815,9 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-        return aten().nan_to_num_out.call(this, v0, v1, v2, out as Tensor);
+        return at.nan_to_num_out(this, v0, v1, v2, out as Tensor);
       }
-      return aten().nan_to_num.call(this, v0, v1, v2);
+      return at.nan_to_num(this, v0, v1, v2);
     }
   }
   return bad_nan_to_num(a);
@@ -3864,7 +3864,7 @@ function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.neginf as number | null;
       } else v2 = null;
       if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
-      return aten().nan_to_num_.call(this, v0, v1, v2);
+      return at.nan_to_num_(this, v0, v1, v2);
     }
   }
   return bad_nan_to_num_(a);
@@ -3896,9 +3896,9 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Tensor_out.call(this, v0, out as Tensor);
+        return at.eq_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().eq_Tensor.call(this, v0);
+      return at.eq_Tensor(this, v0);
     }
   }
   // eq.Scalar (out=: eq.Scalar_out)
@@ -3911,9 +3911,9 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-        return aten().eq_Scalar_out.call(this, v0, out as Tensor);
+        return at.eq_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().eq_Scalar.call(this, v0);
+      return at.eq_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.eq", a, SIGS_eq);
@@ -3934,7 +3934,7 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-      return aten().eq__Tensor.call(this, v0);
+      return at.eq__Tensor(this, v0);
     }
   }
   // eq_.Scalar
@@ -3944,7 +3944,7 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-      return aten().eq__Scalar.call(this, v0);
+      return at.eq__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.eq_", a, SIGS_eq_);
@@ -3968,9 +3968,9 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Tensor_out.call(this, v0, out as Tensor);
+        return at.ne_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().ne_Tensor.call(this, v0);
+      return at.ne_Tensor(this, v0);
     }
   }
   // ne.Scalar (out=: ne.Scalar_out)
@@ -3983,9 +3983,9 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-        return aten().ne_Scalar_out.call(this, v0, out as Tensor);
+        return at.ne_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().ne_Scalar.call(this, v0);
+      return at.ne_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ne", a, SIGS_ne);
@@ -4006,7 +4006,7 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-      return aten().ne__Tensor.call(this, v0);
+      return at.ne__Tensor(this, v0);
     }
   }
   // ne_.Scalar
@@ -4016,7 +4016,7 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-      return aten().ne__Scalar.call(this, v0);
+      return at.ne__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ne_", a, SIGS_ne_);
@@ -4040,9 +4040,9 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Tensor_out.call(this, v0, out as Tensor);
+        return at.lt_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().lt_Tensor.call(this, v0);
+      return at.lt_Tensor(this, v0);
     }
   }
   // lt.Scalar (out=: lt.Scalar_out)
@@ -4055,9 +4055,9 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-        return aten().lt_Scalar_out.call(this, v0, out as Tensor);
+        return at.lt_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().lt_Scalar.call(this, v0);
+      return at.lt_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.lt", a, SIGS_lt);
@@ -4078,7 +4078,7 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-      return aten().lt__Tensor.call(this, v0);
+      return at.lt__Tensor(this, v0);
     }
   }
   // lt_.Scalar
@@ -4088,7 +4088,7 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-      return aten().lt__Scalar.call(this, v0);
+      return at.lt__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.lt_", a, SIGS_lt_);
@@ -4112,9 +4112,9 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Tensor_out.call(this, v0, out as Tensor);
+        return at.le_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().le_Tensor.call(this, v0);
+      return at.le_Tensor(this, v0);
     }
   }
   // le.Scalar (out=: le.Scalar_out)
@@ -4127,9 +4127,9 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("le", 'out', 'Tensor', isTensor(out), out);
-        return aten().le_Scalar_out.call(this, v0, out as Tensor);
+        return at.le_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().le_Scalar.call(this, v0);
+      return at.le_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.le", a, SIGS_le);
@@ -4150,7 +4150,7 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-      return aten().le__Tensor.call(this, v0);
+      return at.le__Tensor(this, v0);
     }
   }
   // le_.Scalar
@@ -4160,7 +4160,7 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-      return aten().le__Scalar.call(this, v0);
+      return at.le__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.le_", a, SIGS_le_);
@@ -4184,9 +4184,9 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Tensor_out.call(this, v0, out as Tensor);
+        return at.gt_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().gt_Tensor.call(this, v0);
+      return at.gt_Tensor(this, v0);
     }
   }
   // gt.Scalar (out=: gt.Scalar_out)
@@ -4199,9 +4199,9 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-        return aten().gt_Scalar_out.call(this, v0, out as Tensor);
+        return at.gt_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().gt_Scalar.call(this, v0);
+      return at.gt_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.gt", a, SIGS_gt);
@@ -4222,7 +4222,7 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-      return aten().gt__Tensor.call(this, v0);
+      return at.gt__Tensor(this, v0);
     }
   }
   // gt_.Scalar
@@ -4232,7 +4232,7 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-      return aten().gt__Scalar.call(this, v0);
+      return at.gt__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.gt_", a, SIGS_gt_);
@@ -4256,9 +4256,9 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Tensor_out.call(this, v0, out as Tensor);
+        return at.ge_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().ge_Tensor.call(this, v0);
+      return at.ge_Tensor(this, v0);
     }
   }
   // ge.Scalar (out=: ge.Scalar_out)
@@ -4271,9 +4271,9 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-        return aten().ge_Scalar_out.call(this, v0, out as Tensor);
+        return at.ge_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().ge_Scalar.call(this, v0);
+      return at.ge_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ge", a, SIGS_ge);
@@ -4294,7 +4294,7 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-      return aten().ge__Tensor.call(this, v0);
+      return at.ge__Tensor(this, v0);
     }
   }
   // ge_.Scalar
@@ -4304,7 +4304,7 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-      return aten().ge__Scalar.call(this, v0);
+      return at.ge__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.ge_", a, SIGS_ge_);
@@ -4328,9 +4328,9 @@ function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_and_out.call(this, v0, out as Tensor);
+        return at.logical_and_out(this, v0, out as Tensor);
       }
-      return aten().logical_and.call(this, v0);
+      return at.logical_and(this, v0);
     }
   }
   return bad_logical_and(a);
@@ -4358,7 +4358,7 @@ function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
-      return aten().logical_and_.call(this, v0);
+      return at.logical_and_(this, v0);
     }
   }
   return bad_logical_and_(a);
@@ -4388,9 +4388,9 @@ function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_or_out.call(this, v0, out as Tensor);
+        return at.logical_or_out(this, v0, out as Tensor);
       }
-      return aten().logical_or.call(this, v0);
+      return at.logical_or(this, v0);
     }
   }
   return bad_logical_or(a);
@@ -4418,7 +4418,7 @@ function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
-      return aten().logical_or_.call(this, v0);
+      return at.logical_or_(this, v0);
     }
   }
   return bad_logical_or_(a);
@@ -4448,9 +4448,9 @@ function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_xor_out.call(this, v0, out as Tensor);
+        return at.logical_xor_out(this, v0, out as Tensor);
       }
-      return aten().logical_xor.call(this, v0);
+      return at.logical_xor(this, v0);
     }
   }
   return bad_logical_xor(a);
@@ -4478,7 +4478,7 @@ function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
-      return aten().logical_xor_.call(this, v0);
+      return at.logical_xor_(this, v0);
     }
   }
   return bad_logical_xor_(a);
@@ -4506,9 +4506,9 @@ function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().logical_not_out.call(this, out as Tensor);
+        return at.logical_not_out(this, out as Tensor);
       }
-      return aten().logical_not.call(this);
+      return at.logical_not(this);
     }
   }
   return bad_logical_not(a);
@@ -4531,7 +4531,7 @@ function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("logical_not_", o);
-      return aten().logical_not_.call(this);
+      return at.logical_not_(this);
     }
   }
   return noArgs("logical_not_", a);
@@ -4553,9 +4553,9 @@ function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_not_out.call(this, out as Tensor);
+        return at.bitwise_not_out(this, out as Tensor);
       }
-      return aten().bitwise_not.call(this);
+      return at.bitwise_not(this);
     }
   }
   return bad_bitwise_not(a);
@@ -4578,7 +4578,7 @@ function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("bitwise_not_", o);
-      return aten().bitwise_not_.call(this);
+      return at.bitwise_not_(this);
     }
   }
   return noArgs("bitwise_not_", a);
@@ -4602,9 +4602,9 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_and_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_and_Tensor.call(this, v0);
+      return at.bitwise_and_Tensor(this, v0);
     }
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
@@ -4617,9 +4617,9 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_and_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_and_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_and_Scalar.call(this, v0);
+      return at.bitwise_and_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_and", a, SIGS_bitwise_and);
@@ -4640,7 +4640,7 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-      return aten().bitwise_and__Tensor.call(this, v0);
+      return at.bitwise_and__Tensor(this, v0);
     }
   }
   // bitwise_and_.Scalar
@@ -4650,7 +4650,7 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-      return aten().bitwise_and__Scalar.call(this, v0);
+      return at.bitwise_and__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_and_", a, SIGS_bitwise_and_);
@@ -4674,9 +4674,9 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_or_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_or_Tensor.call(this, v0);
+      return at.bitwise_or_Tensor(this, v0);
     }
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
@@ -4689,9 +4689,9 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_or_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_or_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_or_Scalar.call(this, v0);
+      return at.bitwise_or_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_or", a, SIGS_bitwise_or);
@@ -4712,7 +4712,7 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-      return aten().bitwise_or__Tensor.call(this, v0);
+      return at.bitwise_or__Tensor(this, v0);
     }
   }
   // bitwise_or_.Scalar
@@ -4722,7 +4722,7 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-      return aten().bitwise_or__Scalar.call(this, v0);
+      return at.bitwise_or__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_or_", a, SIGS_bitwise_or_);
@@ -4746,9 +4746,9 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Tensor_out.call(this, v0, out as Tensor);
+        return at.bitwise_xor_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_xor_Tensor.call(this, v0);
+      return at.bitwise_xor_Tensor(this, v0);
     }
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
@@ -4761,9 +4761,9 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-        return aten().bitwise_xor_Scalar_out.call(this, v0, out as Tensor);
+        return at.bitwise_xor_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().bitwise_xor_Scalar.call(this, v0);
+      return at.bitwise_xor_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_xor", a, SIGS_bitwise_xor);
@@ -4784,7 +4784,7 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-      return aten().bitwise_xor__Tensor.call(this, v0);
+      return at.bitwise_xor__Tensor(this, v0);
     }
   }
   // bitwise_xor_.Scalar
@@ -4794,7 +4794,7 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-      return aten().bitwise_xor__Scalar.call(this, v0);
+      return at.bitwise_xor__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.bitwise_xor_", a, SIGS_bitwise_xor_);
@@ -4818,9 +4818,9 @@ function method_maximum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-        return aten().maximum_out.call(this, v0, out as Tensor);
+        return at.maximum_out(this, v0, out as Tensor);
       }
-      return aten().maximum.call(this, v0);
+      return at.maximum(this, v0);
     }
   }
   return bad_maximum(a);
@@ -4851,9 +4851,9 @@ function method_minimum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-        return aten().minimum_out.call(this, v0, out as Tensor);
+        return at.minimum_out(this, v0, out as Tensor);
       }
-      return aten().minimum.call(this, v0);
+      return at.minimum(this, v0);
     }
   }
   return bad_minimum(a);
@@ -4885,9 +4885,9 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("where", 'out', 'Tensor', isTensor(out), out);
-        return aten().where_self_out.call(v0, this, v1, out as Tensor);
+        return at.where_self_out(v0, this, v1, out as Tensor);
       }
-      return aten().where_self.call(v0, this, v1);
+      return at.where_self(v0, this, v1);
     }
   }
   // where.ScalarOther
@@ -4898,7 +4898,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
-      return aten().where_ScalarOther.call(v0, this, v1);
+      return at.where_ScalarOther(v0, this, v1);
     }
   }
   return noMatch("Tensor.where", a, SIGS_where);
@@ -4933,9 +4933,9 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_out.call(this, v0, v1, out as Tensor);
+        return at.clamp_out(this, v0, v1, out as Tensor);
       }
-      return aten().clamp.call(this, v0, v1);
+      return at.clamp(this, v0, v1);
     }
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
@@ -4959,9 +4959,9 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_Tensor_out.call(this, v0, v1, out as Tensor);
+        return at.clamp_Tensor_out(this, v0, v1, out as Tensor);
       }
-      return aten().clamp_Tensor.call(this, v0, v1);
+      return at.clamp_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.clamp", a, SIGS_clamp);
@@ -4993,7 +4993,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.max as number | boolean | null;
       } else v1 = null;
       if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-      return aten().clamp_.call(this, v0, v1);
+      return at.clamp_(this, v0, v1);
     }
   }
   // clamp_.Tensor
@@ -5014,7 +5014,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.max as Tensor | null;
       } else v1 = null;
       if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-      return aten().clamp__Tensor.call(this, v0, v1);
+      return at.clamp__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.clamp_", a, SIGS_clamp_);
@@ -5038,9 +5038,9 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Tensor_out.call(this, v0, out as Tensor);
+        return at.remainder_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().remainder_Tensor.call(this, v0);
+      return at.remainder_Tensor(this, v0);
     }
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
@@ -5053,9 +5053,9 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-        return aten().remainder_Scalar_out.call(this, v0, out as Tensor);
+        return at.remainder_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().remainder_Scalar.call(this, v0);
+      return at.remainder_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.remainder", a, SIGS_remainder);
@@ -5076,7 +5076,7 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-      return aten().remainder__Tensor.call(this, v0);
+      return at.remainder__Tensor(this, v0);
     }
   }
   // remainder_.Scalar
@@ -5086,7 +5086,7 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-      return aten().remainder__Scalar.call(this, v0);
+      return at.remainder__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.remainder_", a, SIGS_remainder_);
@@ -5110,9 +5110,9 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Tensor_out.call(this, v0, out as Tensor);
+        return at.fmod_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().fmod_Tensor.call(this, v0);
+      return at.fmod_Tensor(this, v0);
     }
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
@@ -5125,9 +5125,9 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-        return aten().fmod_Scalar_out.call(this, v0, out as Tensor);
+        return at.fmod_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().fmod_Scalar.call(this, v0);
+      return at.fmod_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.fmod", a, SIGS_fmod);
@@ -5148,7 +5148,7 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-      return aten().fmod__Tensor.call(this, v0);
+      return at.fmod__Tensor(this, v0);
     }
   }
   // fmod_.Scalar
@@ -5158,7 +5158,7 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-      return aten().fmod__Scalar.call(this, v0);
+      return at.fmod__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.fmod_", a, SIGS_fmod_);
@@ -5182,9 +5182,9 @@ function method_atan2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-        return aten().atan2_out.call(this, v0, out as Tensor);
+        return at.atan2_out(this, v0, out as Tensor);
       }
-      return aten().atan2.call(this, v0);
+      return at.atan2(this, v0);
     }
   }
   return bad_atan2(a);
@@ -5212,7 +5212,7 @@ function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
-      return aten().atan2_.call(this, v0);
+      return at.atan2_(this, v0);
     }
   }
   return bad_atan2_(a);
@@ -5243,9 +5243,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Scalar_out.call(this, v0, v1, out as Tensor);
+        return at.lerp_Scalar_out(this, v0, v1, out as Tensor);
       }
-      return aten().lerp_Scalar.call(this, v0, v1);
+      return at.lerp_Scalar(this, v0, v1);
     }
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
@@ -5259,9 +5259,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-        return aten().lerp_Tensor_out.call(this, v0, v1, out as Tensor);
+        return at.lerp_Tensor_out(this, v0, v1, out as Tensor);
       }
-      return aten().lerp_Tensor.call(this, v0, v1);
+      return at.lerp_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.lerp", a, SIGS_lerp);
@@ -5283,7 +5283,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-      return aten().lerp__Scalar.call(this, v0, v1);
+      return at.lerp__Scalar(this, v0, v1);
     }
   }
   // lerp_.Tensor
@@ -5294,7 +5294,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-      return aten().lerp__Tensor.call(this, v0, v1);
+      return at.lerp__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
@@ -5318,7 +5318,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
-      return aten().sum.call(this, k0);
+      return at.sum(this, k0);
     }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
@@ -5342,9 +5342,9 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-        return aten().sum_IntList_out.call(this, v0, v1, k0, out as Tensor);
+        return at.sum_IntList_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().sum_dim_IntList.call(this, v0, v1, k0);
+      return at.sum_dim_IntList(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.sum", a, SIGS_sum);
@@ -5368,7 +5368,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
-      return aten().mean.call(this, k0);
+      return at.mean(this, k0);
     }
   }
   // mean.dim (out=: mean.out)
@@ -5392,9 +5392,9 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-        return aten().mean_out.call(this, v0, v1, k0, out as Tensor);
+        return at.mean_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().mean_dim.call(this, v0, v1, k0);
+      return at.mean_dim(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.mean", a, SIGS_mean);
@@ -5418,7 +5418,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
-      return aten().prod.call(this, k0);
+      return at.prod(this, k0);
     }
   }
   // prod.dim_int (out=: prod.int_out)
@@ -5442,9 +5442,9 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-        return aten().prod_int_out.call(this, v0, v1, k0, out as Tensor);
+        return at.prod_int_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().prod_dim_int.call(this, v0, v1, k0);
+      return at.prod_dim_int(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.prod", a, SIGS_prod);
@@ -5479,9 +5479,9 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-        return aten().amax_out.call(this, v0, v1, out as Tensor);
+        return at.amax_out(this, v0, v1, out as Tensor);
       }
-      return aten().amax.call(this, v0, v1);
+      return at.amax(this, v0, v1);
     }
   }
   return bad_amax(a);
@@ -5524,9 +5524,9 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-        return aten().amin_out.call(this, v0, v1, out as Tensor);
+        return at.amin_out(this, v0, v1, out as Tensor);
       }
-      return aten().amin.call(this, v0, v1);
+      return at.amin(this, v0, v1);
     }
   }
   return bad_amin(a);
@@ -5564,9 +5564,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_out.call(this, v0, v1, out as Tensor);
+        return at.all_out(this, v0, v1, out as Tensor);
       }
-      return aten().all_dim.call(this, v0, v1);
+      return at.all_dim(this, v0, v1);
     }
   }
   // all.dims (out=: all.dims_out)
@@ -5590,9 +5590,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_dims_out.call(this, v0, v1, out as Tensor);
+        return at.all_dims_out(this, v0, v1, out as Tensor);
       }
-      return aten().all_dims.call(this, v0, v1);
+      return at.all_dims(this, v0, v1);
     }
   }
   // all (out=: all.all_out)
@@ -5603,9 +5603,9 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("all", 'out', 'Tensor', isTensor(out), out);
-        return aten().all_all_out.call(this, out as Tensor);
+        return at.all_all_out(this, out as Tensor);
       }
-      return aten().all.call(this);
+      return at.all(this);
     }
   }
   return noMatch("Tensor.all", a, SIGS_all);
@@ -5635,9 +5635,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_out.call(this, v0, v1, out as Tensor);
+        return at.any_out(this, v0, v1, out as Tensor);
       }
-      return aten().any_dim.call(this, v0, v1);
+      return at.any_dim(this, v0, v1);
     }
   }
   // any.dims (out=: any.dims_out)
@@ -5661,9 +5661,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_dims_out.call(this, v0, v1, out as Tensor);
+        return at.any_dims_out(this, v0, v1, out as Tensor);
       }
-      return aten().any_dims.call(this, v0, v1);
+      return at.any_dims(this, v0, v1);
     }
   }
   // any (out=: any.all_out)
@@ -5674,9 +5674,9 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("any", 'out', 'Tensor', isTensor(out), out);
-        return aten().any_all_out.call(this, out as Tensor);
+        return at.any_all_out(this, out as Tensor);
       }
-      return aten().any.call(this);
+      return at.any(this);
     }
   }
   return noMatch("Tensor.any", a, SIGS_any);
@@ -5711,9 +5711,9 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmax_out.call(this, v0, v1, out as Tensor);
+        return at.argmax_out(this, v0, v1, out as Tensor);
       }
-      return aten().argmax.call(this, v0, v1);
+      return at.argmax(this, v0, v1);
     }
   }
   return bad_argmax(a);
@@ -5756,9 +5756,9 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-        return aten().argmin_out.call(this, v0, v1, out as Tensor);
+        return at.argmin_out(this, v0, v1, out as Tensor);
       }
-      return aten().argmin.call(this, v0, v1);
+      return at.argmin(this, v0, v1);
     }
   }
   return bad_argmin(a);
@@ -5796,9 +5796,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("max", out, 2, 2);
-        return aten().max_dim_max.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.max_dim_max(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().max_dim.call(this, v0, v1);
+      return at.max_dim(this, v0, v1);
     }
   }
   // max (out=: max.unary_out)
@@ -5809,9 +5809,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_unary_out.call(this, out as Tensor);
+        return at.max_unary_out(this, out as Tensor);
       }
-      return aten().max.call(this);
+      return at.max(this);
     }
   }
   // max.other (out=: max.out)
@@ -5824,9 +5824,9 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("max", 'out', 'Tensor', isTensor(out), out);
-        return aten().max_out.call(this, v0, out as Tensor);
+        return at.max_out(this, v0, out as Tensor);
       }
-      return aten().max_other.call(this, v0);
+      return at.max_other(this, v0);
     }
   }
   return noMatch("Tensor.max", a, SIGS_max);
@@ -5856,9 +5856,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("min", out, 2, 2);
-        return aten().min_dim_min.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.min_dim_min(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().min_dim.call(this, v0, v1);
+      return at.min_dim(this, v0, v1);
     }
   }
   // min (out=: min.unary_out)
@@ -5869,9 +5869,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_unary_out.call(this, out as Tensor);
+        return at.min_unary_out(this, out as Tensor);
       }
-      return aten().min.call(this);
+      return at.min(this);
     }
   }
   // min.other (out=: min.out)
@@ -5884,9 +5884,9 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("min", 'out', 'Tensor', isTensor(out), out);
-        return aten().min_out.call(this, v0, out as Tensor);
+        return at.min_out(this, v0, out as Tensor);
       }
-      return aten().min_other.call(this, v0);
+      return at.min_other(this, v0);
     }
   }
   return noMatch("Tensor.min", a, SIGS_min);
@@ -5922,7 +5922,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
-      return aten().var_correction.call(this, v0, k0, k1);
+      return at.var_correction(this, v0, k0, k1);
     }
   }
   // var
@@ -5937,7 +5937,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.unbiased as boolean;
       } else v0 = true;
       if (o !== undefined) checkKw("var", o, ["unbiased"], ["unbiased"], n);
-      return aten().var.call(this, v0);
+      return at.var(this, v0);
     }
   }
   // var.dim
@@ -5959,7 +5959,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("var", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
-      return aten().var_dim.call(this, v0, v1, v2);
+      return at.var_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.var", a, SIGS_var);
@@ -5995,7 +5995,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.keepdim as boolean;
       } else k1 = false;
       if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
-      return aten().std_correction.call(this, v0, k0, k1);
+      return at.std_correction(this, v0, k0, k1);
     }
   }
   // std
@@ -6010,7 +6010,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.unbiased as boolean;
       } else v0 = true;
       if (o !== undefined) checkKw("std", o, ["unbiased"], ["unbiased"], n);
-      return aten().std.call(this, v0);
+      return at.std(this, v0);
     }
   }
   // std.dim
@@ -6032,7 +6032,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("std", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
-      return aten().std_dim.call(this, v0, v1, v2);
+      return at.std_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.std", a, SIGS_std);
@@ -6059,7 +6059,7 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.keepdim as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
-      return aten().logsumexp.call(this, v0, v1);
+      return at.logsumexp(this, v0, v1);
     }
   }
   return bad_logsumexp(a);
@@ -6087,7 +6087,7 @@ function method_mm(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
-      return aten().mm.call(this, v0);
+      return at.mm(this, v0);
     }
   }
   return bad_mm(a);
@@ -6114,7 +6114,7 @@ function method_bmm(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
-      return aten().bmm.call(this, v0);
+      return at.bmm(this, v0);
     }
   }
   return bad_bmm(a);
@@ -6141,7 +6141,7 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
-      return aten().matmul.call(this, v0);
+      return at.matmul(this, v0);
     }
   }
   return bad_matmul(a);
@@ -6168,7 +6168,7 @@ function method_dot(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
-      return aten().dot.call(this, v0);
+      return at.dot(this, v0);
     }
   }
   return bad_dot(a);
@@ -6195,7 +6195,7 @@ function method_mv(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
-      return aten().mv.call(this, v0);
+      return at.mv(this, v0);
     }
   }
   return bad_mv(a);
@@ -6222,7 +6222,7 @@ function method_outer(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
-      return aten().outer.call(this, v0);
+      return at.outer(this, v0);
     }
   }
   return bad_outer(a);
@@ -6260,7 +6260,7 @@ function method_addmm(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
-      return aten().addmm.call(this, v0, v1, k0, k1);
+      return at.addmm(this, v0, v1, k0, k1);
     }
   }
   return bad_addmm(a);
@@ -6301,7 +6301,7 @@ function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
         k1 = o.alpha as number | boolean;
       } else k1 = 1;
       if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
-      return aten().baddbmm.call(this, v0, v1, k0, k1);
+      return at.baddbmm(this, v0, v1, k0, k1);
     }
   }
   return bad_baddbmm(a);
@@ -6337,7 +6337,7 @@ function method_softmax(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dtype === null ? null : toDtype(o.dtype);
       } else v1 = null;
       if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-      return aten().softmax_int.call(this, v0, v1);
+      return at.softmax_int(this, v0, v1);
     }
   }
   return bad_softmax(a);
@@ -6371,7 +6371,7 @@ function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dtype === null ? null : toDtype(o.dtype);
       } else v1 = null;
       if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-      return aten().log_softmax_int.call(this, v0, v1);
+      return at.log_softmax_int(this, v0, v1);
     }
   }
   return bad_log_softmax(a);
@@ -6405,7 +6405,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
-      return aten().split_Tensor.call(this, v0, v1);
+      return at.split_Tensor(this, v0, v1);
     }
   }
   // split.sizes
@@ -6421,7 +6421,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
-      return aten().split_sizes.call(this, v0, v1);
+      return at.split_sizes(this, v0, v1);
     }
   }
   return noMatch("Tensor.split", a, SIGS_split);
@@ -6448,7 +6448,7 @@ function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
-      return aten().split_with_sizes.call(this, v0, v1);
+      return at.split_with_sizes(this, v0, v1);
     }
   }
   return bad_split_with_sizes(a);
@@ -6482,7 +6482,7 @@ function method_chunk(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
-      return aten().chunk.call(this, v0, v1);
+      return at.chunk(this, v0, v1);
     }
   }
   return bad_chunk(a);
@@ -6515,7 +6515,7 @@ function method_unbind(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.dim as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
-      return aten().unbind_int.call(this, v0);
+      return at.unbind_int(this, v0);
     }
   }
   return bad_unbind(a);
@@ -6542,7 +6542,7 @@ function method_flip(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
-      return aten().flip.call(this, v0);
+      return at.flip(this, v0);
     }
   }
   return bad_flip(a);
@@ -6575,7 +6575,7 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
         v1 = toIntListN(o.dims, 1);
       } else v1 = [];
       if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
-      return aten().roll.call(this, v0, v1);
+      return at.roll(this, v0, v1);
     }
   }
   return bad_roll(a);
@@ -6603,7 +6603,7 @@ function method_repeat(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
-      return aten().repeat.call(this, v0);
+      return at.repeat(this, v0);
     }
   }
   return bad_repeat(a);
@@ -6630,7 +6630,7 @@ function method_tile(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
-      return aten().tile.call(this, v0);
+      return at.tile(this, v0);
     }
   }
   return bad_tile(a);
@@ -6658,7 +6658,7 @@ function method_index_select(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
-      return aten().index_select.call(this, v0, v1);
+      return at.index_select(this, v0, v1);
     }
   }
   return bad_index_select(a);
@@ -6686,7 +6686,7 @@ function method_index(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isOptionalTensorList(p[0])) {
       const v0: (Tensor | null)[] = toOptionalTensorList(p[0]);
       if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
-      return aten().index_Tensor.call(this, v0);
+      return at.index_Tensor(this, v0);
     }
   }
   return bad_index(a);
@@ -6720,7 +6720,7 @@ function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.accumulate as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-      return aten().index_put_.call(this, v0, v1, v2);
+      return at.index_put_(this, v0, v1, v2);
     }
   }
   return bad_index_put_(a);
@@ -6756,7 +6756,7 @@ function method_index_put(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.accumulate as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-      return aten().index_put.call(this, v0, v1, v2);
+      return at.index_put(this, v0, v1, v2);
     }
   }
   return bad_index_put(a);
@@ -6791,7 +6791,7 @@ function method_gather(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.sparse_grad as boolean;
       } else k0 = false;
       if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
-      return aten().gather.call(this, v0, v1, k0);
+      return at.gather(this, v0, v1, k0);
     }
   }
   return bad_gather(a);
@@ -6822,7 +6822,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
-      return aten().scatter_src.call(this, v0, v1, v2);
+      return at.scatter_src(this, v0, v1, v2);
     }
   }
   // scatter.value
@@ -6834,7 +6834,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
-      return aten().scatter_value.call(this, v0, v1, v2);
+      return at.scatter_value(this, v0, v1, v2);
     }
   }
   // scatter.reduce
@@ -6851,7 +6851,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["dim","index","src","reduce"], ["dim","index","src"], n);
-      return aten().scatter_reduce.call(this, v0, v1, v2, k0);
+      return at.scatter_reduce(this, v0, v1, v2, k0);
     }
   }
   // scatter.value_reduce
@@ -6868,7 +6868,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.reduce as string;
       } else missingKw("scatter", 'reduce');
       if (o !== undefined) checkKw("scatter", o, ["dim","index","value","reduce"], ["dim","index","value"], n);
-      return aten().scatter_value_reduce.call(this, v0, v1, v2, k0);
+      return at.scatter_value_reduce(this, v0, v1, v2, k0);
     }
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
@@ -6891,7 +6891,7 @@ function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
       const v1: Tensor = p[1] as Tensor;
       const v2: Tensor = p[2] as Tensor;
       if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
-      return aten().scatter_add.call(this, v0, v1, v2);
+      return at.scatter_add(this, v0, v1, v2);
     }
   }
   return bad_scatter_add(a);
@@ -6921,7 +6921,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill_Scalar.call(this, v0, v1);
+      return at.masked_fill_Scalar(this, v0, v1);
     }
   }
   // masked_fill.Tensor
@@ -6932,7 +6932,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill_Tensor.call(this, v0, v1);
+      return at.masked_fill_Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
@@ -6954,7 +6954,7 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill__Scalar.call(this, v0, v1);
+      return at.masked_fill__Scalar(this, v0, v1);
     }
   }
   // masked_fill_.Tensor
@@ -6965,7 +6965,7 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-      return aten().masked_fill__Tensor.call(this, v0, v1);
+      return at.masked_fill__Tensor(this, v0, v1);
     }
   }
   return noMatch("Tensor.masked_fill_", a, SIGS_masked_fill_);
@@ -6986,7 +6986,7 @@ function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
-      return aten().masked_select.call(this, v0);
+      return at.masked_select(this, v0);
     }
   }
   return bad_masked_select(a);
@@ -7009,7 +7009,7 @@ function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("nonzero", o);
-      return aten().nonzero.call(this);
+      return at.nonzero(this);
     }
   }
   return noArgs("nonzero", a);
@@ -7035,7 +7035,7 @@ function method_tril(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.diagonal as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
-      return aten().tril.call(this, v0);
+      return at.tril(this, v0);
     }
   }
   return bad_tril(a);
@@ -7067,7 +7067,7 @@ function method_triu(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.diagonal as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
-      return aten().triu.call(this, v0);
+      return at.triu(this, v0);
     }
   }
   return bad_triu(a);
@@ -7105,7 +7105,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.descending as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
-      return aten().sort.call(this, v0, v1);
+      return at.sort(this, v0, v1);
     }
   }
   // sort.stable
@@ -7128,7 +7128,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("sort", o, ["stable","dim","descending"], [], n);
-      return aten().sort_stable.call(this, k0, k1, k2);
+      return at.sort_stable(this, k0, k1, k2);
     }
   }
   return noMatch("Tensor.sort", a, SIGS_sort);
@@ -7160,7 +7160,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.descending as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
-      return aten().argsort.call(this, v0, v1);
+      return at.argsort(this, v0, v1);
     }
   }
   // argsort.stable
@@ -7183,7 +7183,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
         k2 = o.descending as boolean;
       } else k2 = false;
       if (o !== undefined) checkKw("argsort", o, ["stable","dim","descending"], [], n);
-      return aten().argsort_stable.call(this, k0, k1, k2);
+      return at.argsort_stable(this, k0, k1, k2);
     }
   }
   return noMatch("Tensor.argsort", a, SIGS_argsort);
@@ -7222,7 +7222,7 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.sorted as boolean;
       } else v3 = true;
       if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
-      return aten().topk.call(this, v0, v1, v2, v3);
+      return at.topk(this, v0, v1, v2, v3);
     }
   }
   return bad_topk(a);
@@ -7255,9 +7255,9 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Tensor_out.call(this, v0, out as Tensor);
+        return at.pow_Tensor_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().pow_Tensor_Tensor.call(this, v0);
+      return at.pow_Tensor_Tensor(this, v0);
     }
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
@@ -7270,9 +7270,9 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-        return aten().pow_Tensor_Scalar_out.call(this, v0, out as Tensor);
+        return at.pow_Tensor_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().pow_Tensor_Scalar.call(this, v0);
+      return at.pow_Tensor_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.pow", a, SIGS_pow);
@@ -7301,9 +7301,9 @@ function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumsum_out.call(this, v0, k0, out as Tensor);
+        return at.cumsum_out(this, v0, k0, out as Tensor);
       }
-      return aten().cumsum.call(this, v0, k0);
+      return at.cumsum(this, v0, k0);
     }
   }
   return bad_cumsum(a);
@@ -7337,7 +7337,7 @@ function method_cumsum_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("cumsum_", o, ["dim","dtype"], ["dim"], n);
-      return aten().cumsum_.call(this, v0, k0);
+      return at.cumsum_(this, v0, k0);
     }
   }
   return bad_cumsum_(a);
@@ -7373,9 +7373,9 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-        return aten().cumprod_out.call(this, v0, k0, out as Tensor);
+        return at.cumprod_out(this, v0, k0, out as Tensor);
       }
-      return aten().cumprod.call(this, v0, k0);
+      return at.cumprod(this, v0, k0);
     }
   }
   return bad_cumprod(a);
@@ -7409,7 +7409,7 @@ function method_cumprod_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.dtype === null ? null : toDtype(o.dtype);
       } else k0 = null;
       if (o !== undefined) checkKw("cumprod_", o, ["dim","dtype"], ["dim"], n);
-      return aten().cumprod_.call(this, v0, k0);
+      return at.cumprod_(this, v0, k0);
     }
   }
   return bad_cumprod_(a);
@@ -7442,7 +7442,7 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.p as number | boolean;
       } else v0 = 2;
       if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
-      return aten().norm_Scalar.call(this, v0);
+      return at.norm_Scalar(this, v0);
     }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
@@ -7462,9 +7462,9 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-        return aten().norm_out.call(this, v0, v1, v2, out as Tensor);
+        return at.norm_out(this, v0, v1, v2, out as Tensor);
       }
-      return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
+      return at.norm_ScalarOpt_dim(this, v0, v1, v2);
     }
   }
   return noMatch("Tensor.norm", a, SIGS_norm);
@@ -7485,7 +7485,7 @@ function method_prelu(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("prelu", o, ["weight"], ["weight"], n);
-      return aten().prelu.call(this, v0);
+      return at.prelu(this, v0);
     }
   }
   return bad_prelu(a);
@@ -7521,9 +7521,9 @@ function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcmul_out.call(this, v0, v1, k0, out as Tensor);
+        return at.addcmul_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().addcmul.call(this, v0, v1, k0);
+      return at.addcmul(this, v0, v1, k0);
     }
   }
   return bad_addcmul(a);
@@ -7559,7 +7559,7 @@ function method_addcmul_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.value as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("addcmul_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-      return aten().addcmul_.call(this, v0, v1, k0);
+      return at.addcmul_(this, v0, v1, k0);
     }
   }
   return bad_addcmul_(a);
@@ -7597,9 +7597,9 @@ function method_addcdiv(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-        return aten().addcdiv_out.call(this, v0, v1, k0, out as Tensor);
+        return at.addcdiv_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().addcdiv.call(this, v0, v1, k0);
+      return at.addcdiv(this, v0, v1, k0);
     }
   }
   return bad_addcdiv(a);
@@ -7635,7 +7635,7 @@ function method_addcdiv_(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.value as number | boolean;
       } else k0 = 1;
       if (o !== undefined) checkKw("addcdiv_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-      return aten().addcdiv_.call(this, v0, v1, k0);
+      return at.addcdiv_(this, v0, v1, k0);
     }
   }
   return bad_addcdiv_(a);
@@ -7667,9 +7667,9 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_out.call(this, v0, out as Tensor);
+        return at.clamp_min_out(this, v0, out as Tensor);
       }
-      return aten().clamp_min.call(this, v0);
+      return at.clamp_min(this, v0);
     }
   }
   // clamp_min.Tensor (out=: clamp_min.Tensor_out)
@@ -7682,9 +7682,9 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_min_Tensor_out.call(this, v0, out as Tensor);
+        return at.clamp_min_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().clamp_min_Tensor.call(this, v0);
+      return at.clamp_min_Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_min", a, SIGS_clamp_min);
@@ -7705,7 +7705,7 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
-      return aten().clamp_min_.call(this, v0);
+      return at.clamp_min_(this, v0);
     }
   }
   // clamp_min_.Tensor
@@ -7715,7 +7715,7 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
-      return aten().clamp_min__Tensor.call(this, v0);
+      return at.clamp_min__Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_min_", a, SIGS_clamp_min_);
@@ -7739,9 +7739,9 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_out.call(this, v0, out as Tensor);
+        return at.clamp_max_out(this, v0, out as Tensor);
       }
-      return aten().clamp_max.call(this, v0);
+      return at.clamp_max(this, v0);
     }
   }
   // clamp_max.Tensor (out=: clamp_max.Tensor_out)
@@ -7754,9 +7754,9 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-        return aten().clamp_max_Tensor_out.call(this, v0, out as Tensor);
+        return at.clamp_max_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().clamp_max_Tensor.call(this, v0);
+      return at.clamp_max_Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_max", a, SIGS_clamp_max);
@@ -7777,7 +7777,7 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
-      return aten().clamp_max_.call(this, v0);
+      return at.clamp_max_(this, v0);
     }
   }
   // clamp_max_.Tensor
@@ -7787,7 +7787,7 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
-      return aten().clamp_max__Tensor.call(this, v0);
+      return at.clamp_max__Tensor(this, v0);
     }
   }
   return noMatch("Tensor.clamp_max_", a, SIGS_clamp_max_);
@@ -7826,7 +7826,7 @@ function method_isclose(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.equal_nan as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
-      return aten().isclose.call(this, v0, v1, v2, v3);
+      return at.isclose(this, v0, v1, v2, v3);
     }
   }
   return bad_isclose(a);
@@ -7862,7 +7862,7 @@ function method_take_along_dim(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number | null;
       } else v1 = null;
       if (o !== undefined) checkKw("take_along_dim", o, ["indices","dim"], ["indices","dim"], n);
-      return aten().take_along_dim.call(this, v0, v1);
+      return at.take_along_dim(this, v0, v1);
     }
   }
   return bad_take_along_dim(a);
@@ -7908,7 +7908,7 @@ function method_allclose(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.equal_nan as boolean;
       } else v3 = false;
       if (o !== undefined) checkKw("allclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
-      return aten().allclose.call(this, v0, v1, v2, v3);
+      return at.allclose(this, v0, v1, v2, v3);
     }
   }
   return bad_allclose(a);
@@ -7938,7 +7938,7 @@ function method_equal(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("equal", o, ["other"], ["other"], n);
-      return aten().equal.call(this, v0);
+      return at.equal(this, v0);
     }
   }
   return bad_equal(a);
@@ -7988,7 +7988,7 @@ function method_diff(this: Tensor, ...a: unknown[]): unknown {
         v3 = o.append as Tensor | null;
       } else v3 = null;
       if (o !== undefined) checkKw("diff", o, ["n","dim","prepend","append"], ["n","dim","prepend","append"], n);
-      return aten().diff.call(this, v0, v1, v2, v3);
+      return at.diff(this, v0, v1, v2, v3);
     }
   }
   return bad_diff(a);
@@ -8029,7 +8029,7 @@ function method_multinomial(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.generator as Generator | null;
       } else k0 = null;
       if (o !== undefined) checkKw("multinomial", o, ["num_samples","replacement","generator"], ["num_samples","replacement"], n);
-      return aten().multinomial.call(this, v0, v1, k0);
+      return at.multinomial(this, v0, v1, k0);
     }
   }
   return bad_multinomial(a);
@@ -8075,7 +8075,7 @@ function method_diagonal(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.dim2 as number;
       } else v2 = 1;
       if (o !== undefined) checkKw("diagonal", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
-      return aten().diagonal.call(this, v0, v1, v2);
+      return at.diagonal(this, v0, v1, v2);
     }
   }
   return bad_diagonal(a);
@@ -8115,7 +8115,7 @@ function method_svd(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.compute_uv as boolean;
       } else v1 = true;
       if (o !== undefined) checkKw("svd", o, ["some","compute_uv"], ["some","compute_uv"], n);
-      return aten().svd.call(this, v0, v1);
+      return at.svd(this, v0, v1);
     }
   }
   return bad_svd(a);
@@ -8144,9 +8144,9 @@ function method_acosh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("acosh", 'out', 'Tensor', isTensor(out), out);
-        return aten().acosh_out.call(this, out as Tensor);
+        return at.acosh_out(this, out as Tensor);
       }
-      return aten().acosh.call(this);
+      return at.acosh(this);
     }
   }
   return bad_acosh(a);
@@ -8169,7 +8169,7 @@ function method_acosh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("acosh_", o);
-      return aten().acosh_.call(this);
+      return at.acosh_(this);
     }
   }
   return noArgs("acosh_", a);
@@ -8191,9 +8191,9 @@ function method_asinh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("asinh", 'out', 'Tensor', isTensor(out), out);
-        return aten().asinh_out.call(this, out as Tensor);
+        return at.asinh_out(this, out as Tensor);
       }
-      return aten().asinh.call(this);
+      return at.asinh(this);
     }
   }
   return bad_asinh(a);
@@ -8216,7 +8216,7 @@ function method_asinh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("asinh_", o);
-      return aten().asinh_.call(this);
+      return at.asinh_(this);
     }
   }
   return noArgs("asinh_", a);
@@ -8238,9 +8238,9 @@ function method_atanh(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("atanh", 'out', 'Tensor', isTensor(out), out);
-        return aten().atanh_out.call(this, out as Tensor);
+        return at.atanh_out(this, out as Tensor);
       }
-      return aten().atanh.call(this);
+      return at.atanh(this);
     }
   }
   return bad_atanh(a);
@@ -8263,7 +8263,7 @@ function method_atanh_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("atanh_", o);
-      return aten().atanh_.call(this);
+      return at.atanh_(this);
     }
   }
   return noArgs("atanh_", a);
@@ -8285,9 +8285,9 @@ function method_log10(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("log10", 'out', 'Tensor', isTensor(out), out);
-        return aten().log10_out.call(this, out as Tensor);
+        return at.log10_out(this, out as Tensor);
       }
-      return aten().log10.call(this);
+      return at.log10(this);
     }
   }
   return bad_log10(a);
@@ -8310,7 +8310,7 @@ function method_log10_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("log10_", o);
-      return aten().log10_.call(this);
+      return at.log10_(this);
     }
   }
   return noArgs("log10_", a);
@@ -8332,9 +8332,9 @@ function method_erfinv(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("erfinv", 'out', 'Tensor', isTensor(out), out);
-        return aten().erfinv_out.call(this, out as Tensor);
+        return at.erfinv_out(this, out as Tensor);
       }
-      return aten().erfinv.call(this);
+      return at.erfinv(this);
     }
   }
   return bad_erfinv(a);
@@ -8357,7 +8357,7 @@ function method_erfinv_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("erfinv_", o);
-      return aten().erfinv_.call(this);
+      return at.erfinv_(this);
     }
   }
   return noArgs("erfinv_", a);
@@ -8379,9 +8379,9 @@ function method_lgamma(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("lgamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().lgamma_out.call(this, out as Tensor);
+        return at.lgamma_out(this, out as Tensor);
       }
-      return aten().lgamma.call(this);
+      return at.lgamma(this);
     }
   }
   return bad_lgamma(a);
@@ -8404,7 +8404,7 @@ function method_lgamma_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("lgamma_", o);
-      return aten().lgamma_.call(this);
+      return at.lgamma_(this);
     }
   }
   return noArgs("lgamma_", a);
@@ -8426,9 +8426,9 @@ function method_digamma(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("digamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().digamma_out.call(this, out as Tensor);
+        return at.digamma_out(this, out as Tensor);
       }
-      return aten().digamma.call(this);
+      return at.digamma(this);
     }
   }
   return bad_digamma(a);
@@ -8451,7 +8451,7 @@ function method_digamma_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("digamma_", o);
-      return aten().digamma_.call(this);
+      return at.digamma_(this);
     }
   }
   return noArgs("digamma_", a);
@@ -8473,9 +8473,9 @@ function method_i0(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("i0", 'out', 'Tensor', isTensor(out), out);
-        return aten().i0_out.call(this, out as Tensor);
+        return at.i0_out(this, out as Tensor);
       }
-      return aten().i0.call(this);
+      return at.i0(this);
     }
   }
   return bad_i0(a);
@@ -8498,7 +8498,7 @@ function method_i0_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("i0_", o);
-      return aten().i0_.call(this);
+      return at.i0_(this);
     }
   }
   return noArgs("i0_", a);
@@ -8520,9 +8520,9 @@ function method_sinc(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sinc", 'out', 'Tensor', isTensor(out), out);
-        return aten().sinc_out.call(this, out as Tensor);
+        return at.sinc_out(this, out as Tensor);
       }
-      return aten().sinc.call(this);
+      return at.sinc(this);
     }
   }
   return bad_sinc(a);
@@ -8545,7 +8545,7 @@ function method_sinc_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sinc_", o);
-      return aten().sinc_.call(this);
+      return at.sinc_(this);
     }
   }
   return noArgs("sinc_", a);
@@ -8567,9 +8567,9 @@ function method_sgn(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("sgn", 'out', 'Tensor', isTensor(out), out);
-        return aten().sgn_out.call(this, out as Tensor);
+        return at.sgn_out(this, out as Tensor);
       }
-      return aten().sgn.call(this);
+      return at.sgn(this);
     }
   }
   return bad_sgn(a);
@@ -8592,7 +8592,7 @@ function method_sgn_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("sgn_", o);
-      return aten().sgn_.call(this);
+      return at.sgn_(this);
     }
   }
   return noArgs("sgn_", a);
@@ -8616,9 +8616,9 @@ function method_polygamma(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("polygamma", 'out', 'Tensor', isTensor(out), out);
-        return aten().polygamma_out.call(v0, this, out as Tensor);
+        return at.polygamma_out(v0, this, out as Tensor);
       }
-      return aten().polygamma.call(v0, this);
+      return at.polygamma(v0, this);
     }
   }
   return bad_polygamma(a);
@@ -8646,7 +8646,7 @@ function method_polygamma_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("polygamma_", o, ["n"], ["n"], n);
-      return aten().polygamma_.call(this, v0);
+      return at.polygamma_(this, v0);
     }
   }
   return bad_polygamma_(a);
@@ -8681,9 +8681,9 @@ function method_logit(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logit", 'out', 'Tensor', isTensor(out), out);
-        return aten().logit_out.call(this, v0, out as Tensor);
+        return at.logit_out(this, v0, out as Tensor);
       }
-      return aten().logit.call(this, v0);
+      return at.logit(this, v0);
     }
   }
   return bad_logit(a);
@@ -8716,7 +8716,7 @@ function method_logit_(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.eps as number | null;
       } else v0 = null;
       if (o !== undefined) checkKw("logit_", o, ["eps"], ["eps"], n);
-      return aten().logit_.call(this, v0);
+      return at.logit_(this, v0);
     }
   }
   return bad_logit_(a);
@@ -8744,9 +8744,9 @@ function method_square(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("square", 'out', 'Tensor', isTensor(out), out);
-        return aten().square_out.call(this, out as Tensor);
+        return at.square_out(this, out as Tensor);
       }
-      return aten().square.call(this);
+      return at.square(this);
     }
   }
   return bad_square(a);
@@ -8774,9 +8774,9 @@ function method_fix(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("fix", 'out', 'Tensor', isTensor(out), out);
-        return aten().fix_out.call(this, out as Tensor);
+        return at.fix_out(this, out as Tensor);
       }
-      return aten().fix.call(this);
+      return at.fix(this);
     }
   }
   return bad_fix(a);
@@ -8799,7 +8799,7 @@ function method_fix_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("fix_", o);
-      return aten().fix_.call(this);
+      return at.fix_(this);
     }
   }
   return noArgs("fix_", a);
@@ -8821,9 +8821,9 @@ function method_deg2rad(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("deg2rad", 'out', 'Tensor', isTensor(out), out);
-        return aten().deg2rad_out.call(this, out as Tensor);
+        return at.deg2rad_out(this, out as Tensor);
       }
-      return aten().deg2rad.call(this);
+      return at.deg2rad(this);
     }
   }
   return bad_deg2rad(a);
@@ -8846,7 +8846,7 @@ function method_deg2rad_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("deg2rad_", o);
-      return aten().deg2rad_.call(this);
+      return at.deg2rad_(this);
     }
   }
   return noArgs("deg2rad_", a);
@@ -8868,9 +8868,9 @@ function method_rad2deg(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("rad2deg", 'out', 'Tensor', isTensor(out), out);
-        return aten().rad2deg_out.call(this, out as Tensor);
+        return at.rad2deg_out(this, out as Tensor);
       }
-      return aten().rad2deg.call(this);
+      return at.rad2deg(this);
     }
   }
   return bad_rad2deg(a);
@@ -8893,7 +8893,7 @@ function method_rad2deg_(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("rad2deg_", o);
-      return aten().rad2deg_.call(this);
+      return at.rad2deg_(this);
     }
   }
   return noArgs("rad2deg_", a);
@@ -8917,9 +8917,9 @@ function method_hypot(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("hypot", 'out', 'Tensor', isTensor(out), out);
-        return aten().hypot_out.call(this, v0, out as Tensor);
+        return at.hypot_out(this, v0, out as Tensor);
       }
-      return aten().hypot.call(this, v0);
+      return at.hypot(this, v0);
     }
   }
   return bad_hypot(a);
@@ -8947,7 +8947,7 @@ function method_hypot_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("hypot_", o, ["other"], ["other"], n);
-      return aten().hypot_.call(this, v0);
+      return at.hypot_(this, v0);
     }
   }
   return bad_hypot_(a);
@@ -8977,9 +8977,9 @@ function method_logaddexp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logaddexp", 'out', 'Tensor', isTensor(out), out);
-        return aten().logaddexp_out.call(this, v0, out as Tensor);
+        return at.logaddexp_out(this, v0, out as Tensor);
       }
-      return aten().logaddexp.call(this, v0);
+      return at.logaddexp(this, v0);
     }
   }
   return bad_logaddexp(a);
@@ -9010,9 +9010,9 @@ function method_logaddexp2(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("logaddexp2", 'out', 'Tensor', isTensor(out), out);
-        return aten().logaddexp2_out.call(this, v0, out as Tensor);
+        return at.logaddexp2_out(this, v0, out as Tensor);
       }
-      return aten().logaddexp2.call(this, v0);
+      return at.logaddexp2(this, v0);
     }
   }
   return bad_logaddexp2(a);
@@ -9043,9 +9043,9 @@ function method_nextafter(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nextafter", 'out', 'Tensor', isTensor(out), out);
-        return aten().nextafter_out.call(this, v0, out as Tensor);
+        return at.nextafter_out(this, v0, out as Tensor);
       }
-      return aten().nextafter.call(this, v0);
+      return at.nextafter(this, v0);
     }
   }
   return bad_nextafter(a);
@@ -9073,7 +9073,7 @@ function method_nextafter_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("nextafter_", o, ["other"], ["other"], n);
-      return aten().nextafter_.call(this, v0);
+      return at.nextafter_(this, v0);
     }
   }
   return bad_nextafter_(a);
@@ -9103,9 +9103,9 @@ function method_heaviside(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("heaviside", 'out', 'Tensor', isTensor(out), out);
-        return aten().heaviside_out.call(this, v0, out as Tensor);
+        return at.heaviside_out(this, v0, out as Tensor);
       }
-      return aten().heaviside.call(this, v0);
+      return at.heaviside(this, v0);
     }
   }
   return bad_heaviside(a);
@@ -9133,7 +9133,7 @@ function method_heaviside_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("heaviside_", o, ["values"], ["values"], n);
-      return aten().heaviside_.call(this, v0);
+      return at.heaviside_(this, v0);
     }
   }
   return bad_heaviside_(a);
@@ -9163,9 +9163,9 @@ function method_xlogy(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
-        return aten().xlogy_OutTensor.call(this, v0, out as Tensor);
+        return at.xlogy_OutTensor(this, v0, out as Tensor);
       }
-      return aten().xlogy_Tensor.call(this, v0);
+      return at.xlogy_Tensor(this, v0);
     }
   }
   // xlogy.Scalar_Other (out=: xlogy.OutScalar_Other)
@@ -9178,9 +9178,9 @@ function method_xlogy(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("xlogy", 'out', 'Tensor', isTensor(out), out);
-        return aten().xlogy_OutScalar_Other.call(this, v0, out as Tensor);
+        return at.xlogy_OutScalar_Other(this, v0, out as Tensor);
       }
-      return aten().xlogy_Scalar_Other.call(this, v0);
+      return at.xlogy_Scalar_Other(this, v0);
     }
   }
   return noMatch("Tensor.xlogy", a, SIGS_xlogy);
@@ -9201,7 +9201,7 @@ function method_xlogy_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
-      return aten().xlogy__Tensor.call(this, v0);
+      return at.xlogy__Tensor(this, v0);
     }
   }
   // xlogy_.Scalar_Other
@@ -9211,7 +9211,7 @@ function method_xlogy_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("xlogy_", o, ["other"], ["other"], n);
-      return aten().xlogy__Scalar_Other.call(this, v0);
+      return at.xlogy__Scalar_Other(this, v0);
     }
   }
   return noMatch("Tensor.xlogy_", a, SIGS_xlogy_);
@@ -9235,9 +9235,9 @@ function method_copysign(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
-        return aten().copysign_out.call(this, v0, out as Tensor);
+        return at.copysign_out(this, v0, out as Tensor);
       }
-      return aten().copysign_Tensor.call(this, v0);
+      return at.copysign_Tensor(this, v0);
     }
   }
   // copysign.Scalar (out=: copysign.Scalar_out)
@@ -9250,9 +9250,9 @@ function method_copysign(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("copysign", 'out', 'Tensor', isTensor(out), out);
-        return aten().copysign_Scalar_out.call(this, v0, out as Tensor);
+        return at.copysign_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().copysign_Scalar.call(this, v0);
+      return at.copysign_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.copysign", a, SIGS_copysign);
@@ -9273,7 +9273,7 @@ function method_copysign_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
-      return aten().copysign__Tensor.call(this, v0);
+      return at.copysign__Tensor(this, v0);
     }
   }
   // copysign_.Scalar
@@ -9283,7 +9283,7 @@ function method_copysign_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("copysign_", o, ["other"], ["other"], n);
-      return aten().copysign__Scalar.call(this, v0);
+      return at.copysign__Scalar(this, v0);
     }
   }
   return noMatch("Tensor.copysign_", a, SIGS_copysign_);
@@ -9307,9 +9307,9 @@ function method_ldexp(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("ldexp", 'out', 'Tensor', isTensor(out), out);
-        return aten().ldexp_out.call(this, v0, out as Tensor);
+        return at.ldexp_out(this, v0, out as Tensor);
       }
-      return aten().ldexp_Tensor.call(this, v0);
+      return at.ldexp_Tensor(this, v0);
     }
   }
   return bad_ldexp(a);
@@ -9337,7 +9337,7 @@ function method_ldexp_(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("ldexp_", o, ["other"], ["other"], n);
-      return aten().ldexp_.call(this, v0);
+      return at.ldexp_(this, v0);
     }
   }
   return bad_ldexp_(a);
@@ -9367,9 +9367,9 @@ function method_float_power(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
-        return aten().float_power_Tensor_Tensor_out.call(this, v0, out as Tensor);
+        return at.float_power_Tensor_Tensor_out(this, v0, out as Tensor);
       }
-      return aten().float_power_Tensor_Tensor.call(this, v0);
+      return at.float_power_Tensor_Tensor(this, v0);
     }
   }
   // float_power.Tensor_Scalar (out=: float_power.Tensor_Scalar_out)
@@ -9382,9 +9382,9 @@ function method_float_power(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("float_power", 'out', 'Tensor', isTensor(out), out);
-        return aten().float_power_Tensor_Scalar_out.call(this, v0, out as Tensor);
+        return at.float_power_Tensor_Scalar_out(this, v0, out as Tensor);
       }
-      return aten().float_power_Tensor_Scalar.call(this, v0);
+      return at.float_power_Tensor_Scalar(this, v0);
     }
   }
   return noMatch("Tensor.float_power", a, SIGS_float_power);
@@ -9424,9 +9424,9 @@ function method_nansum(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nansum", 'out', 'Tensor', isTensor(out), out);
-        return aten().nansum_out.call(this, v0, v1, k0, out as Tensor);
+        return at.nansum_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().nansum.call(this, v0, v1, k0);
+      return at.nansum(this, v0, v1, k0);
     }
   }
   return bad_nansum(a);
@@ -9475,9 +9475,9 @@ function method_nanmean(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         kwArg("nanmean", 'out', 'Tensor', isTensor(out), out);
-        return aten().nanmean_out.call(this, v0, v1, k0, out as Tensor);
+        return at.nanmean_out(this, v0, v1, k0, out as Tensor);
       }
-      return aten().nanmean.call(this, v0, v1, k0);
+      return at.nanmean(this, v0, v1, k0);
     }
   }
   return bad_nanmean(a);
@@ -9518,9 +9518,9 @@ function method_aminmax(this: Tensor, ...a: unknown[]): unknown {
       const out = o === undefined ? undefined : o.out;
       if (out !== undefined && out !== null) {
         checkOutTuple("aminmax", out, 2, 2);
-        return aten().aminmax_out.call(this, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+        return at.aminmax_out(this, k0, k1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
       }
-      return aten().aminmax.call(this, k0, k1);
+      return at.aminmax(this, k0, k1);
     }
   }
   return bad_aminmax(a);
@@ -9549,7 +9549,7 @@ function method_count_nonzero(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
-      return aten().count_nonzero_dim_IntList.call(this, v0);
+      return at.count_nonzero_dim_IntList(this, v0);
     }
   }
   // count_nonzero
@@ -9564,7 +9564,7 @@ function method_count_nonzero(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.dim as number | null;
       } else v0 = null;
       if (o !== undefined) checkKw("count_nonzero", o, ["dim"], ["dim"], n);
-      return aten().count_nonzero.call(this, v0);
+      return at.count_nonzero(this, v0);
     }
   }
   return noMatch("Tensor.count_nonzero", a, SIGS_count_nonzero);
@@ -9583,7 +9583,7 @@ function method_median(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("median", o, [], [], n);
-      return aten().median.call(this);
+      return at.median(this);
     }
   }
   // median.dim
@@ -9599,7 +9599,7 @@ function method_median(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.keepdim as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("median", o, ["dim","keepdim"], ["dim","keepdim"], n);
-      return aten().median_dim.call(this, v0, v1);
+      return at.median_dim(this, v0, v1);
     }
   }
   return noMatch("Tensor.median", a, SIGS_median);
@@ -9618,7 +9618,7 @@ function method_nanmedian(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0 && (o === undefined || kwFits(o, []))) {
       if (o !== undefined) checkKw("nanmedian", o, [], [], n);
-      return aten().nanmedian.call(this);
+      return at.nanmedian(this);
     }
   }
   // nanmedian.dim
@@ -9634,7 +9634,7 @@ function method_nanmedian(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.keepdim as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("nanmedian", o, ["dim","keepdim"], ["dim","keepdim"], n);
-      return aten().nanmedian_dim.call(this, v0, v1);
+      return at.nanmedian_dim(this, v0, v1);
     }
   }
   return noMatch("Tensor.nanmedian", a, SIGS_nanmedian);
@@ -9666,7 +9666,7 @@ function method_mode(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.keepdim as boolean;
       } else v1 = false;
       if (o !== undefined) checkKw("mode", o, ["dim","keepdim"], ["dim","keepdim"], n);
-      return aten().mode.call(this, v0, v1);
+      return at.mode(this, v0, v1);
     }
   }
   return bad_mode(a);
@@ -9706,7 +9706,7 @@ function method_kthvalue(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.keepdim as boolean;
       } else v2 = false;
       if (o !== undefined) checkKw("kthvalue", o, ["k","dim","keepdim"], ["k","dim","keepdim"], n);
-      return aten().kthvalue.call(this, v0, v1, v2);
+      return at.kthvalue(this, v0, v1, v2);
     }
   }
   return bad_kthvalue(a);
@@ -9735,7 +9735,7 @@ function method_cummax(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("cummax", o, ["dim"], ["dim"], n);
-      return aten().cummax.call(this, v0);
+      return at.cummax(this, v0);
     }
   }
   return bad_cummax(a);
@@ -9762,7 +9762,7 @@ function method_cummin(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("cummin", o, ["dim"], ["dim"], n);
-      return aten().cummin.call(this, v0);
+      return at.cummin(this, v0);
     }
   }
   return bad_cummin(a);
@@ -9789,7 +9789,7 @@ function method_logcumsumexp(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0])) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("logcumsumexp", o, ["dim"], ["dim"], n);
-      return aten().logcumsumexp.call(this, v0);
+      return at.logcumsumexp(this, v0);
     }
   }
   return bad_logcumsumexp(a);
@@ -9827,7 +9827,7 @@ function method_bincount(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.minlength as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("bincount", o, ["weights","minlength"], ["weights","minlength"], n);
-      return aten().bincount.call(this, v0, v1);
+      return at.bincount(this, v0, v1);
     }
   }
   return bad_bincount(a);
@@ -9872,7 +9872,7 @@ function method_histc(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.max as number | boolean;
       } else v2 = 0;
       if (o !== undefined) checkKw("histc", o, ["bins","min","max"], ["bins","min","max"], n);
-      return aten().histc.call(this, v0, v1, v2);
+      return at.histc(this, v0, v1, v2);
     }
   }
   return bad_histc(a);
@@ -9907,7 +9907,7 @@ function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["sections","dim"], ["sections","dim"], n);
-      return aten().tensor_split_sections.call(this, v0, v1);
+      return at.tensor_split_sections(this, v0, v1);
     }
   }
   // tensor_split.indices
@@ -9923,7 +9923,7 @@ function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["indices","dim"], ["indices","dim"], n);
-      return aten().tensor_split_indices.call(this, v0, v1);
+      return at.tensor_split_indices(this, v0, v1);
     }
   }
   // tensor_split.tensor_indices_or_sections
@@ -9939,7 +9939,7 @@ function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number;
       } else v1 = 0;
       if (o !== undefined) checkKw("tensor_split", o, ["tensor_indices_or_sections","dim"], ["tensor_indices_or_sections","dim"], n);
-      return aten().tensor_split_tensor_indices_or_sections.call(this, v0, v1);
+      return at.tensor_split_tensor_indices_or_sections(this, v0, v1);
     }
   }
   return noMatch("Tensor.tensor_split", a, SIGS_tensor_split);
@@ -9960,7 +9960,7 @@ function method_hsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("hsplit", o, ["sections"], ["sections"], n);
-      return aten().hsplit_int.call(this, v0);
+      return at.hsplit_int(this, v0);
     }
   }
   // hsplit.array
@@ -9970,7 +9970,7 @@ function method_hsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("hsplit", o, ["indices"], ["indices"], n);
-      return aten().hsplit_array.call(this, v0);
+      return at.hsplit_array(this, v0);
     }
   }
   return noMatch("Tensor.hsplit", a, SIGS_hsplit);
@@ -9991,7 +9991,7 @@ function method_vsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("vsplit", o, ["sections"], ["sections"], n);
-      return aten().vsplit_int.call(this, v0);
+      return at.vsplit_int(this, v0);
     }
   }
   // vsplit.array
@@ -10001,7 +10001,7 @@ function method_vsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("vsplit", o, ["indices"], ["indices"], n);
-      return aten().vsplit_array.call(this, v0);
+      return at.vsplit_array(this, v0);
     }
   }
   return noMatch("Tensor.vsplit", a, SIGS_vsplit);
@@ -10022,7 +10022,7 @@ function method_dsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["sections"]))) {
       const v0: number = p[0] as number;
       if (o !== undefined) checkKw("dsplit", o, ["sections"], ["sections"], n);
-      return aten().dsplit_int.call(this, v0);
+      return at.dsplit_int(this, v0);
     }
   }
   // dsplit.array
@@ -10032,7 +10032,7 @@ function method_dsplit(this: Tensor, ...a: unknown[]): unknown {
     if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["indices"]))) {
       const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
       if (o !== undefined) checkKw("dsplit", o, ["indices"], ["indices"], n);
-      return aten().dsplit_array.call(this, v0);
+      return at.dsplit_array(this, v0);
     }
   }
   return noMatch("Tensor.dsplit", a, SIGS_dsplit);
@@ -10054,7 +10054,7 @@ function method_movedim(this: Tensor, ...a: unknown[]): unknown {
       const v0: number[] = toIntList(p[0]);
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
-      return aten().movedim_intlist.call(this, v0, v1);
+      return at.movedim_intlist(this, v0, v1);
     }
   }
   // movedim.int
@@ -10065,7 +10065,7 @@ function method_movedim(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("movedim", o, ["source","destination"], ["source","destination"], n);
-      return aten().movedim_int.call(this, v0, v1);
+      return at.movedim_int(this, v0, v1);
     }
   }
   return noMatch("Tensor.movedim", a, SIGS_movedim);
@@ -10087,7 +10087,7 @@ function method_moveaxis(this: Tensor, ...a: unknown[]): unknown {
       const v0: number[] = toIntList(p[0]);
       const v1: number[] = toIntList(p[1]);
       if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
-      return aten().moveaxis_intlist.call(this, v0, v1);
+      return at.moveaxis_intlist(this, v0, v1);
     }
   }
   // moveaxis.int
@@ -10098,7 +10098,7 @@ function method_moveaxis(this: Tensor, ...a: unknown[]): unknown {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       if (o !== undefined) checkKw("moveaxis", o, ["source","destination"], ["source","destination"], n);
-      return aten().moveaxis_int.call(this, v0, v1);
+      return at.moveaxis_int(this, v0, v1);
     }
   }
   return noMatch("Tensor.moveaxis", a, SIGS_moveaxis);
@@ -10115,7 +10115,7 @@ function method_ravel(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("ravel", o);
-      return aten().ravel.call(this);
+      return at.ravel(this);
     }
   }
   return noArgs("ravel", a);
@@ -10141,7 +10141,7 @@ function method_diag(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.diagonal as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("diag", o, ["diagonal"], ["diagonal"], n);
-      return aten().diag.call(this, v0);
+      return at.diag(this, v0);
     }
   }
   return bad_diag(a);
@@ -10173,7 +10173,7 @@ function method_diagflat(this: Tensor, ...a: unknown[]): unknown {
         v0 = o.offset as number;
       } else v0 = 0;
       if (o !== undefined) checkKw("diagflat", o, ["offset"], ["offset"], n);
-      return aten().diagflat.call(this, v0);
+      return at.diagflat(this, v0);
     }
   }
   return bad_diagflat(a);
@@ -10217,7 +10217,7 @@ function method_diag_embed(this: Tensor, ...a: unknown[]): unknown {
         v2 = o.dim2 as number;
       } else v2 = -1;
       if (o !== undefined) checkKw("diag_embed", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
-      return aten().diag_embed.call(this, v0, v1, v2);
+      return at.diag_embed(this, v0, v1, v2);
     }
   }
   return bad_diag_embed(a);
@@ -10257,7 +10257,7 @@ function method_rot90(this: Tensor, ...a: unknown[]): unknown {
         v1 = toIntList(o.dims);
       } else v1 = [0, 1];
       if (o !== undefined) checkKw("rot90", o, ["k","dims"], ["k","dims"], n);
-      return aten().rot90.call(this, v0, v1);
+      return at.rot90(this, v0, v1);
     }
   }
   return bad_rot90(a);
@@ -10281,7 +10281,7 @@ function method_fliplr(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("fliplr", o);
-      return aten().fliplr.call(this);
+      return at.fliplr(this);
     }
   }
   return noArgs("fliplr", a);
@@ -10298,7 +10298,7 @@ function method_flipud(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("flipud", o);
-      return aten().flipud.call(this);
+      return at.flipud(this);
     }
   }
   return noArgs("flipud", a);
@@ -10319,7 +10319,7 @@ function method_kron(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("kron", o, ["other"], ["other"], n);
-      return aten().kron.call(this, v0);
+      return at.kron(this, v0);
     }
   }
   return bad_kron(a);
@@ -10346,7 +10346,7 @@ function method_inner(this: Tensor, ...a: unknown[]): unknown {
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
       if (o !== undefined) checkKw("inner", o, ["other"], ["other"], n);
-      return aten().inner.call(this, v0);
+      return at.inner(this, v0);
     }
   }
   return bad_inner(a);
@@ -10369,7 +10369,7 @@ function method_trace(this: Tensor, ...a: unknown[]): unknown {
     const m = n;
     if (m === 0) {
       if (o !== undefined) checkNoKw("trace", o);
-      return aten().trace.call(this);
+      return at.trace(this);
     }
   }
   return noArgs("trace", a);
@@ -10396,7 +10396,7 @@ function method_cross(this: Tensor, ...a: unknown[]): unknown {
         v1 = o.dim as number | null;
       } else v1 = null;
       if (o !== undefined) checkKw("cross", o, ["other","dim"], ["other","dim"], n);
-      return aten().cross.call(this, v0, v1);
+      return at.cross(this, v0, v1);
     }
   }
   return bad_cross(a);
@@ -10435,7 +10435,7 @@ function method_repeat_interleave(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.output_size as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
-      return aten().repeat_interleave_self_Tensor.call(this, v0, v1, k0);
+      return at.repeat_interleave_self_Tensor(this, v0, v1, k0);
     }
   }
   // repeat_interleave.self_int
@@ -10456,7 +10456,7 @@ function method_repeat_interleave(this: Tensor, ...a: unknown[]): unknown {
         k0 = o.output_size as number | null;
       } else k0 = null;
       if (o !== undefined) checkKw("repeat_interleave", o, ["repeats","dim","output_size"], ["repeats","dim"], n);
-      return aten().repeat_interleave_self_int.call(this, v0, v1, k0);
+      return at.repeat_interleave_self_int(this, v0, v1, k0);
     }
   }
   return noMatch("Tensor.repeat_interleave", a, SIGS_repeat_interleave);
@@ -10497,7 +10497,7 @@ function method_new_zeros(this: Tensor, ...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("new_zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().new_zeros.call(this, v0, k0, k1, k2, k3);
+      const r = at.new_zeros(this, v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -10551,7 +10551,7 @@ function method_new_ones(this: Tensor, ...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("new_ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().new_ones.call(this, v0, k0, k1, k2, k3);
+      const r = at.new_ones(this, v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -10606,7 +10606,7 @@ function method_new_full(this: Tensor, ...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("new_full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
-      const r = aten().new_full.call(this, v0, v1, k0, k1, k2, k3);
+      const r = at.new_full(this, v0, v1, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }
@@ -10661,7 +10661,7 @@ function method_new_empty(this: Tensor, ...a: unknown[]): unknown {
         k3 = o.pin_memory as boolean | null;
       } else k3 = null;
       if (o !== undefined) checkKw("new_empty", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-      const r = aten().new_empty.call(this, v0, k0, k1, k2, k3);
+      const r = at.new_empty(this, v0, k0, k1, k2, k3);
       if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
       return r;
     }

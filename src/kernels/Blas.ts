@@ -6,6 +6,7 @@ import { scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { mm } from './LinearAlgebra.js';
+import * as at from '../generated/TensorBody.js';
 
 /** `dot(self, tensor)`: 1-D · 1-D; PyTorch's dot_check order (dims, then dtypes, then sizes). */
 export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
@@ -23,7 +24,7 @@ export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
         `elements, but got ${self.numel()} and ${other.numel()} elements respectively`,
     );
   }
-  return aten().reshape.call(mm(_ks, self.reshape(1, -1), other.reshape(-1, 1)), []);
+  return aten().reshape.call(mm(_ks, at.reshape(self, [1, -1]), at.reshape(other, [-1, 1])), []);
 }
 
 /** `mv(self, vec)`: [n, k] × [k]. */
@@ -39,5 +40,5 @@ export function mv(ks: DispatchKeySet, self: Tensor, vec: Tensor): Tensor {
     const [r, a, v] = [vec.scalarType, self.scalarType, vec.scalarType].map(scalarTypeToString);
     throw new Error(`addmv input tensors must have the same dtype, but got ${r}, ${a}, and ${v}`);
   }
-  return mm(ks, self, vec.reshape(-1, 1)).reshape(-1);
+  return at.reshape(mm(ks, self, at.reshape(vec, [-1, 1])), [-1]);
 }

@@ -13,6 +13,7 @@ import { conv2dIntegral, convTranspose2dIntegral, hasIntegralConv } from './Conv
 import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward, convTranspose2dForward } from './ConvolutionMM2d.js';
 import { depthwiseBackwardInput, depthwiseBackwardWeight, depthwiseForward, isDepthwise } from './DepthwiseConvolution.js';
 import { newStrided } from './TensorFactories.js';
+import * as at from '../generated/TensorBody.js';
 
 export function pair(v: number[] | number, name: string): [number, number] {
   const a = typeof v === 'number' ? [v] : v;
@@ -25,7 +26,7 @@ export function pair(v: number[] | number, name: string): [number, number] {
 
 /** 4-D [N, C, H, W], adding a batch dim to a 3-D input (PyTorch accepts unbatched inputs). */
 export function batched(input: Tensor, op: string): { x: Tensor; unbatched: boolean } {
-  if (input.dim() === 3) return { x: input.unsqueeze(0), unbatched: true };
+  if (input.dim() === 3) return { x: at.unsqueeze(input, 0), unbatched: true };
   if (input.dim() === 4) return { x: input, unbatched: false };
   throw new Error(`Expected 3D (unbatched) or 4D (batched) input to ${op}, but got input of size: [${input.sizes.join(', ')}]`);
 }
@@ -56,7 +57,7 @@ export function conv2d(
   }
   const { x, unbatched } = batched(input, 'conv2d');
   const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0, 0], groups);
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /** `conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`: conv2d's steps for [N, C, L]. */
@@ -73,7 +74,7 @@ export function conv1d(
   checkBiasType(input, bias);
   const { x, unbatched } = batchify(input, 1, 'conv1d');
   const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0], groups);
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /** `conv1d.padding(..., str padding="valid", ...)`: padding 'same' or 'valid' (`_convolution_mode`). */
@@ -90,7 +91,7 @@ export function conv1dPadding(
   checkBiasType(input, bias);
   const { x, unbatched } = batchify(input, 1, 'conv1d');
   const out = convolutionMode(x, weight, bias, listOf(stride), padding, listOf(dilation), groups);
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /** `conv2d.padding(..., str padding="valid", ...)`. */
@@ -107,7 +108,7 @@ export function conv2dPadding(
   checkBiasType(input, bias);
   const { x, unbatched } = batchify(input, 2, 'conv2d');
   const out = convolutionMode(x, weight, bias, listOf(stride), padding, listOf(dilation), groups);
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /**
@@ -180,7 +181,7 @@ export function convTranspose1d(
     listOf(outputPadding),
     groups,
   );
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /** `conv_transpose2d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
@@ -207,7 +208,7 @@ export function convTranspose2d(
     listOf(outputPadding),
     groups,
   );
-  return unbatched ? out.squeeze(0) : out;
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 function checkBiasType(input: Tensor, bias: Tensor | null): void {
@@ -219,7 +220,7 @@ function checkBiasType(input: Tensor, bias: Tensor | null): void {
 /** `batchify`: an unbatched input (one dim fewer) gets a batch dim. */
 function batchify(input: Tensor, spatial: number, op: string): { x: Tensor; unbatched: boolean } {
   const d = spatial + 2;
-  if (input.dim() === d - 1) return { x: input.unsqueeze(0), unbatched: true };
+  if (input.dim() === d - 1) return { x: at.unsqueeze(input, 0), unbatched: true };
   if (input.dim() === d) return { x: input, unbatched: false };
   throw new Error(`Expected ${d - 1}D (unbatched) or ${d}D (batched) input to ${op}, but got input of size: [${input.sizes.join(', ')}]`);
 }
@@ -338,8 +339,8 @@ export function convolution(
   if (dim === 1) {
     // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter gets a leading height entry.
     const out = convolution2d(
-      input.contiguous().unsqueeze(2),
-      weight.unsqueeze(2),
+      at.unsqueeze(at.contiguous(input), 2),
+      at.unsqueeze(weight, 2),
       bias,
       [1, ...st],
       [0, ...pd],
@@ -348,7 +349,7 @@ export function convolution(
       [0, ...op],
       groups,
     );
-    return out.squeeze(2);
+    return at.squeeze_dim(out, 2);
   }
   return convolution2d(input, weight, bias, st, pd, dl, transposed, op, groups);
 }
@@ -465,7 +466,7 @@ export function conv2dBackward(
   which: 'input' | 'weight',
 ): Tensor {
   const { x, unbatched } = batched(input, 'conv2d');
-  const gb = unbatched ? grad.unsqueeze(0) : grad;
+  const gb = unbatched ? at.unsqueeze(grad, 0) : grad;
   const [n, c, h, w] = x.sizes as [number, number, number, number];
   const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
   const [sh, sw] = pair(stride, 'stride');
@@ -477,5 +478,5 @@ export function conv2dBackward(
   const depthwise = isDepthwise(geometry);
   if (which === 'weight') return depthwise ? depthwiseBackwardWeight(gb, x, geometry) : conv2dBackwardWeightMM(gb, x, geometry);
   const r = depthwise ? depthwiseBackwardInput(gb, weight, geometry) : conv2dBackwardInputMM(gb, weight, geometry);
-  return unbatched ? r.squeeze(0) : r;
+  return unbatched ? at.squeeze_dim(r, 0) : r;
 }

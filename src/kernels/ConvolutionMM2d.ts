@@ -17,6 +17,7 @@
 
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
@@ -94,10 +95,10 @@ export const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): vo
 export function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
   const dtype = ts[0]?.scalarType as ScalarType;
   if (dtype === ScalarType.Float || dtype === ScalarType.Double) return f([...ts]);
-  const wide = ts.map((t) => (t === null ? null : t.to(ScalarType.Float)));
+  const wide = ts.map((t) => (t === null ? null : at.to_dtype(t, ScalarType.Float)));
   const r = f(wide);
   wide.forEach((t, i) => freeCopy(t, ts[i] ?? null));
-  const out = r.to(dtype);
+  const out = at.to_dtype(r, dtype);
   r.dispose();
   return out;
 }

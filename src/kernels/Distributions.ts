@@ -16,6 +16,7 @@ import { restride } from '../iter/Resize.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { forEachStorageIndex } from './Copy.js';
+import * as at from '../generated/TensorBody.js';
 
 type Gen = Generator | null | undefined;
 
@@ -188,7 +189,7 @@ export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: numbe
   const outSizes = self.dim() === 1 ? [numSamples] : [self.sizes[0] as number, numSamples];
   if (self.isMeta()) return aten().empty_memory_format.call(outSizes, ScalarType.Long, null, self.device, null, null);
   const nDist = self.dim() === 1 ? 1 : (self.sizes[0] as number);
-  const src = self.contiguous();
+  const src = at.contiguous(self);
   const { data, base, lanes } = src.dataView();
   const p = (e: number): number => readElement(src.scalarType, data, base + e * lanes) as number;
   const n = src.numel();

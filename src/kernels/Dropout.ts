@@ -5,6 +5,7 @@ import { type Generator, bernoulliFill } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { writeElement } from '../tensor/elements.js';
 import { emptyLike, storedElements } from './StorageAccess.js';
+import * as at from '../generated/TensorBody.js';
 
 /**
  * `dropout(input, p, train)`, CompositeImplicitAutograd as in PyTorch's CPU path (`_dropout_impl`): a noise
@@ -24,5 +25,5 @@ export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: bo
     for (let i = 0; i < n; i++)
       writeElement(noise.scalarType, y.data, y.base + i * y.lanes, mask === null ? 0 : (mask[i] as number) * scale);
   }
-  return input.mul(noise);
+  return at.mul_Tensor(input, noise);
 }

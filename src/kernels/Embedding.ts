@@ -8,6 +8,7 @@ import { aten } from '../generated/Operators.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import { contiguousOf, elementReader } from './StorageAccess.js';
 import { indexSelect } from './TensorAdvancedIndexing.js';
+import * as at from '../generated/TensorBody.js';
 
 /** `embedding(weight, indices, padding_idx=-1)`: rows of weight. */
 export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): Tensor {
@@ -17,8 +18,8 @@ export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): 
       `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.scalarType)}Tensor instead (while checking arguments for embedding)`,
     );
   }
-  const rows = indexSelect(ks, weight, 0, indices.reshape(-1));
-  return rows.view([...indices.sizes, weight.sizes[1] as number]);
+  const rows = indexSelect(ks, weight, 0, at.reshape(indices, [-1]));
+  return at.view(rows, [...indices.sizes, weight.sizes[1] as number]);
 }
 
 /** embedding_renorm_'s argument checks (checkDim, checkScalarTypes). */

@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { FusedAdamArgs } from '../wasm/kernels/KernelTable.js';
 import { f32_fused_adam } from '../wasm/kernels/referenceOptim.js';
 import { addressOf, wasmKernelFor } from '../wasm/kernels/vec.js';
+import * as at from '../generated/TensorBody.js';
 
 // Note [The fused optimiser kernels' rounding]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -110,8 +111,8 @@ export function ampArgs(
   gradScale: Tensor | null | undefined,
   foundInf: Tensor | null | undefined,
 ): { scale: number | null; skip: boolean } {
-  const scale = gradScale === null || gradScale === undefined ? null : Math.fround(Number(gradScale.item()));
-  const skip = foundInf !== null && foundInf !== undefined && Number(foundInf.item()) === 1;
+  const scale = gradScale === null || gradScale === undefined ? null : Math.fround(Number(at.item(gradScale)));
+  const skip = foundInf !== null && foundInf !== undefined && Number(at.item(foundInf)) === 1;
   return { scale, skip };
 }
 
@@ -154,7 +155,7 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
   const v = floatData(expAvgSq, name);
   const mx = maxSq === null ? null : floatData(maxSq, name);
   const { r, fma, width } = roundingOf(param.scalarType);
-  const step = Math.fround(Number(stepT.item()));
+  const step = Math.fround(Number(at.item(stepT)));
   // "need to use double here to align with non-fused adam"
   const biasCorrection1 = 1 - powStep(a.beta1, step);
   const biasCorrection2 = 1 - powStep(a.beta2, step);

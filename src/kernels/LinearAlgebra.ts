@@ -16,6 +16,8 @@ import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js'
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 const LOWER: Partial<Record<ScalarType, string>> = {
   [ScalarType.Float]: 'float',
@@ -99,7 +101,7 @@ function contiguousData(c: Tensor): { data: StorageArray; off: number } {
   return { data: c.storage.data(c.scalarType), off: c.storage.arrayOffset(c.scalarType) + c.storageOffset };
 }
 
-const contiguous = (t: Tensor): Tensor => (t.isContiguous() ? t : t.contiguous());
+const contiguous = (t: Tensor): Tensor => (t.isContiguous() ? t : at.contiguous(t));
 
 /** Frees a contiguous copy made inside the kernel (never the argument itself): Note [Storage lifetime]. */
 const freeCopy = (copy: Tensor, of: Tensor): void => {
@@ -169,8 +171,8 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const n = b.sizes[d - 1] as number;
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   // Operands to stage, as contiguous tensors (made before the workspace: arrays after the last allocation).
-  const sa0 = inLinear(name, a, dtype) ? null : a.contiguous();
-  const sb0 = inLinear(name, b, dtype) ? null : b.contiguous();
+  const sa0 = inLinear(name, a, dtype) ? null : at.contiguous(a);
+  const sb0 = inLinear(name, b, dtype) ? null : at.contiguous(b);
   const stageC = !inLinear(name, out, dtype);
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
   if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
@@ -452,9 +454,9 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
   if (fused !== null) return fused;
   const prod = mm(ks, mat1, mat2);
   // self must broadcast to the product's shape; with beta = 0 its values (even NaN) are ignored.
-  self.expand(prod.sizes);
-  const scaled = alpha === 1 ? prod : prod.mul(alpha);
-  return beta === 0 ? scaled : beta === 1 ? scaled.add(self) : scaled.add(self.mul(beta));
+  at.expand(self, prod.sizes);
+  const scaled = alpha === 1 ? prod : at.mul_Tensor(prod, wrapScalar(alpha));
+  return beta === 0 ? scaled : beta === 1 ? at.add_Tensor(scaled, self) : at.add_Tensor(scaled, at.mul_Tensor(self, wrapScalar(beta)));
 }
 
 /**
@@ -464,7 +466,7 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
 function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
   if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || !packedGemmApplies(mat1.scalarType, mat1, mat2)) return null;
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
-  const bias = self.expand([m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
+  const bias = at.expand(self, [m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([m, n], [n, 1], mat1.scalarType, mat1.device);
   return m * n === 0 ? out : scaledSelfPlusProduct(out, bias, mat1, mat2, beta, alpha);
 }
@@ -475,8 +477,8 @@ function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alp
  */
 function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor | null {
   if (beta !== 0) {
-    out.copy_(bias);
-    if (beta !== 1) out.mul_(beta);
+    at.copy_(out, bias);
+    if (beta !== 1) at.mul__Tensor(out, wrapScalar(beta));
   }
   if (packedGemm(a, b, out, alpha, beta !== 0)) return out;
   out.dispose();
@@ -540,9 +542,9 @@ export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2
   if (fused !== null) return fused;
   const prod = bmm(ks, batch1, batch2);
   // self must broadcast to the product's shape; with beta = 0 its values (even NaN) are ignored.
-  self.expand(prod.sizes);
-  const scaled = alpha === 1 ? prod : prod.mul(alpha);
-  return beta === 1 ? scaled.add(self) : beta === 0 ? scaled : scaled.add(self.mul(beta));
+  at.expand(self, prod.sizes);
+  const scaled = alpha === 1 ? prod : at.mul_Tensor(prod, wrapScalar(alpha));
+  return beta === 1 ? at.add_Tensor(scaled, self) : beta === 0 ? scaled : at.add_Tensor(scaled, at.mul_Tensor(self, wrapScalar(beta)));
 }
 
 /**
@@ -554,7 +556,7 @@ function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: numbe
   if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.scalarType !== batch2.scalarType) return null;
   if (!packedGemmApplies(batch1.scalarType, batch1, batch2)) return null;
   const [bs, m, , n] = checkBmm(batch1, batch2);
-  const bias = self.expand([bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
+  const bias = at.expand(self, [bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.scalarType, batch1.device);
   return bs * m * n === 0 ? out : scaledSelfPlusProduct(out, bias, batch1, batch2, beta, alpha);
 }

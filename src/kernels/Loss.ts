@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { writeElement } from '../tensor/elements.js';
 import { contiguousOf, elementReader, emptyLike, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
+import * as at from '../generated/TensorBody.js';
 
 /** PyTorch's at::Reduction enum, as `int reduction` arguments carry it. */
 export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
@@ -59,7 +60,7 @@ export function pointwiseLoss(
   floatDtype(self, op);
   if (self.isMeta()) return reduceLoss(self, [], sizes, reduction);
   // Every copy first, then the readers (a growing memory replaces its buffer).
-  const [cx, cy, ...ce] = [self, target, ...extraOperands].map((t) => contiguousOf(t.expand(sizes)));
+  const [cx, cy, ...ce] = [self, target, ...extraOperands].map((t) => contiguousOf(at.expand(t, sizes)));
   const [x, y] = [elementReader(cx as Tensor), elementReader(cy as Tensor)];
   const extras = ce.map(elementReader);
   let n = 1;

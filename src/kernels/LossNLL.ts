@@ -9,6 +9,8 @@ import { Reduction, reduceLoss } from './Loss.js';
 import { writeElement } from '../tensor/elements.js';
 import { contiguousOf, elementReader, emptyLike, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /**
  * `nll_loss_nd(self, target, weight=None, reduction=Mean, ignore_index=-100)`: input [N, C, ...] or [C]
@@ -220,27 +222,33 @@ export function crossEntropy(
     }
     if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
     const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
-    const t = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
-    const prod = weight === null ? input.mul(t) : input.mul(t).mul(broadcastWeight(weight));
-    if (reduction === Reduction.None) return prod.sum(classDim).neg();
-    const total = prod.sum().neg();
+    const t =
+      labelSmoothing > 0 ? at.add_Tensor(at.mul_Tensor(target, wrapScalar(1 - labelSmoothing)), wrapScalar(labelSmoothing / c)) : target;
+    const prod = weight === null ? at.mul_Tensor(input, t) : at.mul_Tensor(at.mul_Tensor(input, t), broadcastWeight(weight));
+    if (reduction === Reduction.None) return at.neg(at.sum_dim_IntList(prod, [classDim]));
+    const total = at.neg(at.sum(prod));
     if (reduction === Reduction.Sum) return total;
-    if (input.numel() === 0) return total.fill_(NaN);
+    if (input.numel() === 0) return at.fill__Scalar(total, NaN);
     return ops.div_Scalar.call(total, input.numel() / c); // C++'s `tensor / n`: div.Scalar (DivBackward1)
   }
   const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
   const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
-  const ignoreMask = target.eq(ignoreIndex);
-  const smooth = (weight === null ? input.sum(classDim) : input.mul(broadcastWeight(weight)).sum(classDim)).neg();
-  smooth.masked_fill_(ignoreMask, 0);
+  const ignoreMask = at.eq_Scalar(target, ignoreIndex);
+  const smooth = at.neg(
+    weight === null ? at.sum_dim_IntList(input, [classDim]) : at.sum_dim_IntList(at.mul_Tensor(input, broadcastWeight(weight)), [classDim]),
+  );
+  at.masked_fill__Scalar(smooth, ignoreMask, 0);
   let ret: Tensor;
   if (reduction === Reduction.Mean) {
     ret =
       weight === null
-        ? smooth.sum().div(ignoreMask.logical_not().sum())
-        : smooth.sum().div(weight.gather(0, target.masked_select(ignoreMask.logical_not()).flatten()).sum());
-  } else if (reduction === Reduction.Sum) ret = smooth.sum();
+        ? at.div_Tensor(at.sum(smooth), at.sum(at.logical_not(ignoreMask)))
+        : at.div_Tensor(
+            at.sum(smooth),
+            at.sum(at.gather(weight, 0, at.flatten_using_ints(at.masked_select(target, at.logical_not(ignoreMask))))),
+          );
+  } else if (reduction === Reduction.Sum) ret = at.sum(smooth);
   else ret = smooth;
-  return nll.mul(1 - labelSmoothing).add(ret.mul(labelSmoothing / c));
+  return at.add_Tensor(at.mul_Tensor(nll, wrapScalar(1 - labelSmoothing)), at.mul_Tensor(ret, wrapScalar(labelSmoothing / c)));
 }

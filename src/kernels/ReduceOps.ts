@@ -40,6 +40,7 @@ import {
   sumRun,
   sumRunVec,
 } from './ReduceOpsKernel.js';
+import * as at from '../generated/TensorBody.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -616,7 +617,7 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
   const outer = self.numel() / (size * inner);
-  const src = self.contiguous();
+  const src = at.contiguous(self);
   const convert = src.scalarType !== outDtype;
   const { data: sd, base: sb } = src.dataView();
   const { data, base } = out.dataView();

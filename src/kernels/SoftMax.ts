@@ -11,6 +11,8 @@ import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../generated/Operators.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
   const d = dtype ?? t.scalarType;
@@ -88,7 +90,7 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
   const outer = out.numel() / (size * inner);
-  const src = self.contiguous();
+  const src = at.contiguous(self);
   const x = src.dataView();
   const y = out.dataView();
   if (inner === 1 && x.data instanceof Float32Array && y.data instanceof Float32Array) {
@@ -173,10 +175,10 @@ function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDty
     floatDtype(grad, name);
     const r =
       grad.dim() === 0
-        ? grad.mul(0)
+        ? at.mul_Tensor(grad, wrapScalar(0))
         : log
-          ? grad.sub(output.exp().mul(grad.sum([d], true)))
-          : output.mul(grad.sub(grad.mul(output).sum([d], true)));
+          ? at.sub_Tensor(grad, at.mul_Tensor(at.exp(output), at.sum_dim_IntList(grad, [d], true)))
+          : at.mul_Tensor(output, at.sub_Tensor(grad, at.sum_dim_IntList(at.mul_Tensor(grad, output), [d], true)));
     return r.scalarType === inputDtype ? r : aten().to_dtype.call(r, inputDtype, false, false, null);
   }
   const out = newStrided(sizes, contiguousStrides(sizes), grad.scalarType, grad.device);
@@ -185,8 +187,8 @@ function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDty
     let inner = 1;
     for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
     const outer = out.numel() / (size * inner);
-    const gc = grad.contiguous();
-    const yc = output.contiguous();
+    const gc = at.contiguous(grad);
+    const yc = at.contiguous(output);
     // Views taken after every allocation (Note [softmax over storage]): nothing below allocates.
     const g = gc.dataView();
     const y = yc.dataView();

@@ -10,6 +10,7 @@ import { contiguousOf, elementReader, emptyLike, moveElement, storedElements } f
 import { topkRow } from './TopKImpl.js';
 import { around } from './TensorShape.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 
 /**
  * `sort.stable(self, *, stable, dim=-1, descending=False)`: (values, indices). NaN sorts as the largest
@@ -68,10 +69,10 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
   if (self.isMeta() || !real || self.numel() === 0 || k === 0) {
     const [values, indices] = sort(ks, self, d, largest);
     if (self.dim() === 0) return [values, indices];
-    return [values.narrow(d, 0, k).contiguous(), indices.narrow(d, 0, k).contiguous()];
+    return [at.contiguous(at.narrow(values, d, 0, k)), at.contiguous(at.narrow(indices, d, 0, k))];
   }
   // rows along the last dim; PyTorch's per-row selection (./TopKImpl.ts, Note [topk's tie order])
-  const x = contiguousOf(self.dim() === 0 ? self.reshape([1]) : self.transpose(d, -1));
+  const x = contiguousOf(self.dim() === 0 ? at.reshape(self, [1]) : at.transpose_int(self, d, -1));
   const rows = x.numel() / size;
   const outSizes = [...x.sizes.slice(0, -1), k];
   const values = emptyLike(x, outSizes);
@@ -93,8 +94,8 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
       iOut.data[iOut.base + r * k + j] = i;
     }
   }
-  if (self.dim() === 0) return [values.reshape([]), indices.reshape([])];
-  return [values.transpose(-1, d).contiguous(), indices.transpose(-1, d).contiguous()];
+  if (self.dim() === 0) return [at.reshape(values, []), at.reshape(indices, [])];
+  return [at.contiguous(at.transpose_int(values, -1, d)), at.contiguous(at.transpose_int(indices, -1, d))];
 }
 
 /**

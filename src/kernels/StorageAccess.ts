@@ -12,6 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { SMALL_BYTES } from '../wasm/runtime/CPUAllocator.js';
 import { newStrided } from './TensorFactories.js';
+import * as at from '../generated/TensorBody.js';
 
 /** The stored elements of a contiguous tensor: element e occupies `data[base + e * lanes + l]`, l < lanes. */
 export interface StoredElements {
@@ -22,7 +23,7 @@ export interface StoredElements {
 
 /** A contiguous tensor with `t`'s values (t itself when it is contiguous). */
 export function contiguousOf(t: Tensor): Tensor {
-  return t.isContiguous() ? t : t.contiguous();
+  return t.isContiguous() ? t : at.contiguous(t);
 }
 
 /** A new contiguous tensor of `sizes` and `dtype` on `like`'s device, uninitialised. */

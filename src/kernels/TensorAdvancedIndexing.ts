@@ -32,6 +32,7 @@ import {
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 
 function checkIndexDtype(index: Tensor, op: string): void {
   if (index.scalarType !== ScalarType.Long && index.scalarType !== ScalarType.Int) {
@@ -262,7 +263,7 @@ function maskedFillValue(value: Tensor): number | boolean {
     throw new Error(`masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ${value.dim()} dimension(s).`);
   }
   if (value.isMeta()) return 0;
-  const v = value.item();
+  const v = at.item(value);
   return typeof v === 'boolean' ? v : Number(v);
 }
 
@@ -589,7 +590,7 @@ export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor,
   const selfShape = inferSize(indexSizes, self.sizes);
   // See Note [take_along_dim's index wrap]
   const size = self.sizes[d] as number;
-  const wrapped = allWithin(indices, size) ? indices : indices.remainder(size);
+  const wrapped = allWithin(indices, size) ? indices : at.remainder_Scalar(indices, size);
   return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(wrapped, indexShape, false), false);
 }
 

@@ -31,6 +31,7 @@ import { functionalOutputs, zeroNumelCheckDims } from './ReduceOps.js';
 import { argmaxRun, argminRun, maxRunVec, minRunVec } from './ReduceOpsKernel.js';
 import { emptyLike } from './StorageAccess.js';
 import type { StructuredKernel, StructuredMeta, StructuredOutputsKernel } from './TensorMeta.js';
+import * as at from '../generated/TensorBody.js';
 
 type OptNum = Num | null | undefined;
 
@@ -522,11 +523,7 @@ export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim =
 
 /** `allclose(self, other, rtol, atol, equal_nan)`: `isclose(...).all().item()`, as PyTorch. */
 export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol = 1e-5, atol = 1e-8, equalNan = false): boolean {
-  return (
-    aten()
-      .all.call(aten().isclose.call(self, other, rtol, atol, equalNan))
-      .item() === true
-  );
+  return at.item(aten().all.call(aten().isclose.call(self, other, rtol, atol, equalNan))) === true;
 }
 
 /**
@@ -535,7 +532,7 @@ export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol 
  */
 export function equal(_ks: DispatchKeySet, self: Tensor, other: Tensor): boolean {
   if (self.sizes.length !== other.sizes.length || self.sizes.some((s, i) => s !== other.sizes[i])) return false;
-  return aten().all.call(aten().eq_Tensor.call(self, other)).item() === true;
+  return at.item(aten().all.call(aten().eq_Tensor.call(self, other))) === true;
 }
 
 /**

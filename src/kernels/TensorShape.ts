@@ -15,6 +15,7 @@ import { computeStride } from '../tensor/TensorUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, emptyLike, moveElement, moveElements, storedElements } from './StorageAccess.js';
 import { ravel, unravel } from './TensorTransformations.js';
+import * as at from '../generated/TensorBody.js';
 
 /** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
 export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
@@ -120,7 +121,7 @@ export function stack(ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const d = maybeWrapDim(dim, ref.dim() + 1);
   return cat(
     ks,
-    tensors.map((t) => t.unsqueeze(d)),
+    tensors.map((t) => at.unsqueeze(t, d)),
     d,
   );
 }
@@ -134,7 +135,7 @@ export function split(_ks: DispatchKeySet, self: Tensor, splitSize: number, dim 
   if (splitSize === 0 && size !== 0) throw new Error(`split_size can only be 0 if dimension size is 0, but got dimension size of ${size}`);
   const parts: Tensor[] = [];
   const n = splitSize === 0 ? 1 : Math.max(Math.ceil(size / splitSize), 1);
-  for (let i = 0; i < n; i++) parts.push(self.narrow(d, i * splitSize, Math.min(splitSize, size - i * splitSize)));
+  for (let i = 0; i < n; i++) parts.push(at.narrow(self, d, i * splitSize, Math.min(splitSize, size - i * splitSize)));
   return parts;
 }
 
@@ -152,7 +153,7 @@ export function splitWithSizes(_ks: DispatchKeySet, self: Tensor, splitSizes: nu
   }
   let start = 0;
   return splitSizes.map((s) => {
-    const v = self.narrow(d, start, s);
+    const v = at.narrow(self, d, start, s);
     start += s;
     return v;
   });
@@ -176,7 +177,7 @@ export function chunk(_ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0
 export function unbind(_ks: DispatchKeySet, self: Tensor, dim = 0): Tensor[] {
   if (self.dim() === 0) throw new Error('Dimension specified as 0 but tensor has no dimensions');
   const d = maybeWrapDim(dim, self.dim());
-  return Array.from({ length: self.sizes[d] as number }, (_, i) => self.select(d, i));
+  return Array.from({ length: self.sizes[d] as number }, (_, i) => at.select_int(self, d, i));
 }
 
 /** `repeat(self, repeats)`: tiles the tensor `repeats[k]` times along each (leading-padded) dim. */

@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../generated/Operators.js';
 import { contiguousOf, elementReader, emptyLike, moveElement, storedElements } from './StorageAccess.js';
+import * as at from '../generated/TensorBody.js';
 
 // Note [unique always sorts on CPU]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -143,7 +144,7 @@ function uniqueSlices(self: Tensor, dim: number, consecutive: boolean): [Tensor,
   }
   // [n, rest] rows: self.moveaxis(dim, 0).contiguous().view(n, -1).
   const perm = [d, ...[...self.sizes.keys()].filter((k) => k !== d)];
-  const flat = aten().permute.call(self, perm).contiguous();
+  const flat = at.contiguous(aten().permute.call(self, perm));
   const rest = flat.numel() / n;
   // Allocated before the reader's view is taken: an allocation may grow linear memory and detach it.
   const inverse = emptyLike(self, [n], ScalarType.Long);

@@ -10,6 +10,7 @@ import { writeElement } from '../tensor/elements.js';
 import { elementReader, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
+import * as at from '../generated/TensorBody.js';
 
 /**
  * The elements of a contiguous float32 / float64 CPU tensor as its storage's own typed array (else null). Take
@@ -106,7 +107,11 @@ export function nativeLayerNorm(
   const result = newStrided(sizes, contiguousStrides(sizes), input.scalarType, input.device);
   const meanT = newStrided(statShape, contiguousStrides(statShape), statDtype, input.device);
   const rstdT = newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device);
-  const [ci, cw, cb] = [input.contiguous(), weight?.contiguous() ?? null, bias?.contiguous() ?? null];
+  const [ci, cw, cb] = [
+    at.contiguous(input),
+    weight === null || weight === undefined ? null : at.contiguous(weight),
+    bias === null || bias === undefined ? null : at.contiguous(bias),
+  ];
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const reader = (t: Tensor): ((e: number) => number) => {
     const a = floatElements(t);

@@ -29,6 +29,7 @@ import { Size } from './Size.js';
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
+import * as at from '../generated/TensorBody.js';
 
 // Note [Tensor brand check]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -455,7 +456,7 @@ export class Tensor extends TensorImpl {
 
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
   expand_as(other: Tensor): Tensor {
-    return this.expand(other.sizes);
+    return at.expand(this, other.sizes);
   }
 
   /**

@@ -40,6 +40,9 @@ const GLOBALS = new Set([
   'string',
   'boolean',
   'Tensor',
+  // The typed layer and the parser's wrapped number (Note [The typed Tensor layer] in dest/TensorBody.ts).
+  'at',
+  'wrapScalar',
 ]);
 
 const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) => string; type: string }>> = {
@@ -486,6 +489,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     for (const h of a.helpers) helpers.add(h);
     nodeLines.push(...emitNode(a));
   }
+  const formulaUses = (re: RegExp): boolean => infos.some((i) => i.formulas.some((f) => re.test(stripStrings(f.expr))));
   const autogradLines: string[] = [];
   const viewLines: string[] = [];
   for (const nf of functions) {
@@ -532,6 +536,8 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     "import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';",
     "import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';",
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../autograd/FunctionsManual.js';`] : []),
+    ...(formulaUses(/(?<![.\w])at\./) ? ["import * as at from './TensorBody.js';"] : []),
+    ...(formulaUses(/(?<![.\w])wrapScalar\(/) ? ["import { wrapScalar } from '../tensor/ScalarOps.js';"] : []),
     '',
     '/** An empty saved variable (the initial value of saved-tensor fields). */',
     'const NONE = savedOpt(null);',

@@ -63,7 +63,7 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
     const args = nf.func.arguments.map((a) =>
       a.isOut ? (several ? `(out as Tensor[])[${k++}] as Tensor` : 'out as Tensor') : (vars.get(a.name) ?? 'undefined'),
     );
-    return `aten().${nf.handleName}.call(${args.join(', ')})`;
+    return `at.${nf.handleName}(${args.join(', ')})`;
   };
   if (ov.out) {
     L.push(`const out = o === undefined ? undefined : o.out;`);
@@ -253,7 +253,8 @@ function file(what: string, body: readonly string[]): string {
     const used = names.filter(uses);
     if (used.length > 0) imports.push(`import type { ${used.join(', ')} } from '${from}';`);
   }
-  if (uses('aten')) imports.push("import { aten } from './Operators.js';");
+  // The parsed arguments go to the typed layer (Note [The typed Tensor layer] in src/codegen/dest/TensorBody.ts).
+  if (/\bat\.[A-Za-z_]/.test(text)) imports.push("import * as at from './TensorBody.js';");
   if (uses('frontEndEnter')) imports.push("import { frontEndEnter, hooks } from '../dispatch/debug.js';");
   if (uses('setFactoryRequiresGrad')) imports.push("import { setFactoryRequiresGrad } from '../autograd/variable.js';");
   const runtime = RUNTIME_NAMES.filter((n) => uses(n.replace('type ', '')));
