@@ -27,7 +27,7 @@ class DynamicNet extends torch.nn.Module {
    * For the forward pass of the model, we choose either 4, 5
    * and reuse the e parameter to compute the contribution of these orders.
    */
-  forward(x: Tensor): Tensor {
+  override forward(x: Tensor): Tensor {
     let y = this.a.add(this.b.mul(x)).add(this.c.mul(x.pow(2))).add(this.d.mul(x.pow(3)));
     for (let exp = 4; exp < 4 + ((7 * this.calls) % 3); exp++) y = y.add(this.e.mul(x.pow(exp)));
     this.calls += 1;

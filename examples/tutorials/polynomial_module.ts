@@ -23,7 +23,7 @@ class Polynomial3 extends torch.nn.Module {
    * In the forward function we accept a Tensor of input data and we must return
    * a Tensor of output data.
    */
-  forward(x: Tensor): Tensor {
+  override forward(x: Tensor): Tensor {
     return this.a.add(this.b.mul(x)).add(this.c.mul(x.pow(2))).add(this.d.mul(x.pow(3)));
   }
 

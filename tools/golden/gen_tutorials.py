@@ -18,7 +18,7 @@ OUT = os.path.join(ROOT, "test", "golden", "tutorials.json")
 
 
 def main():
-    names = sorted(f[:-3] for f in os.listdir(DIR) if f.endswith(".py"))
+    names = sorted(f[:-3] for f in os.listdir(DIR) if f.endswith(".py") and not f.startswith("_"))
     if len(sys.argv) > 1:
         names = [n for n in names if n in sys.argv[1:]]
     result = {"generated_by": "tools/golden/gen_tutorials.py", "torch_version": torch.__version__, "tutorials": {}}
