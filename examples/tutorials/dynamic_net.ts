@@ -28,7 +28,10 @@ class DynamicNet extends torch.nn.Module {
    * and reuse the e parameter to compute the contribution of these orders.
    */
   override forward(x: Tensor): Tensor {
-    let y = this.a.add(this.b.mul(x)).add(this.c.mul(x.pow(2))).add(this.d.mul(x.pow(3)));
+    let y = this.a
+      .add(this.b.mul(x))
+      .add(this.c.mul(x.pow(2)))
+      .add(this.d.mul(x.pow(3)));
     for (let exp = 4; exp < 4 + ((7 * this.calls) % 3); exp++) y = y.add(this.e.mul(x.pow(exp)));
     this.calls += 1;
     return y;

@@ -22,7 +22,10 @@ const d = torch.randn([], { dtype, requires_grad: true });
 const learning_rate = 1e-6;
 for (let t = 0; t < 500; t++) {
   // Forward pass: compute predicted y using operations on Tensors.
-  const y_pred = a.add(b.mul(x)).add(c.mul(x.pow(2))).add(d.mul(x.pow(3)));
+  const y_pred = a
+    .add(b.mul(x))
+    .add(c.mul(x.pow(2)))
+    .add(d.mul(x.pow(3)));
 
   // Compute and print loss using operations on Tensors.
   const loss = y_pred.sub(y).pow(2).sum();

@@ -24,7 +24,10 @@ class Polynomial3 extends torch.nn.Module {
    * a Tensor of output data.
    */
   override forward(x: Tensor): Tensor {
-    return this.a.add(this.b.mul(x)).add(this.c.mul(x.pow(2))).add(this.d.mul(x.pow(3)));
+    return this.a
+      .add(this.b.mul(x))
+      .add(this.c.mul(x.pow(2)))
+      .add(this.d.mul(x.pow(3)));
   }
 
   /** Just like any class in Python, you can also define custom method on PyTorch modules */

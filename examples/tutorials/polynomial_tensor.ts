@@ -12,15 +12,18 @@ const x = torch.linspace(-Math.PI, Math.PI, 2000, { device, dtype });
 const y = torch.sin(x);
 
 // Randomly initialize weights
-let a = torch.randn([], { device, dtype });
-let b = torch.randn([], { device, dtype });
-let c = torch.randn([], { device, dtype });
-let d = torch.randn([], { device, dtype });
+const a = torch.randn([], { device, dtype });
+const b = torch.randn([], { device, dtype });
+const c = torch.randn([], { device, dtype });
+const d = torch.randn([], { device, dtype });
 
 const learning_rate = 1e-6;
 for (let t = 0; t < 500; t++) {
   // Forward pass: compute predicted y
-  const y_pred = a.add(b.mul(x)).add(c.mul(x.pow(2))).add(d.mul(x.pow(3)));
+  const y_pred = a
+    .add(b.mul(x))
+    .add(c.mul(x.pow(2)))
+    .add(d.mul(x.pow(3)));
 
   // Compute and print loss
   const loss = y_pred.sub(y).pow(2).sum().item();

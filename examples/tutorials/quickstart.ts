@@ -13,8 +13,7 @@ const { DataLoader, FashionMNIST, Subset } = torch.utils.data;
 torch.manual_seed(0);
 
 // torchvision's datasets.FashionMNIST(root, train, transform=ToTensor()) over the IDX files the repository ships.
-const file = (name: string): Uint8Array =>
-  readFileSync(new URL(`../../data/fashion-mnist-subset/${name}.gz`, import.meta.url));
+const file = (name: string): Uint8Array => readFileSync(new URL(`../../data/fashion-mnist-subset/${name}.gz`, import.meta.url));
 const range = (n: number): number[] => [...Array(n).keys()];
 
 // Download training data from open datasets.
@@ -134,20 +133,10 @@ console.log('Saved PyTorch Model State to model.pth');
 model = new NeuralNetwork().to(device);
 model.load_state_dict(torch.load(path, { weights_only: true }) as Record<string, Tensor>);
 
-const classes = [
-  'T-shirt/top',
-  'Trouser',
-  'Pullover',
-  'Dress',
-  'Coat',
-  'Sandal',
-  'Shirt',
-  'Sneaker',
-  'Bag',
-  'Ankle boot',
-];
+const classes = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot'];
 
 model.eval();
+// eslint-disable-next-line prefer-const -- Python's tuple assignment; only x is reassigned
 let [x, y] = [test_data.getItem(0)[0], test_data.getItem(0)[1]];
 torch.no_grad(() => {
   x = x.to(device);
