@@ -12,6 +12,7 @@ import { format } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 
 import { loadGolden } from '../golden.js';
+import { torch } from '../../src/index.js';
 
 const fixture = loadGolden<{ tutorials: Record<string, string[]> }>('tutorials.json');
 
@@ -63,4 +64,16 @@ describe('examples/tutorials: PyTorch tutorials ported line for line', () => {
       compareLines(await runTutorial(name), fixture.tutorials[name]!);
     }, 60_000);
   }
+});
+
+describe('PyTorch spellings the tutorials use', () => {
+  it('grad_fn.next_functions is nextFunctions', () => {
+    const w = torch.ones(3, { requires_grad: true });
+    const loss = torch.relu(w.mul(2)).sum();
+    const [[relu, nr]] = loss.grad_fn!.next_functions as [[NonNullable<typeof loss.grad_fn>, number]];
+    expect(relu.name()).toBe('ReluBackward0');
+    expect(nr).toBe(0);
+    expect(relu.next_functions[0]![0]!.name()).toBe('MulBackward0');
+    expect(relu.next_functions).toEqual(relu.nextFunctions);
+  });
 });
