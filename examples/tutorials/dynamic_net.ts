@@ -1,5 +1,5 @@
 // PyTorch: Control Flow + Weight Sharing — PyTorch's beginner_source/examples_nn/dynamic_net.py, ported line for
-// line (a seed added, 500 steps printing every 100 instead of 30000 every 2000, and Python's
+// line (a seed added, 200 steps printing every 20 instead of 30000 every 2000, and Python's
 // random.randint(4, 6) replaced by a sequence both languages compute: 4 + (7 * t) % 3).
 // Run: npx tsx examples/tutorials/dynamic_net.ts
 import { torch, type Tensor } from 'aten-ts';
@@ -55,13 +55,13 @@ const model = new DynamicNet();
 // Construct our loss function and an Optimizer.
 const criterion = new torch.nn.MSELoss({ reduction: 'sum' });
 const optimizer = new torch.optim.SGD(model.parameters(), { lr: 1e-8, momentum: 0.9 });
-for (let t = 0; t < 500; t++) {
+for (let t = 0; t < 200; t++) {
   // Forward pass: Compute predicted y by passing x to the model
   const y_pred = model.call(x);
 
   // Compute and print loss
   const loss = criterion.call(y_pred, y);
-  if (t % 100 === 99) console.log(t, loss.item());
+  if (t % 20 === 19) console.log(t, loss.item());
 
   // Zero gradients, perform a backward pass, and update the weights.
   optimizer.zero_grad();

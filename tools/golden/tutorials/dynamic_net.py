@@ -1,5 +1,5 @@
 # Twin of examples/tutorials/dynamic_net.ts: PyTorch's beginner_source/examples_nn/dynamic_net.py, with a seed
-# added, 500 steps (printing every 100) instead of 30000 (every 2000), and Python's random.randint(4, 6)
+# added, 200 steps (printing every 20) instead of 30000 (every 2000), and Python's random.randint(4, 6)
 # replaced by a sequence both languages compute: 4 + (7 * t) % 3.
 import torch
 import math
@@ -48,13 +48,13 @@ model = DynamicNet()
 # Construct our loss function and an Optimizer.
 criterion = torch.nn.MSELoss(reduction='sum')
 optimizer = torch.optim.SGD(model.parameters(), lr=1e-8, momentum=0.9)
-for t in range(500):
+for t in range(200):
     # Forward pass: Compute predicted y by passing x to the model
     y_pred = model(x)
 
     # Compute and print loss
     loss = criterion(y_pred, y)
-    if t % 100 == 99:
+    if t % 20 == 19:
         print(t, loss.item())
 
     # Zero gradients, perform a backward pass, and update the weights.
