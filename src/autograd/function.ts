@@ -97,11 +97,6 @@ export abstract class Node {
     return this.nextEdges.map((e) => [e.fn, e.inputNr]);
   }
 
-  /** `grad_fn.next_functions`, PyTorch's spelling of {@link nextFunctions}. */
-  get next_functions(): [Node | null, number][] {
-    return this.nextFunctions;
-  }
-
   numInputs(): number {
     return this.moreMetadata !== null ? this.moreMetadata.length : this.sizes0 !== undefined ? 1 : 0;
   }
