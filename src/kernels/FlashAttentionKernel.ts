@@ -121,7 +121,8 @@ function run(
     arrays[i] = wsv;
     stageAt += spans[i] as number;
   }
-  if (wasm) {
+  // The scratch itself may have landed in the JS heap (linear memory at its limit): then the JS twin runs.
+  if (wasm && wasmKernelFor(name, wsv, ...(arrays as Float32Array[])) !== null) {
     // Element indices in the memory's float32 view: every operand is there.
     for (let i = 0; i < ops.length; i++) at[i * 4] = addressOf(arrays[i] as Float32Array, at[i * 4] as number) >>> 2;
     const paramsAt = ws0 + nCalls * wsElems;
