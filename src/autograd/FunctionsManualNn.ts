@@ -327,11 +327,11 @@ export function preluKernelBackward(which: 0 | 1, grad: Tensor, self: Tensor, we
   if (!autogradState.gradMode) {
     return cached(grad, self, () => aten()._prelu_kernel_backward.call(grad, self, weight))[which] as Tensor;
   }
-  const positive = self.gt(0);
-  if (which === 0) return aten().where_self.call(positive, grad, weight.mul(grad));
+  const positive = at.gt_Scalar(self, 0);
+  if (which === 0) return aten().where_self.call(positive, grad, at.mul_Tensor(weight, grad));
   const zero = aten().zeros_like.call(self, null, null, null, null, null);
-  const gw = aten().where_self.call(positive, zero, self.mul(grad));
+  const gw = aten().where_self.call(positive, zero, at.mul_Tensor(self, grad));
   // weight has self's rank (prelu reshaped it): sum the broadcast dims back (sum_to_size)
   const dims = gw.sizes.flatMap((s, i) => (weight.sizes[i] === 1 && s !== 1 ? [i] : []));
-  return dims.length > 0 ? gw.sum(dims, true) : gw;
+  return dims.length > 0 ? at.sum_dim_IntList(gw, dims, true) : gw;
 }

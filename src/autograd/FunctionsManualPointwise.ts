@@ -4,7 +4,9 @@
 // derivatives.yaml. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import { besselI1 } from '../kernels/UnaryOpsKernel.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
 const M_PI_180 = 0.017453292519943295;
@@ -17,79 +19,74 @@ function scalarLike(v: number, like: Tensor): Tensor {
 
 /** acosh: grad * rsqrt(self^2 - 1) (the real case of derivatives.yaml). */
 export function acoshBackward(grad: Tensor, self: Tensor): Tensor {
-  return grad.mul(self.mul(self).sub(1).rsqrt());
+  return at.mul_Tensor(grad, at.rsqrt(at.sub_Tensor(at.mul_Tensor(self, self), wrapScalar(1))));
 }
 /** asinh: grad * rsqrt(self^2 + 1). */
 export function asinhBackward(grad: Tensor, self: Tensor): Tensor {
-  return grad.mul(self.pow(2).add(1).rsqrt());
+  return at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.pow_Tensor_Scalar(self, 2), wrapScalar(1))));
 }
 /** atanh: grad * 1 / (1 - self^2). */
 export function atanhBackward(grad: Tensor, self: Tensor): Tensor {
-  return grad.mul(1).div(self.pow(2).neg().add(1));
+  return at.div_Tensor(at.mul_Tensor(grad, wrapScalar(1)), at.add_Tensor(at.neg(at.pow_Tensor_Scalar(self, 2)), wrapScalar(1)));
 }
 /** log10: grad / (self * ln 10). */
 export function log10Backward(grad: Tensor, self: Tensor): Tensor {
-  return grad.div(self.mul(2.3025850929940455));
+  return at.div_Tensor(grad, at.mul_Tensor(self, wrapScalar(2.3025850929940455)));
 }
 /** erfinv: sqrt(pi) / 2 * exp(erfinv(self)^2) * grad. */
 export function erfinvBackward(grad: Tensor, self: Tensor): Tensor {
-  return self
-    .erfinv()
-    .pow(2)
-    .exp()
-    .mul(0.5 * Math.sqrt(Math.PI))
-    .mul(grad);
+  return at.mul_Tensor(at.mul_Tensor(at.exp(at.pow_Tensor_Scalar(at.erfinv(self), 2)), wrapScalar(0.5 * Math.sqrt(Math.PI))), grad);
 }
 /** lgamma: grad * digamma(self). */
 export function lgammaBackward(grad: Tensor, self: Tensor): Tensor {
-  return grad.mul(self.digamma());
+  return at.mul_Tensor(grad, at.digamma(self));
 }
 /** digamma / polygamma: grad * polygamma(n + 1, self). */
 export function polygammaBackward(grad: Tensor, n: number, self: Tensor): Tensor {
-  return grad.mul(aten().polygamma.call(n + 1, self));
+  return at.mul_Tensor(grad, aten().polygamma.call(n + 1, self));
 }
 /** i0: grad * i1(self) (special_i1, computed here without a graph of its own). */
 export function i0Backward(grad: Tensor, self: Tensor): Tensor {
-  return grad.mul(besselI1(self));
+  return at.mul_Tensor(grad, besselI1(self));
 }
 /** sinc_backward: grad * (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 where pi x^2 is 0. */
 export function sincBackward(grad: Tensor, self: Tensor): Tensor {
-  const selfPi = self.mul(Math.PI);
-  const selfSquaredPi = self.mul(self).mul(Math.PI);
-  const out = grad.mul(selfPi.mul(selfPi.cos()).sub(selfPi.sin())).div(selfSquaredPi);
-  return aten().where_self.call(selfSquaredPi.eq(0), scalarLike(0, grad), out);
+  const selfPi = at.mul_Tensor(self, wrapScalar(Math.PI));
+  const selfSquaredPi = at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(Math.PI));
+  const out = at.div_Tensor(at.mul_Tensor(grad, at.sub_Tensor(at.mul_Tensor(selfPi, at.cos(selfPi)), at.sin(selfPi))), selfSquaredPi);
+  return aten().where_self.call(at.eq_Scalar(selfSquaredPi, 0), scalarLike(0, grad), out);
 }
 /**
  * infinitely_differentiable_logit_backward: grad / (x (1 - x)) where eps <= x <= 1 - eps, else 0; without eps,
  * where 0 <= x <= 1, else NaN.
  */
 export function logitBackward(grad: Tensor, self: Tensor, eps: number | null): Tensor {
-  const d = grad.div(self.mul(self.neg().add(1)));
+  const d = at.div_Tensor(grad, at.mul_Tensor(self, at.add_Tensor(at.neg(self), wrapScalar(1))));
   if (eps !== null) {
-    const inside = self.ge(eps).logical_and(self.le(1 - eps));
+    const inside = at.logical_and(at.ge_Scalar(self, eps), at.le_Scalar(self, 1 - eps));
     return aten().where_self.call(inside, d, scalarLike(0, self));
   }
-  const inside = self.ge(0).logical_and(self.le(1));
+  const inside = at.logical_and(at.ge_Scalar(self, 0), at.le_Scalar(self, 1));
   return aten().where_self.call(inside, d, scalarLike(NaN, self));
 }
 /** deg2rad_backward / rad2deg_backward: the same constant factor. */
 export function deg2radBackward(grad: Tensor): Tensor {
-  return grad.mul(M_PI_180);
+  return at.mul_Tensor(grad, wrapScalar(M_PI_180));
 }
 export function rad2degBackward(grad: Tensor): Tensor {
-  return grad.mul(M_180_PI);
+  return at.mul_Tensor(grad, wrapScalar(M_180_PI));
 }
 /** hypot: grad * x / result (for either input). */
 export function hypotBackward(grad: Tensor, x: Tensor, result: Tensor): Tensor {
-  return grad.mul(x).div(result);
+  return at.div_Tensor(at.mul_Tensor(grad, x), result);
 }
 /** logaddexp: grad / (1 + exp(b - a)). */
 export function logaddexpBackward(grad: Tensor, a: Tensor, b: Tensor): Tensor {
-  return grad.div(b.sub(a).exp().add(1));
+  return at.div_Tensor(grad, at.add_Tensor(at.exp(at.sub_Tensor(b, a)), wrapScalar(1)));
 }
 /** logaddexp2: grad / (1 + 2^(b - a)). */
 export function logaddexp2Backward(grad: Tensor, a: Tensor, b: Tensor): Tensor {
-  return grad.div(aten().pow_Scalar.call(2, b.sub(a)).add(1));
+  return at.div_Tensor(grad, at.add_Tensor(aten().pow_Scalar.call(2, at.sub_Tensor(b, a)), wrapScalar(1)));
 }
 // Note [Gradient formula for xlogy at x = 0, y <= 0]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -98,32 +95,30 @@ export function logaddexp2Backward(grad: Tensor, a: Tensor, b: Tensor): Tensor {
 
 /** xlogy's self: xlogy(grad, other), 0 where self == 0 and other <= 0 (See Note [Gradient formula for xlogy at x = 0, y <= 0]). */
 export function xlogySelfBackward(grad: Tensor, self: Tensor, other: Tensor): Tensor {
-  return aten()
-    .xlogy_Tensor.call(grad, other)
-    .masked_fill(self.eq(0).logical_and(other.le(0)), 0);
+  return at.masked_fill_Scalar(aten().xlogy_Tensor.call(grad, other), at.logical_and(at.eq_Scalar(self, 0), at.le_Scalar(other, 0)), 0);
 }
 /** xlogy.Scalar_Other's self: xlogy(grad, other), masked where self == 0 unless other > 0. */
 export function xlogyScalarOtherBackward(grad: Tensor, self: Tensor, other: number | boolean): Tensor {
   const g = aten().xlogy_Scalar_Other.call(grad, other);
-  return Number(other) > 0 ? g : g.masked_fill(self.eq(0), 0);
+  return Number(other) > 0 ? g : at.masked_fill_Scalar(g, at.eq_Scalar(self, 0), 0);
 }
 /** xlogy's other: grad * self / other (self a tensor or a number). */
 export function xlogyOtherBackward(grad: Tensor, self: Tensor | number | boolean, other: Tensor): Tensor {
-  return grad.mul(typeof self === 'boolean' ? Number(self) : self).div(other);
+  return at.div_Tensor(at.mul_Tensor(grad, typeof self === 'object' ? self : wrapScalar(Number(self))), other);
 }
 /** copysign_tensor_self_backward: grad * result / self, 0 where self is 0. */
 export function copysignTensorSelfBackward(grad: Tensor, self: Tensor, result: Tensor): Tensor {
-  const ratio = result.div(self);
-  return grad.mul(ratio.masked_fill(self.eq(0), 0));
+  const ratio = at.div_Tensor(result, self);
+  return at.mul_Tensor(grad, at.masked_fill_Scalar(ratio, at.eq_Scalar(self, 0), 0));
 }
 /** nextafter's self: grad where self != other, else 0. */
 export function nextafterBackward(grad: Tensor, self: Tensor, other: Tensor): Tensor {
-  return aten().where_ScalarOther.call(self.ne(other), grad, 0);
+  return aten().where_ScalarOther.call(at.ne_Tensor(self, other), grad, 0);
 }
 /** ldexp: self gets grad * 2^other, other gets grad * result * ln 2. */
 export function ldexpSelfBackward(grad: Tensor, other: Tensor): Tensor {
-  return grad.mul(aten().pow_Scalar.call(2, other));
+  return at.mul_Tensor(grad, aten().pow_Scalar.call(2, other));
 }
 export function ldexpOtherBackward(grad: Tensor, result: Tensor): Tensor {
-  return grad.mul(result).mul(Math.LN2);
+  return at.mul_Tensor(at.mul_Tensor(grad, result), wrapScalar(Math.LN2));
 }

@@ -6,6 +6,7 @@
 
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { amaxAminBackward, meanBackward, stdBackward, sumBackward, varBackward } from './FunctionsManual.js';
 
@@ -14,11 +15,11 @@ type Grads = readonly (Tensor | null | undefined)[];
 /** nansum_backward: the sum's gradient where self is not NaN, 0 where it is. */
 export function nansumBackward(grad: Tensor, self: Tensor, dim: readonly number[] | null, keepdim: boolean): Tensor {
   const g = aten().to_dtype.call(grad, self.scalarType, false, false, null);
-  return sumBackward(g, [...self.sizes], dim, keepdim).mul(self.isnan().logical_not());
+  return at.mul_Tensor(sumBackward(g, [...self.sizes], dim, keepdim), at.logical_not(at.isnan(self)));
 }
 
 function addDefined(a: Tensor | null, b: Tensor | null, self: Tensor): Tensor {
-  if (a !== null && b !== null) return a.add(b);
+  if (a !== null && b !== null) return at.add_Tensor(a, b);
   return a ?? b ?? aten().zeros_like.call(self, null, null, null, null, null);
 }
 
@@ -68,9 +69,9 @@ export function aminmaxBackward(grads: Grads, self: Tensor, dim: number | null, 
 
 /** evenly_distribute_backward (median, nanmedian of all elements): grad shared among the elements equal to it. */
 export function evenlyDistributeBackward(grad: Tensor, input: Tensor, value: Tensor): Tensor {
-  const mask = (value.isnan().item() as boolean) ? input.isnan() : input.eq(value);
+  const mask = (at.item(at.isnan(value)) as boolean) ? at.isnan(input) : at.eq_Tensor(input, value);
   const zeros = aten().zeros_like.call(input, null, null, null, null, null);
-  return aten().masked_fill_Tensor.call(zeros, mask, grad.div(mask.sum()));
+  return aten().masked_fill_Tensor.call(zeros, mask, at.div_Tensor(grad, at.sum(mask)));
 }
 
 /** cummaxmin_backward: each gradient goes to the element its output was taken from. */
@@ -87,10 +88,10 @@ export function logcumsumexpBackward(grad: Tensor, self: Tensor, result: Tensor,
   const lowest = grad.scalarType === ScalarType.Float ? -3.4028234663852886e38 : -Number.MAX_VALUE;
   const gradMin = ops.full.call([], lowest, grad.scalarType, null, grad.device, null);
   const reverse = (x: Tensor): Tensor => ops.flip.call(ops.logcumsumexp.call(ops.flip.call(x, [dim]), dim), [dim]);
-  const logAbsGrad = grad.abs().log();
-  const logPos = ops.where_self.call(grad.gt(0), logAbsGrad, gradMin);
-  const logNeg = ops.where_self.call(grad.lt(0), logAbsGrad, gradMin);
-  const outPos = reverse(logPos.sub(result)).add(self).exp();
-  const outNeg = reverse(logNeg.sub(result)).add(self).exp();
-  return outPos.sub(outNeg);
+  const logAbsGrad = at.log(at.abs(grad));
+  const logPos = ops.where_self.call(at.gt_Scalar(grad, 0), logAbsGrad, gradMin);
+  const logNeg = ops.where_self.call(at.lt_Scalar(grad, 0), logAbsGrad, gradMin);
+  const outPos = at.exp(at.add_Tensor(reverse(at.sub_Tensor(logPos, result)), self));
+  const outNeg = at.exp(at.add_Tensor(reverse(at.sub_Tensor(logNeg, result)), self));
+  return at.sub_Tensor(outPos, outNeg);
 }

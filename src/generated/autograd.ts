@@ -517,7 +517,7 @@ export class FillBackward3 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
-    if (this.shouldComputeOutput(1)) out[1] = grad.sum();
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(grad);
     return out;
   }
 }

@@ -4,6 +4,7 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import { formatSizes } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
@@ -24,7 +25,7 @@ function triuMask(n: number, dims: number, withReplacement: boolean, like: Tenso
   let mask = ops.full.call([...(grids[0] as Tensor).sizes], true, ScalarType.Bool, null, like.device, null);
   for (let i = 0; i < dims - 1; i++) {
     const [a, b] = [grids[i] as Tensor, grids[i + 1] as Tensor];
-    mask = ops.mul_Tensor.call(mask, withReplacement ? a.le(b) : a.lt(b));
+    mask = ops.mul_Tensor.call(mask, withReplacement ? at.le_Tensor(a, b) : at.lt_Tensor(a, b));
   }
   return mask;
 }

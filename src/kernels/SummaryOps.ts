@@ -4,6 +4,7 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import { toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousOf, elementReader, storedElements } from './StorageAccess.js';
@@ -51,8 +52,8 @@ function outerEdges(self: Tensor, min: number, max: number): [number, number] {
   let hi = max;
   if (lo === hi && self.numel() > 0) {
     const [a, b] = aten().aminmax.call(self, null, false);
-    lo = a.item() as number;
-    hi = b.item() as number;
+    lo = at.item(a) as number;
+    hi = at.item(b) as number;
   }
   if (lo === hi) {
     lo -= 1;

@@ -7,6 +7,7 @@ import { DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import { resultType } from '../iter/resultType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
@@ -115,7 +116,7 @@ export function tensorSplitTensor(ks: DispatchKeySet, self: Tensor, spec: Tensor
       `tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional tensor, but got a tensor with ${spec.dim()} dims`,
     );
   }
-  if (spec.dim() === 0) return tensorSplitSections(ks, self, spec.item() as number, dim);
+  if (spec.dim() === 0) return tensorSplitSections(ks, self, at.item(spec) as number, dim);
   const read = elementReader(contiguousOf(spec));
   const indices = Array.from({ length: spec.numel() }, (_, i) => read(i));
   return tensorSplitIndices(ks, self, indices, dim);
