@@ -15,7 +15,7 @@ import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { registerAten } from '../aten/register.js';
 import { Device } from '../c10/Device.js';
 import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
-import { MemoryFormat, type Layout } from '../c10/Layout.js';
+import type { Layout } from '../c10/Layout.js';
 import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import { canCast } from '../iter/resultType.js';
 import { assertNoInternalOverlap, assertNoOverlap, assertNoPartialOverlap } from '../iter/MemoryOverlap.js';
@@ -533,18 +533,7 @@ export { Generator, manualSeed, seed, initialSeed };
 /** `torch.Size`: what `x.shape` / `x.size()` return, an Array of ints that prints as `torch.Size([3, 4])`. */
 export { Size } from '../tensor/Size.js';
 
-/**
- * `torch.device(type, index=None)`: `torch.device('cpu')`, `torch.device('cuda:1')`, `torch.device('cuda', 1)`;
- * a Device passes through. Prints as `device(type='cpu')` (console.log) and `cpu` (`String`).
- */
-export function device(type: string | Device, index?: number | null): Device {
-  if (type instanceof Device) return type;
-  const d = Device.parse(type);
-  if (index === undefined || index === null) return d;
-  if (d.hasIndex()) throw new Error(`type (string) must not include an index because index was passed explicitly: ${type}`);
-  if (index < 0) throw new Error(`Device index must not be negative`);
-  return new Device(d.type, index);
-}
+export { channels_last, channels_last_3d, contiguous_format, device, preserve_format } from './device.js';
 
 export { get_default_dtype as getDefaultDtype, set_default_dtype as setDefaultDtype } from './dtypes.js';
 
@@ -602,13 +591,3 @@ export function is_complex(input: Tensor): boolean {
 export function numel(input: Tensor): number {
   return input.numel();
 }
-
-// ---- issue 15 forms: memory formats by PyTorch's names ----------------------------------------------
-/** `torch.contiguous_format`: row-major (`MemoryFormat.Contiguous`). */
-export const contiguous_format = MemoryFormat.Contiguous;
-/** `torch.preserve_format`: keep the input's layout (`clone`, `empty_like`, `to`). */
-export const preserve_format = MemoryFormat.Preserve;
-/** `torch.channels_last`: NHWC strides for 4-d tensors (`x.contiguous({ memory_format: torch.channels_last })`). */
-export const channels_last = MemoryFormat.ChannelsLast;
-/** `torch.channels_last_3d`: NDHWC strides for 5-d tensors. */
-export const channels_last_3d = MemoryFormat.ChannelsLast3d;

@@ -3251,7 +3251,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   std_mean_correction: ReduceOps.stdMean,
   aminmax: TensorCompare.aminmax,
   aminmax_out: TensorCompare.aminmaxOut,
-  count_nonzero_dim_IntList: TensorAdvancedIndexing.countNonzeroDims,
+  count_nonzero_dim_IntList: ReduceOps.countNonzeroDims,
   median: Sorting.median,
   nanmedian: Sorting.nanmedian,
   mode: Sorting.mode,

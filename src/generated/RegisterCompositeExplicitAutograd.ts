@@ -15,7 +15,6 @@ import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
-import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -147,7 +146,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   ldexp_Tensor: BinaryOpsKernel.ldexp,
   ldexp_: BinaryOpsKernel.ldexp_,
   ldexp_out: BinaryOpsKernel.ldexpOut,
-  count_nonzero: TensorAdvancedIndexing.countNonzero,
+  count_nonzero: ReduceOps.countNonzero,
   median_dim: Sorting.medianDim,
   nanmedian_dim: Sorting.nanmedianDim,
   kthvalue: Sorting.kthvalue,

@@ -748,3 +748,13 @@ export function stdUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true):
 export function stdDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): Tensor {
   return aten().std_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
 }
+
+/** `count_nonzero.dim_IntList(self, dim)`: the number of nonzero elements over dims (int64). */
+export function countNonzeroDims(_ks: DispatchKeySet, self: Tensor, dim: number[]): Tensor {
+  const ops = aten();
+  return ops.sum_dim_IntList.call(ops.ne_Scalar.call(self, 0), dim, false, null);
+}
+/** `count_nonzero(self, dim=None)`: over one dim, or over all (CompositeExplicitAutograd). */
+export function countNonzero(_ks: DispatchKeySet, self: Tensor, dim: number | null = null): Tensor {
+  return aten().count_nonzero_dim_IntList.call(self, dim === null ? [] : [dim]);
+}

@@ -593,13 +593,3 @@ export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor,
   const wrapped = allWithin(indices, size) ? indices : at.remainder_Scalar(indices, size);
   return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(wrapped, indexShape, false), false);
 }
-
-/** `count_nonzero.dim_IntList(self, dim)`: the number of nonzero elements over dims (int64). */
-export function countNonzeroDims(_ks: DispatchKeySet, self: Tensor, dim: number[]): Tensor {
-  const ops = aten();
-  return ops.sum_dim_IntList.call(ops.ne_Scalar.call(self, 0), dim, false, null);
-}
-/** `count_nonzero(self, dim=None)`: over one dim, or over all (CompositeExplicitAutograd). */
-export function countNonzero(_ks: DispatchKeySet, self: Tensor, dim: number | null = null): Tensor {
-  return aten().count_nonzero_dim_IntList.call(self, dim === null ? [] : [dim]);
-}
