@@ -42,9 +42,8 @@ export function mmMat1Backward(
   strides: readonly number[],
   alpha: number | boolean,
 ): Tensor {
-  const t = (x: Tensor): Tensor => aten().t.call(x);
-  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(t(aten().mm.call(mat2, t(grad))), alpha);
-  return maybeMultiply(aten().mm.call(grad, t(mat2)), alpha);
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(mat2, at.t(grad))), alpha);
+  return maybeMultiply(at.mm(grad, at.t(mat2)), alpha);
 }
 
 /**
@@ -58,9 +57,8 @@ export function mmMat2Backward(
   strides: readonly number[],
   alpha: number | boolean,
 ): Tensor {
-  const t = (x: Tensor): Tensor => aten().t.call(x);
-  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(t(aten().mm.call(t(grad), mat1)), alpha);
-  return maybeMultiply(aten().mm.call(t(mat1), grad), alpha);
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(at.t(grad), mat1)), alpha);
+  return maybeMultiply(at.mm(at.t(mat1), grad), alpha);
 }
 
 /** `zeros_like(t)`. */
