@@ -562,55 +562,6 @@ export function bceWithLogitsTargetBackward(
   return r;
 }
 
-/**
- * native_layer_norm's mean and rstd for a formula: the saved outputs, except when the gradient itself is being
- * differentiated (create_graph, the input requiring grad): they are outputs without a derivative, so they are
- * recomputed from the input by differentiable operators and second-order gradients see their dependence on it.
- */
-function layerNormStats(input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, eps: number): [Tensor, Tensor] {
-  if (!autogradState.gradMode || !input.requiresGrad) return [mean, rstd];
-  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
-  const m = at.mean_dim(input, dims, true);
-  const xc = at.sub_Tensor(input, m);
-  return [m, at.rsqrt(at.add_Tensor(at.mean_dim(at.mul_Tensor(xc, xc), dims, true), wrapScalar(eps)))];
-}
-
-/** native_layer_norm's input gradient from the saved mean and rstd (`native_layer_norm_backward`'s dX). */
-export function layerNormBackward(
-  grad: Tensor,
-  input: Tensor,
-  normalizedShape: readonly number[],
-  savedMean: Tensor,
-  savedRstd: Tensor,
-  weight: Tensor | null,
-  eps: number,
-): Tensor {
-  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
-  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
-  const n = normalizedShape.reduce((a, b) => a * b, 1);
-  const xhat = at.mul_Tensor(at.sub_Tensor(input, mean), rstd);
-  const g = weight === null ? grad : at.mul_Tensor(grad, weight);
-  const a = at.sum_dim_IntList(g, dims, true);
-  const b = at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true);
-  return at.mul_Tensor(
-    at.div_Tensor(rstd, wrapScalar(n)),
-    at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), a), at.mul_Tensor(xhat, b)),
-  );
-}
-
-/** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
-export function layerNormWeightBackward(
-  grad: Tensor,
-  input: Tensor,
-  normalizedShape: readonly number[],
-  savedMean: Tensor,
-  savedRstd: Tensor,
-  eps: number,
-): Tensor {
-  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
-  return at.mul_Tensor(grad, at.mul_Tensor(at.sub_Tensor(input, mean), rstd));
-}
-
 /** `gelu_backward`. */
 export function geluBackward(grad: Tensor, self: Tensor, approximate: string): Tensor {
   if (approximate === 'tanh') {

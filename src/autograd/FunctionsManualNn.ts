@@ -335,3 +335,83 @@ export function preluKernelBackward(which: 0 | 1, grad: Tensor, self: Tensor, we
   const dims = gw.sizes.flatMap((s, i) => (weight.sizes[i] === 1 && s !== 1 ? [i] : []));
   return dims.length > 0 ? at.sum_dim_IntList(gw, dims, true) : gw;
 }
+
+/**
+ * native_layer_norm's mean and rstd for a formula: the saved outputs, except when the gradient itself is being
+ * differentiated (create_graph, the input requiring grad): they are outputs without a derivative, so they are
+ * recomputed from the input by differentiable operators and second-order gradients see their dependence on it.
+ */
+function layerNormStats(input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, eps: number): [Tensor, Tensor] {
+  if (!autogradState.gradMode || !input.requiresGrad) return [mean, rstd];
+  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
+  const m = at.mean_dim(input, dims, true);
+  const xc = at.sub_Tensor(input, m);
+  return [m, at.rsqrt(at.add_Tensor(at.mean_dim(at.mul_Tensor(xc, xc), dims, true), wrapScalar(eps)))];
+}
+
+/** native_layer_norm's input gradient from the saved mean and rstd (`native_layer_norm_backward`'s dX). */
+function layerNormBackward(
+  grad: Tensor,
+  input: Tensor,
+  normalizedShape: readonly number[],
+  savedMean: Tensor,
+  savedRstd: Tensor,
+  weight: Tensor | null,
+  eps: number,
+): Tensor {
+  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
+  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
+  const n = normalizedShape.reduce((a, b) => a * b, 1);
+  const xhat = at.mul_Tensor(at.sub_Tensor(input, mean), rstd);
+  const g = weight === null ? grad : at.mul_Tensor(grad, weight);
+  const a = at.sum_dim_IntList(g, dims, true);
+  const b = at.sum_dim_IntList(at.mul_Tensor(g, xhat), dims, true);
+  return at.mul_Tensor(
+    at.div_Tensor(rstd, wrapScalar(n)),
+    at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(g, wrapScalar(n)), a), at.mul_Tensor(xhat, b)),
+  );
+}
+
+/** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
+function layerNormWeightBackward(
+  grad: Tensor,
+  input: Tensor,
+  normalizedShape: readonly number[],
+  savedMean: Tensor,
+  savedRstd: Tensor,
+  eps: number,
+): Tensor {
+  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
+  return at.mul_Tensor(grad, at.mul_Tensor(at.sub_Tensor(input, mean), rstd));
+}
+
+/**
+ * native_layer_norm's gradient number `which` (0 input, 1 weight, 2 bias): `native_layer_norm_backward`, run
+ * once for the three (Note [One backward call for three gradients]); under create_graph, differentiable
+ * operators (the weight's gradient unreduced: the engine sums it to the weight's shape).
+ */
+export function nativeLayerNormBackwardOf(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  input: Tensor,
+  normalizedShape: readonly number[],
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  eps: number,
+): Tensor {
+  if (!autogradState.gradMode) {
+    const grads = cached(grad, rstd, () =>
+      aten().native_layer_norm_backward.call(grad, input, [...normalizedShape], mean, rstd, weight, bias, [
+        true,
+        weight !== null,
+        bias !== null,
+      ]),
+    );
+    return grads[which] as Tensor;
+  }
+  if (which === 0) return layerNormBackward(grad, input, normalizedShape, mean, rstd, weight, eps);
+  if (which === 1) return layerNormWeightBackward(grad, input, normalizedShape, mean, rstd, eps);
+  return grad;
+}

@@ -696,6 +696,8 @@ export interface AtenOps {
   layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnable: boolean) => Tensor>;
   /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
   native_layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+  native_layer_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
   /** `dropout(Tensor input, float p, bool train) -> Tensor` */
   dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
@@ -1963,6 +1965,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     binary_cross_entropy_with_logits: find('aten::binary_cross_entropy_with_logits', ''),
     layer_norm: find('aten::layer_norm', ''),
     native_layer_norm: find('aten::native_layer_norm', ''),
+    native_layer_norm_backward: find('aten::native_layer_norm_backward', ''),
     dropout: find('aten::dropout', ''),
     conv2d: find('aten::conv2d', ''),
     convolution: find('aten::convolution', ''),

@@ -2515,6 +2515,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   binary_cross_entropy: Loss.binaryCrossEntropy,
   binary_cross_entropy_with_logits: Loss.binaryCrossEntropyWithLogits,
   native_layer_norm: layer_norm.nativeLayerNorm,
+  native_layer_norm_backward: layer_norm.nativeLayerNormBackward,
   convolution: Convolution.convolution,
   _conv2d_backward_input: Convolution.conv2dBackwardInput,
   _conv2d_backward_weight: Convolution.conv2dBackwardWeight,

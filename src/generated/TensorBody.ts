@@ -693,6 +693,8 @@ export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, w
 export function layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor> = null, bias: Opt<Tensor> = null, eps: number = 0.00001, cudnnEnable: boolean = true): Tensor { return aten().layer_norm.call(input, normalizedShape, weight, bias, eps, cudnnEnable); }
 /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
 export function native_layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number): [Tensor, Tensor, Tensor] { return aten().native_layer_norm.call(input, normalizedShape, weight, bias, eps); }
+/** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]): [Tensor, Tensor, Tensor] { return aten().native_layer_norm_backward.call(gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask); }
 /** `dropout(Tensor input, float p, bool train) -> Tensor` */
 export function dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().dropout.call(input, p, train); }
 /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */

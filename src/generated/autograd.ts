@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -2817,6 +2817,7 @@ export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
   weight_: SavedVariable = NONE;
+  bias_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['native_layer_norm']['call']>[4];
   result1_: SavedVariable = NONE;
   result2_: SavedVariable = NONE;
@@ -2829,21 +2830,23 @@ export class NativeLayerNormBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const input = (this.input_.defined() ? this.input_.unpack(this) : null) as Tensor;
+    const input = this.input_.unpack(this);
     const normalized_shape = this.normalized_shape_;
     const weight = this.weight_.unpackOpt(this);
+    const bias = this.bias_.unpackOpt(this);
     const eps = this.eps_;
     const result1 = this.result1_.unpack(this);
     const result2 = this.result2_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = layerNormBackward(grad, input, normalized_shape, result1, result2, weight, eps);
-    if (this.shouldComputeOutput(1)) out[1] = layerNormWeightBackward(grad, input, normalized_shape, result1, result2, eps);
-    if (this.shouldComputeOutput(2)) out[2] = grad;
+    if (this.shouldComputeOutput(0)) out[0] = nativeLayerNormBackwardOf(0, grad, input, normalized_shape, result1, result2, weight, bias, eps);
+    if (this.shouldComputeOutput(1)) out[1] = nativeLayerNormBackwardOf(1, grad, input, normalized_shape, result1, result2, weight, bias, eps);
+    if (this.shouldComputeOutput(2)) out[2] = nativeLayerNormBackwardOf(2, grad, input, normalized_shape, result1, result2, weight, bias, eps);
     return out;
   }
 
   override releaseVariables(): void {
     this.input_.reset();
     this.weight_.reset();
+    this.bias_.reset();
     this.result1_.reset();
     this.result2_.reset();
   }
@@ -9232,14 +9235,26 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
     const gradFn = new NativeLayerNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
-    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
+    gradFn.input_ = new SavedVariable(input, false);
     gradFn.normalized_shape_ = normalizedShape;
     gradFn.weight_ = savedOpt(weight);
+    gradFn.bias_ = savedOpt(bias);
     gradFn.eps_ = eps;
     const result = ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  native_layer_norm_backward: kernel('native_layer_norm_backward', (ks, gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask) => {
+    const rg = anyRequiresGrad(gradOut, input, mean, rstd) || anyRequiresGrad(weight, bias);
+    if (!rg) return ops.native_layer_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_layer_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(mean), gradientEdge(rstd), gradientEdge(weight), gradientEdge(bias)]);
+    const result = ops.native_layer_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
     return result;
   }),
   convolution: kernel('convolution', (ks, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups) => {

@@ -7519,6 +7519,56 @@ function bad_native_layer_norm(a: readonly unknown[]): never {
   ], false, SIGS_native_layer_norm);
 }
 
+const SIGS_native_layer_norm_backward = ["(Tensor grad_out, Tensor input, tuple of ints normalized_shape, Tensor mean, Tensor rstd, Tensor weight, Tensor bias, tuple of bools output_mask)"];
+
+/** `torch.native_layer_norm_backward`: `native_layer_norm_backward`. */
+export function native_layer_norm_backward(gradOut: Tensor, options: { input: Tensor; normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; mean: Tensor; rstd: Tensor; weight: Tensor | null; bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; mean: Tensor; rstd: Tensor; weight: Tensor | null; bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], options: { mean: Tensor; rstd: Tensor; weight: Tensor | null; bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, options: { rstd: Tensor; weight: Tensor | null; bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, options: { weight: Tensor | null; bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, weight: Tensor | null, options: { bias: Tensor | null; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, weight: Tensor | null, bias: Tensor | null, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, weight: Tensor | null, bias: Tensor | null, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
+export function native_layer_norm_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_layer_norm_backward", a[--n] as Kw);
+  // native_layer_norm_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_out","input","normalized_shape","mean","rstd","weight","bias","output_mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isTensor(p[3]) && isTensor(p[4]) && (p[5] === null || isTensor(p[5])) && (p[6] === null || isTensor(p[6])) && Array.isArray(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: Tensor | null = p[5] as Tensor | null;
+      const v6: Tensor | null = p[6] as Tensor | null;
+      const v7: boolean[] = p[7] as boolean[];
+      if (o !== undefined) checkKw("native_layer_norm_backward", o, ["grad_out","input","normalized_shape","mean","rstd","weight","bias","output_mask"], ["grad_out","input","normalized_shape","mean","rstd","weight","bias","output_mask"], n);
+      return at.native_layer_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_native_layer_norm_backward(a);
+}
+
+function bad_native_layer_norm_backward(a: readonly unknown[]): never {
+  return badCall("native_layer_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "normalized_shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "mean", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rstd", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_layer_norm_backward);
+}
+
 const SIGS_dropout = ["(Tensor input, float p, bool train)"];
 
 /** `torch.dropout`: `dropout`. */

@@ -7,7 +7,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { writeElement } from '../tensor/elements.js';
-import { elementReader, storedElements } from './StorageAccess.js';
+import { elementReader, storedElements, type StoredElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
 import * as at from '../generated/TensorBody.js';
@@ -117,12 +117,19 @@ export function nativeLayerNorm(
     const a = floatElements(t);
     return a === null ? elementReader(t) : (e) => a[e] as number;
   };
+  const out = floatElements(result);
+  const [M, R] = [storedElements(meanT), storedElements(rstdT)];
+  const fx = floatElements(ci);
+  const fw = cw === null ? null : floatElements(cw);
+  const fb = cb === null ? null : floatElements(cb);
+  if (out !== null && fx !== null && (cw === null || fw !== null) && (cb === null || fb !== null) && !mixed) {
+    layerNormRows(fx, fw, fb, out, M, R, m, n, eps);
+    return [result, meanT, rstdT];
+  }
   const x = reader(ci);
   const w = cw === null ? null : reader(cw);
   const b = cb === null ? null : reader(cb);
-  const out = floatElements(result);
   const Y = storedElements(result);
-  const [M, R] = [storedElements(meanT), storedElements(rstdT)];
   for (let r = 0; r < m; r++) {
     const start = r * n;
     let mean = 0;
@@ -145,4 +152,157 @@ export function nativeLayerNorm(
     }
   }
   return [result, meanT, rstdT];
+}
+
+type Floats = Float32Array | Float64Array;
+
+/**
+ * native_layer_norm's rows over float32 / float64 arrays of one dtype (the statistics in that dtype too): the
+ * same arithmetic as the generic loop above, without a reader call per element.
+ */
+function layerNormRows(
+  x: Floats,
+  w: Floats | null,
+  b: Floats | null,
+  y: Floats,
+  M: StoredElements,
+  R: StoredElements,
+  m: number,
+  n: number,
+  eps: number,
+): void {
+  const [md, rd] = [M.data as Floats, R.data as Floats];
+  for (let r = 0; r < m; r++) {
+    const start = r * n;
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += x[start + i] as number;
+    mean /= n;
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      const d = (x[start + i] as number) - mean;
+      v += d * d;
+    }
+    const rstd = 1 / Math.sqrt(v / n + eps);
+    md[M.base + r] = mean;
+    rd[R.base + r] = rstd;
+    for (let i = 0; i < n; i++) {
+      let o = ((x[start + i] as number) - mean) * rstd;
+      if (w !== null) o *= w[i] as number;
+      if (b !== null) o += b[i] as number;
+      y[start + i] = o;
+    }
+  }
+}
+
+/**
+ * `native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) ->
+ * (grad_input, grad_weight, grad_bias)` (layer_norm_backward_cpu and LayerNormBackwardKernelImplInternal in
+ * native/cpu/layer_norm_kernel.cpp). Over each row of N elements, with ds = Σ dy·γ·x and db = Σ dy·γ:
+ * dx = rstd·dy·γ + b·x + c, b = (db·mean − ds)·rstd³/N, c = −b·mean − db·rstd/N; over the rows,
+ * dγ = Σ dy·(x − mean)·rstd and dβ = Σ dy. An output whose mask entry is false is an empty tensor (PyTorch's
+ * is undefined); dγ and dβ take the weight's and bias's dtype.
+ */
+export function nativeLayerNormBackward(
+  _ks: DispatchKeySet,
+  gradOut: Tensor,
+  input: Tensor,
+  normalizedShape: number[],
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  outputMask: boolean[],
+): [Tensor, Tensor, Tensor] {
+  const k = normalizedShape.length;
+  const axis = input.dim() - k;
+  if (k === 0 || axis < 0 || input.sizes.slice(axis).some((s, i) => s !== normalizedShape[i])) {
+    throw new Error(
+      `Given normalized_shape=[${normalizedShape.join(', ')}], expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`,
+    );
+  }
+  floatDtype(input, 'LayerNormBackwardKernelImpl');
+  let m = 1;
+  for (let i = 0; i < axis; i++) m *= input.sizes[i] as number;
+  const n = input.numel() / Math.max(m, 1) || normalizedShape.reduce((a, b) => a * b, 1);
+  const [m0, m1, m2] = [outputMask[0] === true, outputMask[1] === true, outputMask[2] === true];
+  if (m1 && weight === null) throw new Error('native_layer_norm_backward: output_mask[1] needs a weight');
+  if (m2 && bias === null) throw new Error('native_layer_norm_backward: output_mask[2] needs a bias');
+  const paramShape = [...normalizedShape];
+  const dx = m0
+    ? newStrided([...input.sizes], contiguousStrides(input.sizes), input.scalarType, input.device)
+    : emptyOf(input, input.scalarType);
+  const dw = m1
+    ? newStrided(paramShape, contiguousStrides(paramShape), (weight as Tensor).scalarType, input.device)
+    : emptyOf(input, input.scalarType);
+  const db = m2
+    ? newStrided([...paramShape], contiguousStrides(paramShape), (bias as Tensor).scalarType, input.device)
+    : emptyOf(input, input.scalarType);
+  if (input.isMeta()) return [dx, dw, db];
+  const [cg, cx, cm, cr] = [at.contiguous(gradOut), at.contiguous(input), at.contiguous(mean), at.contiguous(rstd)];
+  const cw = weight === null ? null : at.contiguous(weight);
+  // Every allocation is done: now the arrays (a growing memory replaces its buffer).
+  const read = (t: Tensor): ((e: number) => number) => {
+    const a = floatElements(t);
+    return a === null ? elementReader(t) : (e) => a[e] as number;
+  };
+  // float16 / bfloat16 (and mixed) operands are read once into float64 arrays, so one loop serves every dtype.
+  const arr = (t: Tensor): Floats => {
+    const f = floatElements(t);
+    if (f !== null) return f;
+    const rd = elementReader(t);
+    return Float64Array.from({ length: t.numel() }, (_, e) => rd(e));
+  };
+  const [g, x] = [arr(cg), arr(cx)];
+  const w = cw === null ? null : arr(cw);
+  const [meanOf, rstdOf] = [read(cm), read(cr)];
+  const gammaSum = m1 ? new Float64Array(n) : null;
+  const betaSum = m2 ? new Float64Array(n) : null;
+  const rowDx = new Float64Array(m0 ? n : 0);
+  const fdx = m0 ? floatElements(dx) : null;
+  const scale = 1 / n;
+  for (let r = 0; r < m; r++) {
+    const start = r * n;
+    const mu = meanOf(r);
+    const a = rstdOf(r);
+    let ds = 0;
+    let dbs = 0;
+    for (let i = 0; i < n; i++) {
+      const gw = (g[start + i] as number) * (w === null ? 1 : (w[i] as number));
+      ds += gw * (x[start + i] as number);
+      dbs += gw;
+    }
+    if (gammaSum !== null)
+      for (let i = 0; i < n; i++) gammaSum[i] = (gammaSum[i] as number) + (g[start + i] as number) * ((x[start + i] as number) - mu) * a;
+    if (betaSum !== null) for (let i = 0; i < n; i++) betaSum[i] = (betaSum[i] as number) + (g[start + i] as number);
+    if (m0) {
+      const b = (dbs * mu - ds) * a * a * a * scale;
+      const c = -b * mu - dbs * a * scale;
+      for (let i = 0; i < n; i++)
+        rowDx[i] = a * (g[start + i] as number) * (w === null ? 1 : (w[i] as number)) + b * (x[start + i] as number) + c;
+      if (fdx !== null) fdx.set(rowDx, start);
+      else {
+        const DX = storedElements(dx);
+        for (let i = 0; i < n; i++) writeElement(input.scalarType, DX.data, DX.base + start + i, rowDx[i] as number);
+      }
+    }
+  }
+  if (gammaSum !== null) writeAll(dw, gammaSum);
+  if (betaSum !== null) writeAll(db, betaSum);
+  return [dx, dw, db];
+}
+
+/** A 0-element tensor standing for an output the mask left out. */
+function emptyOf(like: Tensor, dtype: ScalarType): Tensor {
+  return newStrided([0], [1], dtype, like.device);
+}
+
+/** Stores `values` into the contiguous tensor `t`, element by element in its dtype. */
+function writeAll(t: Tensor, values: Float64Array): void {
+  const f = floatElements(t);
+  if (f !== null) {
+    f.set(values);
+    return;
+  }
+  const T = storedElements(t);
+  for (let i = 0; i < values.length; i++) writeElement(t.scalarType, T.data, T.base + i, values[i] as number);
 }

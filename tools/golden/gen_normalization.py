@@ -1,5 +1,5 @@
 """Golden fixture for batch_norm, native_batch_norm (+ backward, running statistics updated in place),
-instance_norm, group_norm and native_group_norm (+ backward): values in float32 and float64, gradients and
+instance_norm, group_norm and native_group_norm (+ backward) and native_layer_norm_backward: values in float32 and float64, gradients and
 grad_fn names, argument errors, Meta shapes and dtypes (format: tools/golden/opcase.py).
 
 Run: /tmp/tv/bin/python tools/golden/gen_normalization.py  ->  test/golden/normalization.json
@@ -74,5 +74,12 @@ c.C('native_group_norm', [F32(2, 6, 4), F32(6), F32(6), 2, 6, 4, 3, 1e-5])
 c.C('native_group_norm', [M(2, 6, 4), None, None, 2, 6, 4, 3, 1e-5], meta=True)
 c.C('native_group_norm_backward', [T(2, 6, 4), T(2, 6, 4), T(2, 3, lo=-0.2, hi=0.2), T(2, 3, lo=0.8, hi=1.2), T(6), 2, 6, 4, 3,
                                    [True, True, True]])
+
+# native_layer_norm_backward, called directly (mean and rstd made up: the formula only reads them); the masks' undefined outputs in test/kernels/layer_norm.test.ts
+c.C('native_layer_norm_backward', [T(3, 4), T(3, 4), [4], T(3, 1), T(3, 1, lo=0.5, hi=1.5), T(4), T(4), [True, True, True]])
+c.C('native_layer_norm_backward', [F32(4, 6), F32(4, 6), [6], F32(4, 1), F32(4, 1, lo=0.5, hi=1.5), F32(6), F32(6),
+                                   [True, True, True]])
+c.C('native_layer_norm_backward', [M(3, 8), M(3, 8), [8], M(3, 1), M(3, 1), M(8), M(8), [True, True, True]], meta=True)
+c.C('native_layer_norm_backward', [T(2, 5), T(2, 5), [4], T(2, 1), T(2, 1), None, None, [True, False, False]])
 
 c.write(OUT, 'gen_normalization.py')
