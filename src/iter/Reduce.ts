@@ -113,6 +113,13 @@ function fillReal(t: TensorImpl, v: number): void {
 // element is read once. It is a different summation order (each run's own cascade, then the partials in
 // doubles), within Note [Reduction order]'s tolerance, and the same on any thread count.
 
+/**
+ * An op's form for `cols` runs that start at consecutive elements (the columns of a row-major matrix, Note
+ * [Column sums]): writes op(src, o + c, s, n) for each c < cols into `into`, or returns false (the op then
+ * runs per column).
+ */
+export type ColumnsOp = (src: ArrayLike<number>, o: number, s: number, n: number, cols: number, into: Float64Array) => boolean;
+
 /** Runs of at least this many elements are reduced in place (Note [Reducing runs, then partials]). */
 const MIN_RUN = 16;
 
@@ -157,6 +164,14 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp, runsThenPartial
       const rows = ndim === 2 ? (shape[1] as number) : 1;
       const os = ndim === 2 ? (st[2] as number) : 0;
       const is = ndim === 2 ? (st[3] as number) : 0;
+      const columns = (op as ReduceOp & { columns?: ColumnsOp }).columns;
+      if (columns !== undefined && is === 1 && rows > 1) {
+        const values = new Float64Array(rows);
+        if (columns(inArr, pi, s, n, rows, values)) {
+          for (let r = 0; r < rows; r++) storeReal(outDtype, outArr, po + r * os, values[r] as number);
+          return;
+        }
+      }
       for (let r = 0; r < rows; r++) storeReal(outDtype, outArr, po + r * os, op(inArr, pi + r * is, s, n));
     } else {
       const n = shape[0] as number;

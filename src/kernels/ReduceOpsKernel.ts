@@ -7,13 +7,15 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
-import type { ReduceOp } from '../iter/index.js';
+import type { ColumnsOp, ReduceOp } from '../iter/index.js';
 import { toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, elementReader, emptyLike, linearScratchOn, storedElements } from './StorageAccess.js';
 import { around } from './TensorShape.js';
 import * as ref from '../wasm/kernels/reference.js';
+import { STAGING_BASE, STAGING_BYTES } from '../wasm/runtime/allocator.js';
+import { wasmStorage } from '../wasm/runtime/CPUAllocator.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 // Note [Reduction order]
@@ -138,6 +140,29 @@ export function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: numbe
   }
   return sumRun(src, o, s, n);
 }
+
+type ColumnsKernel = (n: number, x: number, s: number, cols: number, y: number) => void;
+
+/**
+ * sumRunVec over `cols` adjacent strided runs (a row-major matrix's columns) in one f32_rsum_cols call per
+ * staging area's worth of columns (Note [Column sums]): the bits of sumRunVec on each run. False when the
+ * kernel does not apply (not float32 in linear memory, runs over SUM_CHUNK).
+ */
+export const sumColumns: ColumnsOp = (src, o, s, n, cols, into) => {
+  if (!(src instanceof Float32Array) || n > SUM_CHUNK || n < 2) return false;
+  const k = wasmKernelFor<ColumnsKernel>('f32_rsum_cols', src);
+  const buf = wasmStorage.buffer;
+  if (k === null || buf === null) return false;
+  const per = STAGING_BYTES >> 2;
+  for (let c0 = 0; c0 < cols; c0 += per) {
+    const m = Math.min(per, cols - c0);
+    k(n, addressOf(src, o + c0), s, m, STAGING_BASE);
+    const staged = new Float32Array(buf, STAGING_BASE, m);
+    for (let c = 0; c < m; c++) into[c0 + c] = staged[c] as number;
+  }
+  return true;
+};
+(sumRunVec as ReduceOp & { columns?: ColumnsOp }).columns = sumColumns;
 
 /** The twin of chunkedSum over a strided run: the same chunks, each the cascade, added in order. */
 function twinSum<A extends Float32Array | Float64Array>(

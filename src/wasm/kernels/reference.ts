@@ -292,6 +292,11 @@ export function f32_rsum(n: number, x: Float32Array, xi: number, s = 1): number 
   return t;
 }
 
+/** f32_rsum_cols: y[c] = f32_rsum of column c (the run x[c], x[c + s], ...) for c < cols (Note [Column sums]). */
+export function f32_rsum_cols(n: number, x: Float32Array, xi: number, s: number, cols: number, y: Float32Array, yi: number): void {
+  for (let c = 0; c < cols; c++) y[yi + c] = f32_rsum(n, x, xi + c, s);
+}
+
 /**
  * f32_rsum of fewer than 16 values (no whole step): lane l of a0 sums x[l], x[4 + l], x[8 + l]; the tail
  * goes into t, then the lanes in order. The other accumulators are +0 and a lane is never -0 (it starts at

@@ -40,6 +40,17 @@ export const ALIGNMENT = 64;
 // and cleaned lazily: an entry whose block has since merged or been taken is skipped when met (`freeAt` is
 // the truth). Addresses never affect results: determinism is unchanged.
 
+// Note [Staging area]
+// ~~~~~~~~~~~~~~~~~~~~
+// STAGING_BYTES of linear memory from STAGING_BASE, below the first block, belong to no tensor: a kernel call
+// whose results are a few numbers (the column sums of Note [Column sums]) writes them there and JS reads them
+// back, with no allocation between (an allocation may grow the memory and detach the caller's typed arrays).
+// One JS thread calls kernels, and a call's results are read before the next call, so one area suffices.
+
+/** The staging area's address and size (Note [Staging area]). */
+export const STAGING_BASE = ALIGNMENT;
+export const STAGING_BYTES = 4096;
+
 /** The size class of a request of `nbytes` (> 0): see Note [Size classes]. */
 export function sizeClass(nbytes: number): number {
   const s = Math.ceil(nbytes / ALIGNMENT) * ALIGNMENT;
@@ -84,8 +95,11 @@ export interface AllocatorStats {
  * alloc.allocate(4 * 1000) === p;          // true: the freed block is reused
  */
 export class CachingAllocator {
-  /** Address of the first block: [0, 64) is never handed out, so 0 is the null pointer. */
-  static readonly HEAP_BASE = ALIGNMENT;
+  /**
+   * Address of the first block: [0, 64) is never handed out, so 0 is the null pointer, and the staging area
+   * follows it (Note [Staging area]).
+   */
+  static readonly HEAP_BASE = STAGING_BASE + STAGING_BYTES;
 
   private top = CachingAllocator.HEAP_BASE;
   /** Free blocks: start → size, and end → start (Note [Split before carving]). */

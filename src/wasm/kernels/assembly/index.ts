@@ -8,7 +8,7 @@ export { f32_vexp } from './exp';
 export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
 import { rsum } from './reduce';
-export { f32_rmax, f64_rmax, f32_rmin, f64_rmin } from './reduce';
+export { f32_rmax, f64_rmax, f32_rmin, f64_rmin, f32_rsum_cols } from './reduce';
 import { rsum_chunks } from './reduce_chunks';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_gemm, f64_gemm, f32_gemm_batch, f64_gemm_batch } from './gemm';

@@ -167,3 +167,139 @@ export function f64_rmax(n: usize, x: usize): f64 {
 export function f64_rmin(n: usize, x: usize): f64 {
   return f64_rextreme(false, n, x);
 }
+
+// Note [Column sums]
+// ~~~~~~~~~~~~~~~~~~
+// A sum over the rows of a row-major matrix (a bias gradient: grad.sum(0)) is one strided run per column;
+// column c's run is x[c], x[c + s], x[c + 2s], ... Summed one column at a time it reads a cache line per
+// element. f32_rsum_cols sums 4 adjacent columns at once, one v128 lane per column, and each lane does exactly
+// what f32_rsum's cascade does to its element sequence (Note [Cascade sum in wasm]): the scalar slot `a_j lane
+// l` of f32_rsum (elements 4j + l of each step) is the v128 A[4j + l] here, the levels likewise, and the end
+// is the same `t = tail; t += lane 0 ...` per column. So every column's sum has the bits of f32_rsum over its
+// run (the JS twin's strided f32_rsum, Note [One rule for float sums]). The last (cols mod 4) columns load
+// only their own lanes.
+
+// @ts-ignore: decorator
+@inline function colLoad(p: usize, lanes: i32): v128 {
+  if (lanes == 4) return v128.load(p);
+  let v = f32x4.splat(0);
+  v = f32x4.replace_lane(v, 0, load<f32>(p));
+  if (lanes > 1) v = f32x4.replace_lane(v, 1, load<f32>(p, 4));
+  if (lanes > 2) v = f32x4.replace_lane(v, 2, load<f32>(p, 8));
+  return v;
+}
+
+function colBlock(n: usize, x: usize, sb: usize, y: usize, lanes: i32): void {
+  const zero = f32x4.splat(0);
+  // The level-0 slots: A{4j + l}, the slot of element 4j + l of a step.
+  let a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero, a6 = zero, a7 = zero;
+  let a8 = zero, a9 = zero, a10 = zero, a11 = zero, a12 = zero, a13 = zero, a14 = zero, a15 = zero;
+  // Levels 1..3 for each lane l of f32_rsum's accumulators: m{level}{l}.
+  let m10 = zero, m11 = zero, m12 = zero, m13 = zero;
+  let m20 = zero, m21 = zero, m22 = zero, m23 = zero;
+  let m30 = zero, m31 = zero, m32 = zero, m33 = zero;
+  let t = zero;
+  if (n < 16) {
+    // f32_rsum's short form (the twin's f32_rsumShort): lanes of a0 sum elements l, 4 + l, 8 + l; tail into t.
+    let k: usize = 0;
+    let p = x;
+    for (; k + 4 <= n; k += 4, p += 4 * sb) {
+      a0 = f32x4.add(a0, colLoad(p, lanes));
+      a1 = f32x4.add(a1, colLoad(p + sb, lanes));
+      a2 = f32x4.add(a2, colLoad(p + 2 * sb, lanes));
+      a3 = f32x4.add(a3, colLoad(p + 3 * sb, lanes));
+    }
+    for (; k < n; k++, p += sb) t = f32x4.add(t, colLoad(p, lanes));
+    t = f32x4.add(f32x4.add(f32x4.add(f32x4.add(t, a0), a1), a2), a3);
+  } else {
+    const steps = n / 16;
+    const levelPower = levelPowerOf(steps);
+    const levelStep: usize = (<usize>1) << levelPower;
+    const levelMask: usize = levelStep - 1;
+    let p = x;
+    let i: usize = 0;
+    for (; i + levelStep <= steps; ) {
+      for (let j: usize = 0; j < levelStep; j++, i++, p += 16 * sb) {
+        a0 = f32x4.add(a0, colLoad(p, lanes));
+        a1 = f32x4.add(a1, colLoad(p + sb, lanes));
+        a2 = f32x4.add(a2, colLoad(p + 2 * sb, lanes));
+        a3 = f32x4.add(a3, colLoad(p + 3 * sb, lanes));
+        a4 = f32x4.add(a4, colLoad(p + 4 * sb, lanes));
+        a5 = f32x4.add(a5, colLoad(p + 5 * sb, lanes));
+        a6 = f32x4.add(a6, colLoad(p + 6 * sb, lanes));
+        a7 = f32x4.add(a7, colLoad(p + 7 * sb, lanes));
+        a8 = f32x4.add(a8, colLoad(p + 8 * sb, lanes));
+        a9 = f32x4.add(a9, colLoad(p + 9 * sb, lanes));
+        a10 = f32x4.add(a10, colLoad(p + 10 * sb, lanes));
+        a11 = f32x4.add(a11, colLoad(p + 11 * sb, lanes));
+        a12 = f32x4.add(a12, colLoad(p + 12 * sb, lanes));
+        a13 = f32x4.add(a13, colLoad(p + 13 * sb, lanes));
+        a14 = f32x4.add(a14, colLoad(p + 14 * sb, lanes));
+        a15 = f32x4.add(a15, colLoad(p + 15 * sb, lanes));
+      }
+      m10 = f32x4.add(m10, f32x4.add(f32x4.add(a0, a4), f32x4.add(a8, a12)));
+      m11 = f32x4.add(m11, f32x4.add(f32x4.add(a1, a5), f32x4.add(a9, a13)));
+      m12 = f32x4.add(m12, f32x4.add(f32x4.add(a2, a6), f32x4.add(a10, a14)));
+      m13 = f32x4.add(m13, f32x4.add(f32x4.add(a3, a7), f32x4.add(a11, a15)));
+      a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = a8 = a9 = a10 = a11 = a12 = a13 = a14 = a15 = zero;
+      if ((i & (levelMask << levelPower)) != 0) continue;
+      m20 = f32x4.add(m20, m10);
+      m21 = f32x4.add(m21, m11);
+      m22 = f32x4.add(m22, m12);
+      m23 = f32x4.add(m23, m13);
+      m10 = m11 = m12 = m13 = zero;
+      if ((i & (levelMask << (2 * levelPower))) != 0) continue;
+      m30 = f32x4.add(m30, m20);
+      m31 = f32x4.add(m31, m21);
+      m32 = f32x4.add(m32, m22);
+      m33 = f32x4.add(m33, m23);
+      m20 = m21 = m22 = m23 = zero;
+    }
+    for (; i < steps; i++, p += 16 * sb) {
+      a0 = f32x4.add(a0, colLoad(p, lanes));
+      a1 = f32x4.add(a1, colLoad(p + sb, lanes));
+      a2 = f32x4.add(a2, colLoad(p + 2 * sb, lanes));
+      a3 = f32x4.add(a3, colLoad(p + 3 * sb, lanes));
+      a4 = f32x4.add(a4, colLoad(p + 4 * sb, lanes));
+      a5 = f32x4.add(a5, colLoad(p + 5 * sb, lanes));
+      a6 = f32x4.add(a6, colLoad(p + 6 * sb, lanes));
+      a7 = f32x4.add(a7, colLoad(p + 7 * sb, lanes));
+      a8 = f32x4.add(a8, colLoad(p + 8 * sb, lanes));
+      a9 = f32x4.add(a9, colLoad(p + 9 * sb, lanes));
+      a10 = f32x4.add(a10, colLoad(p + 10 * sb, lanes));
+      a11 = f32x4.add(a11, colLoad(p + 11 * sb, lanes));
+      a12 = f32x4.add(a12, colLoad(p + 12 * sb, lanes));
+      a13 = f32x4.add(a13, colLoad(p + 13 * sb, lanes));
+      a14 = f32x4.add(a14, colLoad(p + 14 * sb, lanes));
+      a15 = f32x4.add(a15, colLoad(p + 15 * sb, lanes));
+    }
+    let k = steps * 16;
+    for (; k + 4 <= n; k += 4, p += 4 * sb) {
+      a0 = f32x4.add(a0, colLoad(p, lanes));
+      a1 = f32x4.add(a1, colLoad(p + sb, lanes));
+      a2 = f32x4.add(a2, colLoad(p + 2 * sb, lanes));
+      a3 = f32x4.add(a3, colLoad(p + 3 * sb, lanes));
+    }
+    for (; k < n; k++, p += sb) t = f32x4.add(t, colLoad(p, lanes));
+    const v0 = f32x4.add(f32x4.add(f32x4.add(f32x4.add(f32x4.add(a0, a4), f32x4.add(a8, a12)), m10), m20), m30);
+    const v1 = f32x4.add(f32x4.add(f32x4.add(f32x4.add(f32x4.add(a1, a5), f32x4.add(a9, a13)), m11), m21), m31);
+    const v2 = f32x4.add(f32x4.add(f32x4.add(f32x4.add(f32x4.add(a2, a6), f32x4.add(a10, a14)), m12), m22), m32);
+    const v3 = f32x4.add(f32x4.add(f32x4.add(f32x4.add(f32x4.add(a3, a7), f32x4.add(a11, a15)), m13), m23), m33);
+    t = f32x4.add(f32x4.add(f32x4.add(f32x4.add(t, v0), v1), v2), v3);
+  }
+  store<f32>(y, f32x4.extract_lane(t, 0));
+  if (lanes > 1) store<f32>(y, f32x4.extract_lane(t, 1), 4);
+  if (lanes > 2) store<f32>(y, f32x4.extract_lane(t, 2), 8);
+  if (lanes > 3) store<f32>(y, f32x4.extract_lane(t, 3), 12);
+}
+
+/**
+ * y[c] = f32_rsum of column c of an n-row matrix at x whose rows are s elements apart, for c < cols (Note
+ * [Column sums]).
+ */
+export function f32_rsum_cols(n: usize, x: usize, s: usize, cols: usize, y: usize): void {
+  const sb = s << 2;
+  let c: usize = 0;
+  for (; c + 4 <= cols; c += 4) colBlock(n, x + (c << 2), sb, y + (c << 2), 4);
+  if (c < cols) colBlock(n, x + (c << 2), sb, y + (c << 2), <i32>(cols - c));
+}

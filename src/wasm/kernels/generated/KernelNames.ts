@@ -72,6 +72,8 @@ export interface Kernels {
   f32_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
   /** out[c] = the rsum of chunk c (`chunk` elements; the last may be shorter) of x[0..n), float64 partials. */
   f64_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
+  /** y[c] = the rsum of column c < cols of the n rows at x, s elements apart (Note [Column sums]), float32. */
+  f32_rsum_cols(n: number, x: number, s: number, cols: number, y: number): void;
   /** Softmax of each of `rows` contiguous rows of `cols` float32s. */
   f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
   /** Log-softmax of each of `rows` contiguous rows of `cols` float32s. */
@@ -167,6 +169,7 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f64_rmin',
   'f32_rsum_chunks',
   'f64_rsum_chunks',
+  'f32_rsum_cols',
   'f32_softmax_rows',
   'f32_log_softmax_rows',
   'f32_gemm',

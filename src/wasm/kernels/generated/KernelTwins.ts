@@ -131,6 +131,10 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
       const v = f64();
       ref.rsum_chunks(n, chunk, v, x >>> 3, v, out >>> 3);
     },
+    f32_rsum_cols: (n, x, s, cols, y) => {
+      const v = f32();
+      ref.f32_rsum_cols(n, v, x >>> 2, s, cols, v, y >>> 2);
+    },
     f32_softmax_rows: (rows, cols, x, y) => {
       const v = f32();
       ref.f32_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);
