@@ -1,5 +1,5 @@
 // Compares a result with its PyTorch golden: the one `check` the fixture-driven parity tests share
-// (test/kernels/parityOps*.test.ts, test/api/kwargs.test.ts, test/api/api_forms2.test.ts). The goldens come
+// (test/kernels/AllcloseDiffBucketize.test.ts, UniqueMultinomialEinsum.test.ts, UniqueConsecutiveComplexViews.test.ts, test/api/kwargs.test.ts, test/api/api_overloads.test.ts). The goldens come
 // from tools/golden/_encode.py's `spec`; which layout fields a fixture records decides what is compared.
 import { expect } from 'vitest';
 import { torch, Tensor } from '../src/api/index.js';

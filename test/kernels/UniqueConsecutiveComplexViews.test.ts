@@ -2,7 +2,7 @@
 // unique_consecutive Tensor methods; Meta raising), torch.diagonal and einsum's diagonal of a repeated label
 // (DiagonalBackward0), einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x.imag;
 // dtype, sizes, strides and offset) and scatter(..., reduce=)'s deprecation warning.
-// Fixture: tools/golden/gen_parity_ops3.py -> test/golden/parity_ops3.json.
+// Fixture: tools/golden/gen_unique_consecutive_complex_views.py -> test/golden/unique_consecutive_complex_views.json.
 import { describe, expect, it } from 'vitest';
 import * as torch from '../../src/torch.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
@@ -14,7 +14,7 @@ interface Case {
   result?: Want;
   error?: string;
 }
-const golden = loadGolden<{ cases: Record<string, Case> }>('parity_ops3.json');
+const golden = loadGolden<{ cases: Record<string, Case> }>('unique_consecutive_complex_views.json');
 type Fn = (...a: unknown[]) => unknown;
 const T = torch as unknown as Record<string, Fn>;
 const f32 = (v: number[]): Tensor => torch.tensor(v, { dtype: torch.float32 });
