@@ -1,4 +1,4 @@
-// Issue 15's third batch against PyTorch 2.13: torch.unique_consecutive (function and the unique /
+// torch.unique_consecutive against PyTorch 2.13: torch.unique_consecutive (function and the unique /
 // unique_consecutive Tensor methods; Meta raising), torch.diagonal and einsum's diagonal of a repeated label
 // (DiagonalBackward0), einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x.imag;
 // dtype, sizes, strides and offset) and scatter(..., reduce=)'s deprecation warning.
@@ -150,7 +150,7 @@ const CALLS: Record<string, () => unknown> = {
   },
 };
 
-describe("issue 15's third batch matches PyTorch", () => {
+describe('unique_consecutive, diagonal, einsum sublists and complex views match PyTorch', () => {
   it('every fixture case has a call and every call a fixture case', () => {
     expect(Object.keys(CALLS).sort()).toEqual(Object.keys(golden.cases).sort());
   });

@@ -1,4 +1,4 @@
-// Issue 15's second batch against PyTorch 2.13: torch.unique (_unique2 / unique_dim), torch.multinomial
+// torch.unique against PyTorch 2.13: torch.unique (_unique2 / unique_dim), torch.multinomial
 // (seeded streams) and torch.einsum (values, gradients, grad_fn names), with their error texts.
 // Fixture: tools/golden/gen_unique_multinomial_einsum.py -> test/golden/unique_multinomial_einsum.json.
 import { describe, expect, it } from 'vitest';
@@ -245,7 +245,7 @@ const CALLS: Record<string, () => unknown> = {
   multinomial_method: seeded((g) => pm().multinomial(2, { generator: g })),
 };
 
-describe("issue 15's second batch of operators matches PyTorch", () => {
+describe('unique, multinomial and einsum match PyTorch', () => {
   for (const [id, c] of Object.entries(golden.cases)) {
     it(id, () => {
       const call = CALLS[id];

@@ -1,4 +1,4 @@
-"""Golden fixture for the operators of issue 15's parity sweep: allclose, equal, rand_like / randn_like /
+"""Golden fixture for allclose, equal, rand_like / randn_like /
 randint_like (seeded streams), diff, bucketize / searchsorted, scatter with reduce, and the grad_fn names of
 the decompositions (chunk, tile, outer, l1_loss, diff). Results are {dtype, sizes, values, grad_fn}, a plain
 value, or the first line of the error.

@@ -1,4 +1,4 @@
-"""Golden fixture for issue 15's checklist (part 2 of api_forms): every example of the issue text that the
+"""Golden fixture for the calls a PyTorch user types (part 2 of api_forms): every example the
 forms helper tried, as the wheel answers it — the missing overloads, Meta shapes and errors, values, memory
 formats (clone/cat/contiguous of channels-last tensors), error texts and check orders, grad_fn names, and the
 API forms (keywords, backward options, reduction by name, conversions). test/api/api_overloads.test.ts writes

@@ -1,4 +1,4 @@
-"""Golden fixture: PyTorch's gradients of every differentiable operator aten-ts has (issue 7 conformance).
+"""Golden fixture: PyTorch's gradients of every differentiable operator aten-ts has.
 Each case is a call spec that the TypeScript test (test/autograd/gradients.test.ts) replays through aten-ts's
 public `torch` API, followed by `torch.autograd.grad`:
 

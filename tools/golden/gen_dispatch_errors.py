@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden fixture for the dispatcher's error and warning texts (issue 17).
+"""Golden fixture for the dispatcher's error and warning texts.
 
 Run with the reference torch build (2.13.0+cpu):
 

@@ -1,4 +1,4 @@
-"""Generates test/golden/first_hour.json: the first-hour gaps of issue 29, from the PyTorch 2.13 wheel.
+"""Generates test/golden/first_hour.json: what a user meets in the first hour, from the PyTorch 2.13 wheel.
 
 Run from the repository root:
     /tmp/tv/bin/python tools/golden/gen_first_hour.py

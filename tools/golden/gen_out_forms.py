@@ -1,4 +1,4 @@
-"""Golden fixture for the out= forms and single cases of the issue-15 linalg helper: max/min with out=
+"""Golden fixture for the out= forms and single cases of the linalg helper: max/min with out=
 (max.unary_out, max.out), bernoulli(out=) (seeded draws, resize without warning, internal overlap), the
 memory-overlap texts of cat / gather / index_select / masked_select with out= aliasing an input, conv2d
 padding='same' checks, and clamp's Tensor-bound gradients (ties min == max, and the broadcast error PyTorch

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden fixture for torch.profiler's tables (issue 17): test/golden/profiler.json.
+"""Golden fixture for torch.profiler's tables: test/golden/profiler.json.
 
     /tmp/tv/bin/python tools/golden/gen_profiler.py
 

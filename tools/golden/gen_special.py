@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden fixtures for the special functions of src/kernels/Math.ts (issue 30) at their hard points: poles,
+"""Golden fixtures for the special functions of src/kernels/Math.ts at their hard points: poles,
 negative non-integers, the recurrence boundary x == 10 of digamma, large and tiny arguments, the ends of erfinv's
 domain. Run with the reference torch build (2.13.0+cpu):
 

@@ -1,4 +1,4 @@
-"""Golden fixture for the SVD family (issue 15, linalg): torch.linalg.svd (full_matrices True/False),
+"""Golden fixture for the SVD family: torch.linalg.svd (full_matrices True/False),
 torch.linalg.svdvals, torch.svd (some, compute_uv), torch.linalg.matrix_norm / torch.norm with 'nuc' and
 'fro', their gradients (LinalgSvdBackward0 through gauge-invariant losses) and grad_fn names, Meta shapes and
 strides, and the error texts. Inputs are listed by value (seeded draws), so the tests never depend on the RNG.

@@ -1,4 +1,4 @@
-"""Golden fixture for the Tensor Indexing API (issue 29): Python's `x[...]` and `x[...] = v` over a broad table of
+"""Golden fixture for the Tensor Indexing API: Python's `x[...]` and `x[...] = v` over a broad table of
 index expressions — basic (ints, negative ints, slices with steps, None, Ellipsis), advanced (int64/int32 index
 tensors, bool/uint8 masks, lists, bools, 0-dim tensors), both combined (adjacent and separated advanced indices),
 setitem with numbers, tensors, broadcast values and dtype casts, and the errors. test/api/TensorIndexing.test.ts

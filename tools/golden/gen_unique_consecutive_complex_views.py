@@ -1,4 +1,4 @@
-"""Golden fixture for issue 15's third batch: torch.unique_consecutive (function and Tensor methods, with dim,
+"""Golden fixture for torch.unique_consecutive (function and Tensor methods, with dim,
 inverse and counts; Meta raising), torch.diagonal and einsum's diagonal of a repeated label (DiagonalBackward0),
 einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x.imag) and the deprecation
 warning of scatter(..., reduce=) with a Tensor src. Results are {dtype, sizes, strides, offset, values, grad_fn}

@@ -1,4 +1,4 @@
-"""Golden fixture for issue 15's second batch of operators: torch.unique (_unique2 / unique_dim),
+"""Golden fixture for torch.unique (_unique2 / unique_dim),
 torch.multinomial (seeded streams, with and without replacement) and torch.einsum (values, gradients,
 grad_fn names). Results are {dtype, sizes, values, grad_fn} (or a list of them), a plain value, or the first
 line of the error.

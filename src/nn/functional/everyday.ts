@@ -1,4 +1,4 @@
-// nn.functional: the everyday functions of issue 15 that torch/nn/functional.py defines in Python or binds
+// nn.functional: the everyday functions that torch/nn/functional.py defines in Python or binds
 // from torch._C._nn — elu, selu, softplus, hardswish, mish, one_hot, huber_loss, normalize,
 // cosine_similarity and pairwise_distance (interpolate is in ./interpolate.ts). Mirrors those
 // parts of torch/nn/functional.py: each is the native operator (same grad_fn, Meta kernel and errors) or

@@ -1,4 +1,4 @@
-// src/wasm: CPU storage in WebAssembly linear memory and SIMD kernels over raw pointers (issue 13). This
+// src/wasm: CPU storage in WebAssembly linear memory and SIMD kernels over raw pointers. This
 // file is the loader and the folder's public surface: it decodes the embedded module
 // (generated/kernelsWasm.ts), compiles and instantiates it once against a JS-owned WebAssembly.Memory,
 // detects SIMD support, and picks the kernel backend: the WASM exports or their plain-JS twins. Browser-safe:
