@@ -2,7 +2,7 @@
 hardsigmoid, mish, relu6, log_sigmoid (functional, in-place, out=) and their backward operators: values in
 float32 and float64, gradients and grad_fn names, dtype errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_activation.py  ->  test/golden/activation.json
+Run: $PYTHON tools/golden/gen_activation.py  ->  test/golden/activation.json
 """
 import os
 

@@ -3,7 +3,7 @@ randint_like (seeded streams), diff, bucketize / searchsorted, scatter with redu
 the decompositions (chunk, tile, outer, l1_loss, diff). Results are {dtype, sizes, values, grad_fn}, a plain
 value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_allclose_diff_bucketize.py  ->  test/golden/allclose_diff_bucketize.json
+Run: $PYTHON tools/golden/gen_allclose_diff_bucketize.py  ->  test/golden/allclose_diff_bucketize.json
 """
 import json
 import os

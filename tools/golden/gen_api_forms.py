@@ -6,7 +6,7 @@ autograd API included), dtypes by name, the Tensor properties (T, mT, H, mH, ndi
 Each case is keyed by an id; test/api/kwargs.test.ts writes the same call in TypeScript for each id.
 Results are {dtype, sizes, values, grad_fn} of one tensor or a list of them, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_api_forms.py  ->  test/golden/api_forms.json
+Run: $PYTHON tools/golden/gen_api_forms.py  ->  test/golden/api_forms.json
 """
 import json
 import os

@@ -5,7 +5,7 @@ API forms (keywords, backward options, reduction by name, conversions). test/api
 the same call in TypeScript for each id. Results are {dtype, sizes, strides, values (not for Meta),
 grad_fn, device} of one tensor or a list of them, {value} for a plain value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_api_overloads.py  ->  test/golden/api_overloads.json
+Run: $PYTHON tools/golden/gen_api_overloads.py  ->  test/golden/api_overloads.json
 """
 import json
 import math

@@ -6,7 +6,7 @@ F.scaled_dot_product_attention (bool/float masks, scale, is_causal, enable_gqa, 
 with class probabilities (format: tools/golden/opcase.py; `nn.functional.X` names resolve in the package's
 full namespace).
 
-Run: /tmp/tv/bin/python tools/golden/gen_attention.py  ->  test/golden/attention.json
+Run: $PYTHON tools/golden/gen_attention.py  ->  test/golden/attention.json
 """
 import os
 

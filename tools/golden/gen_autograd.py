@@ -30,7 +30,7 @@ public `torch` API, followed by `torch.autograd.grad`:
 
 Inputs avoid non-differentiable points (no ties unless a case is about ties, no zeros for prod/log, no values
 at clamp bounds). Deterministic: values come from random.Random with a fixed seed, rounded to 3 decimals.
-Run: /tmp/tv/bin/python tools/golden/gen_autograd.py  ->  test/golden/autograd.json
+Run: $PYTHON tools/golden/gen_autograd.py  ->  test/golden/autograd.json
 """
 import json
 import math

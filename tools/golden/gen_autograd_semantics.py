@@ -9,7 +9,7 @@ reproduces with aten-ts's API, one TypeScript function per scenario name. Tensor
 {dtype, sizes, values} (values flattened row-major), graph nodes by `name()`, errors as {"error": text} with the
 text cut at "\\nException raised from".
 
-Run: /tmp/tv/bin/python tools/golden/gen_autograd_semantics.py  ->  test/golden/autograd_semantics.json
+Run: $PYTHON tools/golden/gen_autograd_semantics.py  ->  test/golden/autograd_semantics.json
 """
 import json
 import os

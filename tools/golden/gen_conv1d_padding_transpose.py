@@ -2,7 +2,7 @@
 conv2d.padding), conv_transpose1d/2d (stride, padding, output_padding, groups, dilation), with the gradients
 of input, weight and bias, in float32 and float64; the output strides of channels-last inputs; errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_conv1d_padding_transpose.py  ->  test/golden/conv1d_padding_transpose.json
+Run: $PYTHON tools/golden/gen_conv1d_padding_transpose.py  ->  test/golden/conv1d_padding_transpose.json
 """
 import json
 import os

@@ -14,7 +14,7 @@ through aten-ts's public `torch` API:
   `dtype` keyword is the dtype's name. Float scalars are never integral (JavaScript has one number type).
 * `error_type`, `error`: the Python exception class and `str(exception)` cut at "\\nException raised from".
 
-Deterministic. Run: /tmp/tv/bin/python tools/golden/gen_errors.py  ->  test/golden/errors.json
+Deterministic. Run: $PYTHON tools/golden/gen_errors.py  ->  test/golden/errors.json
 """
 import json
 import math

@@ -6,7 +6,7 @@ F.scaled_dot_product_attention / F.multi_head_attention_forward where PyTorch's 
 (the grad_fn ScaledDotProductFlashAttentionForCpuBackward0) or keeps the math path (3-D inputs, a 3-D mask, a
 mask that requires grad, heads that differ without enable_gqa) (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_flash_attention.py  ->  test/golden/flash_attention.json
+Run: $PYTHON tools/golden/gen_flash_attention.py  ->  test/golden/flash_attention.json
 """
 import os
 

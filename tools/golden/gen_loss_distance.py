@@ -2,7 +2,7 @@
 float32 and float64, reductions, broadcasting, gradients and grad_fn names, argument errors
 (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_loss_distance.py  ->  test/golden/loss_distance.json
+Run: $PYTHON tools/golden/gen_loss_distance.py  ->  test/golden/loss_distance.json
 """
 import os
 

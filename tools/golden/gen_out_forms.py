@@ -4,7 +4,7 @@ memory-overlap texts of cat / gather / index_select / masked_select with out= al
 padding='same' checks, and clamp's Tensor-bound gradients (ties min == max, and the broadcast error PyTorch
 raises in the backward). Each case is a result {dtype, sizes, values} (or a list), or the error text.
 
-Run: /tmp/tv/bin/python tools/golden/gen_out_forms.py  ->  test/golden/out_forms.json
+Run: $PYTHON tools/golden/gen_out_forms.py  ->  test/golden/out_forms.json
 """
 import json
 import os

@@ -2,7 +2,7 @@
 in place: cumsum_/cumprod_, 0-dim), norm and lerp with a tensor weight:
 result dtypes, shapes, values and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_pow_div_cumsum_norm_lerp.py  ->  test/golden/pow_div_cumsum_norm_lerp.json
+Run: $PYTHON tools/golden/gen_pow_div_cumsum_norm_lerp.py  ->  test/golden/pow_div_cumsum_norm_lerp.json
 """
 import json
 import os

@@ -3,7 +3,7 @@
 negative non-integers, the recurrence boundary x == 10 of digamma, large and tiny arguments, the ends of erfinv's
 domain. Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_special.py      # writes test/golden/special.json
+    $PYTHON tools/golden/gen_special.py      # writes test/golden/special.json
 
 Format: cases: [{op, n?, dtype, input: [values], result: [values]}], floats as JSON numbers (float64 repr
 round-trips) or "nan"/"inf"/"-inf". Deterministic.

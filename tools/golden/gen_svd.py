@@ -5,7 +5,7 @@ strides, and the error texts. Inputs are listed by value (seeded draws), so the 
 Singular vectors are unique only up to sign: the tests compare U / Vh column by column up to sign, and
 everything else (S, norms, gradients of sign-invariant losses) exactly within tolerance.
 
-Run: /tmp/tv/bin/python tools/golden/gen_svd.py  ->  test/golden/svd.json
+Run: $PYTHON tools/golden/gen_svd.py  ->  test/golden/svd.json
 """
 import json
 import os

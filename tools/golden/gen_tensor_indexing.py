@@ -15,7 +15,7 @@ view / indexing / copy ones (list and value tensors are made differently), grad?
 value_grad?} (float cases: grad_fn of the result / of the assigned tensor, and the gradients of
 sum(result * (1..n))), error?: {type, message}} (str(e) cut at "\\nException raised from").
 
-Run: /tmp/tv/bin/python tools/golden/gen_tensor_indexing.py  ->  test/golden/tensor_indexing.json
+Run: $PYTHON tools/golden/gen_tensor_indexing.py  ->  test/golden/tensor_indexing.json
 """
 import json
 import os

@@ -4,7 +4,7 @@ einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x
 warning of scatter(..., reduce=) with a Tensor src. Results are {dtype, sizes, strides, offset, values, grad_fn}
 (or a list of them), a plain value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_unique_consecutive_complex_views.py  ->  test/golden/unique_consecutive_complex_views.json
+Run: $PYTHON tools/golden/gen_unique_consecutive_complex_views.py  ->  test/golden/unique_consecutive_complex_views.json
 """
 import json
 import os

@@ -3,7 +3,7 @@ torch.multinomial (seeded streams, with and without replacement) and torch.einsu
 grad_fn names). Results are {dtype, sizes, values, grad_fn} (or a list of them), a plain value, or the first
 line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_unique_multinomial_einsum.py  ->  test/golden/unique_multinomial_einsum.json
+Run: $PYTHON tools/golden/gen_unique_multinomial_einsum.py  ->  test/golden/unique_multinomial_einsum.json
 """
 import json
 import os
