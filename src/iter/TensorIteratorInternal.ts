@@ -10,7 +10,7 @@ const ITEM_SIZE: readonly number[] = ALL_SCALAR_TYPES.map(elementSize);
 
 /**
  * The element index, in `t.storage.data(t.dtype)`, of `t`'s first element: the storage's place in its
- * buffer (see Note [Slab allocation] in Storage.ts) plus the storage offset. For complex dtypes it counts
+ * buffer (see Note [Slab allocation] in src/tensor/Storage.ts) plus the storage offset. For complex dtypes it counts
  * elements, i.e. lane pairs (multiply by 2 for the array index). Same as `storage.arrayOffset(dtype) / lanes
  * + storageOffset`, without the lookups (it runs for every operand of every kernel call).
  */

@@ -80,7 +80,7 @@ export function simdSupported(): boolean {
 /**
  * Whether this engine runs relaxed SIMD (on by default in Chromium >= 114; behind
  * --experimental-wasm-relaxed-simd on Node 20). Where it does, the loader takes the relaxed build of the
- * kernels (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
+ * kernels (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts).
  */
 export function relaxedSimdSupported(): boolean {
   return (relaxedSimd ??= validates(FEATURE_PROBES.relaxedSimd));
@@ -107,7 +107,7 @@ const moduleCache = new Map<string, WasmModuleObject>();
 
 /**
  * The embedded kernel module's bytes (decoded once; do not mutate); `relaxed`: its relaxed-SIMD build, which
- * only engines with relaxed SIMD compile (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
+ * only engines with relaxed SIMD compile (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts).
  */
 export function kernelsWasmBytes(relaxed = false): Uint8Array<ArrayBuffer> {
   if (relaxed) return (relaxedBytesCache ??= decodeBase64(KERNELS_RELAXED_WASM_BASE64));
