@@ -42,9 +42,8 @@ const fns: Record<Case['fn'], Conv> = {
 
 function expectClose(got: Tensor, want: Spec): void {
   expect([dtypeName(got.scalarType), got.size()]).toEqual([want.dtype, want.sizes]);
-  const values = got.reshape(-1).tolist() as number[];
   const tol = want.dtype === 'float64' ? 1e-12 : 2e-5;
-  want.values.forEach((v, i) => expect(Math.abs(values[i]! - v)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(v))));
+  expect(got).toBeAllclose(want.values, { rtol: tol, atol: tol });
 }
 
 describe('convolution family (PyTorch golden)', () => {
