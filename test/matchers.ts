@@ -10,7 +10,7 @@
 // Every comparison of numbers goes through `valueProblems`: an expected value is a number, a boolean or the
 // goldens' encoding of a non-finite float ('nan', 'inf', '-inf', tools/golden/_encode.py's `enc`); a NaN matches
 // only a NaN (torch.allclose's equal_nan=False matches none), an infinity only itself, a number within
-// `atol + rtol * |expected|` (torch.allclose's rule; `exactIntegers` makes integral expected values exact). A
+// `atol + rtol * |expected|` by a finite difference (torch.isclose's rule; `exactIntegers` makes integral expected values exact). A
 // failure names the count of differing values and the worst one, so a large tensor's message stays short.
 import { expect } from 'vitest';
 import { Tensor, torch } from '../src/api/index.js';
@@ -72,7 +72,7 @@ export function valueProblems(what: string, got: readonly unknown[], want: reado
     else if (Number.isNaN(e)) ok = Number.isNaN(a) && (raw === 'nan' || tol.equal_nan === true);
     else if (!Number.isFinite(e)) ok = a === e;
     else if (exactIntegers && Number.isInteger(e)) ok = a === e;
-    else ok = Math.abs(a - e) <= atol + rtol * Math.abs(e);
+    else ok = a === e || (Number.isFinite(a - e) && Math.abs(a - e) <= atol + rtol * Math.abs(e)); // torch.isclose
     if (ok) return;
     bad++;
     const d = typeof a === 'number' && typeof e === 'number' && Number.isFinite(a - e) ? Math.abs(a - e) : Number.POSITIVE_INFINITY;
