@@ -1,6 +1,6 @@
 // Same-process A/B of scaled_dot_product_attention's fused CPU kernel (_scaled_dot_product_flash_attention_for_cpu,
 // Note [Flash attention on CPU]) against its math path (sdpBackendSettings.flash = false), alternated per round:
-// attention forward + backward for issue 27's encoder shapes ([16, 4, 64, 32]) and decoder shapes
+// attention forward + backward for the encoder shapes ([16, 4, 64, 32]) and decoder shapes
 // ([32, 4, 64, 32], causal), then a TransformerEncoder training step (2 layers, d_model 128, 4 heads, ff 512,
 // batch 16 × seq 64, dropout 0, Adam). Wall and CPU time per call, medians over rounds (each round: the
 // fastest of 3 batches of `reps` calls).

@@ -6,7 +6,7 @@
 // Run: npx tsx bench/compare.ts [--rounds 7] [--quick] [--only w1,w2] [--systems aten-ts,aten2,torch1,torch2,tfjs,jax]
 //        [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--wait-idle SECONDS]
 //        [--write] [--json FILE]
-//   (npm run bench:compare -- ...). Python: --python, $ATEN_TS_TORCH_PYTHON, .venv-golden/bin/python, /tmp/tv/bin/python;
+//   (npm run bench:compare -- ...). Python: --python, $ATEN_TS_TORCH_PYTHON, $PYTHON, .venv-golden/bin/python;
 //   without torch the torch columns print "—". --write replaces the section of bench/RESULTS.md named below.
 
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `npm run bench:jobs`: the jobs users run (issue 27), aten-ts against PyTorch 2.13 side by side: a LeNet training
+// `npm run bench:jobs`: the jobs users run, aten-ts against PyTorch 2.13 side by side: a LeNet training
 // epoch as `npm start` runs it, a TransformerEncoder and a causal language model trained with Adam/AdamW, two MLP
 // steps, a ResNet-18 forward, four operators inside one running program, and start-up. Each job gets its own four
 // worker processes (aten-ts and PyTorch, on 1 and on 2 threads: bench/jobs/aten_worker.ts, torch_jobs.py), which

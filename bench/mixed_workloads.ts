@@ -1,4 +1,4 @@
-// bench/mixed_workloads.ts: the issue-14 workloads of bench/compare alternated in one process, as its aten-ts
+// bench/mixed_workloads.ts: the workloads of bench/compare alternated in one process, as its aten-ts
 // worker runs them (about 300 ms of each per round), printing each round's time per call: the MLP step
 // measured between the others against the MLP alone (`--only mlp`). With `node --trace-opt --trace-deopt
 // --import tsx bench/mixed_workloads.ts`, the V8 optimizations and deoptimizations of each round show which

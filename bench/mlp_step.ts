@@ -1,5 +1,5 @@
 // bench/mlp_step.ts: the MLP step of bench/compare.ts (mlp_sgd_step: 784-128-10, batch 64, plain ops +
-// autograd, p.sub_(p.grad.mul(lr)) under noGrad) in one process, for profiles and A/Bs of the issue-14 work.
+// autograd, p.sub_(p.grad.mul(lr)) under noGrad) in one process, for profiles and A/Bs of the element-wise hot path.
 //   npx tsx bench/mlp_step.ts [--threads N] [--steps N] [--rounds N] [--profile]
 import { cpuMemoryStats, torch } from '../src/node.js';
 import { wasmCPUAllocator } from '../src/wasm/index.js';

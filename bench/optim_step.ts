@@ -1,4 +1,4 @@
-// Same-process A/B of one optimiser step over a transformer's parameter set (issue 27): Adam and AdamW with
+// Same-process A/B of one optimiser step over a transformer's parameter set: Adam and AdamW with
 // foreach=False (the single-tensor path, PyTorch's default on CPU), foreach=True (_foreach_* operators) and
 // fused=True (_fused_adam_ / _fused_adamw_, one loop per tensor), alternated round by round; per-step medians.
 // Parameters: Embedding(1000, 128), two TransformerEncoderLayer(128, 4, dim_feedforward=512), Linear(128, 1000):

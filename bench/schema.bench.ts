@@ -9,7 +9,7 @@ import { bench, run, summary } from 'mitata';
 import { parse as parseYaml } from 'yaml';
 import { AliasSymbolTable, parseSchema } from '../src/schema/index.js';
 
-const DEFAULT_PATH = '/tmp/tv/lib/python3.11/site-packages/torchgen/packaged/ATen/native/native_functions.yaml';
+const DEFAULT_PATH = '.venv-golden/lib/python3.11/site-packages/torchgen/packaged/ATen/native/native_functions.yaml';
 const path = process.env.ATEN_TS_NATIVE_FUNCTIONS ?? DEFAULT_PATH;
 
 if (!existsSync(path)) {

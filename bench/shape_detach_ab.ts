@@ -1,4 +1,4 @@
-// A/B of what issue 29's printing work touches on hot paths, two checkouts' sources in ONE process,
+// A/B of what the printing work touches on hot paths, two checkouts' sources in ONE process,
 // alternated round by round: a 1-element add (the dispatch path), `x.shape` / `x.size()` (now a torch.Size,
 // Note [Size is an Array]), `x.detach()` (now the operator aten::detach, Note [detach is dispatched]) and a
 // small backward whose AccumulateGrad stores a first gradient (`.grad` reset each time: the detach path).

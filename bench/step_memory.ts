@@ -1,4 +1,4 @@
-// bench/step_memory.ts: what a training step does to memory (issue 27): per step of the MLP (bench/mlp_workload.ts)
+// bench/step_memory.ts: what a training step does to memory: per step of the MLP (bench/mlp_workload.ts)
 // and of a small transformer (embedding, two encoder layers, a linear head, cross-entropy, Adam), the garbage
 // collections (PerformanceObserver 'gc'), minor page faults (first touches of fresh pages), the allocator's
 // explicit and finalized frees, the blocks carved from the top of linear memory, and wall time.

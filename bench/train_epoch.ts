@@ -3,11 +3,16 @@
 // pays for first-touching linear memory (bench/RESULTS.md); the figure is the best of the warm epochs 2–3.
 // Run: npx tsx bench/train_epoch.ts [--python PATH]
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = process.argv.indexOf('--python');
-const python = arg > 0 ? process.argv[arg + 1]! : (process.env['ATEN_TS_TORCH_PYTHON'] ?? '/tmp/tv/bin/python');
+// --python, else $ATEN_TS_TORCH_PYTHON, else $PYTHON, else the reference venv (tools/golden/README.md).
+const python =
+  arg > 0
+    ? process.argv[arg + 1]!
+    : (process.env['ATEN_TS_TORCH_PYTHON'] ?? process.env['PYTHON'] ?? join(root, '.venv-golden/bin/python'));
 
 interface Epochs {
   epoch_s: number[];

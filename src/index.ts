@@ -55,7 +55,7 @@ export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 /** `torch.utils`: `utils.data` with datasets, samplers and the DataLoader (also as `torch.utils`). */
 export * as utils from './utils/index.js';
-// ---- issue 17 (dispatch): the schema language, key-set helpers and TLS guards from the package entry ----------
+// ---- dispatch: the schema language, key-set helpers and TLS guards from the package entry ----------
 /** PyTorch's function-schema language: `parseSchema('f(Tensor x, *, ScalarType? dtype=None) -> Tensor')`, the model. */
 export {
   Argument,

@@ -16,7 +16,7 @@ export * as _subclasses from './modes/subclasses.js';
 /** Every dispatch mode in one namespace: `TorchDispatchMode`, `FlopCounterMode`, `FakeTensorMode`, `LoggingTensorMode`, `RecordMode`/`replay`. */
 export * as modes from './modes/index.js';
 
-// ---- issue 17 (dispatch): print options, RNG state, complex tensors from values, torch.profiler ----------------
+// ---- print options, RNG state, complex tensors from values, torch.profiler ----------------
 /** `torch.set_printoptions` / `get_printoptions` (torch._tensor_str) with PyTorch's snake_case keys. */
 export { get_printoptions, set_printoptions, type PrintOptionsKw } from './api/_tensor_str.js';
 /** `torch.get_rng_state()` / `torch.set_rng_state(state)`: the default generator's 5056-byte state as a uint8 tensor. */
@@ -27,11 +27,11 @@ export { complex, type ComplexValue } from './api/complex.js';
 export * as profiler from './profiler/index.js';
 // Out-of-tree backends (PrivateUse1): torch._register_device_module / torch.get_device_module.
 export { _register_device_module, get_device_module, type DeviceModule } from './utils/backend_registration.js';
-// torch.library, torch.ops and the torch._C functions they use (src/library; issue 17, torch.library).
+// torch.library, torch.ops and the torch._C functions they use (src/library).
 /** `torch.library`: `Library`, `define`/`impl`, `custom_op`, `register_fake`/`register_autograd`/`register_kernel`, `opcheck`. */
 export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';
-// ---- issue 15 (linalg): torch.linalg ----------------------------------------------------------------------
+// ---- torch.linalg ---------------------------------------------------------------------------------------
 /** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
 export * as linalg from './api/linalg.js';

@@ -8,7 +8,9 @@
 // ATEN_TS_FILL_UNINITIALIZED=1 fills fresh storage with NaN bytes (finds kernels that rely on zeroed
 // memory); ATEN_TS_STRESS_GROW=1 grows a non-shared memory before every allocation (finds typed arrays kept
 // across an allocation).
+import { expect } from 'vitest';
 import '../src/node.js';
+import { matchers } from './matchers.js';
 import { getNumThreads, parallelSettings, setKernelBackend, setNumThreads, wasmCPUAllocator, wasmStorage } from '../src/wasm/index.js';
 
 const backend = process.env['ATEN_TS_KERNELS'] ?? 'wasm';
@@ -27,3 +29,6 @@ if (backend === 'wasm') {
   // Stress runs grow the (non-shared) memory on every allocation, which detaches old views, so a typed array
   // kept across an allocation fails loudly (Note [Linear memory reserved up front]).
 }
+
+// The suite's matchers, `toBeAllclose` and `toMatchGolden` (Note [One set of test matchers] in test/matchers.ts).
+expect.extend(matchers);

@@ -74,7 +74,7 @@ function report(rows: Row[], pathDependent: number, skipped: Record<string, numb
     '',
     `PyTorch's own OpInfo samples (\`op_db\`, ${ops} entries whose operator aten-ts has, every variant; float32, float64,`,
     'int64, int32, bool) replayed through `torch.*` / Tensor methods by `test/opinfo/` (part of `vitest run`).',
-    'Fixtures: `npx tsx tools/opinfo-ops.ts && /tmp/tv/bin/python tools/golden/gen_opinfo.py`;',
+    'Fixtures: `npx tsx tools/opinfo-ops.ts && $PYTHON tools/golden/gen_opinfo.py`;',
     'this section and `test/opinfo/known_failures.json`: `npx tsx tools/opinfo-report.ts` (generated, do not edit).',
     'Areas: values (dtype, shape, values at torch.testing tolerances, strides of views, error text where PyTorch',
     'raises), meta (dtype/shape/strides on Meta tensors, or the error), grads (float64 first-order gradients),',

@@ -11,9 +11,9 @@ import { PREFIX, type Reply, type Request, type SystemId } from './protocol.js';
 /** A Python that imports torch, or why there is none. */
 export type PythonChoice = { python: string; version: string } | { python: undefined; why: string };
 
-/** The first of --python, $ATEN_TS_TORCH_PYTHON, <root>/.venv-golden/bin/python, /tmp/tv/bin/python that imports torch. */
+/** The first of --python, $ATEN_TS_TORCH_PYTHON, $PYTHON, <root>/.venv-golden/bin/python that imports torch (tools/golden/README.md). */
 export function findPython(root: string, option: string | undefined): PythonChoice {
-  const candidates = [option, process.env.ATEN_TS_TORCH_PYTHON, join(root, '.venv-golden/bin/python'), '/tmp/tv/bin/python'].filter(
+  const candidates = [option, process.env.ATEN_TS_TORCH_PYTHON, process.env.PYTHON, join(root, '.venv-golden/bin/python')].filter(
     (c): c is string => c !== undefined && c !== '',
   );
   const tried: string[] = [];

@@ -219,7 +219,7 @@ export function einsum(...args: unknown[]): Tensor {
   return einsumBinding(equation, list);
 }
 
-// ---- issue 30: torch/functional.py's varargs forms of atleast_Nd, meshgrid, cartesian_prod, block_diag and
+// ---- torch/functional.py's varargs forms of atleast_Nd, meshgrid, cartesian_prod, block_diag and
 // tensordot's `dims` --------------------------------------------------------------------------------------------
 
 type TensorArgs = (Tensor | readonly Tensor[])[];

@@ -226,7 +226,7 @@ export function tensor(data: NestedList | ComplexNestedList, options?: TensorOpt
     if (level.length === 0) break;
   }
   const flat: ScalarValue[] = [];
-  let hasComplex = false; // issue 17: `{ re, im }` elements (src/api/complex.ts)
+  let hasComplex = false; // complex elements as `{ re, im }` elements (src/api/complex.ts)
   const walk = (v: NestedList | ComplexNestedList, dim: number): void => {
     if (dim === sizes.length) {
       if (Array.isArray(v)) throw new TypeError(`expected a number or boolean at dim ${dim}, got an array`);
@@ -505,11 +505,11 @@ function installNonzeroAsTuple(): void {
 }
 
 export { broadcast_tensors, norm } from './functional.js';
-// parity 2 (issue 15): torch/functional.py's unique and einsum.
+// torch/functional.py's unique and einsum.
 export { einsum, unique } from './functional.js';
-// parity 3 (issue 15): torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
+// torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
 export { unique_consecutive } from './functional.js';
-// issue 30: torch/functional.py's varargs forms.
+// torch/functional.py's varargs forms.
 export { atleast_1d, atleast_2d, atleast_3d, block_diag, cartesian_prod, meshgrid, tensordot } from './functional.js';
 
 /**

@@ -1,5 +1,5 @@
 // The derivative helpers of the normalization, pooling, padding, upsampling and activation operators of
-// issue 15 (the everyday operators a model needs): the parts of torch/csrc/autograd/FunctionsManual.cpp that
+// everyday models: the parts of torch/csrc/autograd/FunctionsManual.cpp that
 // derivatives.yaml's native_batch_norm, native_group_norm, ... entries call. Re-exported by FunctionsManual.ts,
 // where the generated autograd code imports every helper from.
 

@@ -1,4 +1,4 @@
-// The derivative helpers of the reductions and scans of issue 30 (SumKernel.ts, ReduceOps.ts' var_mean /
+// The derivative helpers of the reductions and scans (SumKernel.ts, ReduceOps.ts' var_mean /
 // std_mean, TensorCompare.ts' aminmax, Sorting.ts' median, ReduceOpsKernel.ts' cummax / cummin /
 // logcumsumexp): nansum_backward, var_mean_backward, std_mean_backward, aminmax_backward,
 // evenly_distribute_backward, cummaxmin_backward and logcumsumexp_backward of

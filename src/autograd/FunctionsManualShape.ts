@@ -1,4 +1,4 @@
-// The derivative helpers of the shape and linear-algebra composites of issue 30 (rot90, diag_embed, block_diag,
+// The derivative helpers of the shape and linear-algebra composites (rot90, diag_embed, block_diag,
 // trace, linalg_cross): block_diag_backward and trace_backward of torch/csrc/autograd/FunctionsManual.cpp and the
 // derivatives.yaml formulas. Re-exported by FunctionsManual.ts.
 

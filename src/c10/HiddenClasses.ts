@@ -9,7 +9,7 @@
 // Note [Storage lifetime], runs one every few hundred MLP steps), their maps die, and every optimized function
 // that checked them is thrown away ("marking dependent code for deoptimization, reason: weak objects" under
 // `node --trace-deopt`: ~40 functions of the iterator and the kernels each time), runs unoptimized for a while
-// and is compiled again on V8's background threads (bench/RESULTS.md, issue 14: about 40% of the MLP step's
+// and is compiled again on V8's background threads (bench/RESULTS.md: about 40% of the MLP step's
 // CPU time went to those threads). One instance of each such class, made at load and kept for the life of the
 // process, keeps its maps alive; construct it with the constructor the hot path uses, so that its fields are
 // defined in the same order.

@@ -23,7 +23,7 @@ export type ReduceOp = (src: ArrayLike<number>, offset: number, stride: number, 
 
 // Note [Simple reduction loops]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// reduceKernel walks a reduction iterator (Note [Reduction iterators] in TensorIterator.ts) one output
+// reduceKernel walks a reduction iterator (Note [Reduction iterators] in ReduceOpsUtils.ts) one output
 // element at a time and hands the kernel that element's whole reduced slice. When the slice is one strided
 // run (the reduced dims coalesced into one, as for any reduction over contiguous memory) of a dtype whose
 // storage array holds the values themselves (float32/64, int8/16/32/64, uint8, bool) read in its own dtype,

@@ -10,7 +10,7 @@ const ITEM_SIZE: readonly number[] = ALL_SCALAR_TYPES.map(elementSize);
 
 /**
  * The element index, in `t.storage.data(t.dtype)`, of `t`'s first element: the storage's place in its
- * buffer (see Note [Slab allocation] in Storage.ts) plus the storage offset. For complex dtypes it counts
+ * buffer (see Note [Slab allocation] in src/tensor/Storage.ts) plus the storage offset. For complex dtypes it counts
  * elements, i.e. lane pairs (multiply by 2 for the array index). Same as `storage.arrayOffset(dtype) / lanes
  * + storageOffset`, without the lookups (it runs for every operand of every kernel call).
  */
@@ -22,7 +22,7 @@ export function elementBase(t: TensorImpl): number {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The loops walk an iterator's rows with a DimCounter (`do { ...row... } while (rows.next())`) rather than
 // handing a callback to forEachRow: a closure made on every call is a new function object that V8 optimizes
-// again whenever its call sites see another operator's loop (bench/RESULTS.md, issue 14: the element-wise
+// again whenever its call sites see another operator's loop (bench/RESULTS.md: the element-wise
 // loops' closures were compiled 15–16 times each in a steady-state MLP step). The counter is one object of
 // one class (its hidden class anchored: Note [Hidden classes of short-lived objects]), the row bodies are
 // plain code of module-level functions, compiled once.

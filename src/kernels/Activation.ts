@@ -72,7 +72,7 @@ export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, 
   return out;
 }
 
-// ---- the activations of issue 15: leaky_relu, elu, softplus, hardtanh, hardswish, hardsigmoid, mish, log_sigmoid
+// ---- the activations leaky_relu, elu, softplus, hardtanh, hardswish, hardsigmoid, mish, log_sigmoid
 // (structured pointwise, their functional / in-place / out= variants generated) and their backward operators;
 // selu, celu and relu6 are compositions (Activation.cpp). Each loop computes in double and rounds once to the
 // dtype (PyTorch's float kernels compute in float: the values agree to a few ulps).

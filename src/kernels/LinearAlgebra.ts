@@ -228,7 +228,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
 }
 
 // packedGemm's helpers, at module level: closures made per call were garbage, and V8 compiled them again
-// after every full collection (bench/RESULTS.md, issue 14).
+// after every full collection (bench/RESULTS.md, the MLP step's profile).
 
 /** Whether `t`'s storage is in linear memory, where the packed gemm reads it in place. */
 const inLinear = (name: 'f32_gemm' | 'f64_gemm', t: Tensor, dtype: ScalarType): boolean =>

@@ -168,7 +168,7 @@ export function binaryCrossEntropyWithLogits(
   );
 }
 
-// ---- issue 15: smooth_l1_loss, huber_loss, kl_div --------------------------------------------------------
+// ---- smooth_l1_loss, huber_loss, kl_div --------------------------------------------------------------
 
 /** `smooth_l1_loss(self, target, reduction=Mean, beta=1.)`: 0.5 z² / beta below beta, z - 0.5 beta above (z = |x - y|). */
 export function smoothL1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean, beta = 1): Tensor {

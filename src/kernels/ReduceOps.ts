@@ -661,7 +661,7 @@ export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: S
   return functionalOutputs(cumprodStructured, (): CumArgs => [self, dim, dtype], self, dim, dtype)[0] as Tensor;
 }
 
-// ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
+// ---- Overloads a PyTorch user types -----------------------------------------------------------------------
 
 function reductionOverAll(name: string, self: Tensor): void {
   if (self.numel() === 0) {

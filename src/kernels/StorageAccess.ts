@@ -1,7 +1,7 @@
 // Moving elements between tensors of one dtype in their stored form: every lane, the raw representation
 // (float16 bits, complex pairs, int64 as doubles), so a move is exact for every dtype and converts nothing.
 // The index-mapping kernels (flip, roll, repeat, cat, tril/triu) are built on it instead of on JS value lists
-// (issue 13: no kernel converts storage to JS arrays). No ATen counterpart: ATen moves bytes with memcpy and
+// (no kernel converts storage to JS arrays). No ATen counterpart: ATen moves bytes with memcpy and
 // TensorIterator's copy kernels.
 
 import type { Device } from '../c10/Device.js';

@@ -44,7 +44,7 @@ function checkIndexDtype(index: Tensor, op: string): void {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The loops over index values are written out at each site (`indexValues`, then a plain for loop) instead of
 // taking a callback: a closure made per call is optimized again by V8 whenever its call sites change
-// (bench/RESULTS.md, issue 14: scatter's was compiled 28 times in a steady-state MLP step). Same reason as
+// (bench/RESULTS.md: scatter's was compiled 28 times in a steady-state MLP step). Same reason as
 // Note [Row loops without closures] in src/iter/TensorIteratorInternal.ts.
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */

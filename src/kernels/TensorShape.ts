@@ -492,7 +492,7 @@ export function detach(_ks: DispatchKeySet, self: Tensor): Tensor {
   return makeView(self, [...self.sizes], [...self.strides], self.storageOffset);
 }
 
-// ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
+// ---- Overloads a PyTorch user types -----------------------------------------------------------------------
 
 /** `split.sizes(self, split_size, dim=0)`: `split(x, [1, 2])` is `split_with_sizes` (SplitWithSizesBackward0). */
 export function splitSizes(_ks: DispatchKeySet, self: Tensor, splitSize: number[], dim = 0): Tensor[] {
@@ -512,7 +512,7 @@ export function narrowTensor(_ks: DispatchKeySet, self: Tensor, dim: number, sta
   return aten().narrow.call(self, dim, Number(aten().item.call(start)), length);
 }
 
-// ---- parity 3 (issue 15): diagonal --------------------------------------------------------------------------
+// ---- diagonal ----------------------------------------------------------------------------------------------
 
 /**
  * `diagonal(self, offset=0, dim1=0, dim2=1)`: the view of the `offset` diagonal of the `dim1`/`dim2` planes,

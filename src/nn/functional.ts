@@ -3,21 +3,26 @@
 // ./functional/ to keep each file readable.
 
 export {
-  bilinear,
-  dropout,
-  embedding,
+  elu,
   gelu,
+  hardswish,
   hardtanh,
   leaky_relu,
-  linear,
   log_softmax,
+  mish,
   prelu,
   relu,
+  selu,
   sigmoid,
   silu,
   softmax,
+  softplus,
   tanh,
 } from './functional/activation.js';
+export { bilinear, linear } from './functional/linear.js';
+export { dropout } from './functional/dropout.js';
+export { embedding, one_hot } from './functional/sparse.js';
+export { cosine_similarity, pairwise_distance } from './functional/distance.js';
 export {
   adaptive_avg_pool2d,
   adaptive_avg_pool3d,
@@ -33,11 +38,12 @@ export {
   max_pool2d_with_indices,
   pad,
 } from './functional/conv.js';
-export { batch_norm, group_norm, instance_norm, layer_norm } from './functional/normalization.js';
+export { batch_norm, group_norm, instance_norm, layer_norm, normalize } from './functional/normalization.js';
 export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
   cross_entropy,
+  huber_loss,
   kl_div,
   l1_loss,
   mse_loss,
@@ -52,16 +58,4 @@ export {
   type MHAForwardOptions,
   type SDPAOptions,
 } from './functional/attention.js';
-export {
-  cosine_similarity,
-  elu,
-  hardswish,
-  huber_loss,
-  mish,
-  normalize,
-  one_hot,
-  pairwise_distance,
-  selu,
-  softplus,
-} from './functional/everyday.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';

@@ -1,4 +1,4 @@
-// The forms a PyTorch user types (issue 15): every argument by keyword, required ones included (Note [Every
+// The forms a PyTorch user types: every argument by keyword, required ones included (Note [Every
 // argument by keyword] in src/codegen/api/python.ts); the option-key rule (Note [Option keys] in
 // src/c10/Kwargs.ts) across the generated functions, the hand-written factories, Tensor.to and the autograd
 // API; dtypes by name; T/mT/H/mH/ndim and the dtype conversions; losses with `reduction` by name. Values and

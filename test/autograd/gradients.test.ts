@@ -1,4 +1,4 @@
-// PyTorch's gradients for every differentiable operator (issue 7 conformance): every case of
+// PyTorch's gradients for every differentiable operator: every case of
 // test/golden/autograd.json (tools/golden/gen_autograd.py) is replayed through the public `torch` API, its
 // forward output checked, then `torch.autograd.grad` with PyTorch's upstream gradient must give PyTorch's
 // gradient for each differentiable input (null where PyTorch's is None); a subset also checks second-order

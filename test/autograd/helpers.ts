@@ -2,6 +2,7 @@
 // through the public `torch` API, and comparing tensors with PyTorch's values within a tolerance.
 import { torch, type Tensor } from '../../src/api/index.js';
 import { Dtype } from '../../src/c10/Dtype.js';
+import { tensorProblems } from '../matchers.js';
 
 export type Value = number | boolean | string;
 
@@ -47,12 +48,6 @@ export function dtypeOf(name: string): number {
 
 const isTensorSpec = (a: Arg): a is TensorSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;
 const isDtypeSpec = (a: Arg): a is DtypeSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && !('sizes' in a);
-
-const DTYPE_NAMES = ['bool', 'int64', 'int32', 'float16', 'float32', 'float64'];
-
-function dtypeName(d: number): string {
-  return DTYPE_NAMES.find((n) => dtypeOf(n) === d) ?? `ScalarType ${d}`;
-}
 
 export function tensorOf(spec: { dtype: string; sizes: readonly number[]; values: readonly Value[] }): Tensor {
   return torch.tensor(spec.values.map(decode) as number[], { dtype: spec.dtype }).reshape([...spec.sizes]);
@@ -110,7 +105,8 @@ export function toleranceFor(dtype: string): Tolerance {
 
 /**
  * Compares a tensor with a fixture tensor: dtype, sizes and every value within `atol + rtol * |expected|`
- * (NaN matches NaN, infinities match exactly). Returns the problems found, empty when they agree.
+ * (NaN matches NaN, infinities match exactly). Returns the problems found, empty when they agree; test/matchers.ts's
+ * `tensorProblems` (Note [One set of test matchers]).
  */
 export function compareTensor(
   what: string,
@@ -118,31 +114,7 @@ export function compareTensor(
   want: { dtype: string; sizes: readonly number[]; values: readonly Value[] },
   tol: Tolerance = toleranceFor(want.dtype),
 ): string[] {
-  if (got.scalarType !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.scalarType)}, expected ${want.dtype}`];
-  if (got.sizes.join(',') !== want.sizes.join(','))
-    return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
-  const g = flatValues(got);
-  let worst = -1;
-  let worstDiff = 0;
-  let bad = 0;
-  want.values.forEach((wv, i) => {
-    const w = decode(wv) as number;
-    const v = g[i] as number;
-    const ok = Number.isNaN(w) ? Number.isNaN(v) : !Number.isFinite(w) ? v === w : Math.abs(v - w) <= tol.atol + tol.rtol * Math.abs(w);
-    if (!ok) {
-      bad++;
-      const d = Number.isFinite(w) && Number.isFinite(v) ? Math.abs(v - w) : Number.POSITIVE_INFINITY;
-      if (worst < 0 || d > worstDiff) {
-        worst = i;
-        worstDiff = d;
-      }
-    }
-  });
-  if (bad === 0) return [];
-  return [
-    `${what}: ${bad}/${want.values.length} values differ, max |diff| ${worstDiff.toExponential(2)} at ${worst} ` +
-      `(got ${g[worst]}, expected ${String(want.values[worst])})`,
-  ];
+  return tensorProblems(what, got, { dtype: want.dtype, sizes: [...want.sizes], values: [...want.values] }, tol);
 }
 
 /** The first line of an error's message. */

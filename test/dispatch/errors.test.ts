@@ -163,7 +163,7 @@ describe('warnings and parsers', () => {
     }
     expect(warnings).toHaveLength(1);
     // PyTorch prints the C++ signature's debug as "previous kernel" (Python kernels: "no debug info");
-    // aten-ts names the kernel actually overridden. See Note [Override warning] in Dispatcher.ts.
+    // aten-ts names the kernel actually overridden. See Note [Override warning] in src/dispatch/Dispatcher.ts.
     expect(warnings[0]).toBe(
       G.override_warning.text.replace('previous kernel: no debug info', 'previous kernel: registered at impl_ovr_1:0'),
     );

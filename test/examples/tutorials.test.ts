@@ -1,4 +1,4 @@
-// Issue 29: PyTorch's own tutorials, ported line for line in examples/tutorials/, print what the torch 2.13 wheel
+// PyTorch's own tutorials, ported line for line in examples/tutorials/, print what the torch 2.13 wheel
 // prints running the same (shrunk, seeded) code: tools/golden/tutorials/*.py, recorded by
 // tools/golden/gen_tutorials.py in test/golden/tutorials.json.
 //

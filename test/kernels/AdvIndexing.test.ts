@@ -63,13 +63,7 @@ function run(c: Case, i: number, { self, indices, values }: Inputs): Tensor {
 
 function expectValues(r: Tensor, want: Spec): void {
   expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
-  const got = r.reshape(-1).tolist() as (number | boolean)[];
-  expect(got).toHaveLength(want.values.length);
-  want.values.forEach((w, k) => {
-    if (typeof w === 'number' && !Number.isInteger(w))
-      expect(Math.abs((got[k] as number) - w)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(w)));
-    else expect(got[k]).toBe(w);
-  });
+  expect(r).toBeAllclose(want.values, { rtol: 1e-6, atol: 1e-6, exactIntegers: true });
 }
 
 describe('advanced indexing (PyTorch golden)', () => {

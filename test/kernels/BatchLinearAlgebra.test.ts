@@ -68,9 +68,8 @@ const tol = (dtype: string): number => (dtype === 'float64' ? 1e-10 : 2e-5);
 
 function expectClose(got: Tensor, want: Spec, scale = 1): void {
   expect([dtypeName(got.scalarType), got.size()]).toEqual([want.dtype, want.sizes]);
-  const values = got.reshape(-1).tolist() as number[];
   const eps = tol(want.dtype) * scale;
-  want.values.forEach((v, i) => expect(Math.abs(values[i]! - v)).toBeLessThanOrEqual(eps * Math.max(1, Math.abs(v))));
+  expect(got).toBeAllclose(want.values, { rtol: eps, atol: eps });
 }
 
 /** `x[b]` of a batch flattened to matrices: the values of matrix b (row-major) of a [..., r, c] tensor. */

@@ -1,5 +1,5 @@
 // pow, div with rounding modes, cumsum, cumprod, norm and lerp with a tensor weight against PyTorch 2.13.
-// Fixture: test/golden/more.json (tools/golden/gen_more.py).
+// Fixture: test/golden/pow_div_cumsum_norm_lerp.json (tools/golden/gen_pow_div_cumsum_norm_lerp.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
@@ -24,7 +24,7 @@ interface Case {
   result?: Spec;
   error?: string;
 }
-const golden = loadGolden<{ cases: Case[] }>('more.json');
+const golden = loadGolden<{ cases: Case[] }>('pow_div_cumsum_norm_lerp.json');
 const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
 const num = (v: V): number =>
   typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v;

@@ -1,4 +1,4 @@
-// Replays the call-spec fixtures of tools/golden/opcase.py (the issue-15 operators: normalization, pooling,
+// Replays the call-spec fixtures of tools/golden/opcase.py (normalization, pooling,
 // padding, upsampling, activations, losses) through aten-ts's public `torch` API: outputs, in-place updates of
 // arguments (`after`), gradients and grad_fn names against PyTorch's, PyTorch's error texts, and Meta shapes.
 import { expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The out= forms and single cases of the issue-15 linalg helper against PyTorch 2.13: max/min with out=
+// The out= forms and single cases of the linalg helper against PyTorch 2.13: max/min with out=
 // (max.unary_out, max.out; the "expected one of" list), bernoulli(out=) (seeded draws, resize without warning,
 // internal overlap), the memory-overlap texts of cat / gather / index_select / masked_select when out= aliases
 // an input, conv2d padding='same' checks, and clamp's Tensor-bound gradients (ties, crossed bounds, the

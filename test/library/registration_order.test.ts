@@ -1,4 +1,4 @@
-// Registration order never loses work (issue 17): in a fresh process, the aten operators are registered
+// Registration order never loses work: in a fresh process, the aten operators are registered
 // before a user Library touches the registry, so an override registered before the first torch call wins
 // and the override warning names the built-in kernel as the previous one. See Note [Static registration].
 import { execFileSync } from 'node:child_process';

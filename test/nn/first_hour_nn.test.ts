@@ -18,12 +18,7 @@ const flat = (t: Tensor | null | undefined): number[] => (t as Tensor).detach().
 
 /** Float32 results: equal to rounding (a few ulps; sums may add in another order). */
 function close(got: number[], want: unknown, label: string): void {
-  const w = want as number[];
-  expect(got.length, label).toBe(w.length);
-  for (let i = 0; i < w.length; i++) {
-    const tol = 4e-7 * Math.max(1, Math.abs(w[i] as number));
-    if (Math.abs((got[i] as number) - (w[i] as number)) > tol) expect(got[i], `${label}[${i}]`).toBe(w[i]);
-  }
+  expect(got, label).toBeAllclose(want as number[], { rtol: 4e-7, atol: 4e-7 });
 }
 
 describe('nn.PReLU / F.prelu', () => {

@@ -1,4 +1,4 @@
-// The CPU flash attention (issue 27) against PyTorch 2.13: `_scaled_dot_product_flash_attention_for_cpu`'s output,
+// The CPU flash attention against PyTorch 2.13: `_scaled_dot_product_flash_attention_for_cpu`'s output,
 // logsumexp and gradients (float32 and float64, causal, masked, grouped heads, odd sizes), its error texts, and
 // F.scaled_dot_product_attention / F.multi_head_attention_forward taking it where PyTorch's CPU build does
 // (grad_fn ScaledDotProductFlashAttentionForCpuBackward0) or keeping the math path: test/golden/flash_attention.json

@@ -40,12 +40,9 @@ function expectClose(got: Tensor | null, want: Spec | null, what: string): void 
   expect(got, what).not.toBe(null);
   const g = got as Tensor;
   expect(g.shape, what).toEqual(want.sizes);
-  const vals = (g.contiguous().flatten().tolist() as (number | boolean)[]).map(Number);
-  want.values.forEach((w, i) => {
-    const wv = num(w);
-    const gv = vals[i] as number;
-    if (!Number.isFinite(wv)) expect(gv, `${what}[${i}]`).toBe(wv);
-    else expect(Math.abs(gv - wv), `${what}[${i}]: ${gv} vs ${wv}`).toBeLessThanOrEqual(2e-5 + 2e-4 * Math.abs(wv));
+  expect((g.contiguous().flatten().tolist() as (number | boolean)[]).map(Number), what).toBeAllclose(want.values.map(num), {
+    rtol: 2e-4,
+    atol: 2e-5,
   });
 }
 

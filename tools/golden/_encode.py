@@ -6,7 +6,7 @@
   chosen fields (in that order), a tuple/list as a list of specs, any other value as {'value': v}.
 
 Imported by the generators beside it (`from _encode import enc, spec`): a script run as
-`/tmp/tv/bin/python tools/golden/gen_x.py` has tools/golden/ on sys.path.
+`$PYTHON tools/golden/gen_x.py` has tools/golden/ on sys.path.
 """
 import math
 

@@ -2,7 +2,7 @@
 
 Usage:
     ATEN_TS_ROUNDTRIP_DIR=/tmp/aten-ts-roundtrip npx vitest run test/serialization/torch_format.test.ts
-    /tmp/tv/bin/python tools/golden/check_roundtrip.py /tmp/aten-ts-roundtrip
+    $PYTHON tools/golden/check_roundtrip.py /tmp/aten-ts-roundtrip
 
 For every `<name>.pt` there: torch.load(weights_only=True) must succeed and give the tree aten-ts recorded in
 `<name>.pt.json` (gen_serialization.describe: values, dtypes, shapes, strides, offsets, storage sharing;

@@ -1,8 +1,8 @@
-"""Golden fixture for the activations of issue 15: leaky_relu, elu, selu, celu, softplus, hardtanh, hardswish,
+"""Golden fixture for the activations leaky_relu, elu, selu, celu, softplus, hardtanh, hardswish,
 hardsigmoid, mish, relu6, log_sigmoid (functional, in-place, out=) and their backward operators: values in
 float32 and float64, gradients and grad_fn names, dtype errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_activation.py  ->  test/golden/activation.json
+Run: $PYTHON tools/golden/gen_activation.py  ->  test/golden/activation.json
 """
 import os
 

@@ -3,7 +3,7 @@ indices, backward) and the 1-d pooling functions composed over the 2-d kernels (
 max_pool1d_with_indices, avg_pool1d, adaptive_avg_pool1d, adaptive_max_pool1d): values in float32 and float64,
 gradients and grad_fn names, argument errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_adaptive_pool.py  ->  test/golden/adaptive_pool.json
+Run: $PYTHON tools/golden/gen_adaptive_pool.py  ->  test/golden/adaptive_pool.json
 """
 import os
 

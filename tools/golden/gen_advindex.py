@@ -7,7 +7,7 @@ transposed, a non-contiguous view), indices: [spec | null], values?: spec, accum
 result: spec | error: str, meta?: {sizes} | {error}} (meta only for cases without masks: PyTorch's meta
 nonzero has no data-independent size). For index_put_ the result is self after the call.
 
-Run: /tmp/tv/bin/python tools/golden/gen_advindex.py  ->  test/golden/advindex.json
+Run: $PYTHON tools/golden/gen_advindex.py  ->  test/golden/advindex.json
 """
 import json
 import os

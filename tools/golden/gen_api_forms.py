@@ -1,4 +1,4 @@
-"""Golden fixture for the forms a PyTorch user types (issue 15, "The API a PyTorch user types"): every
+"""Golden fixture for the forms a PyTorch user types ("The API a PyTorch user types"): every
 argument by keyword (required ones included), unknown keywords (the parser's and Python's own texts, the
 autograd API included), dtypes by name, the Tensor properties (T, mT, H, mH, ndim) and conversions
 (float(), double(), long(), int(), bool()), and losses with a string `reduction`.
@@ -6,7 +6,7 @@ autograd API included), dtypes by name, the Tensor properties (T, mT, H, mH, ndi
 Each case is keyed by an id; test/api/kwargs.test.ts writes the same call in TypeScript for each id.
 Results are {dtype, sizes, values, grad_fn} of one tensor or a list of them, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_api_forms.py  ->  test/golden/api_forms.json
+Run: $PYTHON tools/golden/gen_api_forms.py  ->  test/golden/api_forms.json
 """
 import json
 import os
@@ -156,7 +156,7 @@ def _max_grad():
     return a.grad
 
 
-# ---- overloads (issue 15's "Missing overloads") -----------------------------------------------------------
+# ---- overloads ("Missing overloads") -----------------------------------------------------------------
 v = torch.tensor([3.0, 1.0, 2.0, 1.0], requires_grad=True)
 m = torch.tensor([[1.0, 0.0, -2.0], [0.0, 4.0, 1.5]])
 case('max_all', lambda: torch.max(v))

@@ -1,4 +1,4 @@
-"""Golden fixture for the attention functions and the issue-15 attention/bilinear/group_norm/cross_entropy fixes:
+"""Golden fixture for the attention functions and the attention/bilinear/group_norm/cross_entropy fixes:
 F.multi_head_attention_forward in PyTorch's call form (positional and keyword; batched and unbatched; masks,
 bias_k/bias_v, add_zero_attn, separate projection weights, need_weights False, average_attn_weights False),
 F.scaled_dot_product_attention (bool/float masks, scale, is_causal, enable_gqa, a fully masked row), F.bilinear
@@ -6,7 +6,7 @@ F.scaled_dot_product_attention (bool/float masks, scale, is_causal, enable_gqa, 
 with class probabilities (format: tools/golden/opcase.py; `nn.functional.X` names resolve in the package's
 full namespace).
 
-Run: /tmp/tv/bin/python tools/golden/gen_attention.py  ->  test/golden/attention.json
+Run: $PYTHON tools/golden/gen_attention.py  ->  test/golden/attention.json
 """
 import os
 

@@ -1,4 +1,4 @@
-"""Golden fixture: PyTorch's gradients of every differentiable operator aten-ts has (issue 7 conformance).
+"""Golden fixture: PyTorch's gradients of every differentiable operator aten-ts has.
 Each case is a call spec that the TypeScript test (test/autograd/gradients.test.ts) replays through aten-ts's
 public `torch` API, followed by `torch.autograd.grad`:
 
@@ -30,7 +30,7 @@ public `torch` API, followed by `torch.autograd.grad`:
 
 Inputs avoid non-differentiable points (no ties unless a case is about ties, no zeros for prod/log, no values
 at clamp bounds). Deterministic: values come from random.Random with a fixed seed, rounded to 3 decimals.
-Run: /tmp/tv/bin/python tools/golden/gen_autograd.py  ->  test/golden/autograd.json
+Run: $PYTHON tools/golden/gen_autograd.py  ->  test/golden/autograd.json
 """
 import json
 import math

@@ -1,4 +1,4 @@
-"""Golden fixture for the autograd machinery (issue 7): graph structure (requires_grad, is_leaf, grad_fn names,
+"""Golden fixture for the autograd machinery: graph structure (requires_grad, is_leaf, grad_fn names,
 next_functions, output_nr), requires_grad_ errors, printing, backward (implicit ones, retain_graph, second
 backward, create_graph, inputs=), torch.autograd.grad (allow_unused, grad_outputs, materialize_grads), tensor
 and node hooks, retain_grad, broadcasting and dtypes of gradients, grad modes and inference mode, the version
@@ -9,7 +9,7 @@ reproduces with aten-ts's API, one TypeScript function per scenario name. Tensor
 {dtype, sizes, values} (values flattened row-major), graph nodes by `name()`, errors as {"error": text} with the
 text cut at "\\nException raised from".
 
-Run: /tmp/tv/bin/python tools/golden/gen_autograd_semantics.py  ->  test/golden/autograd_semantics.json
+Run: $PYTHON tools/golden/gen_autograd_semantics.py  ->  test/golden/autograd_semantics.json
 """
 import json
 import os

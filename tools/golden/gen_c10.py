@@ -3,8 +3,8 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_c10.py            # writes test/golden/c10.json
-    /tmp/tv/bin/python tools/golden/gen_c10.py -o OUT.json
+    $PYTHON tools/golden/gen_c10.py            # writes test/golden/c10.json
+    $PYTHON tools/golden/gen_c10.py -o OUT.json
 
 Everything in the output is read back from the torch binary; nothing is computed
 from our own model of the dispatcher, except two helper sets built from raw bits

@@ -5,8 +5,8 @@ maximum, minimum, where, clamp (Scalar and Tensor bounds), remainder, fmod, atan
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_compare.py            # writes test/golden/compare.json
-    /tmp/tv/bin/python tools/golden/gen_compare.py -o OUT.json
+    $PYTHON tools/golden/gen_compare.py            # writes test/golden/compare.json
+    $PYTHON tools/golden/gen_compare.py -o OUT.json
 
 Every result (dtype, sizes, strides, values) and error text is read back from torch. Deterministic (fixed
 seed). Operand specs are those of gen_iter.py:

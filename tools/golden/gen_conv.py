@@ -1,7 +1,7 @@
 """Golden fixture for conv2d, max_pool2d and avg_pool2d: strides, padding, dilation, groups, ceil mode,
 count_include_pad, divisor_override, unbatched inputs, and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_conv.py  ->  test/golden/conv.json
+Run: $PYTHON tools/golden/gen_conv.py  ->  test/golden/conv.json
 """
 import json
 import os

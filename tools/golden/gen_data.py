@@ -2,7 +2,7 @@
 """Golden fixture for aten-ts's torch.utils.data (src/utils/data/): DataLoader/sampler orders, random_split,
 default_collate, and the Fashion-MNIST subset as torchvision-style parsing reads it.
 
-    /tmp/tv/bin/python tools/golden/gen_data.py            # writes test/golden/data.json
+    $PYTHON tools/golden/gen_data.py            # writes test/golden/data.json
 
 Orders: the index batches of a DataLoader over a 0..n-1 dataset for several epochs, (a) with a seeded
 `generator`, (b) with no generator after `torch.manual_seed(s)` (RandomSampler and the loader's base seed

@@ -3,9 +3,9 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_dispatch.py
+    $PYTHON tools/golden/gen_dispatch.py
         # writes test/golden/dispatch_scenarios.json and test/golden/dispatch_test_dispatch.json
-    /tmp/tv/bin/python tools/golden/gen_dispatch.py --scenarios A.json --test-dispatch B.json
+    $PYTHON tools/golden/gen_dispatch.py --scenarios A.json --test-dispatch B.json
 
 Every dump text, table line and error message in the output is read back from the
 torch binary (`torch._C._dispatch_dump`, `_dispatch_dump_table`, exception text);

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Golden fixture for the dispatcher's error and warning texts (issue 17).
+"""Golden fixture for the dispatcher's error and warning texts.
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_dispatch_errors.py   # writes test/golden/dispatch_errors.json
+    $PYTHON tools/golden/gen_dispatch_errors.py   # writes test/golden/dispatch_errors.json
 
 Every text is read back from the torch binary (str(exception) cut at "\\nException raised from ",
 warnings.catch_warnings), with the error's Python type.  Registrations go through

@@ -5,8 +5,8 @@ aliases torch defines (torch.float is torch.float32, ...), the default dtype and
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_dtype.py            # writes test/golden/dtype.json
-    /tmp/tv/bin/python tools/golden/gen_dtype.py -o OUT.json
+    $PYTHON tools/golden/gen_dtype.py            # writes test/golden/dtype.json
+    $PYTHON tools/golden/gen_dtype.py -o OUT.json
 
 Deterministic: the dtypes are listed here in ScalarType enum order; no set or dict of unknown order is iterated.
 """

@@ -1,4 +1,4 @@
-"""Golden fixture: PyTorch's error for bad calls, at least one per operator of issue 6 (pointwise, reductions,
+"""Golden fixture: PyTorch's error for bad calls, at least one per operator of the families (pointwise, reductions,
 linear algebra, shapes and indexing, nn). Each case is a small call spec that the TypeScript test replays
 through aten-ts's public `torch` API:
 
@@ -6,7 +6,7 @@ through aten-ts's public `torch` API:
 
 * `id`: `<op>/<n>`, the n-th case of the operator.
 
-* `op`: the operator as issue 6 names it; `fn`: the Python callable (`torch.<x>`, `torch._C._nn.<x>`,
+* `op`: the operator's name; `fn`: the Python callable (`torch.<x>`, `torch._C._nn.<x>`,
   `torch.ops.aten.<x>.<overload>` or, with `method: true`, the Tensor method `<x>` of the first argument);
   `name`: the aten-ts function (`torch.<name>`) or method that takes the same arguments.
 * `args`, `kwargs`: tensors are `{dtype, sizes, values}` (row-major values; `expand` = sizes to expand the
@@ -14,7 +14,7 @@ through aten-ts's public `torch` API:
   `dtype` keyword is the dtype's name. Float scalars are never integral (JavaScript has one number type).
 * `error_type`, `error`: the Python exception class and `str(exception)` cut at "\\nException raised from".
 
-Deterministic. Run: /tmp/tv/bin/python tools/golden/gen_errors.py  ->  test/golden/errors.json
+Deterministic. Run: $PYTHON tools/golden/gen_errors.py  ->  test/golden/errors.json
 """
 import json
 import math

@@ -1,7 +1,7 @@
-"""Generates test/golden/first_hour.json: the first-hour gaps of issue 29, from the PyTorch 2.13 wheel.
+"""Generates test/golden/first_hour.json: what a user meets in the first hour, from the PyTorch 2.13 wheel.
 
 Run from the repository root:
-    /tmp/tv/bin/python tools/golden/gen_first_hour.py
+    $PYTHON tools/golden/gen_first_hour.py
 
 Sections (each replayed by the test named beside it):
 - printing (test/api/printing_node.test.ts): repr(x) and str(x) of tensors, a Parameter, modules (nested, with

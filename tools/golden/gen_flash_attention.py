@@ -1,4 +1,4 @@
-"""Golden fixture for the CPU flash attention (issue 27): `_scaled_dot_product_flash_attention_for_cpu` called
+"""Golden fixture for the CPU flash attention: `_scaled_dot_product_flash_attention_for_cpu` called
 directly (output, logsumexp and the gradients of q, k, v through its backward, float32 and float64, causal and
 masked, head dims 8/16/17/32/64, sequence lengths that are not multiples of the query block of 32 / 64 or of the
 key block of 512, grouped-query heads, a row masked throughout), PyTorch's error texts for bad inputs, and
@@ -6,7 +6,7 @@ F.scaled_dot_product_attention / F.multi_head_attention_forward where PyTorch's 
 (the grad_fn ScaledDotProductFlashAttentionForCpuBackward0) or keeps the math path (3-D inputs, a 3-D mask, a
 mask that requires grad, heads that differ without enable_gqa) (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_flash_attention.py  ->  test/golden/flash_attention.json
+Run: $PYTHON tools/golden/gen_flash_attention.py  ->  test/golden/flash_attention.json
 """
 import os
 

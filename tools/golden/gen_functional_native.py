@@ -2,7 +2,7 @@
 pad modes, conv1d/conv2d with 'same'/'valid', conv_transpose2d, max_pool1d, adaptive_avg_pool2d): the output
 values and the grad_fn name autograd records, so aten-ts's F.* must call the same operators.
 
-Run: /tmp/tv/bin/python tools/golden/gen_functional_native.py  ->  test/golden/functional_native.json
+Run: $PYTHON tools/golden/gen_functional_native.py  ->  test/golden/functional_native.json
 """
 import json
 import os

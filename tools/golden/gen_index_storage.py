@@ -8,7 +8,7 @@ Each case: {name, op, args, inputs: [spec], result: spec | error}. A spec is {dt
 tensor of `sizes` holding `values` row-major (complex as [re, im], non-finite floats as "nan", "inf", "-inf"), transposed (.t()) when t is
 true. An in-place op's result is its first input after the call (for a transposed input: the view).
 
-Run: /tmp/tv/bin/python tools/golden/gen_index_storage.py  ->  test/golden/index_storage.json
+Run: $PYTHON tools/golden/gen_index_storage.py  ->  test/golden/index_storage.json
 """
 import json
 import os

@@ -2,7 +2,7 @@
 index_select, gather, scatter, scatter_add, masked_fill, masked_select, nonzero, tril, triu, sort, argsort,
 topk, one_hot, embedding: results (dtype, sizes, values) and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_indexing.py  ->  test/golden/indexing.json
+Run: $PYTHON tools/golden/gen_indexing.py  ->  test/golden/indexing.json
 """
 import json
 import os

@@ -4,8 +4,8 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_iter.py            # writes test/golden/iter.json
-    /tmp/tv/bin/python tools/golden/gen_iter.py -o OUT.json
+    $PYTHON tools/golden/gen_iter.py            # writes test/golden/iter.json
+    $PYTHON tools/golden/gen_iter.py -o OUT.json
 
 Everything recorded is read back from torch (dtypes, shapes, strides, values, warning and error texts).
 Deterministic: a seeded RNG, no timestamps.

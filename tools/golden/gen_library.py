@@ -9,7 +9,7 @@
 * `custom_op`: a custom op `mylib::scaled_sin(x, k) = sin(x) * k` with register_fake and register_autograd:
   its schema, forward values and the gradient of x.
 
-Deterministic: fixed inputs, no randomness. Run: /tmp/tv/bin/python tools/golden/gen_library.py
+Deterministic: fixed inputs, no randomness. Run: $PYTHON tools/golden/gen_library.py
   -> test/golden/library.json
 """
 import json

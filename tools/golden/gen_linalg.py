@@ -1,7 +1,7 @@
 """Golden fixture for matrix products: mm, bmm, matmul (all dim combinations, broadcasting), dot, mv, outer,
 addmm, linear, baddbmm: shapes, dtypes, values and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_linalg.py  ->  test/golden/linalg.json
+Run: $PYTHON tools/golden/gen_linalg.py  ->  test/golden/linalg.json
 """
 import json
 import os

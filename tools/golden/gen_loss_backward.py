@@ -4,7 +4,7 @@ log_softmax (values and grad_fn names of the first-order grad built with create_
 nll_loss2d_backward called directly, and nll_loss's first and second derivatives (NllLossBackward0,
 NllLossBackwardBackward0) with weights, ignore_index, the three reductions and 1-d / 2-d / K-d targets.
 
-Run: /tmp/tv/bin/python tools/golden/gen_loss_backward.py  ->  test/golden/loss_backward.json
+Run: $PYTHON tools/golden/gen_loss_backward.py  ->  test/golden/loss_backward.json
 """
 import json
 import os

@@ -4,7 +4,7 @@ shapes, initial values), state_dict keys, repr, the forward's output and attenti
 sum(out * g) w.r.t. every parameter and input; plus PyTorch's error text for bad constructor arguments.
 Small shapes: embed_dim 8, heads 2, kdim 6, vdim 5.
 
-Run: /tmp/tv/bin/python tools/golden/gen_mha_options.py  ->  test/golden/mha_options.json
+Run: $PYTHON tools/golden/gen_mha_options.py  ->  test/golden/mha_options.json
 """
 import json
 import os

@@ -4,7 +4,7 @@ requiring grad) and for the matmul family (mm, addmm, bmm, baddbmm, matmul decom
 
 get_table() needs the `tabulate` package (not part of the wheel): install it anywhere on PYTHONPATH, e.g.
 `pip install --target /tmp/modes-pylib tabulate==0.10.0` then
-`PYTHONPATH=/tmp/modes-pylib /tmp/tv/bin/python tools/golden/gen_modes.py` -> test/golden/modes.json
+`PYTHONPATH=/tmp/modes-pylib $PYTHON tools/golden/gen_modes.py` -> test/golden/modes.json
 """
 import json
 import os

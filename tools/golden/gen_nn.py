@@ -2,7 +2,7 @@
 probabilities, weights, ignore_index, label smoothing, reductions), mse_loss, l1_loss, binary_cross_entropy,
 binary_cross_entropy_with_logits, layer_norm, dropout (values for a seed), and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_nn.py  ->  test/golden/nn.json
+Run: $PYTHON tools/golden/gen_nn.py  ->  test/golden/nn.json
 """
 import json
 import os

@@ -2,7 +2,7 @@
 (every parameter and buffer, in order) exactly as PyTorch initialises it, as base64 of the little-endian
 raw bytes (float32 / int64) so the LeNet layers fit; plus nn.init functions on fresh tensors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_nn_init.py  ->  test/golden/nn_init.json
+Run: $PYTHON tools/golden/gen_nn_init.py  ->  test/golden/nn_init.json
 """
 import base64
 import json

@@ -3,7 +3,7 @@ output gradient) on small inputs, train and eval mode, after torch.manual_seed(0
 parameters are PyTorch's defaults); buffers after the forward calls (BatchNorm running statistics); the repr of
 each module, state_dict keys, load_state_dict errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_nn_modules.py  ->  test/golden/nn_modules.json
+Run: $PYTHON tools/golden/gen_nn_modules.py  ->  test/golden/nn_modules.json
 """
 import json
 import os

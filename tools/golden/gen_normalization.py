@@ -2,7 +2,7 @@
 instance_norm, group_norm and native_group_norm (+ backward) and native_layer_norm_backward: values in float32 and float64, gradients and
 grad_fn names, argument errors, Meta shapes and dtypes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_normalization.py  ->  test/golden/normalization.json
+Run: $PYTHON tools/golden/gen_normalization.py  ->  test/golden/normalization.json
 """
 import os
 

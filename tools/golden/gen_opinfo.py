@@ -6,8 +6,8 @@ Run from the repository root (op_db imports `expecttest`, which the wheel does n
 stub module in its place when it is missing):
 
     npx tsx tools/opinfo-ops.ts                       # tools/golden/opinfo_ops.json (aten-ts's names)
-    /tmp/tv/bin/python tools/golden/gen_opinfo.py --coverage   # op_db entries aten-ts exposes but the sweep skips
-    /tmp/tv/bin/python tools/golden/gen_opinfo.py     # test/golden/opinfo/*.json.gz and index.json
+    $PYTHON tools/golden/gen_opinfo.py --coverage   # op_db entries aten-ts exposes but the sweep skips
+    $PYTHON tools/golden/gen_opinfo.py     # test/golden/opinfo/*.json.gz and index.json
     npx tsx tools/opinfo-report.ts                    # test/opinfo/known_failures.json, FEATURES.md section
 
 Which entries: an OpInfo `name` (`nn.functional.X` → `X`) that is a `torch.*` function or a Tensor method of

@@ -3,7 +3,7 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_optim.py            # writes test/golden/optim.json
+    $PYTHON tools/golden/gen_optim.py            # writes test/golden/optim.json
 
 Optimiser cases: three float32 parameters ([3, 4], [4] and [5, 7]: 35 elements run both the vectorised loop and
 its scalar tail of PyTorch's CPU kernels) and per-step gradients, drawn from a seeded torch.Generator, then 5

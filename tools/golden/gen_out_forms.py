@@ -1,10 +1,10 @@
-"""Golden fixture for the out= forms and single cases of the issue-15 linalg helper: max/min with out=
+"""Golden fixture for the out= forms and single cases of the linalg helper: max/min with out=
 (max.unary_out, max.out), bernoulli(out=) (seeded draws, resize without warning, internal overlap), the
 memory-overlap texts of cat / gather / index_select / masked_select with out= aliasing an input, conv2d
 padding='same' checks, and clamp's Tensor-bound gradients (ties min == max, and the broadcast error PyTorch
 raises in the backward). Each case is a result {dtype, sizes, values} (or a list), or the error text.
 
-Run: /tmp/tv/bin/python tools/golden/gen_out_forms.py  ->  test/golden/out_forms.json
+Run: $PYTHON tools/golden/gen_out_forms.py  ->  test/golden/out_forms.json
 """
 import json
 import os

@@ -2,7 +2,7 @@
 and the composite pad(self, pad, mode, value): values in float32, float64 and integer dtypes, negative pads,
 gradients and grad_fn names, argument errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_padding.py  ->  test/golden/padding.json
+Run: $PYTHON tools/golden/gen_padding.py  ->  test/golden/padding.json
 """
 import os
 

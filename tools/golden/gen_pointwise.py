@@ -1,7 +1,7 @@
 """Golden fixture for addcmul, addcdiv (promotion, broadcasting, value, in-place), clamp_min, clamp_max and
 isclose: values, gradients and grad_fn names, argument errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_pointwise.py  ->  test/golden/pointwise.json
+Run: $PYTHON tools/golden/gen_pointwise.py  ->  test/golden/pointwise.json
 """
 import os
 

@@ -3,7 +3,7 @@ max_pool2d_with_indices, avg_pool2d and their backwards through torch.ops.aten, 
 dilation, count_include_pad, divisor_override, NaN / -inf / ties, overlapping windows (stride < kernel),
 non-contiguous (permuted) inputs, unbatched inputs and the dtypes PyTorch's CPU kernels accept.
 
-Run: /tmp/tv/bin/python tools/golden/gen_pool.py  ->  test/golden/pool.json
+Run: $PYTHON tools/golden/gen_pool.py  ->  test/golden/pool.json
 """
 import json
 import math

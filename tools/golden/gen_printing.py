@@ -2,7 +2,7 @@
 set of tensors, dtypes, devices, autograd states, print options and default dtypes.
 
 Run from the repository root with the reference wheel:
-    /tmp/tv/bin/python tools/golden/gen_printing.py [--out PATH]
+    $PYTHON tools/golden/gen_printing.py [--out PATH]
 
 Each case stores everything the TypeScript printer needs to rebuild the tensor (dtype, sizes, flat row-major
 values, device, requires_grad, grad_fn name, print options, default dtype) and the exact repr. Values are encoded

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden fixture for out-of-tree backends at PrivateUse1: renaming the device and the methods generated for it.
 
-    /tmp/tv/bin/python tools/golden/gen_privateuse1.py     # writes test/golden/privateuse1.json
+    $PYTHON tools/golden/gen_privateuse1.py     # writes test/golden/privateuse1.json
 
 Renaming is once per process, so the cases run in a fixed order: before the rename, the rename's errors, after
 it. Every text is read back from torch (str(device), exception type and message). Deterministic.

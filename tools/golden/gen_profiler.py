@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Golden fixture for torch.profiler's tables (issue 17): test/golden/profiler.json.
+"""Golden fixture for torch.profiler's tables: test/golden/profiler.json.
 
-    /tmp/tv/bin/python tools/golden/gen_profiler.py
+    $PYTHON tools/golden/gen_profiler.py
 
 Profiled times are never reproducible, so the fixture fixes them: a tree of events with given start/end times
 (microseconds), names, input shapes and parents is built as torch.autograd.profiler_util.FunctionEvent objects,

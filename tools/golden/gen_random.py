@@ -3,8 +3,8 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_random.py            # writes test/golden/random.json
-    /tmp/tv/bin/python tools/golden/gen_random.py -o OUT.json
+    $PYTHON tools/golden/gen_random.py            # writes test/golden/random.json
+    $PYTHON tools/golden/gen_random.py -o OUT.json
 
 Every value is produced by torch on an explicit torch.Generator and stored bit-exactly:
 float32 as the uint32 bit pattern (JSON number), float64 as 16 hex digits of the bit pattern,

@@ -4,7 +4,7 @@ and the out= overloads of the structured reductions (`out_cases`: result, resize
 including the two-output max.dim_max / min.dim_min (`out_indices`, `result_indices`) and cumsum.out /
 cumprod.out.
 
-Run: /tmp/tv/bin/python tools/golden/gen_reduce.py  ->  test/golden/reduce.json
+Run: $PYTHON tools/golden/gen_reduce.py  ->  test/golden/reduce.json
 """
 import json
 import math

@@ -3,8 +3,8 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_schemas.py            # writes test/golden/schemas.json
-    /tmp/tv/bin/python tools/golden/gen_schemas.py -o OUT.json
+    $PYTHON tools/golden/gen_schemas.py            # writes test/golden/schemas.json
+    $PYTHON tools/golden/gen_schemas.py -o OUT.json
 
 Contents (everything read back from the torch binary / the wheel's torchgen):
 

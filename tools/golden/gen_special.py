@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Golden fixtures for the special functions of src/kernels/Math.ts (issue 30) at their hard points: poles,
+"""Golden fixtures for the special functions of src/kernels/Math.ts at their hard points: poles,
 negative non-integers, the recurrence boundary x == 10 of digamma, large and tiny arguments, the ends of erfinv's
 domain. Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_special.py      # writes test/golden/special.json
+    $PYTHON tools/golden/gen_special.py      # writes test/golden/special.json
 
 Format: cases: [{op, n?, dtype, input: [values], result: [values]}], floats as JSON numbers (float64 repr
 round-trips) or "nan"/"inf"/"-inf". Deterministic.

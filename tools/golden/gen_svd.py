@@ -1,11 +1,11 @@
-"""Golden fixture for the SVD family (issue 15, linalg): torch.linalg.svd (full_matrices True/False),
+"""Golden fixture for the SVD family: torch.linalg.svd (full_matrices True/False),
 torch.linalg.svdvals, torch.svd (some, compute_uv), torch.linalg.matrix_norm / torch.norm with 'nuc' and
 'fro', their gradients (LinalgSvdBackward0 through gauge-invariant losses) and grad_fn names, Meta shapes and
 strides, and the error texts. Inputs are listed by value (seeded draws), so the tests never depend on the RNG.
 Singular vectors are unique only up to sign: the tests compare U / Vh column by column up to sign, and
 everything else (S, norms, gradients of sign-invariant losses) exactly within tolerance.
 
-Run: /tmp/tv/bin/python tools/golden/gen_svd.py  ->  test/golden/svd.json
+Run: $PYTHON tools/golden/gen_svd.py  ->  test/golden/svd.json
 """
 import json
 import os

@@ -1,4 +1,4 @@
-"""Golden fixture for the Tensor Indexing API (issue 29): Python's `x[...]` and `x[...] = v` over a broad table of
+"""Golden fixture for the Tensor Indexing API: Python's `x[...]` and `x[...] = v` over a broad table of
 index expressions — basic (ints, negative ints, slices with steps, None, Ellipsis), advanced (int64/int32 index
 tensors, bool/uint8 masks, lists, bools, 0-dim tensors), both combined (adjacent and separated advanced indices),
 setitem with numbers, tensors, broadcast values and dtype casts, and the errors. test/api/TensorIndexing.test.ts
@@ -15,7 +15,7 @@ view / indexing / copy ones (list and value tensors are made differently), grad?
 value_grad?} (float cases: grad_fn of the result / of the assigned tensor, and the gradients of
 sum(result * (1..n))), error?: {type, message}} (str(e) cut at "\\nException raised from").
 
-Run: /tmp/tv/bin/python tools/golden/gen_tensor_indexing.py  ->  test/golden/tensor_indexing.json
+Run: $PYTHON tools/golden/gen_tensor_indexing.py  ->  test/golden/tensor_indexing.json
 """
 import json
 import os

@@ -1,4 +1,4 @@
-# PyTorch's spelling of the Tensor members that had none in aten-ts (issue 28, "one naming rule"):
+# PyTorch's spelling of the Tensor members that had none in aten-ts (Note [One naming rule]):
 # is_floating_point, is_complex, storage_offset, element_size, expand_as and type(), as methods and as
 # torch.is_floating_point / torch.is_complex, over every dtype aten-ts stores.
 # Run: /work/main/.venv-golden/bin/python tools/golden/gen_tensor_names.py -> test/golden/tensor_names.json

@@ -2,7 +2,7 @@
 factory values (arange, linspace, eye), dtype conversions (including float16/bfloat16 rounding and integer
 wrap-around), copy_ with broadcasting, and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_tensors.py  ->  test/golden/tensors.json
+Run: $PYTHON tools/golden/gen_tensors.py  ->  test/golden/tensors.json
 """
 import json
 import os

@@ -5,7 +5,7 @@ trains a second time on two threads: how far PyTorch's curve moves from itself w
 changes is the yardstick for how closely another implementation can follow it (training amplifies float32
 rounding differences once the loss leaves its plateau).
 
-Run: /tmp/tv/bin/python tools/golden/gen_train.py  ->  test/golden/train.json
+Run: $PYTHON tools/golden/gen_train.py  ->  test/golden/train.json
 """
 import gzip
 import json

@@ -1,4 +1,4 @@
-"""Issue 29: runs each Python twin in tools/golden/tutorials/ (PyTorch's tutorials, shrunk and seeded exactly as
+"""Runs each Python twin in tools/golden/tutorials/ (PyTorch's tutorials, shrunk and seeded exactly as
 their ports in examples/tutorials/) with the torch 2.13 wheel and records the lines it prints.
 
 Writes test/golden/tutorials.json: {"generated_by", "torch_version", "tutorials": {name: [printed lines]}}. Each twin runs in

@@ -3,8 +3,8 @@
 
 Run with the reference torch build (2.13.0+cpu):
 
-    /tmp/tv/bin/python tools/golden/gen_unary.py            # writes test/golden/unary.json
-    /tmp/tv/bin/python tools/golden/gen_unary.py -o OUT.json
+    $PYTHON tools/golden/gen_unary.py            # writes test/golden/unary.json
+    $PYTHON tools/golden/gen_unary.py -o OUT.json
 
 Everything recorded is read back from torch (result dtypes, sizes, values, error texts). Deterministic.
 

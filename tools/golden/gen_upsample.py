@@ -2,7 +2,7 @@
 the .vec overloads F.interpolate calls) and their backwards: values in float32 and float64, gradients and
 grad_fn names, argument errors, Meta shapes (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_upsample.py  ->  test/golden/upsample.json
+Run: $PYTHON tools/golden/gen_upsample.py  ->  test/golden/upsample.json
 """
 import os
 

@@ -4,7 +4,7 @@ align_corners both, float32 and float64, channels-last inputs (with their output
 grad_fn names, the backward's own derivative in grad_output (the double-backward value), argument and dtype
 errors, Meta shapes, and F.interpolate's antialias dispatch (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_upsample_aa.py  ->  test/golden/upsample_aa.json
+Run: $PYTHON tools/golden/gen_upsample_aa.py  ->  test/golden/upsample_aa.json
 """
 import os
 

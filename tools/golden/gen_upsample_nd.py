@@ -5,7 +5,7 @@ float64 (sizes, scales, align_corners, down- and up-sampling), gradients and gra
 errors, Meta shapes, and the output strides of channels-last inputs (`out_strides`, format:
 tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_upsample_nd.py  ->  test/golden/upsample_nd.json
+Run: $PYTHON tools/golden/gen_upsample_nd.py  ->  test/golden/upsample_nd.json
 """
 import os
 

@@ -1,6 +1,6 @@
 """Golden fixture for views and shape ops: sizes, strides, storage offsets, storage sharing, values and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_views.py  ->  test/golden/views.json
+Run: $PYTHON tools/golden/gen_views.py  ->  test/golden/views.json
 """
 import json
 import os

@@ -1,4 +1,4 @@
-"""Shared helpers of the issue-15 operator fixtures (gen_normalization.py, gen_adaptive_pool.py, gen_padding.py,
+"""Shared helpers of the operator fixtures (gen_normalization.py, gen_adaptive_pool.py, gen_padding.py,
 gen_activation.py, ...): each case is a call spec that test/kernels/opCases.ts replays through aten-ts's public
 `torch` API:
 

@@ -149,7 +149,7 @@ function badName(b: Binding): string {
 }
 
 /**
- * The error path of a single-signature binding (Note [Single-signature errors] in pyArgs.ts): a function that
+ * The error path of a single-signature binding (Note [Single-signature errors] in src/api/python_arg_parser.ts): a function that
  * describes the signature as FunctionSignature holds it and lets `badCall` find PyTorch's text. The description
  * is built only when a call fails.
  */

@@ -5,7 +5,8 @@ import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { parseArgs, type Rest } from '../modules/utils.js';
 import { pad } from './conv.js';
-import { dropout, linear } from './activation.js';
+import { dropout } from './dropout.js';
+import { linear } from './linear.js';
 import { useFlashAttentionCpp } from '../../kernels/sdp_utils_cpp.js';
 
 /** The optional arguments of `scaled_dot_product_attention`, by PyTorch's names. */

@@ -3,7 +3,7 @@
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
-import { parseArgs } from '../modules/utils.js';
+import { parseArgs, type Rest } from '../modules/utils.js';
 
 /** How a loss reduces over the batch: `'none'` (per element), `'mean'` (the default) or `'sum'`. */
 export type Reduction = 'none' | 'mean' | 'sum';
@@ -123,4 +123,32 @@ export function binary_cross_entropy_with_logits(
     );
   }
   return torch.binary_cross_entropy_with_logits(input, target, a.weight, a.pos_weight, reductionEnum(a.reduction));
+}
+
+/**
+ * `F.huber_loss(input, target, reduction='mean', delta=1.0, weight=None)`: the native `huber_loss`; with a
+ * weight, PyTorch's Python form (the unreduced loss times weight, then reduced).
+ */
+export function huber_loss(
+  input: Tensor,
+  target: Tensor,
+  ...rest: Rest<
+    [reduction: Reduction, delta: number, weight: Tensor | null],
+    { reduction?: Reduction; delta?: number; weight?: Tensor | null }
+  >
+): Tensor {
+  const { reduction, delta, weight } = parseArgs(
+    'huber_loss',
+    { reduction: 'mean' as Reduction, delta: 1.0, weight: null as Tensor | null },
+    rest,
+  );
+  if (weight === null) return torch.huber_loss(input, target, { reduction, delta });
+  if (weight.dim() !== input.dim() || weight.sizes.some((n, i) => n !== input.sizes[i])) {
+    throw new Error('Weights and input must have the same size.');
+  }
+  const weighted = torch.huber_loss(input, target, { reduction: 'none', delta }).mul(weight);
+  if (reduction === 'none') return weighted;
+  if (reduction === 'sum') return weighted.sum();
+  if (reduction === 'mean') return weighted.mean();
+  throw new Error(`Invalid reduction mode: ${String(reduction)}. Expected one of 'none', 'mean', 'sum'.`);
 }

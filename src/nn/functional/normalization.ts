@@ -1,6 +1,7 @@
-// nn.functional: batch_norm, layer_norm, group_norm. Mirrors the matching parts of torch/nn/functional.py.
-// Each binds PyTorch's Python signature and calls the native operator (torch.batch_norm, torch.layer_norm,
-// torch.group_norm), so autograd records PyTorch's nodes.
+// nn.functional: the normalization functions batch_norm, layer_norm, group_norm, instance_norm and normalize.
+// Mirrors the matching parts of torch/nn/functional.py. Each binds PyTorch's Python signature and calls the
+// native operator (torch.batch_norm, torch.layer_norm, torch.group_norm), so autograd records PyTorch's nodes;
+// normalize is PyTorch's decomposition.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
@@ -107,4 +108,18 @@ export function instance_norm(
     if (prod === 1) throw new Error(`Expected more than 1 spatial element when training, got input size torch.Size([${s.join(', ')}])`);
   }
   return torch.instance_norm(input, a.weight, a.bias, a.running_mean, a.running_var, a.use_input_stats, a.momentum, a.eps, true);
+}
+
+/**
+ * `F.normalize(input, p=2.0, dim=1, eps=1e-12, out=None)`: input / max(‖input‖_p over dim, eps), PyTorch's
+ * decomposition (`norm` with keepdim, `clamp_min`, `expand_as`, `div`: grad_fn DivBackward0).
+ */
+export function normalize(
+  input: Tensor,
+  ...rest: Rest<[p: number, dim: number, eps: number, out: Tensor | null], { p?: number; dim?: number; eps?: number; out?: Tensor | null }>
+): Tensor {
+  const { p, dim, eps, out } = parseArgs('normalize', { p: 2.0, dim: 1, eps: 1e-12, out: null as Tensor | null }, rest);
+  const norm = torch.norm(input, p, { dim, keepdim: true });
+  if (out === null) return input.div(norm.clamp_min(eps).expandAs(input));
+  return torch.div(input, norm.clamp_min_(eps).expandAs(input), { out });
 }

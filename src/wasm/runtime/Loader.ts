@@ -1,4 +1,4 @@
-// src/wasm: CPU storage in WebAssembly linear memory and SIMD kernels over raw pointers (issue 13). This
+// src/wasm: CPU storage in WebAssembly linear memory and SIMD kernels over raw pointers. This
 // file is the loader and the folder's public surface: it decodes the embedded module
 // (generated/kernelsWasm.ts), compiles and instantiates it once against a JS-owned WebAssembly.Memory,
 // detects SIMD support, and picks the kernel backend: the WASM exports or their plain-JS twins. Browser-safe:
@@ -80,7 +80,7 @@ export function simdSupported(): boolean {
 /**
  * Whether this engine runs relaxed SIMD (on by default in Chromium >= 114; behind
  * --experimental-wasm-relaxed-simd on Node 20). Where it does, the loader takes the relaxed build of the
- * kernels (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
+ * kernels (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts).
  */
 export function relaxedSimdSupported(): boolean {
   return (relaxedSimd ??= validates(FEATURE_PROBES.relaxedSimd));
@@ -107,7 +107,7 @@ const moduleCache = new Map<string, WasmModuleObject>();
 
 /**
  * The embedded kernel module's bytes (decoded once; do not mutate); `relaxed`: its relaxed-SIMD build, which
- * only engines with relaxed SIMD compile (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
+ * only engines with relaxed SIMD compile (Note [Relaxed gemm] in src/wasm/kernels/assembly/gemm.ts).
  */
 export function kernelsWasmBytes(relaxed = false): Uint8Array<ArrayBuffer> {
   if (relaxed) return (relaxedBytesCache ??= decodeBase64(KERNELS_RELAXED_WASM_BASE64));

@@ -36,7 +36,7 @@ import type { WasmMemoryObject, WasmModuleObject } from './webassembly.js';
 // and a thread claims call `next` with a compare-exchange of the word to `next + 1`. A thread that is slow to
 // wake or is preempted (2 cores shared with other processes: bench/interference.ts) simply claims fewer
 // calls, and the others do its share instead of waiting for it; with more calls than threads (pointwise
-// ranges, Note [Guided pointwise split] in vec.ts) the load balances to within one small call. The word
+// ranges, Note [Guided pointwise split] in src/wasm/kernels/vec.ts) the load balances to within one small call. The word
 // needs no generation: a stale thread whose compare-exchange succeeds has claimed an unclaimed call of the
 // current region, whose arguments were written before the word was. The caller writes the next region's
 // arguments only after the `done` count reached the number of calls, so no claimed call's arguments change

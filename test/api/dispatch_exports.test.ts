@@ -1,4 +1,4 @@
-// Issue 17's additions to the package entry: the schema parser, key-set helpers and guards; torch.set_printoptions
+// The dispatch facilities of the package entry: the schema parser, key-set helpers and guards; torch.set_printoptions
 // / get_printoptions, get_rng_state / set_rng_state (round trip, PyTorch's errors), complex tensors from values.
 // Printed forms and error texts are PyTorch 2.13's (checked against the wheel when written).
 import { afterEach, describe, expect, it } from 'vitest';

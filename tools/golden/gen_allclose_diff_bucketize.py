@@ -1,9 +1,9 @@
-"""Golden fixture for the operators of issue 15's parity sweep: allclose, equal, rand_like / randn_like /
+"""Golden fixture for allclose, equal, rand_like / randn_like /
 randint_like (seeded streams), diff, bucketize / searchsorted, scatter with reduce, and the grad_fn names of
 the decompositions (chunk, tile, outer, l1_loss, diff). Results are {dtype, sizes, values, grad_fn}, a plain
 value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_parity_ops.py  ->  test/golden/parity_ops.json
+Run: $PYTHON tools/golden/gen_allclose_diff_bucketize.py  ->  test/golden/allclose_diff_bucketize.json
 """
 import json
 import os
@@ -13,7 +13,7 @@ import torch.nn.functional as F
 
 from _encode import spec  # {dtype, sizes, values, grad_fn}
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'allclose_diff_bucketize.json')
 
 
 cases = {}
@@ -112,6 +112,6 @@ case('l1_loss_sum_grad_fn', gfn(lambda x: F.l1_loss(x, torch.zeros(4, dtype=torc
 case('l1_loss_none_grad_fn', gfn(lambda x: F.l1_loss(x, torch.zeros(4, dtype=torch.float64), reduction='none'), 4))
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_parity_ops.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=None)
+    json.dump({'generated_by': 'tools/golden/gen_allclose_diff_bucketize.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=None)
     f.write('\n')
 print(f'wrote {OUT}: {len(cases)} cases')

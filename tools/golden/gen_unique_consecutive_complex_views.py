@@ -1,10 +1,10 @@
-"""Golden fixture for issue 15's third batch: torch.unique_consecutive (function and Tensor methods, with dim,
+"""Golden fixture for torch.unique_consecutive (function and Tensor methods, with dim,
 inverse and counts; Meta raising), torch.diagonal and einsum's diagonal of a repeated label (DiagonalBackward0),
 einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x.imag) and the deprecation
 warning of scatter(..., reduce=) with a Tensor src. Results are {dtype, sizes, strides, offset, values, grad_fn}
 (or a list of them), a plain value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_parity_ops3.py  ->  test/golden/parity_ops3.json
+Run: $PYTHON tools/golden/gen_unique_consecutive_complex_views.py  ->  test/golden/unique_consecutive_complex_views.json
 """
 import json
 import os
@@ -18,7 +18,7 @@ from _encode import spec as _spec
 def spec(r):
     return _spec(r, ('dtype', 'sizes', 'strides', 'offset', 'values', 'grad_fn'))
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops3.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'unique_consecutive_complex_views.json')
 
 
 cases = {}
@@ -180,6 +180,6 @@ def scatter_warnings():
 case('scatter_reduce_warning', scatter_warnings)
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_parity_ops3.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1)
+    json.dump({'generated_by': 'tools/golden/gen_unique_consecutive_complex_views.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1)
     f.write('\n')
 print(f'{len(cases)} cases -> {os.path.relpath(OUT)}')

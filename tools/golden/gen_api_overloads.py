@@ -1,11 +1,11 @@
-"""Golden fixture for issue 15's checklist (part 2 of api_forms): every example of the issue text that the
+"""Golden fixture for the calls a PyTorch user types (part 2 of api_forms): every example the
 forms helper tried, as the wheel answers it — the missing overloads, Meta shapes and errors, values, memory
 formats (clone/cat/contiguous of channels-last tensors), error texts and check orders, grad_fn names, and the
-API forms (keywords, backward options, reduction by name, conversions). test/api/api_forms2.test.ts writes
+API forms (keywords, backward options, reduction by name, conversions). test/api/api_overloads.test.ts writes
 the same call in TypeScript for each id. Results are {dtype, sizes, strides, values (not for Meta),
 grad_fn, device} of one tensor or a list of them, {value} for a plain value, or the first line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_api_forms2.py  ->  test/golden/api_forms2.json
+Run: $PYTHON tools/golden/gen_api_overloads.py  ->  test/golden/api_overloads.json
 """
 import json
 import math
@@ -21,7 +21,7 @@ from _encode import spec as _spec
 def spec(r):
     return _spec(r, ('dtype', 'sizes', 'strides', 'grad_fn', 'device', 'values'), torch_dtype=True, meta_values='omit')
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'api_forms2.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'api_overloads.json')
 warnings.simplefilter('ignore')
 
 cases = {}
@@ -233,7 +233,7 @@ case('F_interp_scale_len', lambda: F.interpolate(im, scale_factor=[2.0]))
 case('F_interp_recompute_size', lambda: F.interpolate(im, size=4, recompute_scale_factor=True))
 
 out = {
-    'generated_by': 'tools/golden/gen_api_forms2.py',
+    'generated_by': 'tools/golden/gen_api_overloads.py',
     'torch_version': torch.__version__,
     'cases': cases,
 }

@@ -2,7 +2,7 @@
 in place: cumsum_/cumprod_, 0-dim), norm and lerp with a tensor weight:
 result dtypes, shapes, values and errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_more.py  ->  test/golden/more.json
+Run: $PYTHON tools/golden/gen_pow_div_cumsum_norm_lerp.py  ->  test/golden/pow_div_cumsum_norm_lerp.json
 """
 import json
 import os
@@ -11,7 +11,7 @@ import torch
 
 from _encode import enc
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'more.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'pow_div_cumsum_norm_lerp.json')
 NAMES = {getattr(torch, n): n for n in ['bool', 'uint8', 'int32', 'int64', 'float32', 'float64']}
 
 
@@ -79,5 +79,5 @@ case('lerp_tensor', [fa, fb.double(), w], {}, lambda: torch.lerp(fa, fb.double()
 case('lerp_tensor', [ia, ib, ia], {}, lambda: torch.lerp(ia, ib, ia))
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_more.py', 'torch_version': torch.__version__, 'cases': cases}, f, allow_nan=False)
+    json.dump({'generated_by': 'tools/golden/gen_pow_div_cumsum_norm_lerp.py', 'torch_version': torch.__version__, 'cases': cases}, f, allow_nan=False)
 print('wrote', len(cases), 'cases to', OUT)

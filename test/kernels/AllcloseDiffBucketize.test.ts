@@ -1,7 +1,7 @@
-// Issue 15's operators against PyTorch 2.13: allclose, equal, the random *_like factories (seeded streams),
+// allclose against PyTorch 2.13: allclose, equal, the random *_like factories (seeded streams),
 // diff, bucketize / searchsorted, scatter with reduce, and the grad_fn names of the decompositions
 // (chunk → SplitBackward0, tile → RepeatBackward0, outer → MulBackward0, l1_loss → Mean/Sum/AbsBackward0).
-// Fixture: tools/golden/gen_parity_ops.py -> test/golden/parity_ops.json.
+// Fixture: tools/golden/gen_allclose_diff_bucketize.py -> test/golden/allclose_diff_bucketize.json.
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
@@ -12,7 +12,7 @@ interface Case {
   result?: Want;
   error?: string;
 }
-const golden = loadGolden<{ cases: Record<string, Case> }>('parity_ops.json');
+const golden = loadGolden<{ cases: Record<string, Case> }>('allclose_diff_bucketize.json');
 type Fn = (...a: unknown[]) => unknown;
 const T = torch as unknown as Record<string, Fn>;
 const f32 = (v: number[] | number[][]): Tensor => torch.tensor(v, { dtype: torch.float32 });
@@ -124,7 +124,7 @@ const CALLS: Record<string, () => unknown> = {
   l1_loss_none_grad_fn: g((t) => nn.functional.l1_loss(t, zeros64(), { reduction: 'none' }), 4),
 };
 
-describe("issue 15's operators match PyTorch", () => {
+describe('allclose, equal, the *_like factories, diff, bucketize, searchsorted and scatter reduce match PyTorch', () => {
   for (const [id, c] of Object.entries(golden.cases)) {
     it(id, () => {
       const call = CALLS[id];

@@ -2,7 +2,7 @@
 conv2d.padding), conv_transpose1d/2d (stride, padding, output_padding, groups, dilation), with the gradients
 of input, weight and bias, in float32 and float64; the output strides of channels-last inputs; errors.
 
-Run: /tmp/tv/bin/python tools/golden/gen_conv_more.py  ->  test/golden/conv_more.json
+Run: $PYTHON tools/golden/gen_conv1d_padding_transpose.py  ->  test/golden/conv1d_padding_transpose.json
 """
 import json
 import os
@@ -10,7 +10,7 @@ import os
 import torch
 import torch.nn.functional as F
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'conv_more.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'conv1d_padding_transpose.json')
 seed = [1700]
 
 
@@ -132,5 +132,5 @@ for dtype in [torch.float32, torch.float64]:
     strides_case('conv1d', randn(2, 3, 7, dtype=dtype).transpose(1, 2).contiguous().transpose(1, 2), randn(4, 3, 2, dtype=dtype), None, {})
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_conv_more.py', 'torch_version': torch.__version__, 'cases': cases, 'layouts': layouts}, f)
+    json.dump({'generated_by': 'tools/golden/gen_conv1d_padding_transpose.py', 'torch_version': torch.__version__, 'cases': cases, 'layouts': layouts}, f)
 print('wrote', len(cases), 'cases and', len(layouts), 'layouts to', OUT)

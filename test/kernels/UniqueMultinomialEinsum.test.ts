@@ -1,6 +1,6 @@
-// Issue 15's second batch against PyTorch 2.13: torch.unique (_unique2 / unique_dim), torch.multinomial
+// torch.unique against PyTorch 2.13: torch.unique (_unique2 / unique_dim), torch.multinomial
 // (seeded streams) and torch.einsum (values, gradients, grad_fn names), with their error texts.
-// Fixture: tools/golden/gen_parity_ops2.py -> test/golden/parity_ops2.json.
+// Fixture: tools/golden/gen_unique_multinomial_einsum.py -> test/golden/unique_multinomial_einsum.json.
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { checkResult, type Want } from '../compare.js';
@@ -10,7 +10,7 @@ interface Case {
   result?: Want;
   error?: string;
 }
-const golden = loadGolden<{ cases: Record<string, Case> }>('parity_ops2.json');
+const golden = loadGolden<{ cases: Record<string, Case> }>('unique_multinomial_einsum.json');
 type Fn = (...a: unknown[]) => unknown;
 const T = torch as unknown as Record<string, Fn>;
 const f32 = (v: number[] | number[][]): Tensor => torch.tensor(v, { dtype: torch.float32 });
@@ -245,7 +245,7 @@ const CALLS: Record<string, () => unknown> = {
   multinomial_method: seeded((g) => pm().multinomial(2, { generator: g })),
 };
 
-describe("issue 15's second batch of operators matches PyTorch", () => {
+describe('unique, multinomial and einsum match PyTorch', () => {
   for (const [id, c] of Object.entries(golden.cases)) {
     it(id, () => {
       const call = CALLS[id];

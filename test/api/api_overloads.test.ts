@@ -1,8 +1,8 @@
-// Issue 15's checklist, part 2 of the forms a PyTorch user types (part 1: kwargs.test.ts): every example of the
-// issue text as TypeScript — the overloads, Meta shapes and errors, values, memory formats (contiguous,
+// The calls a PyTorch user types, part 2 (part 1: kwargs.test.ts): every example
+// as TypeScript — the overloads, Meta shapes and errors, values, memory formats (contiguous,
 // is_contiguous, clone and cat of channels-last tensors), error texts and check orders, grad_fn names, the API
 // forms — and the storage-size overflow checks of empty / empty_strided. Values, strides and texts from
-// PyTorch 2.13 (tools/golden/gen_api_forms2.py -> test/golden/api_forms2.json).
+// PyTorch 2.13 (tools/golden/gen_api_overloads.py -> test/golden/api_overloads.json).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { torch, Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
@@ -15,7 +15,7 @@ interface Case {
   error?: string;
 }
 
-const golden = loadGolden<{ cases: Record<string, Case> }>('api_forms2.json');
+const golden = loadGolden<{ cases: Record<string, Case> }>('api_overloads.json');
 /** Loose calls: some forms are ones the TypeScript overloads reject on purpose, or take options by key. */
 type Fn = (...a: unknown[]) => unknown;
 const L = (f: unknown): Fn => f as Fn;
@@ -362,7 +362,7 @@ C.F_interp_scale_len = () => F.interpolate(im(), { scale_factor: [2.0] });
 C.F_interp_size_len = () => F.interpolate(im(), { size: [4, 4, 4] });
 C.F_interp_recompute_size = () => F.interpolate(im(), { size: 4, recompute_scale_factor: true });
 
-describe("issue 15's checklist (api_forms2.json)", () => {
+describe('the calls a PyTorch user types (api_overloads.json)', () => {
   // kl_div's reduction='mean' warns as PyTorch does; the warnings are not what this file checks
   let previous: ReturnType<typeof setWarningHandler>;
   beforeEach(() => {

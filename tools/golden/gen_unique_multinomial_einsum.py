@@ -1,9 +1,9 @@
-"""Golden fixture for issue 15's second batch of operators: torch.unique (_unique2 / unique_dim),
+"""Golden fixture for torch.unique (_unique2 / unique_dim),
 torch.multinomial (seeded streams, with and without replacement) and torch.einsum (values, gradients,
 grad_fn names). Results are {dtype, sizes, values, grad_fn} (or a list of them), a plain value, or the first
 line of the error.
 
-Run: /tmp/tv/bin/python tools/golden/gen_parity_ops2.py  ->  test/golden/parity_ops2.json
+Run: $PYTHON tools/golden/gen_unique_multinomial_einsum.py  ->  test/golden/unique_multinomial_einsum.json
 """
 import json
 import os
@@ -12,7 +12,7 @@ import torch
 
 from _encode import spec  # {dtype, sizes, values, grad_fn}
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops2.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'unique_multinomial_einsum.json')
 
 
 cases = {}
@@ -155,5 +155,5 @@ case('einsum_dot_alone', lambda: torch.einsum('i.j->i', torch.ones(2, 3)))
 case('einsum_ell_broadcast', lambda: torch.einsum('...i,...i->...', torch.ones(2, 3), torch.ones(4, 3)))
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_parity_ops2.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1, allow_nan=False)
+    json.dump({'generated_by': 'tools/golden/gen_unique_multinomial_einsum.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1, allow_nan=False)
     f.write('\n')

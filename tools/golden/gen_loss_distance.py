@@ -2,13 +2,13 @@
 float32 and float64, reductions, broadcasting, gradients and grad_fn names, argument errors
 (format: tools/golden/opcase.py).
 
-Run: /tmp/tv/bin/python tools/golden/gen_loss_extra.py  ->  test/golden/loss_extra.json
+Run: $PYTHON tools/golden/gen_loss_distance.py  ->  test/golden/loss_distance.json
 """
 import os
 
 from opcase import G, G32, T, Cases
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'loss_extra.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'loss_distance.json')
 c = Cases()
 
 for name, extra in (('smooth_l1_loss', [0.5, 1.0, 0.0, 2.5]), ('huber_loss', [0.5, 1.0, 2.5])):
@@ -39,4 +39,4 @@ c.C('pairwise_distance', [G(3, 4), G(4), 1.0])
 c.C('pairwise_distance', [G(3, 4), G(3, 4), 3.0, 1e-3, True])
 c.C('pairwise_distance', [G32(2, 5), G32(2, 5)])
 
-c.write(OUT, 'gen_loss_extra.py')
+c.write(OUT, 'gen_loss_distance.py')

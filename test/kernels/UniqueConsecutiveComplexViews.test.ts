@@ -1,8 +1,8 @@
-// Issue 15's third batch against PyTorch 2.13: torch.unique_consecutive (function and the unique /
+// torch.unique_consecutive against PyTorch 2.13: torch.unique_consecutive (function and the unique /
 // unique_consecutive Tensor methods; Meta raising), torch.diagonal and einsum's diagonal of a repeated label
 // (DiagonalBackward0), einsum's sublist form, complex views (view_as_real / view_as_complex, x.real / x.imag;
 // dtype, sizes, strides and offset) and scatter(..., reduce=)'s deprecation warning.
-// Fixture: tools/golden/gen_parity_ops3.py -> test/golden/parity_ops3.json.
+// Fixture: tools/golden/gen_unique_consecutive_complex_views.py -> test/golden/unique_consecutive_complex_views.json.
 import { describe, expect, it } from 'vitest';
 import * as torch from '../../src/torch.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
@@ -14,7 +14,7 @@ interface Case {
   result?: Want;
   error?: string;
 }
-const golden = loadGolden<{ cases: Record<string, Case> }>('parity_ops3.json');
+const golden = loadGolden<{ cases: Record<string, Case> }>('unique_consecutive_complex_views.json');
 type Fn = (...a: unknown[]) => unknown;
 const T = torch as unknown as Record<string, Fn>;
 const f32 = (v: number[]): Tensor => torch.tensor(v, { dtype: torch.float32 });
@@ -150,7 +150,7 @@ const CALLS: Record<string, () => unknown> = {
   },
 };
 
-describe("issue 15's third batch matches PyTorch", () => {
+describe('unique_consecutive, diagonal, einsum sublists and complex views match PyTorch', () => {
   it('every fixture case has a call and every call a fixture case', () => {
     expect(Object.keys(CALLS).sort()).toEqual(Object.keys(golden.cases).sort());
   });
