@@ -163,4 +163,9 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   new_ones: TensorFactories.newOnes,
   new_full: TensorFactories.newFull,
   new_empty: TensorFactories.newEmpty,
+  slice_scatter: TensorShapeComposite.sliceScatter,
+  select_scatter: TensorShapeComposite.selectScatter,
+  diagonal_scatter: TensorShapeComposite.diagonalScatter,
+  as_strided_scatter: TensorShapeComposite.asStridedScatter,
+  unfold: TensorShape.unfold,
 };

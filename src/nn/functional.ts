@@ -27,11 +27,13 @@ export {
   conv1d,
   conv2d,
   conv_transpose2d,
+  fold,
   max_pool1d,
   max_pool1d_with_indices,
   max_pool2d,
   max_pool2d_with_indices,
   pad,
+  unfold,
 } from './functional/conv.js';
 export { batch_norm, group_norm, instance_norm, layer_norm } from './functional/normalization.js';
 export {
