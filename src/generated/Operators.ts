@@ -1666,6 +1666,26 @@ export interface AtenOps {
   im2col: OperatorHandle<(self: Tensor, kernelSize: number[], dilation: number[], padding: number[], stride: number[]) => Tensor>;
   /** `col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
   col2im: OperatorHandle<(self: Tensor, outputSize: number[], kernelSize: number[], dilation: number[], padding: number[], stride: number[]) => Tensor>;
+  /** `pixel_shuffle(Tensor self, int upscale_factor) -> Tensor` */
+  pixel_shuffle: OperatorHandle<(self: Tensor, upscaleFactor: number) => Tensor>;
+  /** `pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor` */
+  pixel_unshuffle: OperatorHandle<(self: Tensor, downscaleFactor: number) => Tensor>;
+  /** `channel_shuffle(Tensor self, SymInt groups) -> Tensor` */
+  channel_shuffle: OperatorHandle<(self: Tensor, groups: number) => Tensor>;
+  /** `glu(Tensor self, int dim=-1) -> Tensor` */
+  glu: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor` */
+  hinge_embedding_loss: OperatorHandle<(self: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+  margin_ranking_loss: OperatorHandle<(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+  cosine_embedding_loss: OperatorHandle<(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor` */
+  poisson_nll_loss: OperatorHandle<(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number) => Tensor>;
+  /** `triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor` */
+  triplet_margin_loss: OperatorHandle<(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number) => Tensor>;
+  /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  soft_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2500,6 +2520,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unfold_backward: find('aten::unfold_backward', ''),
     im2col: find('aten::im2col', ''),
     col2im: find('aten::col2im', ''),
+    pixel_shuffle: find('aten::pixel_shuffle', ''),
+    pixel_unshuffle: find('aten::pixel_unshuffle', ''),
+    channel_shuffle: find('aten::channel_shuffle', ''),
+    glu: find('aten::glu', ''),
+    hinge_embedding_loss: find('aten::hinge_embedding_loss', ''),
+    margin_ranking_loss: find('aten::margin_ranking_loss', ''),
+    cosine_embedding_loss: find('aten::cosine_embedding_loss', ''),
+    poisson_nll_loss: find('aten::poisson_nll_loss', ''),
+    triplet_margin_loss: find('aten::triplet_margin_loss', ''),
+    soft_margin_loss: find('aten::soft_margin_loss', ''),
   } as AtenOps;
 }
 

@@ -11,7 +11,10 @@ import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
+import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LossComposite from '../kernels/LossComposite.js';
+import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -168,4 +171,9 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   diagonal_scatter: TensorShapeComposite.diagonalScatter,
   as_strided_scatter: TensorShapeComposite.asStridedScatter,
   unfold: TensorShape.unfold,
+  pixel_shuffle: PixelShuffle.pixelShuffle,
+  pixel_unshuffle: PixelShuffle.pixelUnshuffle,
+  channel_shuffle: PixelShuffle.channelShuffle,
+  glu: GatedLinearUnit.glu,
+  soft_margin_loss: LossComposite.softMarginLoss,
 };

@@ -21,6 +21,7 @@ import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossComposite from '../kernels/LossComposite.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -179,4 +180,9 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   combinations: Itertools.combinations,
   repeat_interleave_self_Tensor: Repeat.repeatInterleaveSelfTensor,
   repeat_interleave_self_int: Repeat.repeatInterleaveSelfInt,
+  hinge_embedding_loss: LossComposite.hingeEmbeddingLoss,
+  margin_ranking_loss: LossComposite.marginRankingLoss,
+  cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,
+  poisson_nll_loss: LossComposite.poissonNllLoss,
+  triplet_margin_loss: LossComposite.tripletMarginLoss,
 };

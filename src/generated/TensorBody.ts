@@ -1664,3 +1664,23 @@ export function unfold_backward(gradIn: Tensor, inputSizes: number[], dim: numbe
 export function im2col(self: Tensor, kernelSize: number[], dilation: number[], padding: number[], stride: number[]): Tensor { return aten().im2col.call(self, kernelSize, dilation, padding, stride); }
 /** `col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
 export function col2im(self: Tensor, outputSize: number[], kernelSize: number[], dilation: number[], padding: number[], stride: number[]): Tensor { return aten().col2im.call(self, outputSize, kernelSize, dilation, padding, stride); }
+/** `pixel_shuffle(Tensor self, int upscale_factor) -> Tensor` */
+export function pixel_shuffle(self: Tensor, upscaleFactor: number): Tensor { return aten().pixel_shuffle.call(self, upscaleFactor); }
+/** `pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor` */
+export function pixel_unshuffle(self: Tensor, downscaleFactor: number): Tensor { return aten().pixel_unshuffle.call(self, downscaleFactor); }
+/** `channel_shuffle(Tensor self, SymInt groups) -> Tensor` */
+export function channel_shuffle(self: Tensor, groups: number): Tensor { return aten().channel_shuffle.call(self, groups); }
+/** `glu(Tensor self, int dim=-1) -> Tensor` */
+export function glu(self: Tensor, dim: number = -1): Tensor { return aten().glu.call(self, dim); }
+/** `hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor` */
+export function hinge_embedding_loss(self: Tensor, target: Tensor, margin: number = 1, reduction: number = 1): Tensor { return aten().hinge_embedding_loss.call(self, target, margin, reduction); }
+/** `margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number = 0, reduction: number = 1): Tensor { return aten().margin_ranking_loss.call(input1, input2, target, margin, reduction); }
+/** `cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number = 0, reduction: number = 1): Tensor { return aten().cosine_embedding_loss.call(input1, input2, target, margin, reduction); }
+/** `poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor` */
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number): Tensor { return aten().poisson_nll_loss.call(input, target, logInput, full, eps, reduction); }
+/** `triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor` */
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number = 1, p: number = 2, eps: number = 0.000001, swap: boolean = false, reduction: number = 1): Tensor { return aten().triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction); }
+/** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+export function soft_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().soft_margin_loss.call(self, target, reduction); }

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, layerNormBackward, layerNormWeightBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7048,6 +7048,111 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
+/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+export class PixelShuffleBackward0 extends Node {
+  upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
+
+  name(): string {
+    return 'PixelShuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upscale_factor = this.upscale_factor_;
+    if (this.shouldComputeOutput(0)) out[0] = at.pixel_unshuffle(grad, upscale_factor);
+    return out;
+  }
+}
+
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+export class PixelUnshuffleBackward0 extends Node {
+  downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
+
+  name(): string {
+    return 'PixelUnshuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const downscale_factor = this.downscale_factor_;
+    if (this.shouldComputeOutput(0)) out[0] = at.pixel_shuffle(grad, downscale_factor);
+    return out;
+  }
+}
+
+/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+export class ChannelShuffleBackward0 extends Node {
+  groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
+
+  name(): string {
+    return 'ChannelShuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const groups = this.groups_;
+    if (this.shouldComputeOutput(0)) out[0] = at.channel_shuffle(grad, (grad.sizes[1] as number) / groups);
+    return out;
+  }
+}
+
+/** Backward of `glu` (derivatives.yaml:1023). */
+export class GluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['glu']['call']>[1];
+
+  name(): string {
+    return 'GluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = gluBackward(grad, self, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+export class SoftMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['soft_margin_loss']['call']>[2];
+
+  name(): string {
+    return 'SoftMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = softMarginLossBackward(grad, self, target, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -13375,6 +13480,59 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.stride_ = stride;
     const result = ops.col2im.redispatch(ks.and(afterAutogradKeyset), self, outputSize, kernelSize, dilation, padding, stride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  pixel_shuffle: kernel('pixel_shuffle', (ks, self, upscaleFactor) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    const gradFn = new PixelShuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upscale_factor_ = upscaleFactor;
+    const result = ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  pixel_unshuffle: kernel('pixel_unshuffle', (ks, self, downscaleFactor) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    const gradFn = new PixelUnshuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.downscale_factor_ = downscaleFactor;
+    const result = ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  channel_shuffle: kernel('channel_shuffle', (ks, self, groups) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    const gradFn = new ChannelShuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.groups_ = groups;
+    const result = ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  glu: kernel('glu', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new GluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  soft_margin_loss: kernel('soft_margin_loss', (ks, self, target, reduction) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const gradFn = new SoftMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    const result = ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -20964,3 +20964,445 @@ function bad_col2im(a: readonly unknown[]): never {
     { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
   ], false, SIGS_col2im);
 }
+
+const SIGS_pixel_shuffle = ["(Tensor input, int upscale_factor)"];
+
+/** `torch.pixel_shuffle`: `pixel_shuffle`. */
+export function pixel_shuffle(input: Tensor, options: { upscale_factor?: number; upscaleFactor?: number }): Tensor;
+export function pixel_shuffle(input: Tensor, upscaleFactor: number): Tensor;
+export function pixel_shuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pixel_shuffle", a[--n] as Kw);
+  // pixel_shuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","upscale_factor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("pixel_shuffle", o, ["input","upscale_factor"], ["input","upscale_factor"], n);
+      return at.pixel_shuffle(v0, v1);
+    }
+  }
+  return bad_pixel_shuffle(a);
+}
+
+function bad_pixel_shuffle(a: readonly unknown[]): never {
+  return badCall("pixel_shuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upscale_factor", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_pixel_shuffle);
+}
+
+const SIGS_pixel_unshuffle = ["(Tensor input, int downscale_factor)"];
+
+/** `torch.pixel_unshuffle`: `pixel_unshuffle`. */
+export function pixel_unshuffle(input: Tensor, options: { downscale_factor?: number; downscaleFactor?: number }): Tensor;
+export function pixel_unshuffle(input: Tensor, downscaleFactor: number): Tensor;
+export function pixel_unshuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pixel_unshuffle", a[--n] as Kw);
+  // pixel_unshuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","downscale_factor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("pixel_unshuffle", o, ["input","downscale_factor"], ["input","downscale_factor"], n);
+      return at.pixel_unshuffle(v0, v1);
+    }
+  }
+  return bad_pixel_unshuffle(a);
+}
+
+function bad_pixel_unshuffle(a: readonly unknown[]): never {
+  return badCall("pixel_unshuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "downscale_factor", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_pixel_unshuffle);
+}
+
+const SIGS_channel_shuffle = ["(Tensor input, int groups)"];
+
+/** `torch.channel_shuffle`: `channel_shuffle`. */
+export function channel_shuffle(input: Tensor, options: { groups: number }): Tensor;
+export function channel_shuffle(input: Tensor, groups: number): Tensor;
+export function channel_shuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("channel_shuffle", a[--n] as Kw);
+  // channel_shuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("channel_shuffle", o, ["input","groups"], ["input","groups"], n);
+      return at.channel_shuffle(v0, v1);
+    }
+  }
+  return bad_channel_shuffle(a);
+}
+
+function bad_channel_shuffle(a: readonly unknown[]): never {
+  return badCall("channel_shuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_channel_shuffle);
+}
+
+const SIGS_glu = ["(Tensor input, int dim = -1)"];
+
+/** `torch.glu`: `glu`. */
+export function glu(input: Tensor, options?: { dim?: number }): Tensor;
+export function glu(input: Tensor, dim?: number, options?: { dim?: number }): Tensor;
+export function glu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("glu", a[--n] as Kw);
+  // glu
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("glu", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      if (o !== undefined) checkKw("glu", o, ["input","dim"], ["input","dim"], n);
+      return at.glu(v0, v1);
+    }
+  }
+  return bad_glu(a);
+}
+
+function bad_glu(a: readonly unknown[]): never {
+  return badCall("glu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_glu);
+}
+
+const SIGS_hinge_embedding_loss = ["(Tensor input, Tensor target, float margin = 1, int reduction = 1)"];
+
+/** `torch.hinge_embedding_loss`: `hinge_embedding_loss`. */
+export function hinge_embedding_loss(input: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hinge_embedding_loss", a[--n] as Kw);
+  // hinge_embedding_loss
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("hinge_embedding_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v2 = o.margin as number;
+      } else v2 = 1;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("hinge_embedding_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      if (o !== undefined) checkKw("hinge_embedding_loss", o, ["input","target","margin","reduction"], ["input","target","margin","reduction"], n);
+      return at.hinge_embedding_loss(v0, v1, v2, v3);
+    }
+  }
+  return bad_hinge_embedding_loss(a);
+}
+
+function bad_hinge_embedding_loss(a: readonly unknown[]): never {
+  return badCall("hinge_embedding_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_hinge_embedding_loss);
+}
+
+const SIGS_margin_ranking_loss = ["(Tensor input1, Tensor input2, Tensor target, float margin = 0, int reduction = 1)"];
+
+/** `torch.margin_ranking_loss`: `margin_ranking_loss`. */
+export function margin_ranking_loss(input1: Tensor, options: { input2: Tensor; target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("margin_ranking_loss", a[--n] as Kw);
+  // margin_ranking_loss
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input1","input2","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("margin_ranking_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 0;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("margin_ranking_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("margin_ranking_loss", o, ["input1","input2","target","margin","reduction"], ["input1","input2","target","margin","reduction"], n);
+      return at.margin_ranking_loss(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_margin_ranking_loss(a);
+}
+
+function bad_margin_ranking_loss(a: readonly unknown[]): never {
+  return badCall("margin_ranking_loss", a, [
+    { name: "input1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_margin_ranking_loss);
+}
+
+const SIGS_cosine_embedding_loss = ["(Tensor input1, Tensor input2, Tensor target, float margin = 0, int reduction = 1)"];
+
+/** `torch.cosine_embedding_loss`: `cosine_embedding_loss`. */
+export function cosine_embedding_loss(input1: Tensor, options: { input2: Tensor; target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosine_embedding_loss", a[--n] as Kw);
+  // cosine_embedding_loss
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input1","input2","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("cosine_embedding_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 0;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("cosine_embedding_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("cosine_embedding_loss", o, ["input1","input2","target","margin","reduction"], ["input1","input2","target","margin","reduction"], n);
+      return at.cosine_embedding_loss(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_cosine_embedding_loss(a);
+}
+
+function bad_cosine_embedding_loss(a: readonly unknown[]): never {
+  return badCall("cosine_embedding_loss", a, [
+    { name: "input1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_cosine_embedding_loss);
+}
+
+const SIGS_poisson_nll_loss = ["(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)"];
+
+/** `torch.poisson_nll_loss`: `poisson_nll_loss`. */
+export function poisson_nll_loss(input: Tensor, options: { target: Tensor; log_input?: boolean; logInput?: boolean; full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, options: { log_input?: boolean; logInput?: boolean; full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, options: { full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, options: { eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, options: { reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number | 'none' | 'mean' | 'sum'): Tensor;
+export function poisson_nll_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("poisson_nll_loss", a[--n] as Kw);
+  // poisson_nll_loss
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","log_input","full","eps","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensor(p[0]) && isTensor(p[1]) && isBool(p[2]) && isBool(p[3]) && isFloat(p[4]) && (isInt(p[5]) || typeof p[5] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: boolean = p[2] as boolean;
+      const v3: boolean = p[3] as boolean;
+      const v4: number = p[4] as number;
+      const v5: number = toReduction(p[5]);
+      if (o !== undefined) checkKw("poisson_nll_loss", o, ["input","target","log_input","full","eps","reduction"], ["input","target","log_input","full","eps","reduction"], n);
+      return at.poisson_nll_loss(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_poisson_nll_loss(a);
+}
+
+function bad_poisson_nll_loss(a: readonly unknown[]): never {
+  return badCall("poisson_nll_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "log_input", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "full", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+  ], false, SIGS_poisson_nll_loss);
+}
+
+const SIGS_triplet_margin_loss = ["(Tensor anchor, Tensor positive, Tensor negative, float margin = 1, float p = 2, float eps = 0.000001, bool swap = False, int reduction = 1)"];
+
+/** `torch.triplet_margin_loss`: `triplet_margin_loss`. */
+export function triplet_margin_loss(anchor: Tensor, options: { positive: Tensor; negative: Tensor; margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, options: { negative: Tensor; margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, swap?: boolean, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, swap?: boolean, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triplet_margin_loss", a[--n] as Kw);
+  // triplet_margin_loss
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["anchor","positive","negative","margin","p","eps","swap","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isFloat(p[4])) && (m <= 5 || p[5] === undefined || isFloat(p[5])) && (m <= 6 || p[6] === undefined || isBool(p[6])) && (m <= 7 || p[7] === undefined || (isInt(p[7]) || typeof p[7] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("triplet_margin_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("triplet_margin_loss", 'p', 'float', isFloat(o.p), o.p);
+        v4 = o.p as number;
+      } else v4 = 2;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("triplet_margin_loss", 'eps', 'float', isFloat(o.eps), o.eps);
+        v5 = o.eps as number;
+      } else v5 = 0.000001;
+      let v6: boolean;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as boolean;
+      else if (o !== undefined && o.swap !== undefined) {
+        kwArg("triplet_margin_loss", 'swap', 'bool', isBool(o.swap), o.swap);
+        v6 = o.swap as boolean;
+      } else v6 = false;
+      let v7: number;
+      if (m > 7 && p[7] !== undefined) v7 = toReduction(p[7]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("triplet_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v7 = toReduction(o.reduction);
+      } else v7 = 1;
+      if (o !== undefined) checkKw("triplet_margin_loss", o, ["anchor","positive","negative","margin","p","eps","swap","reduction"], ["anchor","positive","negative","margin","p","eps","swap","reduction"], n);
+      return at.triplet_margin_loss(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_triplet_margin_loss(a);
+}
+
+function bad_triplet_margin_loss(a: readonly unknown[]): never {
+  return badCall("triplet_margin_loss", a, [
+    { name: "anchor", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "positive", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "swap", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_triplet_margin_loss);
+}
+
+const SIGS_soft_margin_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.soft_margin_loss`: `soft_margin_loss`. */
+export function soft_margin_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("soft_margin_loss", a[--n] as Kw);
+  // soft_margin_loss
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("soft_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("soft_margin_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.soft_margin_loss(v0, v1, v2);
+    }
+  }
+  return bad_soft_margin_loss(a);
+}
+
+function bad_soft_margin_loss(a: readonly unknown[]): never {
+  return badCall("soft_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_soft_margin_loss);
+}

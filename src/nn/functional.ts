@@ -67,3 +67,16 @@ export {
   softplus,
 } from './functional/everyday.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';
+export {
+  channel_shuffle,
+  cosine_embedding_loss,
+  glu,
+  hinge_embedding_loss,
+  margin_ranking_loss,
+  multilabel_soft_margin_loss,
+  pixel_shuffle,
+  pixel_unshuffle,
+  poisson_nll_loss,
+  soft_margin_loss,
+  triplet_margin_loss,
+} from './functional/margin.js';
