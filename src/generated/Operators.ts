@@ -1686,6 +1686,12 @@ export interface AtenOps {
   triplet_margin_loss: OperatorHandle<(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number) => Tensor>;
   /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
   soft_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+  cov: OperatorHandle<(self: Tensor, correction: number, fweights?: Opt<Tensor>, aweights?: Opt<Tensor>) => Tensor>;
+  /** `corrcoef(Tensor self) -> Tensor` */
+  corrcoef: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+  dist: OperatorHandle<(self: Tensor, other: Tensor, p: number | boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2530,6 +2536,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     poisson_nll_loss: find('aten::poisson_nll_loss', ''),
     triplet_margin_loss: find('aten::triplet_margin_loss', ''),
     soft_margin_loss: find('aten::soft_margin_loss', ''),
+    cov: find('aten::cov', ''),
+    corrcoef: find('aten::corrcoef', ''),
+    dist: find('aten::dist', ''),
   } as AtenOps;
 }
 

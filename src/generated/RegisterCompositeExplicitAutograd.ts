@@ -9,6 +9,7 @@ import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
@@ -176,4 +177,5 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   channel_shuffle: PixelShuffle.channelShuffle,
   glu: GatedLinearUnit.glu,
   soft_margin_loss: LossComposite.softMarginLoss,
+  dist: Distance.dist,
 };

@@ -12,6 +12,7 @@ import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Correlation from '../kernels/Correlation.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
@@ -185,4 +186,6 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,
   poisson_nll_loss: LossComposite.poissonNllLoss,
   triplet_margin_loss: LossComposite.tripletMarginLoss,
+  cov: Correlation.cov,
+  corrcoef: Correlation.corrcoef,
 };

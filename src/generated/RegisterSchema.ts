@@ -840,4 +840,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   poisson_nll_loss: 'poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor',
   triplet_margin_loss: 'triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor',
   soft_margin_loss: 'soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+  cov: 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor',
+  corrcoef: 'corrcoef(Tensor self) -> Tensor',
+  dist: 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor',
 };

@@ -1684,3 +1684,9 @@ export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolea
 export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number = 1, p: number = 2, eps: number = 0.000001, swap: boolean = false, reduction: number = 1): Tensor { return aten().triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction); }
 /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
 export function soft_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().soft_margin_loss.call(self, target, reduction); }
+/** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+export function cov(self: Tensor, correction: number = 1, fweights: Opt<Tensor> = null, aweights: Opt<Tensor> = null): Tensor { return aten().cov.call(self, correction, fweights, aweights); }
+/** `corrcoef(Tensor self) -> Tensor` */
+export function corrcoef(self: Tensor): Tensor { return aten().corrcoef.call(self); }
+/** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+export function dist(self: Tensor, other: Tensor, p: number | boolean = 2): Tensor { return aten().dist.call(self, other, p); }

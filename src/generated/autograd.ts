@@ -7153,6 +7153,37 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
+/** Backward of `dist` (derivatives.yaml:1029). */
+export class DistBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['dist']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    const p = this.p_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = normBackward(grad, at.sub_Tensor(self, other), p, result, null, false);
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(normBackward(grad, at.sub_Tensor(self, other), p, result, null, false));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -13534,6 +13565,19 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.reduction_ = reduction;
     const result = ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  dist: kernel('dist', (ks, self, other, p) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    const gradFn = new DistBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.p_ = p;
+    const result = ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   };

@@ -21406,3 +21406,119 @@ function bad_soft_margin_loss(a: readonly unknown[]): never {
     { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_soft_margin_loss);
 }
+
+const SIGS_cov = ["(Tensor input, *, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
+
+/** `torch.cov`: `cov`. */
+export function cov(input: Tensor, options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
+export function cov(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cov", a[--n] as Kw);
+  // cov
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("cov", 'correction', 'int', isInt(o.correction), o.correction);
+        k0 = o.correction as number;
+      } else k0 = 1;
+      let k1: Tensor | null;
+      if (o !== undefined && o.fweights !== undefined) {
+        kwArg("cov", 'fweights', 'Tensor', (o.fweights === null || isTensor(o.fweights)), o.fweights);
+        k1 = o.fweights as Tensor | null;
+      } else k1 = null;
+      let k2: Tensor | null;
+      if (o !== undefined && o.aweights !== undefined) {
+        kwArg("cov", 'aweights', 'Tensor', (o.aweights === null || isTensor(o.aweights)), o.aweights);
+        k2 = o.aweights as Tensor | null;
+      } else k2 = null;
+      if (o !== undefined) checkKw("cov", o, ["input","correction","fweights","aweights"], ["input"], n);
+      return at.cov(v0, k0, k1, k2);
+    }
+  }
+  return bad_cov(a);
+}
+
+function bad_cov(a: readonly unknown[]): never {
+  return badCall("cov", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "correction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "fweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "aweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cov);
+}
+
+const SIGS_corrcoef = ["(Tensor input)"];
+
+/** `torch.corrcoef`: `corrcoef`. */
+export function corrcoef(input: Tensor): Tensor;
+export function corrcoef(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("corrcoef", a[--n] as Kw);
+  // corrcoef
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("corrcoef", o, ["input"], ["input"], n);
+      return at.corrcoef(v0);
+    }
+  }
+  return bad_corrcoef(a);
+}
+
+function bad_corrcoef(a: readonly unknown[]): never {
+  return badCall("corrcoef", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_corrcoef);
+}
+
+const SIGS_dist = ["(Tensor input, Tensor other, Number p = 2)"];
+
+/** `torch.dist`: `dist`. */
+export function dist(input: Tensor, options: { other: Tensor; p?: number | boolean }): Tensor;
+export function dist(input: Tensor, other: Tensor, options?: { p?: number | boolean }): Tensor;
+export function dist(input: Tensor, other: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+export function dist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dist", a[--n] as Kw);
+  // dist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("dist", 'p', 'Number', isScalar(o.p), o.p);
+        v2 = o.p as number | boolean;
+      } else v2 = 2;
+      if (o !== undefined) checkKw("dist", o, ["input","other","p"], ["input","other","p"], n);
+      return at.dist(v0, v1, v2);
+    }
+  }
+  return bad_dist(a);
+}
+
+function bad_dist(a: readonly unknown[]): never {
+  return badCall("dist", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_dist);
+}

@@ -1193,6 +1193,14 @@ export interface TensorMethods {
   unfold(dimension: number, options: { size: number; step: number }): Tensor;
   unfold(dimension: number, size: number, options: { step: number }): Tensor;
   unfold(dimension: number, size: number, step: number): Tensor;
+  /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+  cov(options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
+  /** `corrcoef(Tensor self) -> Tensor` */
+  corrcoef(): Tensor;
+  /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+  dist(options: { other: Tensor; p?: number | boolean }): Tensor;
+  dist(other: Tensor, options?: { p?: number | boolean }): Tensor;
+  dist(other: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -11520,6 +11528,99 @@ function bad_unfold(a: readonly unknown[]): never {
   ], false, SIGS_unfold);
 }
 
+const SIGS_cov = ["(*, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
+
+function method_cov(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cov", a[--n] as Kw);
+  // cov
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("cov", 'correction', 'int', isInt(o.correction), o.correction);
+        k0 = o.correction as number;
+      } else k0 = 1;
+      let k1: Tensor | null;
+      if (o !== undefined && o.fweights !== undefined) {
+        kwArg("cov", 'fweights', 'Tensor', (o.fweights === null || isTensor(o.fweights)), o.fweights);
+        k1 = o.fweights as Tensor | null;
+      } else k1 = null;
+      let k2: Tensor | null;
+      if (o !== undefined && o.aweights !== undefined) {
+        kwArg("cov", 'aweights', 'Tensor', (o.aweights === null || isTensor(o.aweights)), o.aweights);
+        k2 = o.aweights as Tensor | null;
+      } else k2 = null;
+      if (o !== undefined) checkKw("cov", o, ["correction","fweights","aweights"], [], n);
+      return at.cov(this, k0, k1, k2);
+    }
+  }
+  return bad_cov(a);
+}
+
+function bad_cov(a: readonly unknown[]): never {
+  return badCall("cov", a, [
+    { name: "correction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "fweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "aweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cov);
+}
+
+function method_corrcoef(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("corrcoef", a[--n] as Kw);
+  // corrcoef
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("corrcoef", o);
+      return at.corrcoef(this);
+    }
+  }
+  return noArgs("corrcoef", a);
+}
+
+const SIGS_dist = ["(Tensor other, Number p = 2)"];
+
+function method_dist(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dist", a[--n] as Kw);
+  // dist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["other","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("dist", 'p', 'Number', isScalar(o.p), o.p);
+        v1 = o.p as number | boolean;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("dist", o, ["other","p"], ["other","p"], n);
+      return at.dist(this, v0, v1);
+    }
+  }
+  return bad_dist(a);
+}
+
+function bad_dist(a: readonly unknown[]): never {
+  return badCall("dist", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_dist);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -11840,5 +11941,8 @@ export function installTensorMethods(proto: object): void {
     diagonal_scatter: { value: method_diagonal_scatter, writable: true, configurable: true },
     as_strided_scatter: { value: method_as_strided_scatter, writable: true, configurable: true },
     unfold: { value: method_unfold, writable: true, configurable: true },
+    cov: { value: method_cov, writable: true, configurable: true },
+    corrcoef: { value: method_corrcoef, writable: true, configurable: true },
+    dist: { value: method_dist, writable: true, configurable: true },
   });
 }
