@@ -1692,6 +1692,14 @@ export interface AtenOps {
   corrcoef: OperatorHandle<(self: Tensor) => Tensor>;
   /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
   dist: OperatorHandle<(self: Tensor, other: Tensor, p: number | boolean) => Tensor>;
+  /** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile: OperatorHandle<(self: Tensor, q: Tensor, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile_scalar: OperatorHandle<(self: Tensor, q: number, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile: OperatorHandle<(self: Tensor, q: Tensor, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile_scalar: OperatorHandle<(self: Tensor, q: number, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2539,6 +2547,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     cov: find('aten::cov', ''),
     corrcoef: find('aten::corrcoef', ''),
     dist: find('aten::dist', ''),
+    quantile: find('aten::quantile', ''),
+    quantile_scalar: find('aten::quantile', 'scalar'),
+    nanquantile: find('aten::nanquantile', ''),
+    nanquantile_scalar: find('aten::nanquantile', 'scalar'),
   } as AtenOps;
 }
 

@@ -32,6 +32,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as Repeat from '../kernels/Repeat.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SortingQuantile from '../kernels/SortingQuantile.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
@@ -188,4 +189,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   triplet_margin_loss: LossComposite.tripletMarginLoss,
   cov: Correlation.cov,
   corrcoef: Correlation.corrcoef,
+  quantile: SortingQuantile.quantile,
+  quantile_scalar: SortingQuantile.quantileScalar,
+  nanquantile: SortingQuantile.nanquantile,
+  nanquantile_scalar: SortingQuantile.nanquantileScalar,
 };

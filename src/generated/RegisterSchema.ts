@@ -843,4 +843,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   cov: 'cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor',
   corrcoef: 'corrcoef(Tensor self) -> Tensor',
   dist: 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor',
+  quantile: 'quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor',
+  quantile_scalar: 'quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor',
+  nanquantile: 'nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor',
+  nanquantile_scalar: 'nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation=\'linear\') -> Tensor',
 };

@@ -1690,3 +1690,11 @@ export function cov(self: Tensor, correction: number = 1, fweights: Opt<Tensor> 
 export function corrcoef(self: Tensor): Tensor { return aten().corrcoef.call(self); }
 /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
 export function dist(self: Tensor, other: Tensor, p: number | boolean = 2): Tensor { return aten().dist.call(self, other, p); }
+/** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function quantile(self: Tensor, q: Tensor, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().quantile.call(self, q, dim, keepdim, interpolation); }
+/** `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function quantile_scalar(self: Tensor, q: number, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().quantile_scalar.call(self, q, dim, keepdim, interpolation); }
+/** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function nanquantile(self: Tensor, q: Tensor, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile.call(self, q, dim, keepdim, interpolation); }
+/** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function nanquantile_scalar(self: Tensor, q: number, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile_scalar.call(self, q, dim, keepdim, interpolation); }

@@ -21522,3 +21522,155 @@ function bad_dist(a: readonly unknown[]): never {
     { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
   ], false, SIGS_dist);
 }
+
+const SIGS_quantile = ["(Tensor input, Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(Tensor input, float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+/** `torch.quantile`: `quantile`, `quantile.scalar`. */
+export function quantile(input: Tensor, options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("quantile", a[--n] as Kw);
+  // quantile
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.quantile(v0, v1, v2, v3, k0);
+    }
+  }
+  // quantile.scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.quantile_scalar(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("quantile", a, SIGS_quantile);
+}
+
+const SIGS_nanquantile = ["(Tensor input, Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(Tensor input, float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+/** `torch.nanquantile`: `nanquantile`, `nanquantile.scalar`. */
+export function nanquantile(input: Tensor, options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanquantile", a[--n] as Kw);
+  // nanquantile
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.nanquantile(v0, v1, v2, v3, k0);
+    }
+  }
+  // nanquantile.scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.nanquantile_scalar(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("nanquantile", a, SIGS_nanquantile);
+}

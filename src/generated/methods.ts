@@ -1201,6 +1201,24 @@ export interface TensorMethods {
   dist(options: { other: Tensor; p?: number | boolean }): Tensor;
   dist(other: Tensor, options?: { p?: number | boolean }): Tensor;
   dist(other: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+  /** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor`; `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile(options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  /** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor`; `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile(options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -11621,6 +11639,136 @@ function bad_dist(a: readonly unknown[]): never {
   ], false, SIGS_dist);
 }
 
+const SIGS_quantile = ["(Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+function method_quantile(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("quantile", a[--n] as Kw);
+  // quantile
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.quantile(this, v0, v1, v2, k0);
+    }
+  }
+  // quantile.scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isFloat(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.quantile_scalar(this, v0, v1, v2, k0);
+    }
+  }
+  return noMatch("Tensor.quantile", a, SIGS_quantile);
+}
+
+const SIGS_nanquantile = ["(Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+function method_nanquantile(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanquantile", a[--n] as Kw);
+  // nanquantile
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.nanquantile(this, v0, v1, v2, k0);
+    }
+  }
+  // nanquantile.scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isFloat(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.nanquantile_scalar(this, v0, v1, v2, k0);
+    }
+  }
+  return noMatch("Tensor.nanquantile", a, SIGS_nanquantile);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -11944,5 +12092,7 @@ export function installTensorMethods(proto: object): void {
     cov: { value: method_cov, writable: true, configurable: true },
     corrcoef: { value: method_corrcoef, writable: true, configurable: true },
     dist: { value: method_dist, writable: true, configurable: true },
+    quantile: { value: method_quantile, writable: true, configurable: true },
+    nanquantile: { value: method_nanquantile, writable: true, configurable: true },
   });
 }
