@@ -70,6 +70,7 @@ export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './fu
 export {
   channel_shuffle,
   cosine_embedding_loss,
+  gaussian_nll_loss,
   glu,
   hinge_embedding_loss,
   margin_ranking_loss,

@@ -144,3 +144,37 @@ export function triplet_margin_loss(
   if (a.margin <= 0) throw new Error(`margin must be greater than 0, got ${pyFloat(a.margin)}`);
   return torch.triplet_margin_loss(anchor, positive, negative, a.margin, a.p, a.eps, a.swap, reduction);
 }
+
+/** `F.gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction='mean')`: PyTorch's Python form. */
+export function gaussian_nll_loss(
+  input: Tensor,
+  target: Tensor,
+  variance: Tensor | number,
+  ...rest: Rest<[full: boolean, eps: number, reduction: Reduction], { full?: boolean; eps?: number; reduction?: Reduction }>
+): Tensor {
+  const a = parseArgs('gaussian_nll_loss', { full: false, eps: 1e-6, reduction: 'mean' as string }, rest);
+  let v: Tensor;
+  if (typeof variance === 'number') {
+    if (variance < 0) throw new Error('var has negative entry/entries');
+    v = torch.mul(torch.ones_like(input), variance);
+  } else {
+    if (torch.any(torch.lt(variance, 0)).item()) throw new Error('var has negative entry/entries');
+    v = variance;
+  }
+  const same = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((s, k) => s === y[k]);
+  if (!same(v.sizes, input.sizes)) {
+    if (same(input.sizes.slice(0, -1), v.sizes)) v = torch.unsqueeze(v, -1);
+    else if (!(input.dim() === v.dim() && v.sizes.reduce((s, y, k) => (y !== input.sizes[k] ? s + y : s), 0) === 1)) {
+      throw new Error('var is of incorrect size');
+    }
+  }
+  if (a.reduction !== 'none' && a.reduction !== 'mean' && a.reduction !== 'sum') throw new Error(`${a.reduction} is not valid`);
+  v = torch.clone(v);
+  const clamped = v;
+  torch.no_grad(() => torch.clamp_(clamped, a.eps));
+  let loss = torch.mul(torch.add(torch.log(v), torch.div(torch.pow(torch.sub(input, target), 2), v)), 0.5);
+  if (a.full) loss = loss.add_(0.5 * Math.log(2 * Math.PI));
+  if (a.reduction === 'mean') return torch.mean(loss);
+  if (a.reduction === 'sum') return torch.sum(loss);
+  return loss;
+}
