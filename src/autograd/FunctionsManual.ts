@@ -916,3 +916,4 @@ export * from './FunctionsManualLinalg.js';
 export * from './FunctionsManualPointwise.js';
 export * from './FunctionsManualReduce.js';
 export * from './FunctionsManualShape.js';
+export * from './FunctionsManualIndexing.js';

@@ -415,3 +415,21 @@ export function nativeLayerNormBackwardOf(
   if (which === 1) return layerNormWeightBackward(grad, input, normalizedShape, mean, rstd, eps);
   return grad;
 }
+
+/** soft_margin_loss_backward (Loss.cpp): -target * z / (1 + z) * norm * grad, z = exp(-target * self). */
+export function softMarginLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
+  const norm = reduction === 1 ? 1 / self.numel() : 1;
+  const z = at.exp(at.mul_Tensor(at.neg(target), self));
+  const g = at.mul_Tensor(at.mul_Tensor(target, z), wrapScalar(-norm));
+  return at.mul_Tensor(at.div_Tensor(g, at.add_Tensor(z, wrapScalar(1))), grad);
+}
+
+/** glu_backward (GatedLinearUnit.cpp): [grad * sig(b), grad * a * sig(b) * (1 - sig(b))] along dim. */
+export function gluBackward(grad: Tensor, self: Tensor, dim: number): Tensor {
+  const d = dim < 0 ? dim + self.dim() : dim;
+  const n = (self.sizes[d] as number) / 2;
+  const a = at.narrow(self, d, 0, n);
+  const sig = at.sigmoid(at.narrow(self, d, n, n));
+  const gb = at.mul_Tensor(at.mul_Tensor(at.mul_Tensor(at.sub_Tensor(wrapScalar(1), sig), sig), a), grad);
+  return at.cat([at.mul_Tensor(sig, grad), gb], d);
+}

@@ -1616,6 +1616,92 @@ export interface AtenOps {
   new_full: OperatorHandle<(self: Tensor, size: number[], fillValue: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
   new_empty: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
+  scatter_reduce_two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
+  /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+  scatter_reduce__two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
+  /** `index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor` */
+  index_add: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor, alpha: number | boolean) => Tensor>;
+  /** `index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)` */
+  index_add_: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor, alpha: number | boolean) => Tensor>;
+  /** `index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor` */
+  index_reduce: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
+  /** `index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+  index_reduce_: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
+  /** `index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor` */
+  index_copy: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor) => Tensor>;
+  /** `index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)` */
+  index_copy_: OperatorHandle<(self: Tensor, dim: number, index: Tensor, source: Tensor) => Tensor>;
+  /** `index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+  index_fill_int_Scalar: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
+  /** `index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+  index_fill__int_Scalar: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
+  /** `index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor` */
+  index_fill_int_Tensor: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: Tensor) => Tensor>;
+  /** `index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)` */
+  index_fill__int_Tensor: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: Tensor) => Tensor>;
+  /** `put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor` */
+  put: OperatorHandle<(self: Tensor, index: Tensor, source: Tensor, accumulate: boolean) => Tensor>;
+  /** `put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)` */
+  put_: OperatorHandle<(self: Tensor, index: Tensor, source: Tensor, accumulate: boolean) => Tensor>;
+  /** `take(Tensor self, Tensor index) -> Tensor` */
+  take: OperatorHandle<(self: Tensor, index: Tensor) => Tensor>;
+  /** `take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)` */
+  take_out: OperatorHandle<(self: Tensor, index: Tensor, out: Tensor) => Tensor>;
+  /** `masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor` */
+  masked_scatter: OperatorHandle<(self: Tensor, mask: Tensor, source: Tensor) => Tensor>;
+  /** `masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)` */
+  masked_scatter_: OperatorHandle<(self: Tensor, mask: Tensor, source: Tensor) => Tensor>;
+  /** `slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor` */
+  slice_scatter: OperatorHandle<(self: Tensor, src: Tensor, dim: number, start: Opt<number>, end: Opt<number>, step: number) => Tensor>;
+  /** `select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor` */
+  select_scatter: OperatorHandle<(self: Tensor, src: Tensor, dim: number, index: number) => Tensor>;
+  /** `diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+  diagonal_scatter: OperatorHandle<(self: Tensor, src: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+  as_strided_scatter: OperatorHandle<(self: Tensor, src: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
+  /** `unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)` */
+  unfold: OperatorHandle<(self: Tensor, dimension: number, size: number, step: number) => Tensor>;
+  /** `unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor` */
+  unfold_backward: OperatorHandle<(gradIn: Tensor, inputSizes: number[], dim: number, size: number, step: number) => Tensor>;
+  /** `im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
+  im2col: OperatorHandle<(self: Tensor, kernelSize: number[], dilation: number[], padding: number[], stride: number[]) => Tensor>;
+  /** `col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
+  col2im: OperatorHandle<(self: Tensor, outputSize: number[], kernelSize: number[], dilation: number[], padding: number[], stride: number[]) => Tensor>;
+  /** `pixel_shuffle(Tensor self, int upscale_factor) -> Tensor` */
+  pixel_shuffle: OperatorHandle<(self: Tensor, upscaleFactor: number) => Tensor>;
+  /** `pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor` */
+  pixel_unshuffle: OperatorHandle<(self: Tensor, downscaleFactor: number) => Tensor>;
+  /** `channel_shuffle(Tensor self, SymInt groups) -> Tensor` */
+  channel_shuffle: OperatorHandle<(self: Tensor, groups: number) => Tensor>;
+  /** `glu(Tensor self, int dim=-1) -> Tensor` */
+  glu: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor` */
+  hinge_embedding_loss: OperatorHandle<(self: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+  margin_ranking_loss: OperatorHandle<(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+  cosine_embedding_loss: OperatorHandle<(input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number) => Tensor>;
+  /** `poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor` */
+  poisson_nll_loss: OperatorHandle<(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number) => Tensor>;
+  /** `triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor` */
+  triplet_margin_loss: OperatorHandle<(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number) => Tensor>;
+  /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  soft_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+  cov: OperatorHandle<(self: Tensor, correction: number, fweights?: Opt<Tensor>, aweights?: Opt<Tensor>) => Tensor>;
+  /** `corrcoef(Tensor self) -> Tensor` */
+  corrcoef: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+  dist: OperatorHandle<(self: Tensor, other: Tensor, p: number | boolean) => Tensor>;
+  /** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile: OperatorHandle<(self: Tensor, q: Tensor, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile_scalar: OperatorHandle<(self: Tensor, q: number, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile: OperatorHandle<(self: Tensor, q: Tensor, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile_scalar: OperatorHandle<(self: Tensor, q: number, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2425,6 +2511,49 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     new_ones: find('aten::new_ones', ''),
     new_full: find('aten::new_full', ''),
     new_empty: find('aten::new_empty', ''),
+    scatter_reduce_two: find('aten::scatter_reduce', 'two'),
+    scatter_reduce__two: find('aten::scatter_reduce_', 'two'),
+    index_add: find('aten::index_add', ''),
+    index_add_: find('aten::index_add_', ''),
+    index_reduce: find('aten::index_reduce', ''),
+    index_reduce_: find('aten::index_reduce_', ''),
+    index_copy: find('aten::index_copy', ''),
+    index_copy_: find('aten::index_copy_', ''),
+    index_fill_int_Scalar: find('aten::index_fill', 'int_Scalar'),
+    index_fill__int_Scalar: find('aten::index_fill_', 'int_Scalar'),
+    index_fill_int_Tensor: find('aten::index_fill', 'int_Tensor'),
+    index_fill__int_Tensor: find('aten::index_fill_', 'int_Tensor'),
+    put: find('aten::put', ''),
+    put_: find('aten::put_', ''),
+    take: find('aten::take', ''),
+    take_out: find('aten::take', 'out'),
+    masked_scatter: find('aten::masked_scatter', ''),
+    masked_scatter_: find('aten::masked_scatter_', ''),
+    slice_scatter: find('aten::slice_scatter', ''),
+    select_scatter: find('aten::select_scatter', ''),
+    diagonal_scatter: find('aten::diagonal_scatter', ''),
+    as_strided_scatter: find('aten::as_strided_scatter', ''),
+    unfold: find('aten::unfold', ''),
+    unfold_backward: find('aten::unfold_backward', ''),
+    im2col: find('aten::im2col', ''),
+    col2im: find('aten::col2im', ''),
+    pixel_shuffle: find('aten::pixel_shuffle', ''),
+    pixel_unshuffle: find('aten::pixel_unshuffle', ''),
+    channel_shuffle: find('aten::channel_shuffle', ''),
+    glu: find('aten::glu', ''),
+    hinge_embedding_loss: find('aten::hinge_embedding_loss', ''),
+    margin_ranking_loss: find('aten::margin_ranking_loss', ''),
+    cosine_embedding_loss: find('aten::cosine_embedding_loss', ''),
+    poisson_nll_loss: find('aten::poisson_nll_loss', ''),
+    triplet_margin_loss: find('aten::triplet_margin_loss', ''),
+    soft_margin_loss: find('aten::soft_margin_loss', ''),
+    cov: find('aten::cov', ''),
+    corrcoef: find('aten::corrcoef', ''),
+    dist: find('aten::dist', ''),
+    quantile: find('aten::quantile', ''),
+    quantile_scalar: find('aten::quantile', 'scalar'),
+    nanquantile: find('aten::nanquantile', ''),
+    nanquantile_scalar: find('aten::nanquantile', 'scalar'),
   } as AtenOps;
 }
 

@@ -9,9 +9,13 @@ import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
+import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LossComposite from '../kernels/LossComposite.js';
+import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -163,4 +167,15 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   new_ones: TensorFactories.newOnes,
   new_full: TensorFactories.newFull,
   new_empty: TensorFactories.newEmpty,
+  slice_scatter: TensorShapeComposite.sliceScatter,
+  select_scatter: TensorShapeComposite.selectScatter,
+  diagonal_scatter: TensorShapeComposite.diagonalScatter,
+  as_strided_scatter: TensorShapeComposite.asStridedScatter,
+  unfold: TensorShape.unfold,
+  pixel_shuffle: PixelShuffle.pixelShuffle,
+  pixel_unshuffle: PixelShuffle.pixelUnshuffle,
+  channel_shuffle: PixelShuffle.channelShuffle,
+  glu: GatedLinearUnit.glu,
+  soft_margin_loss: LossComposite.softMarginLoss,
+  dist: Distance.dist,
 };

@@ -12,6 +12,7 @@ import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Correlation from '../kernels/Correlation.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
@@ -21,6 +22,7 @@ import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossComposite from '../kernels/LossComposite.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -30,6 +32,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as Repeat from '../kernels/Repeat.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SortingQuantile from '../kernels/SortingQuantile.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
@@ -179,4 +182,15 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   combinations: Itertools.combinations,
   repeat_interleave_self_Tensor: Repeat.repeatInterleaveSelfTensor,
   repeat_interleave_self_int: Repeat.repeatInterleaveSelfInt,
+  hinge_embedding_loss: LossComposite.hingeEmbeddingLoss,
+  margin_ranking_loss: LossComposite.marginRankingLoss,
+  cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,
+  poisson_nll_loss: LossComposite.poissonNllLoss,
+  triplet_margin_loss: LossComposite.tripletMarginLoss,
+  cov: Correlation.cov,
+  corrcoef: Correlation.corrcoef,
+  quantile: SortingQuantile.quantile,
+  quantile_scalar: SortingQuantile.quantileScalar,
+  nanquantile: SortingQuantile.nanquantile,
+  nanquantile_scalar: SortingQuantile.nanquantileScalar,
 };

@@ -19,11 +19,13 @@ import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
+import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
+import * as Im2Col from '../kernels/Im2Col.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
@@ -39,6 +41,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
 import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
+import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SumKernel from '../kernels/SumKernel.js';
@@ -51,6 +54,7 @@ import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
 import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
+import * as UnfoldBackward from '../kernels/UnfoldBackward.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
@@ -2748,4 +2752,25 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   histc: SummaryOps.histc,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
+  scatter_reduce_two: ScatterGatherKernel.scatterReduceTwo,
+  scatter_reduce__two: ScatterGatherKernel.scatterReduceTwo_,
+  index_add: ScatterGatherKernel.indexAdd,
+  index_add_: ScatterGatherKernel.indexAdd_,
+  index_reduce: ScatterGatherKernel.indexReduce,
+  index_reduce_: ScatterGatherKernel.indexReduce_,
+  index_copy: ScatterGatherKernel.indexCopy,
+  index_copy_: ScatterGatherKernel.indexCopy_,
+  index_fill_int_Scalar: ScatterGatherKernel.indexFill,
+  index_fill__int_Scalar: ScatterGatherKernel.indexFill_,
+  index_fill_int_Tensor: ScatterGatherKernel.indexFill,
+  index_fill__int_Tensor: ScatterGatherKernel.indexFill_,
+  put: ScatterGatherKernel.put,
+  put_: ScatterGatherKernel.put_,
+  take: ScatterGatherKernel.take,
+  take_out: ScatterGatherKernel.takeOut,
+  masked_scatter: ScatterGatherKernel.maskedScatter,
+  masked_scatter_: ScatterGatherKernel.maskedScatter_,
+  unfold_backward: UnfoldBackward.unfoldBackward,
+  im2col: Im2Col.im2col,
+  col2im: Col2Im.col2im,
 };

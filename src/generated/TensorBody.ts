@@ -1614,3 +1614,89 @@ export function new_ones(self: Tensor, size: number[], dtype: Opt<ScalarType> = 
 export function new_full(self: Tensor, size: number[], fillValue: number | boolean, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_full.call(self, size, fillValue, dtype, layout, device, pinMemory); }
 /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
 export function new_empty(self: Tensor, size: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_empty.call(self, size, dtype, layout, device, pinMemory); }
+/** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
+export function scatter_reduce_two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce_two.call(self, dim, index, src, reduce, includeSelf); }
+/** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+export function scatter_reduce__two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce__two.call(self, dim, index, src, reduce, includeSelf); }
+/** `index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor` */
+export function index_add(self: Tensor, dim: number, index: Tensor, source: Tensor, alpha: number | boolean = 1): Tensor { return aten().index_add.call(self, dim, index, source, alpha); }
+/** `index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)` */
+export function index_add_(self: Tensor, dim: number, index: Tensor, source: Tensor, alpha: number | boolean = 1): Tensor { return aten().index_add_.call(self, dim, index, source, alpha); }
+/** `index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor` */
+export function index_reduce(self: Tensor, dim: number, index: Tensor, source: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().index_reduce.call(self, dim, index, source, reduce, includeSelf); }
+/** `index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+export function index_reduce_(self: Tensor, dim: number, index: Tensor, source: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().index_reduce_.call(self, dim, index, source, reduce, includeSelf); }
+/** `index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor` */
+export function index_copy(self: Tensor, dim: number, index: Tensor, source: Tensor): Tensor { return aten().index_copy.call(self, dim, index, source); }
+/** `index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)` */
+export function index_copy_(self: Tensor, dim: number, index: Tensor, source: Tensor): Tensor { return aten().index_copy_.call(self, dim, index, source); }
+/** `index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+export function index_fill_int_Scalar(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().index_fill_int_Scalar.call(self, dim, index, value); }
+/** `index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+export function index_fill__int_Scalar(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().index_fill__int_Scalar.call(self, dim, index, value); }
+/** `index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor` */
+export function index_fill_int_Tensor(self: Tensor, dim: number, index: Tensor, value: Tensor): Tensor { return aten().index_fill_int_Tensor.call(self, dim, index, value); }
+/** `index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)` */
+export function index_fill__int_Tensor(self: Tensor, dim: number, index: Tensor, value: Tensor): Tensor { return aten().index_fill__int_Tensor.call(self, dim, index, value); }
+/** `put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor` */
+export function put(self: Tensor, index: Tensor, source: Tensor, accumulate: boolean = false): Tensor { return aten().put.call(self, index, source, accumulate); }
+/** `put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)` */
+export function put_(self: Tensor, index: Tensor, source: Tensor, accumulate: boolean = false): Tensor { return aten().put_.call(self, index, source, accumulate); }
+/** `take(Tensor self, Tensor index) -> Tensor` */
+export function take(self: Tensor, index: Tensor): Tensor { return aten().take.call(self, index); }
+/** `take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)` */
+export function take_out(self: Tensor, index: Tensor, out: Tensor): Tensor { return aten().take_out.call(self, index, out); }
+/** `masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor` */
+export function masked_scatter(self: Tensor, mask: Tensor, source: Tensor): Tensor { return aten().masked_scatter.call(self, mask, source); }
+/** `masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)` */
+export function masked_scatter_(self: Tensor, mask: Tensor, source: Tensor): Tensor { return aten().masked_scatter_.call(self, mask, source); }
+/** `slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor` */
+export function slice_scatter(self: Tensor, src: Tensor, dim: number = 0, start: Opt<number> = null, end: Opt<number> = null, step: number = 1): Tensor { return aten().slice_scatter.call(self, src, dim, start, end, step); }
+/** `select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor` */
+export function select_scatter(self: Tensor, src: Tensor, dim: number, index: number): Tensor { return aten().select_scatter.call(self, src, dim, index); }
+/** `diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+export function diagonal_scatter(self: Tensor, src: Tensor, offset: number = 0, dim1: number = 0, dim2: number = 1): Tensor { return aten().diagonal_scatter.call(self, src, offset, dim1, dim2); }
+/** `as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+export function as_strided_scatter(self: Tensor, src: Tensor, size: number[], stride: number[], storageOffset: Opt<number> = null): Tensor { return aten().as_strided_scatter.call(self, src, size, stride, storageOffset); }
+/** `unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)` */
+export function unfold(self: Tensor, dimension: number, size: number, step: number): Tensor { return aten().unfold.call(self, dimension, size, step); }
+/** `unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor` */
+export function unfold_backward(gradIn: Tensor, inputSizes: number[], dim: number, size: number, step: number): Tensor { return aten().unfold_backward.call(gradIn, inputSizes, dim, size, step); }
+/** `im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
+export function im2col(self: Tensor, kernelSize: number[], dilation: number[], padding: number[], stride: number[]): Tensor { return aten().im2col.call(self, kernelSize, dilation, padding, stride); }
+/** `col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor` */
+export function col2im(self: Tensor, outputSize: number[], kernelSize: number[], dilation: number[], padding: number[], stride: number[]): Tensor { return aten().col2im.call(self, outputSize, kernelSize, dilation, padding, stride); }
+/** `pixel_shuffle(Tensor self, int upscale_factor) -> Tensor` */
+export function pixel_shuffle(self: Tensor, upscaleFactor: number): Tensor { return aten().pixel_shuffle.call(self, upscaleFactor); }
+/** `pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor` */
+export function pixel_unshuffle(self: Tensor, downscaleFactor: number): Tensor { return aten().pixel_unshuffle.call(self, downscaleFactor); }
+/** `channel_shuffle(Tensor self, SymInt groups) -> Tensor` */
+export function channel_shuffle(self: Tensor, groups: number): Tensor { return aten().channel_shuffle.call(self, groups); }
+/** `glu(Tensor self, int dim=-1) -> Tensor` */
+export function glu(self: Tensor, dim: number = -1): Tensor { return aten().glu.call(self, dim); }
+/** `hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean) -> Tensor` */
+export function hinge_embedding_loss(self: Tensor, target: Tensor, margin: number = 1, reduction: number = 1): Tensor { return aten().hinge_embedding_loss.call(self, target, margin, reduction); }
+/** `margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number = 0, reduction: number = 1): Tensor { return aten().margin_ranking_loss.call(input1, input2, target, margin, reduction); }
+/** `cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, int reduction=Mean) -> Tensor` */
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: number = 0, reduction: number = 1): Tensor { return aten().cosine_embedding_loss.call(input1, input2, target, margin, reduction); }
+/** `poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction) -> Tensor` */
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number): Tensor { return aten().poisson_nll_loss.call(input, target, logInput, full, eps, reduction); }
+/** `triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, float eps=1e-06, bool swap=False, int reduction=Mean) -> Tensor` */
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number = 1, p: number = 2, eps: number = 0.000001, swap: boolean = false, reduction: number = 1): Tensor { return aten().triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction); }
+/** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+export function soft_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().soft_margin_loss.call(self, target, reduction); }
+/** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+export function cov(self: Tensor, correction: number = 1, fweights: Opt<Tensor> = null, aweights: Opt<Tensor> = null): Tensor { return aten().cov.call(self, correction, fweights, aweights); }
+/** `corrcoef(Tensor self) -> Tensor` */
+export function corrcoef(self: Tensor): Tensor { return aten().corrcoef.call(self); }
+/** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+export function dist(self: Tensor, other: Tensor, p: number | boolean = 2): Tensor { return aten().dist.call(self, other, p); }
+/** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function quantile(self: Tensor, q: Tensor, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().quantile.call(self, q, dim, keepdim, interpolation); }
+/** `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function quantile_scalar(self: Tensor, q: number, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().quantile_scalar.call(self, q, dim, keepdim, interpolation); }
+/** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function nanquantile(self: Tensor, q: Tensor, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile.call(self, q, dim, keepdim, interpolation); }
+/** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+export function nanquantile_scalar(self: Tensor, q: number, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile_scalar.call(self, q, dim, keepdim, interpolation); }

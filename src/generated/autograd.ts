@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexSelectBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -6577,6 +6577,616 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
+/** Backward of `scatter_reduce.two` (derivatives.yaml:951). */
+export class ScatterReduceBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
+  index_: SavedVariable = NONE;
+  src_: SavedVariable = NONE;
+  reduce_!: Parameters<AtenOps['scatter_reduce_two']['call']>[4];
+  include_self_!: Parameters<AtenOps['scatter_reduce_two']['call']>[5];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ScatterReduceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    const src = this.src_.unpack(this);
+    const reduce = this.reduce_;
+    const include_self = this.include_self_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = scatterReduceBackward(grad, self, dim, index, src, reduce, include_self, result)[0];
+    if (this.shouldComputeOutput(1)) out[1] = scatterReduceBackward(grad, self, dim, index, src, reduce, include_self, result)[1];
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.index_.reset();
+    this.src_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `index_reduce` (derivatives.yaml:955). */
+export class IndexReduceBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
+  index_: SavedVariable = NONE;
+  source_: SavedVariable = NONE;
+  reduce_!: Parameters<AtenOps['index_reduce']['call']>[4];
+  include_self_!: Parameters<AtenOps['index_reduce']['call']>[5];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IndexReduceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    const source = this.source_.unpack(this);
+    const reduce = this.reduce_;
+    const include_self = this.include_self_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = indexReduceBackward(grad, self, dim, index, source, reduce, include_self, result)[0];
+    if (this.shouldComputeOutput(1)) out[1] = indexReduceBackward(grad, self, dim, index, source, reduce, include_self, result)[1];
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.index_.reset();
+    this.source_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `index_add` (derivatives.yaml:959). */
+export class IndexAddBackward0 extends Node {
+  dim_!: Parameters<AtenOps['index_add']['call']>[1];
+  index_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['index_add']['call']>[4];
+  source_dim!: number;
+  source_sizes!: number[];
+
+  name(): string {
+    return 'IndexAddBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = (this.index_.defined() ? this.index_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const source_dim = this.source_dim;
+    const source_sizes = this.source_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = indexSourceBackward(grad, dim, index, source_dim, source_sizes, alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `index_copy` (derivatives.yaml:963). */
+export class IndexCopyBackward0 extends Node {
+  dim_!: Parameters<AtenOps['index_copy']['call']>[1];
+  index_: SavedVariable = NONE;
+  source_dim!: number;
+  source_sizes!: number[];
+
+  name(): string {
+    return 'IndexCopyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    const source_dim = this.source_dim;
+    const source_sizes = this.source_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.index_fill_int_Scalar(grad, dim, index, 0);
+    if (this.shouldComputeOutput(1)) out[1] = indexSourceBackward(grad, dim, index, source_dim, source_sizes, 1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:967). */
+export class IndexFillBackward0 extends Node {
+  dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
+  index_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IndexFillBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.index_fill_int_Scalar(grad, dim, index, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:970). */
+export class IndexFillBackward1 extends Node {
+  dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
+  index_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IndexFillBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.index_fill_int_Scalar(grad, dim, index, 0);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(at.index_select(grad, dim, at._unique2(index, false)[0]));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `put` (derivatives.yaml:974). */
+export class PutBackward0 extends Node {
+  accumulate_!: Parameters<AtenOps['put']['call']>[3];
+  index_: SavedVariable = NONE;
+  source_: SavedVariable = NONE;
+  source_sizes!: number[];
+
+  name(): string {
+    return 'PutBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const accumulate = this.accumulate_;
+    const index = this.index_.unpack(this);
+    const source = (this.source_.defined() ? this.source_.unpack(this) : null) as Tensor;
+    const source_sizes = this.source_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : at.put(grad, index, zerosLike(source), false);
+    if (this.shouldComputeOutput(1)) out[1] = at.reshape(at.take(grad, index), source_sizes);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+    this.source_.reset();
+  }
+}
+
+/** Backward of `take` (derivatives.yaml:978). */
+export class TakeBackward0 extends Node {
+  index_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'TakeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const index = this.index_.unpack(this);
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.put(at.new_zeros(grad, self_sizes), index, grad, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `masked_scatter` (derivatives.yaml:981). */
+export class MaskedScatterBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  source_sizes!: number[];
+
+  name(): string {
+    return 'MaskedScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    const source_sizes = this.source_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.masked_fill_Scalar(grad, mask, 0);
+    if (this.shouldComputeOutput(1)) out[1] = maskedScatterBackward(grad, mask, source_sizes);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `slice_scatter` (derivatives.yaml:985). */
+export class SliceScatterBackward0 extends Node {
+  src_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
+  start_!: Parameters<AtenOps['slice_scatter']['call']>[3];
+  end_!: Parameters<AtenOps['slice_scatter']['call']>[4];
+  step_!: Parameters<AtenOps['slice_scatter']['call']>[5];
+
+  name(): string {
+    return 'SliceScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const src = (this.src_.defined() ? this.src_.unpack(this) : null) as Tensor;
+    const dim = this.dim_;
+    const start = this.start_;
+    const end = this.end_;
+    const step = this.step_;
+    if (this.shouldComputeOutput(0)) out[0] = at.slice_scatter(grad, zerosLike(src), dim, start, end, step);
+    if (this.shouldComputeOutput(1)) out[1] = at.slice_Tensor(grad, dim, start, end, step);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.src_.reset();
+  }
+}
+
+/** Backward of `select_scatter` (derivatives.yaml:989). */
+export class SelectScatterBackward0 extends Node {
+  src_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
+  index_!: Parameters<AtenOps['select_scatter']['call']>[3];
+
+  name(): string {
+    return 'SelectScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const src = (this.src_.defined() ? this.src_.unpack(this) : null) as Tensor;
+    const dim = this.dim_;
+    const index = this.index_;
+    if (this.shouldComputeOutput(0)) out[0] = at.select_scatter(grad, zerosLike(src), dim, index);
+    if (this.shouldComputeOutput(1)) out[1] = at.select_int(grad, dim, index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.src_.reset();
+  }
+}
+
+/** Backward of `diagonal_scatter` (derivatives.yaml:993). */
+export class DiagonalScatterBackward0 extends Node {
+  src_: SavedVariable = NONE;
+  offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
+  dim1_!: Parameters<AtenOps['diagonal_scatter']['call']>[3];
+  dim2_!: Parameters<AtenOps['diagonal_scatter']['call']>[4];
+
+  name(): string {
+    return 'DiagonalScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const src = (this.src_.defined() ? this.src_.unpack(this) : null) as Tensor;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    if (this.shouldComputeOutput(0)) out[0] = at.diagonal_scatter(grad, zerosLike(src), offset, dim1, dim2);
+    if (this.shouldComputeOutput(1)) out[1] = at.diagonal(grad, offset, dim1, dim2);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.src_.reset();
+  }
+}
+
+/** Backward of `as_strided_scatter` (derivatives.yaml:997). */
+export class AsStridedScatterBackward0 extends Node {
+  size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
+  stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
+  storage_offset_!: Parameters<AtenOps['as_strided_scatter']['call']>[4];
+  self_sizes!: number[];
+  self_strides!: number[];
+
+  name(): string {
+    return 'AsStridedScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const size = this.size_;
+    const stride = this.stride_;
+    const storage_offset = this.storage_offset_;
+    const self_sizes = this.self_sizes;
+    const self_strides = this.self_strides;
+    if (this.shouldComputeOutput(0)) out[0] = asStridedScatterBackward(grad, self_sizes, self_strides, size, stride, storage_offset ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = at.as_strided(at.contiguous(grad), size, stride, storage_offset ?? null);
+    return out;
+  }
+}
+
+/** Backward of `unfold` (derivatives.yaml:1001). */
+export class UnfoldBackward0 extends Node {
+  dimension_!: Parameters<AtenOps['unfold']['call']>[1];
+  size_!: Parameters<AtenOps['unfold']['call']>[2];
+  step_!: Parameters<AtenOps['unfold']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnfoldBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dimension = this.dimension_;
+    const size = this.size_;
+    const step = this.step_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.unfold_backward(grad, self_sizes, dimension, size, step);
+    return out;
+  }
+}
+
+/** Backward of `unfold_backward` (derivatives.yaml:1004). */
+export class UnfoldBackwardBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
+  size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
+  step_!: Parameters<AtenOps['unfold_backward']['call']>[4];
+
+  name(): string {
+    return 'UnfoldBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const size = this.size_;
+    const step = this.step_;
+    if (this.shouldComputeOutput(0)) out[0] = at.unfold(grad, dim, size, step);
+    return out;
+  }
+}
+
+/** Backward of `im2col` (derivatives.yaml:1007). */
+export class Im2ColBackward0 extends Node {
+  kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
+  dilation_!: Parameters<AtenOps['im2col']['call']>[2];
+  padding_!: Parameters<AtenOps['im2col']['call']>[3];
+  stride_!: Parameters<AtenOps['im2col']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'Im2ColBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const kernel_size = this.kernel_size_;
+    const dilation = this.dilation_;
+    const padding = this.padding_;
+    const stride = this.stride_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.col2im(grad, self_sizes.slice(-2), kernel_size, dilation, padding, stride);
+    return out;
+  }
+}
+
+/** Backward of `col2im` (derivatives.yaml:1010). */
+export class Col2ImBackward0 extends Node {
+  kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
+  dilation_!: Parameters<AtenOps['col2im']['call']>[3];
+  padding_!: Parameters<AtenOps['col2im']['call']>[4];
+  stride_!: Parameters<AtenOps['col2im']['call']>[5];
+
+  name(): string {
+    return 'Col2ImBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const kernel_size = this.kernel_size_;
+    const dilation = this.dilation_;
+    const padding = this.padding_;
+    const stride = this.stride_;
+    if (this.shouldComputeOutput(0)) out[0] = at.im2col(grad, kernel_size, dilation, padding, stride);
+    return out;
+  }
+}
+
+/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+export class PixelShuffleBackward0 extends Node {
+  upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
+
+  name(): string {
+    return 'PixelShuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upscale_factor = this.upscale_factor_;
+    if (this.shouldComputeOutput(0)) out[0] = at.pixel_unshuffle(grad, upscale_factor);
+    return out;
+  }
+}
+
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+export class PixelUnshuffleBackward0 extends Node {
+  downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
+
+  name(): string {
+    return 'PixelUnshuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const downscale_factor = this.downscale_factor_;
+    if (this.shouldComputeOutput(0)) out[0] = at.pixel_shuffle(grad, downscale_factor);
+    return out;
+  }
+}
+
+/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+export class ChannelShuffleBackward0 extends Node {
+  groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
+
+  name(): string {
+    return 'ChannelShuffleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const groups = this.groups_;
+    if (this.shouldComputeOutput(0)) out[0] = at.channel_shuffle(grad, (grad.sizes[1] as number) / groups);
+    return out;
+  }
+}
+
+/** Backward of `glu` (derivatives.yaml:1023). */
+export class GluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['glu']['call']>[1];
+
+  name(): string {
+    return 'GluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = gluBackward(grad, self, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+export class SoftMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['soft_margin_loss']['call']>[2];
+
+  name(): string {
+    return 'SoftMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = softMarginLossBackward(grad, self, target, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `dist` (derivatives.yaml:1029). */
+export class DistBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['dist']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    const p = this.p_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = normBackward(grad, at.sub_Tensor(self, other), p, result, null, false);
+    if (this.shouldComputeOutput(1)) out[1] = at.neg(normBackward(grad, at.sub_Tensor(self, other), p, result, null, false));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -12581,6 +13191,410 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  scatter_reduce_two: kernel('scatter_reduce_two', (ks, self, dim, index, src, reduce, includeSelf) => {
+    const rg = anyRequiresGrad(self, index, src);
+    if (!rg) return ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    const gradFn = new ScatterReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.src_ = new SavedVariable(src, false);
+    gradFn.reduce_ = reduce;
+    gradFn.include_self_ = includeSelf;
+    const result = ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  scatter_reduce__two: kernel('scatter_reduce__two', (ks, self, dim, index, src, reduce, includeSelf) => {
+    const rg = anyRequiresGrad(self, index, src);
+    checkInplace(self, rg);
+    if (!rg) return ops.scatter_reduce__two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    const gradFn = new ScatterReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.src_ = new SavedVariable(src, false);
+    gradFn.reduce_ = reduce;
+    gradFn.include_self_ = includeSelf;
+    const result = ops.scatter_reduce__two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  index_add: kernel('index_add', (ks, self, dim, index, source, alpha) => {
+    const rg = anyRequiresGrad(self, index, source);
+    if (!rg) return ops.index_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    const gradFn = new IndexAddBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.dim_ = dim;
+    if (gradFn.hasEdge(1)) gradFn.index_ = new SavedVariable(index, false);
+    gradFn.alpha_ = alpha;
+    gradFn.source_dim = source.dim();
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.index_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  index_add_: kernel('index_add_', (ks, self, dim, index, source, alpha) => {
+    const rg = anyRequiresGrad(self, index, source);
+    checkInplace(self, rg);
+    if (!rg) return ops.index_add_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    const gradFn = new IndexAddBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.dim_ = dim;
+    if (gradFn.hasEdge(1)) gradFn.index_ = new SavedVariable(index, false);
+    gradFn.alpha_ = alpha;
+    gradFn.source_dim = source.dim();
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.index_add_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  index_reduce: kernel('index_reduce', (ks, self, dim, index, source, reduce, includeSelf) => {
+    const rg = anyRequiresGrad(self, index, source);
+    if (!rg) return ops.index_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    const gradFn = new IndexReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.source_ = new SavedVariable(source, false);
+    gradFn.reduce_ = reduce;
+    gradFn.include_self_ = includeSelf;
+    const result = ops.index_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  index_reduce_: kernel('index_reduce_', (ks, self, dim, index, source, reduce, includeSelf) => {
+    const rg = anyRequiresGrad(self, index, source);
+    checkInplace(self, rg);
+    if (!rg) return ops.index_reduce_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    const gradFn = new IndexReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.source_ = new SavedVariable(source, false);
+    gradFn.reduce_ = reduce;
+    gradFn.include_self_ = includeSelf;
+    const result = ops.index_reduce_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  index_copy: kernel('index_copy', (ks, self, dim, index, source) => {
+    const rg = anyRequiresGrad(self, index, source);
+    if (!rg) return ops.index_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    const gradFn = new IndexCopyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.source_dim = source.dim();
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.index_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  index_copy_: kernel('index_copy_', (ks, self, dim, index, source) => {
+    const rg = anyRequiresGrad(self, index, source);
+    checkInplace(self, rg);
+    if (!rg) return ops.index_copy_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    const gradFn = new IndexCopyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.source_dim = source.dim();
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.index_copy_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  index_fill_int_Scalar: kernel('index_fill_int_Scalar', (ks, self, dim, index, value) => {
+    const rg = anyRequiresGrad(self, index);
+    if (!rg) return ops.index_fill_int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const gradFn = new IndexFillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.index_fill_int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  index_fill__int_Scalar: kernel('index_fill__int_Scalar', (ks, self, dim, index, value) => {
+    const rg = anyRequiresGrad(self, index);
+    checkInplace(self, rg);
+    if (!rg) return ops.index_fill__int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const gradFn = new IndexFillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.index_fill__int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  index_fill_int_Tensor: kernel('index_fill_int_Tensor', (ks, self, dim, index, value) => {
+    const rg = anyRequiresGrad(self, index, value);
+    if (!rg) return ops.index_fill_int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const gradFn = new IndexFillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.index_fill_int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  index_fill__int_Tensor: kernel('index_fill__int_Tensor', (ks, self, dim, index, value) => {
+    const rg = anyRequiresGrad(self, index, value);
+    checkInplace(self, rg);
+    if (!rg) return ops.index_fill__int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const gradFn = new IndexFillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.index_fill__int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  put: kernel('put', (ks, self, index, source, accumulate) => {
+    const rg = anyRequiresGrad(self, index, source);
+    if (!rg) return ops.put.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    const gradFn = new PutBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.accumulate_ = accumulate;
+    gradFn.index_ = new SavedVariable(index, false);
+    if (gradFn.hasEdge(0)) gradFn.source_ = new SavedVariable(source, false);
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.put.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  put_: kernel('put_', (ks, self, index, source, accumulate) => {
+    const rg = anyRequiresGrad(self, index, source);
+    checkInplace(self, rg);
+    if (!rg) return ops.put_.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    const gradFn = new PutBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.accumulate_ = accumulate;
+    gradFn.index_ = new SavedVariable(index, false);
+    if (gradFn.hasEdge(0)) gradFn.source_ = new SavedVariable(source, false);
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.put_.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  take: kernel('take', (ks, self, index) => {
+    const rg = anyRequiresGrad(self, index);
+    if (!rg) return ops.take.redispatch(ks.and(afterAutogradKeyset), self, index);
+    const gradFn = new TakeBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.take.redispatch(ks.and(afterAutogradKeyset), self, index);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  take_out: kernel('take_out', (ks, self, index, out) => {
+    if (anyRequiresGrad(self, index, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('take'));
+    return ops.take_out.redispatch(ks.and(afterAutogradKeyset), self, index, out);
+  }),
+  masked_scatter: kernel('masked_scatter', (ks, self, mask, source) => {
+    const rg = anyRequiresGrad(self, mask, source);
+    if (!rg) return ops.masked_scatter.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    const gradFn = new MaskedScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.masked_scatter.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  masked_scatter_: kernel('masked_scatter_', (ks, self, mask, source) => {
+    const rg = anyRequiresGrad(self, mask, source);
+    checkInplace(self, rg);
+    if (!rg) return ops.masked_scatter_.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    const gradFn = new MaskedScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.source_sizes = source.sizes.slice();
+    const result = ops.masked_scatter_.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  slice_scatter: kernel('slice_scatter', (ks, self, src, dim, start, end, step) => {
+    const rg = anyRequiresGrad(self, src);
+    if (!rg) return ops.slice_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, start, end, step);
+    const gradFn = new SliceScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
+    gradFn.dim_ = dim;
+    gradFn.start_ = start;
+    gradFn.end_ = end;
+    gradFn.step_ = step;
+    const result = ops.slice_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, start, end, step);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  select_scatter: kernel('select_scatter', (ks, self, src, dim, index) => {
+    const rg = anyRequiresGrad(self, src);
+    if (!rg) return ops.select_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, index);
+    const gradFn = new SelectScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
+    gradFn.dim_ = dim;
+    gradFn.index_ = index;
+    const result = ops.select_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, index);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diagonal_scatter: kernel('diagonal_scatter', (ks, self, src, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self, src);
+    if (!rg) return ops.diagonal_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, offset, dim1, dim2);
+    const gradFn = new DiagonalScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    const result = ops.diagonal_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  as_strided_scatter: kernel('as_strided_scatter', (ks, self, src, size, stride, storageOffset) => {
+    const rg = anyRequiresGrad(self, src);
+    if (!rg) return ops.as_strided_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, size, stride, storageOffset);
+    const gradFn = new AsStridedScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.size_ = size;
+    gradFn.stride_ = stride;
+    gradFn.storage_offset_ = storageOffset;
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_strides = self.strides.slice();
+    const result = ops.as_strided_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, size, stride, storageOffset);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unfold: kernel('unfold', (ks, self, dimension, size, step) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unfold.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    const gradFn = new UnfoldBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dimension_ = dimension;
+    gradFn.size_ = size;
+    gradFn.step_ = step;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unfold.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unfold_backward: kernel('unfold_backward', (ks, gradIn, inputSizes, dim, size, step) => {
+    const rg = anyRequiresGrad(gradIn);
+    if (!rg) return ops.unfold_backward.redispatch(ks.and(afterAutogradKeyset), gradIn, inputSizes, dim, size, step);
+    const gradFn = new UnfoldBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradIn)]);
+    gradFn.dim_ = dim;
+    gradFn.size_ = size;
+    gradFn.step_ = step;
+    const result = ops.unfold_backward.redispatch(ks.and(afterAutogradKeyset), gradIn, inputSizes, dim, size, step);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  im2col: kernel('im2col', (ks, self, kernelSize, dilation, padding, stride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.im2col.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, dilation, padding, stride);
+    const gradFn = new Im2ColBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.dilation_ = dilation;
+    gradFn.padding_ = padding;
+    gradFn.stride_ = stride;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.im2col.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, dilation, padding, stride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  col2im: kernel('col2im', (ks, self, outputSize, kernelSize, dilation, padding, stride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.col2im.redispatch(ks.and(afterAutogradKeyset), self, outputSize, kernelSize, dilation, padding, stride);
+    const gradFn = new Col2ImBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.dilation_ = dilation;
+    gradFn.padding_ = padding;
+    gradFn.stride_ = stride;
+    const result = ops.col2im.redispatch(ks.and(afterAutogradKeyset), self, outputSize, kernelSize, dilation, padding, stride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  pixel_shuffle: kernel('pixel_shuffle', (ks, self, upscaleFactor) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    const gradFn = new PixelShuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upscale_factor_ = upscaleFactor;
+    const result = ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  pixel_unshuffle: kernel('pixel_unshuffle', (ks, self, downscaleFactor) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    const gradFn = new PixelUnshuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.downscale_factor_ = downscaleFactor;
+    const result = ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  channel_shuffle: kernel('channel_shuffle', (ks, self, groups) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    const gradFn = new ChannelShuffleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.groups_ = groups;
+    const result = ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  glu: kernel('glu', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new GluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    const result = ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  soft_margin_loss: kernel('soft_margin_loss', (ks, self, target, reduction) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const gradFn = new SoftMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    const result = ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  dist: kernel('dist', (ks, self, other, p) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    const gradFn = new DistBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.p_ = p;
+    const result = ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
   };
 }
 
@@ -14138,6 +15152,56 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     const result = ops.aminmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, max);
     min.bumpVersion();
     max.bumpVersion();
+    return result;
+  }),
+  scatter_reduce__two: kernel('scatter_reduce__two', (ks, self, dim, index, src, reduce, includeSelf) => {
+    const result = ops.scatter_reduce__two.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, src, reduce, includeSelf);
+    self.bumpVersion();
+    return result;
+  }),
+  index_add_: kernel('index_add_', (ks, self, dim, index, source, alpha) => {
+    const result = ops.index_add_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, source, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  index_reduce_: kernel('index_reduce_', (ks, self, dim, index, source, reduce, includeSelf) => {
+    const result = ops.index_reduce_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, source, reduce, includeSelf);
+    self.bumpVersion();
+    return result;
+  }),
+  index_copy_: kernel('index_copy_', (ks, self, dim, index, source) => {
+    const result = ops.index_copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, source);
+    self.bumpVersion();
+    return result;
+  }),
+  index_fill__int_Scalar: kernel('index_fill__int_Scalar', (ks, self, dim, index, value) => {
+    const result = ops.index_fill__int_Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, value);
+    self.bumpVersion();
+    return result;
+  }),
+  index_fill__int_Tensor: kernel('index_fill__int_Tensor', (ks, self, dim, index, value) => {
+    const result = ops.index_fill__int_Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, value);
+    self.bumpVersion();
+    return result;
+  }),
+  put_: kernel('put_', (ks, self, index, source, accumulate) => {
+    const result = ops.put_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, index, source, accumulate);
+    self.bumpVersion();
+    return result;
+  }),
+  take_out: kernel('take_out', (ks, self, index, out) => {
+    const result = ops.take_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, index, out);
+    out.bumpVersion();
+    return result;
+  }),
+  masked_scatter_: kernel('masked_scatter_', (ks, self, mask, source) => {
+    const result = ops.masked_scatter_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mask, source);
+    self.bumpVersion();
+    return result;
+  }),
+  unfold: kernel('unfold', (ks, self, dimension, size, step) => {
+    const result = ops.unfold.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dimension, size, step);
+    markView(result, self);
     return result;
   }),
   };

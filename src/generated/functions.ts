@@ -20346,3 +20346,1381 @@ function bad_triu_indices(a: readonly unknown[]): never {
     { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
   ], false, SIGS_triu_indices);
 }
+
+const SIGS_scatter_reduce = ["(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
+
+/** `torch.scatter_reduce`: `scatter_reduce.two`. */
+export function scatter_reduce(input: Tensor, options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function scatter_reduce(input: Tensor, dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function scatter_reduce(input: Tensor, dim: number, index: Tensor, options: { src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function scatter_reduce(input: Tensor, dim: number, index: Tensor, src: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function scatter_reduce(input: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function scatter_reduce(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_reduce", a[--n] as Kw);
+  // scatter_reduce.two
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","dim","index","src","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && typeof p[4] === 'string') {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: string = p[4] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("scatter_reduce", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("scatter_reduce", o, ["input","dim","index","src","reduce","include_self"], ["input","dim","index","src","reduce"], n);
+      return at.scatter_reduce_two(v0, v1, v2, v3, v4, k0);
+    }
+  }
+  return bad_scatter_reduce(a);
+}
+
+function bad_scatter_reduce(a: readonly unknown[]): never {
+  return badCall("scatter_reduce", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_scatter_reduce);
+}
+
+const SIGS_index_add = ["(Tensor input, int dim, Tensor index, Tensor source, *, Number alpha = 1)"];
+
+/** `torch.index_add`: `index_add`. */
+export function index_add(input: Tensor, options: { dim: number; index: Tensor; source: Tensor; alpha?: number | boolean }): Tensor;
+export function index_add(input: Tensor, dim: number, options: { index: Tensor; source: Tensor; alpha?: number | boolean }): Tensor;
+export function index_add(input: Tensor, dim: number, index: Tensor, options: { source: Tensor; alpha?: number | boolean }): Tensor;
+export function index_add(input: Tensor, dim: number, index: Tensor, source: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function index_add(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_add", a[--n] as Kw);
+  // index_add
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("index_add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("index_add", o, ["input","dim","index","source","alpha"], ["input","dim","index","source"], n);
+      return at.index_add(v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_index_add(a);
+}
+
+function bad_index_add(a: readonly unknown[]): never {
+  return badCall("index_add", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_add);
+}
+
+const SIGS_index_reduce = ["(Tensor input, int dim, Tensor index, Tensor source, str reduce, *, bool include_self = True)"];
+
+/** `torch.index_reduce`: `index_reduce`. */
+export function index_reduce(input: Tensor, options: { dim: number; index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function index_reduce(input: Tensor, dim: number, options: { index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function index_reduce(input: Tensor, dim: number, index: Tensor, options: { source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function index_reduce(input: Tensor, dim: number, index: Tensor, source: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function index_reduce(input: Tensor, dim: number, index: Tensor, source: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): Tensor;
+export function index_reduce(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_reduce", a[--n] as Kw);
+  // index_reduce
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","dim","index","source","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && typeof p[4] === 'string') {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: string = p[4] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("index_reduce", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("index_reduce", o, ["input","dim","index","source","reduce","include_self"], ["input","dim","index","source","reduce"], n);
+      return at.index_reduce(v0, v1, v2, v3, v4, k0);
+    }
+  }
+  return bad_index_reduce(a);
+}
+
+function bad_index_reduce(a: readonly unknown[]): never {
+  return badCall("index_reduce", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_reduce);
+}
+
+const SIGS_index_copy = ["(Tensor input, int dim, Tensor index, Tensor source)"];
+
+/** `torch.index_copy`: `index_copy`. */
+export function index_copy(input: Tensor, options: { dim: number; index: Tensor; source: Tensor }): Tensor;
+export function index_copy(input: Tensor, dim: number, options: { index: Tensor; source: Tensor }): Tensor;
+export function index_copy(input: Tensor, dim: number, index: Tensor, options: { source: Tensor }): Tensor;
+export function index_copy(input: Tensor, dim: number, index: Tensor, source: Tensor): Tensor;
+export function index_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_copy", a[--n] as Kw);
+  // index_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("index_copy", o, ["input","dim","index","source"], ["input","dim","index","source"], n);
+      return at.index_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_index_copy(a);
+}
+
+function bad_index_copy(a: readonly unknown[]): never {
+  return badCall("index_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_index_copy);
+}
+
+const SIGS_index_fill = ["(Tensor input, int dim, Tensor index, Tensor value)","(Tensor input, int dim, Tensor index, Number value)"];
+
+/** `torch.index_fill`: `index_fill.int_Scalar`, `index_fill.int_Tensor`. */
+export function index_fill(input: Tensor, options: { dim: number; index: Tensor; value: number | boolean }): Tensor;
+export function index_fill(input: Tensor, dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
+export function index_fill(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
+export function index_fill(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
+export function index_fill(input: Tensor, options: { dim: number; index: Tensor; value: Tensor }): Tensor;
+export function index_fill(input: Tensor, dim: number, options: { index: Tensor; value: Tensor }): Tensor;
+export function index_fill(input: Tensor, dim: number, index: Tensor, options: { value: Tensor }): Tensor;
+export function index_fill(input: Tensor, dim: number, index: Tensor, value: Tensor): Tensor;
+export function index_fill(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_fill", a[--n] as Kw);
+  // index_fill.int_Scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isScalar(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("index_fill", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
+      return at.index_fill_int_Scalar(v0, v1, v2, v3);
+    }
+  }
+  // index_fill.int_Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("index_fill", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
+      return at.index_fill_int_Tensor(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("index_fill", a, SIGS_index_fill);
+}
+
+const SIGS_put = ["(Tensor input, Tensor index, Tensor source, bool accumulate = False)"];
+
+/** `torch.put`: `put`. */
+export function put(input: Tensor, options: { index: Tensor; source: Tensor; accumulate?: boolean }): Tensor;
+export function put(input: Tensor, index: Tensor, options: { source: Tensor; accumulate?: boolean }): Tensor;
+export function put(input: Tensor, index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+export function put(input: Tensor, index: Tensor, source: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
+export function put(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("put", a[--n] as Kw);
+  // put
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","index","source","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v3 = o.accumulate as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("put", o, ["input","index","source","accumulate"], ["input","index","source","accumulate"], n);
+      return at.put(v0, v1, v2, v3);
+    }
+  }
+  return bad_put(a);
+}
+
+function bad_put(a: readonly unknown[]): never {
+  return badCall("put", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_put);
+}
+
+const SIGS_take = ["(Tensor input, Tensor index, *, Tensor out = None)"];
+
+/** `torch.take`: `take`. */
+export function take(input: Tensor, options: { index: Tensor; out?: Tensor }): Tensor;
+export function take(input: Tensor, index: Tensor, options?: { out?: Tensor }): Tensor;
+export function take(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take", a[--n] as Kw);
+  // take (out=: take.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("take", o, ["input","index","out"], ["input","index"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("take", 'out', 'Tensor', isTensor(out), out);
+        return at.take_out(v0, v1, out as Tensor);
+      }
+      return at.take(v0, v1);
+    }
+  }
+  return bad_take(a);
+}
+
+function bad_take(a: readonly unknown[]): never {
+  return badCall("take", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_take);
+}
+
+const SIGS_masked_scatter = ["(Tensor input, Tensor mask, Tensor source)"];
+
+/** `torch.masked_scatter`: `masked_scatter`. */
+export function masked_scatter(input: Tensor, options: { mask: Tensor; source: Tensor }): Tensor;
+export function masked_scatter(input: Tensor, mask: Tensor, options: { source: Tensor }): Tensor;
+export function masked_scatter(input: Tensor, mask: Tensor, source: Tensor): Tensor;
+export function masked_scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_scatter", a[--n] as Kw);
+  // masked_scatter
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mask","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("masked_scatter", o, ["input","mask","source"], ["input","mask","source"], n);
+      return at.masked_scatter(v0, v1, v2);
+    }
+  }
+  return bad_masked_scatter(a);
+}
+
+function bad_masked_scatter(a: readonly unknown[]): never {
+  return badCall("masked_scatter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_masked_scatter);
+}
+
+const SIGS_slice_scatter = ["(Tensor input, Tensor src, int dim = 0, int start = None, int end = None, int step = 1)"];
+
+/** `torch.slice_scatter`: `slice_scatter`. */
+export function slice_scatter(input: Tensor, options: { src: Tensor; dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(input: Tensor, src: Tensor, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(input: Tensor, src: Tensor, dim?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(input: Tensor, src: Tensor, dim?: number, start?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(input: Tensor, src: Tensor, dim?: number, start?: number | null, end?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(input: Tensor, src: Tensor, dim?: number, start?: number | null, end?: number | null, step?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+export function slice_scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("slice_scatter", a[--n] as Kw);
+  // slice_scatter
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","src","dim","start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isInt(p[4]))) && (m <= 5 || p[5] === undefined || isInt(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("slice_scatter", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.start !== undefined) {
+        kwArg("slice_scatter", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
+        v3 = o.start as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.end !== undefined) {
+        kwArg("slice_scatter", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
+        v4 = o.end as number | null;
+      } else v4 = null;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("slice_scatter", 'step', 'int', isInt(o.step), o.step);
+        v5 = o.step as number;
+      } else v5 = 1;
+      if (o !== undefined) checkKw("slice_scatter", o, ["input","src","dim","start","end","step"], ["input","src","dim","start","end","step"], n);
+      return at.slice_scatter(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_slice_scatter(a);
+}
+
+function bad_slice_scatter(a: readonly unknown[]): never {
+  return badCall("slice_scatter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "start", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "end", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_slice_scatter);
+}
+
+const SIGS_select_scatter = ["(Tensor input, Tensor src, int dim, int index)"];
+
+/** `torch.select_scatter`: `select_scatter`. */
+export function select_scatter(input: Tensor, options: { src: Tensor; dim: number; index: number }): Tensor;
+export function select_scatter(input: Tensor, src: Tensor, options: { dim: number; index: number }): Tensor;
+export function select_scatter(input: Tensor, src: Tensor, dim: number, options: { index: number }): Tensor;
+export function select_scatter(input: Tensor, src: Tensor, dim: number, index: number): Tensor;
+export function select_scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("select_scatter", a[--n] as Kw);
+  // select_scatter
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","src","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("select_scatter", o, ["input","src","dim","index"], ["input","src","dim","index"], n);
+      return at.select_scatter(v0, v1, v2, v3);
+    }
+  }
+  return bad_select_scatter(a);
+}
+
+function bad_select_scatter(a: readonly unknown[]): never {
+  return badCall("select_scatter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_select_scatter);
+}
+
+const SIGS_diagonal_scatter = ["(Tensor input, Tensor src, int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+/** `torch.diagonal_scatter`: `diagonal_scatter`. */
+export function diagonal_scatter(input: Tensor, options: { src: Tensor; offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_scatter(input: Tensor, src: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_scatter(input: Tensor, src: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_scatter(input: Tensor, src: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_scatter(input: Tensor, src: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal_scatter", a[--n] as Kw);
+  // diagonal_scatter
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","src","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3])) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal_scatter", 'offset', 'int', isInt(o.offset), o.offset);
+        v2 = o.offset as number;
+      } else v2 = 0;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal_scatter", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v3 = o.dim1 as number;
+      } else v3 = 0;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal_scatter", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v4 = o.dim2 as number;
+      } else v4 = 1;
+      if (o !== undefined) checkKw("diagonal_scatter", o, ["input","src","offset","dim1","dim2"], ["input","src","offset","dim1","dim2"], n);
+      return at.diagonal_scatter(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_diagonal_scatter(a);
+}
+
+function bad_diagonal_scatter(a: readonly unknown[]): never {
+  return badCall("diagonal_scatter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal_scatter);
+}
+
+const SIGS_as_strided_scatter = ["(Tensor input, Tensor src, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
+
+/** `torch.as_strided_scatter`: `as_strided_scatter`. */
+export function as_strided_scatter(input: Tensor, options: { src: Tensor; size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_scatter(input: Tensor, src: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_scatter(input: Tensor, src: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_scatter(input: Tensor, src: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_scatter(input: Tensor, src: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided_scatter", a[--n] as Kw);
+  // as_strided_scatter
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","src","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isIntList(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isInt(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: number[] = toIntList(p[3]);
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided_scatter", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v4 = o.storage_offset as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("as_strided_scatter", o, ["input","src","size","stride","storage_offset"], ["input","src","size","stride","storage_offset"], n);
+      return at.as_strided_scatter(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_as_strided_scatter(a);
+}
+
+function bad_as_strided_scatter(a: readonly unknown[]): never {
+  return badCall("as_strided_scatter", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided_scatter);
+}
+
+const SIGS_unfold_backward = ["(Tensor grad_in, tuple of ints input_sizes, int dim, int size, int step)"];
+
+/** `torch.unfold_backward`: `unfold_backward`. */
+export function unfold_backward(gradIn: Tensor, options: { input_sizes?: readonly number[]; inputSizes?: readonly number[]; dim: number; size: number; step: number }): Tensor;
+export function unfold_backward(gradIn: Tensor, inputSizes: readonly number[], options: { dim: number; size: number; step: number }): Tensor;
+export function unfold_backward(gradIn: Tensor, inputSizes: readonly number[], dim: number, options: { size: number; step: number }): Tensor;
+export function unfold_backward(gradIn: Tensor, inputSizes: readonly number[], dim: number, size: number, options: { step: number }): Tensor;
+export function unfold_backward(gradIn: Tensor, inputSizes: readonly number[], dim: number, size: number, step: number): Tensor;
+export function unfold_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unfold_backward", a[--n] as Kw);
+  // unfold_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_in","input_sizes","dim","size","step"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isIntList(p[1]) && isInt(p[2]) && isInt(p[3]) && isInt(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      const v4: number = p[4] as number;
+      if (o !== undefined) checkKw("unfold_backward", o, ["grad_in","input_sizes","dim","size","step"], ["grad_in","input_sizes","dim","size","step"], n);
+      return at.unfold_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_unfold_backward(a);
+}
+
+function bad_unfold_backward(a: readonly unknown[]): never {
+  return badCall("unfold_backward", a, [
+    { name: "grad_in", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unfold_backward);
+}
+
+const SIGS_im2col = ["(Tensor input, tuple of ints kernel_size, tuple of ints dilation, tuple of ints padding, tuple of ints stride)"];
+
+/** `torch.im2col`: `im2col`. */
+export function im2col(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function im2col(input: Tensor, kernelSize: number | readonly number[], options: { dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function im2col(input: Tensor, kernelSize: number | readonly number[], dilation: number | readonly number[], options: { padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function im2col(input: Tensor, kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], options: { stride: number | readonly number[] }): Tensor;
+export function im2col(input: Tensor, kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], stride: number | readonly number[]): Tensor;
+export function im2col(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("im2col", a[--n] as Kw);
+  // im2col
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","kernel_size","dilation","padding","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      if (o !== undefined) checkKw("im2col", o, ["input","kernel_size","dilation","padding","stride"], ["input","kernel_size","dilation","padding","stride"], n);
+      return at.im2col(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_im2col(a);
+}
+
+function bad_im2col(a: readonly unknown[]): never {
+  return badCall("im2col", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_im2col);
+}
+
+const SIGS_col2im = ["(Tensor input, tuple of ints output_size, tuple of ints kernel_size, tuple of ints dilation, tuple of ints padding, tuple of ints stride)"];
+
+/** `torch.col2im`: `col2im`. */
+export function col2im(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function col2im(input: Tensor, outputSize: number | readonly number[], options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function col2im(input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], options: { dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function col2im(input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], options: { padding: number | readonly number[]; stride: number | readonly number[] }): Tensor;
+export function col2im(input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], options: { stride: number | readonly number[] }): Tensor;
+export function col2im(input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], stride: number | readonly number[]): Tensor;
+export function col2im(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("col2im", a[--n] as Kw);
+  // col2im
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","output_size","kernel_size","dilation","padding","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      if (o !== undefined) checkKw("col2im", o, ["input","output_size","kernel_size","dilation","padding","stride"], ["input","output_size","kernel_size","dilation","padding","stride"], n);
+      return at.col2im(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_col2im(a);
+}
+
+function bad_col2im(a: readonly unknown[]): never {
+  return badCall("col2im", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_col2im);
+}
+
+const SIGS_pixel_shuffle = ["(Tensor input, int upscale_factor)"];
+
+/** `torch.pixel_shuffle`: `pixel_shuffle`. */
+export function pixel_shuffle(input: Tensor, options: { upscale_factor?: number; upscaleFactor?: number }): Tensor;
+export function pixel_shuffle(input: Tensor, upscaleFactor: number): Tensor;
+export function pixel_shuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pixel_shuffle", a[--n] as Kw);
+  // pixel_shuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","upscale_factor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("pixel_shuffle", o, ["input","upscale_factor"], ["input","upscale_factor"], n);
+      return at.pixel_shuffle(v0, v1);
+    }
+  }
+  return bad_pixel_shuffle(a);
+}
+
+function bad_pixel_shuffle(a: readonly unknown[]): never {
+  return badCall("pixel_shuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upscale_factor", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_pixel_shuffle);
+}
+
+const SIGS_pixel_unshuffle = ["(Tensor input, int downscale_factor)"];
+
+/** `torch.pixel_unshuffle`: `pixel_unshuffle`. */
+export function pixel_unshuffle(input: Tensor, options: { downscale_factor?: number; downscaleFactor?: number }): Tensor;
+export function pixel_unshuffle(input: Tensor, downscaleFactor: number): Tensor;
+export function pixel_unshuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pixel_unshuffle", a[--n] as Kw);
+  // pixel_unshuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","downscale_factor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("pixel_unshuffle", o, ["input","downscale_factor"], ["input","downscale_factor"], n);
+      return at.pixel_unshuffle(v0, v1);
+    }
+  }
+  return bad_pixel_unshuffle(a);
+}
+
+function bad_pixel_unshuffle(a: readonly unknown[]): never {
+  return badCall("pixel_unshuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "downscale_factor", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_pixel_unshuffle);
+}
+
+const SIGS_channel_shuffle = ["(Tensor input, int groups)"];
+
+/** `torch.channel_shuffle`: `channel_shuffle`. */
+export function channel_shuffle(input: Tensor, options: { groups: number }): Tensor;
+export function channel_shuffle(input: Tensor, groups: number): Tensor;
+export function channel_shuffle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("channel_shuffle", a[--n] as Kw);
+  // channel_shuffle
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("channel_shuffle", o, ["input","groups"], ["input","groups"], n);
+      return at.channel_shuffle(v0, v1);
+    }
+  }
+  return bad_channel_shuffle(a);
+}
+
+function bad_channel_shuffle(a: readonly unknown[]): never {
+  return badCall("channel_shuffle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_channel_shuffle);
+}
+
+const SIGS_glu = ["(Tensor input, int dim = -1)"];
+
+/** `torch.glu`: `glu`. */
+export function glu(input: Tensor, options?: { dim?: number }): Tensor;
+export function glu(input: Tensor, dim?: number, options?: { dim?: number }): Tensor;
+export function glu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("glu", a[--n] as Kw);
+  // glu
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("glu", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      if (o !== undefined) checkKw("glu", o, ["input","dim"], ["input","dim"], n);
+      return at.glu(v0, v1);
+    }
+  }
+  return bad_glu(a);
+}
+
+function bad_glu(a: readonly unknown[]): never {
+  return badCall("glu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_glu);
+}
+
+const SIGS_hinge_embedding_loss = ["(Tensor input, Tensor target, float margin = 1, int reduction = 1)"];
+
+/** `torch.hinge_embedding_loss`: `hinge_embedding_loss`. */
+export function hinge_embedding_loss(input: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(input: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function hinge_embedding_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hinge_embedding_loss", a[--n] as Kw);
+  // hinge_embedding_loss
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("hinge_embedding_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v2 = o.margin as number;
+      } else v2 = 1;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("hinge_embedding_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      if (o !== undefined) checkKw("hinge_embedding_loss", o, ["input","target","margin","reduction"], ["input","target","margin","reduction"], n);
+      return at.hinge_embedding_loss(v0, v1, v2, v3);
+    }
+  }
+  return bad_hinge_embedding_loss(a);
+}
+
+function bad_hinge_embedding_loss(a: readonly unknown[]): never {
+  return badCall("hinge_embedding_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_hinge_embedding_loss);
+}
+
+const SIGS_margin_ranking_loss = ["(Tensor input1, Tensor input2, Tensor target, float margin = 0, int reduction = 1)"];
+
+/** `torch.margin_ranking_loss`: `margin_ranking_loss`. */
+export function margin_ranking_loss(input1: Tensor, options: { input2: Tensor; target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function margin_ranking_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("margin_ranking_loss", a[--n] as Kw);
+  // margin_ranking_loss
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input1","input2","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("margin_ranking_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 0;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("margin_ranking_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("margin_ranking_loss", o, ["input1","input2","target","margin","reduction"], ["input1","input2","target","margin","reduction"], n);
+      return at.margin_ranking_loss(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_margin_ranking_loss(a);
+}
+
+function bad_margin_ranking_loss(a: readonly unknown[]): never {
+  return badCall("margin_ranking_loss", a, [
+    { name: "input1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_margin_ranking_loss);
+}
+
+const SIGS_cosine_embedding_loss = ["(Tensor input1, Tensor input2, Tensor target, float margin = 0, int reduction = 1)"];
+
+/** `torch.cosine_embedding_loss`: `cosine_embedding_loss`. */
+export function cosine_embedding_loss(input1: Tensor, options: { input2: Tensor; target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, options: { target: Tensor; margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function cosine_embedding_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosine_embedding_loss", a[--n] as Kw);
+  // cosine_embedding_loss
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input1","input2","target","margin","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("cosine_embedding_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 0;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("cosine_embedding_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("cosine_embedding_loss", o, ["input1","input2","target","margin","reduction"], ["input1","input2","target","margin","reduction"], n);
+      return at.cosine_embedding_loss(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_cosine_embedding_loss(a);
+}
+
+function bad_cosine_embedding_loss(a: readonly unknown[]): never {
+  return badCall("cosine_embedding_loss", a, [
+    { name: "input1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_cosine_embedding_loss);
+}
+
+const SIGS_poisson_nll_loss = ["(Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction)"];
+
+/** `torch.poisson_nll_loss`: `poisson_nll_loss`. */
+export function poisson_nll_loss(input: Tensor, options: { target: Tensor; log_input?: boolean; logInput?: boolean; full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, options: { log_input?: boolean; logInput?: boolean; full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, options: { full: boolean; eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, options: { eps: number; reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, options: { reduction: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number | 'none' | 'mean' | 'sum'): Tensor;
+export function poisson_nll_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("poisson_nll_loss", a[--n] as Kw);
+  // poisson_nll_loss
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","log_input","full","eps","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensor(p[0]) && isTensor(p[1]) && isBool(p[2]) && isBool(p[3]) && isFloat(p[4]) && (isInt(p[5]) || typeof p[5] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: boolean = p[2] as boolean;
+      const v3: boolean = p[3] as boolean;
+      const v4: number = p[4] as number;
+      const v5: number = toReduction(p[5]);
+      if (o !== undefined) checkKw("poisson_nll_loss", o, ["input","target","log_input","full","eps","reduction"], ["input","target","log_input","full","eps","reduction"], n);
+      return at.poisson_nll_loss(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_poisson_nll_loss(a);
+}
+
+function bad_poisson_nll_loss(a: readonly unknown[]): never {
+  return badCall("poisson_nll_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "log_input", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "full", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+  ], false, SIGS_poisson_nll_loss);
+}
+
+const SIGS_triplet_margin_loss = ["(Tensor anchor, Tensor positive, Tensor negative, float margin = 1, float p = 2, float eps = 0.000001, bool swap = False, int reduction = 1)"];
+
+/** `torch.triplet_margin_loss`: `triplet_margin_loss`. */
+export function triplet_margin_loss(anchor: Tensor, options: { positive: Tensor; negative: Tensor; margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, options: { negative: Tensor; margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, swap?: boolean, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin?: number, p?: number, eps?: number, swap?: boolean, reduction?: number | 'none' | 'mean' | 'sum', options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function triplet_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triplet_margin_loss", a[--n] as Kw);
+  // triplet_margin_loss
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["anchor","positive","negative","margin","p","eps","swap","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isFloat(p[4])) && (m <= 5 || p[5] === undefined || isFloat(p[5])) && (m <= 6 || p[6] === undefined || isBool(p[6])) && (m <= 7 || p[7] === undefined || (isInt(p[7]) || typeof p[7] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("triplet_margin_loss", 'margin', 'float', isFloat(o.margin), o.margin);
+        v3 = o.margin as number;
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("triplet_margin_loss", 'p', 'float', isFloat(o.p), o.p);
+        v4 = o.p as number;
+      } else v4 = 2;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("triplet_margin_loss", 'eps', 'float', isFloat(o.eps), o.eps);
+        v5 = o.eps as number;
+      } else v5 = 0.000001;
+      let v6: boolean;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as boolean;
+      else if (o !== undefined && o.swap !== undefined) {
+        kwArg("triplet_margin_loss", 'swap', 'bool', isBool(o.swap), o.swap);
+        v6 = o.swap as boolean;
+      } else v6 = false;
+      let v7: number;
+      if (m > 7 && p[7] !== undefined) v7 = toReduction(p[7]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("triplet_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v7 = toReduction(o.reduction);
+      } else v7 = 1;
+      if (o !== undefined) checkKw("triplet_margin_loss", o, ["anchor","positive","negative","margin","p","eps","swap","reduction"], ["anchor","positive","negative","margin","p","eps","swap","reduction"], n);
+      return at.triplet_margin_loss(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_triplet_margin_loss(a);
+}
+
+function bad_triplet_margin_loss(a: readonly unknown[]): never {
+  return badCall("triplet_margin_loss", a, [
+    { name: "anchor", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "positive", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "margin", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "swap", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_triplet_margin_loss);
+}
+
+const SIGS_soft_margin_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.soft_margin_loss`: `soft_margin_loss`. */
+export function soft_margin_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function soft_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("soft_margin_loss", a[--n] as Kw);
+  // soft_margin_loss
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("soft_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("soft_margin_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.soft_margin_loss(v0, v1, v2);
+    }
+  }
+  return bad_soft_margin_loss(a);
+}
+
+function bad_soft_margin_loss(a: readonly unknown[]): never {
+  return badCall("soft_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_soft_margin_loss);
+}
+
+const SIGS_cov = ["(Tensor input, *, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
+
+/** `torch.cov`: `cov`. */
+export function cov(input: Tensor, options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
+export function cov(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cov", a[--n] as Kw);
+  // cov
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("cov", 'correction', 'int', isInt(o.correction), o.correction);
+        k0 = o.correction as number;
+      } else k0 = 1;
+      let k1: Tensor | null;
+      if (o !== undefined && o.fweights !== undefined) {
+        kwArg("cov", 'fweights', 'Tensor', (o.fweights === null || isTensor(o.fweights)), o.fweights);
+        k1 = o.fweights as Tensor | null;
+      } else k1 = null;
+      let k2: Tensor | null;
+      if (o !== undefined && o.aweights !== undefined) {
+        kwArg("cov", 'aweights', 'Tensor', (o.aweights === null || isTensor(o.aweights)), o.aweights);
+        k2 = o.aweights as Tensor | null;
+      } else k2 = null;
+      if (o !== undefined) checkKw("cov", o, ["input","correction","fweights","aweights"], ["input"], n);
+      return at.cov(v0, k0, k1, k2);
+    }
+  }
+  return bad_cov(a);
+}
+
+function bad_cov(a: readonly unknown[]): never {
+  return badCall("cov", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "correction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "fweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "aweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cov);
+}
+
+const SIGS_corrcoef = ["(Tensor input)"];
+
+/** `torch.corrcoef`: `corrcoef`. */
+export function corrcoef(input: Tensor): Tensor;
+export function corrcoef(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("corrcoef", a[--n] as Kw);
+  // corrcoef
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("corrcoef", o, ["input"], ["input"], n);
+      return at.corrcoef(v0);
+    }
+  }
+  return bad_corrcoef(a);
+}
+
+function bad_corrcoef(a: readonly unknown[]): never {
+  return badCall("corrcoef", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_corrcoef);
+}
+
+const SIGS_dist = ["(Tensor input, Tensor other, Number p = 2)"];
+
+/** `torch.dist`: `dist`. */
+export function dist(input: Tensor, options: { other: Tensor; p?: number | boolean }): Tensor;
+export function dist(input: Tensor, other: Tensor, options?: { p?: number | boolean }): Tensor;
+export function dist(input: Tensor, other: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+export function dist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dist", a[--n] as Kw);
+  // dist
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("dist", 'p', 'Number', isScalar(o.p), o.p);
+        v2 = o.p as number | boolean;
+      } else v2 = 2;
+      if (o !== undefined) checkKw("dist", o, ["input","other","p"], ["input","other","p"], n);
+      return at.dist(v0, v1, v2);
+    }
+  }
+  return bad_dist(a);
+}
+
+function bad_dist(a: readonly unknown[]): never {
+  return badCall("dist", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_dist);
+}
+
+const SIGS_quantile = ["(Tensor input, Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(Tensor input, float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+/** `torch.quantile`: `quantile`, `quantile.scalar`. */
+export function quantile(input: Tensor, options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(input: Tensor, q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function quantile(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("quantile", a[--n] as Kw);
+  // quantile
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.quantile(v0, v1, v2, v3, k0);
+    }
+  }
+  // quantile.scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.quantile_scalar(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("quantile", a, SIGS_quantile);
+}
+
+const SIGS_nanquantile = ["(Tensor input, Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(Tensor input, float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+/** `torch.nanquantile`: `nanquantile`, `nanquantile.scalar`. */
+export function nanquantile(input: Tensor, options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(input: Tensor, q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+export function nanquantile(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanquantile", a[--n] as Kw);
+  // nanquantile
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.nanquantile(v0, v1, v2, v3, k0);
+    }
+  }
+  // nanquantile.scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["input","q","dim","keepdim","interpolation"], ["input","q","dim","keepdim"], n);
+      return at.nanquantile_scalar(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("nanquantile", a, SIGS_nanquantile);
+}

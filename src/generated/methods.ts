@@ -1081,6 +1081,144 @@ export interface TensorMethods {
   new_empty(...size: number[]): Tensor;
   new_empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
   new_empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
+  scatter_reduce(options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  scatter_reduce(dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  scatter_reduce(dim: number, index: Tensor, options: { src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  scatter_reduce(dim: number, index: Tensor, src: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  scatter_reduce(dim: number, index: Tensor, src: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): Tensor;
+  /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+  scatter_reduce_(options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  scatter_reduce_(dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  scatter_reduce_(dim: number, index: Tensor, options: { src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  scatter_reduce_(dim: number, index: Tensor, src: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  scatter_reduce_(dim: number, index: Tensor, src: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): this;
+  /** `index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor` */
+  index_add(options: { dim: number; index: Tensor; source: Tensor; alpha?: number | boolean }): Tensor;
+  index_add(dim: number, options: { index: Tensor; source: Tensor; alpha?: number | boolean }): Tensor;
+  index_add(dim: number, index: Tensor, options: { source: Tensor; alpha?: number | boolean }): Tensor;
+  index_add(dim: number, index: Tensor, source: Tensor, options?: { alpha?: number | boolean }): Tensor;
+  /** `index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)` */
+  index_add_(options: { dim: number; index: Tensor; source: Tensor; alpha?: number | boolean }): this;
+  index_add_(dim: number, options: { index: Tensor; source: Tensor; alpha?: number | boolean }): this;
+  index_add_(dim: number, index: Tensor, options: { source: Tensor; alpha?: number | boolean }): this;
+  index_add_(dim: number, index: Tensor, source: Tensor, options?: { alpha?: number | boolean }): this;
+  /** `index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor` */
+  index_reduce(options: { dim: number; index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  index_reduce(dim: number, options: { index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  index_reduce(dim: number, index: Tensor, options: { source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  index_reduce(dim: number, index: Tensor, source: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
+  index_reduce(dim: number, index: Tensor, source: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): Tensor;
+  /** `index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, bool include_self=True) -> Tensor(a!)` */
+  index_reduce_(options: { dim: number; index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  index_reduce_(dim: number, options: { index: Tensor; source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  index_reduce_(dim: number, index: Tensor, options: { source: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  index_reduce_(dim: number, index: Tensor, source: Tensor, options: { reduce: string; include_self?: boolean; includeSelf?: boolean }): this;
+  index_reduce_(dim: number, index: Tensor, source: Tensor, reduce: string, options?: { include_self?: boolean; includeSelf?: boolean }): this;
+  /** `index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor` */
+  index_copy(options: { dim: number; index: Tensor; source: Tensor }): Tensor;
+  index_copy(dim: number, options: { index: Tensor; source: Tensor }): Tensor;
+  index_copy(dim: number, index: Tensor, options: { source: Tensor }): Tensor;
+  index_copy(dim: number, index: Tensor, source: Tensor): Tensor;
+  /** `index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)` */
+  index_copy_(options: { dim: number; index: Tensor; source: Tensor }): this;
+  index_copy_(dim: number, options: { index: Tensor; source: Tensor }): this;
+  index_copy_(dim: number, index: Tensor, options: { source: Tensor }): this;
+  index_copy_(dim: number, index: Tensor, source: Tensor): this;
+  /** `index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor`; `index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor` */
+  index_fill(options: { dim: number; index: Tensor; value: number | boolean }): Tensor;
+  index_fill(dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
+  index_fill(dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
+  index_fill(dim: number, index: Tensor, value: number | boolean): Tensor;
+  index_fill(options: { dim: number; index: Tensor; value: Tensor }): Tensor;
+  index_fill(dim: number, options: { index: Tensor; value: Tensor }): Tensor;
+  index_fill(dim: number, index: Tensor, options: { value: Tensor }): Tensor;
+  index_fill(dim: number, index: Tensor, value: Tensor): Tensor;
+  /** `index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)`; `index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)` */
+  index_fill_(options: { dim: number; index: Tensor; value: number | boolean }): this;
+  index_fill_(dim: number, options: { index: Tensor; value: number | boolean }): this;
+  index_fill_(dim: number, index: Tensor, options: { value: number | boolean }): this;
+  index_fill_(dim: number, index: Tensor, value: number | boolean): this;
+  index_fill_(options: { dim: number; index: Tensor; value: Tensor }): this;
+  index_fill_(dim: number, options: { index: Tensor; value: Tensor }): this;
+  index_fill_(dim: number, index: Tensor, options: { value: Tensor }): this;
+  index_fill_(dim: number, index: Tensor, value: Tensor): this;
+  /** `put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor` */
+  put(options: { index: Tensor; source: Tensor; accumulate?: boolean }): Tensor;
+  put(index: Tensor, options: { source: Tensor; accumulate?: boolean }): Tensor;
+  put(index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+  put(index: Tensor, source: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
+  /** `put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)` */
+  put_(options: { index: Tensor; source: Tensor; accumulate?: boolean }): this;
+  put_(index: Tensor, options: { source: Tensor; accumulate?: boolean }): this;
+  put_(index: Tensor, source: Tensor, options?: { accumulate?: boolean }): this;
+  put_(index: Tensor, source: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
+  /** `take(Tensor self, Tensor index) -> Tensor` */
+  take(options: { index: Tensor; out?: Tensor }): Tensor;
+  take(index: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor` */
+  masked_scatter(options: { mask: Tensor; source: Tensor }): Tensor;
+  masked_scatter(mask: Tensor, options: { source: Tensor }): Tensor;
+  masked_scatter(mask: Tensor, source: Tensor): Tensor;
+  /** `masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)` */
+  masked_scatter_(options: { mask: Tensor; source: Tensor }): this;
+  masked_scatter_(mask: Tensor, options: { source: Tensor }): this;
+  masked_scatter_(mask: Tensor, source: Tensor): this;
+  /** `slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor` */
+  slice_scatter(options: { src: Tensor; dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  slice_scatter(src: Tensor, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  slice_scatter(src: Tensor, dim?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  slice_scatter(src: Tensor, dim?: number, start?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  slice_scatter(src: Tensor, dim?: number, start?: number | null, end?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  slice_scatter(src: Tensor, dim?: number, start?: number | null, end?: number | null, step?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  /** `select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor` */
+  select_scatter(options: { src: Tensor; dim: number; index: number }): Tensor;
+  select_scatter(src: Tensor, options: { dim: number; index: number }): Tensor;
+  select_scatter(src: Tensor, dim: number, options: { index: number }): Tensor;
+  select_scatter(src: Tensor, dim: number, index: number): Tensor;
+  /** `diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+  diagonal_scatter(options: { src: Tensor; offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal_scatter(src: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal_scatter(src: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal_scatter(src: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal_scatter(src: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** `as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+  as_strided_scatter(options: { src: Tensor; size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided_scatter(src: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided_scatter(src: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided_scatter(src: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided_scatter(src: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  /** `unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)` */
+  unfold(options: { dimension: number; size: number; step: number }): Tensor;
+  unfold(dimension: number, options: { size: number; step: number }): Tensor;
+  unfold(dimension: number, size: number, options: { step: number }): Tensor;
+  unfold(dimension: number, size: number, step: number): Tensor;
+  /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
+  cov(options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
+  /** `corrcoef(Tensor self) -> Tensor` */
+  corrcoef(): Tensor;
+  /** `dist(Tensor self, Tensor other, Scalar p=2) -> Tensor` */
+  dist(options: { other: Tensor; p?: number | boolean }): Tensor;
+  dist(other: Tensor, options?: { p?: number | boolean }): Tensor;
+  dist(other: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+  /** `quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor`; `quantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  quantile(options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  quantile(q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  /** `nanquantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor`; `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
+  nanquantile(options: { q: Tensor; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(options: { q: number; dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
+  nanquantile(q: number, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; interpolation?: string }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -10680,6 +10818,957 @@ function bad_new_empty(a: readonly unknown[]): never {
   ], true, SIGS_new_empty);
 }
 
+const SIGS_scatter_reduce = ["(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
+
+function method_scatter_reduce(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_reduce", a[--n] as Kw);
+  // scatter_reduce.two
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["dim","index","src","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && typeof p[3] === 'string') {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: string = p[3] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("scatter_reduce", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("scatter_reduce", o, ["dim","index","src","reduce","include_self"], ["dim","index","src","reduce"], n);
+      return at.scatter_reduce_two(this, v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_scatter_reduce(a);
+}
+
+function bad_scatter_reduce(a: readonly unknown[]): never {
+  return badCall("scatter_reduce", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_scatter_reduce);
+}
+
+const SIGS_scatter_reduce_ = ["(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
+
+function method_scatter_reduce_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_reduce_", a[--n] as Kw);
+  // scatter_reduce_.two
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["dim","index","src","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && typeof p[3] === 'string') {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: string = p[3] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("scatter_reduce_", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("scatter_reduce_", o, ["dim","index","src","reduce","include_self"], ["dim","index","src","reduce"], n);
+      return at.scatter_reduce__two(this, v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_scatter_reduce_(a);
+}
+
+function bad_scatter_reduce_(a: readonly unknown[]): never {
+  return badCall("scatter_reduce_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_scatter_reduce_);
+}
+
+const SIGS_index_add = ["(int dim, Tensor index, Tensor source, *, Number alpha = 1)"];
+
+function method_index_add(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_add", a[--n] as Kw);
+  // index_add
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("index_add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("index_add", o, ["dim","index","source","alpha"], ["dim","index","source"], n);
+      return at.index_add(this, v0, v1, v2, k0);
+    }
+  }
+  return bad_index_add(a);
+}
+
+function bad_index_add(a: readonly unknown[]): never {
+  return badCall("index_add", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_add);
+}
+
+const SIGS_index_add_ = ["(int dim, Tensor index, Tensor source, *, Number alpha = 1)"];
+
+function method_index_add_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_add_", a[--n] as Kw);
+  // index_add_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("index_add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("index_add_", o, ["dim","index","source","alpha"], ["dim","index","source"], n);
+      return at.index_add_(this, v0, v1, v2, k0);
+    }
+  }
+  return bad_index_add_(a);
+}
+
+function bad_index_add_(a: readonly unknown[]): never {
+  return badCall("index_add_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_add_);
+}
+
+const SIGS_index_reduce = ["(int dim, Tensor index, Tensor source, str reduce, *, bool include_self = True)"];
+
+function method_index_reduce(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_reduce", a[--n] as Kw);
+  // index_reduce
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["dim","index","source","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && typeof p[3] === 'string') {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: string = p[3] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("index_reduce", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("index_reduce", o, ["dim","index","source","reduce","include_self"], ["dim","index","source","reduce"], n);
+      return at.index_reduce(this, v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_index_reduce(a);
+}
+
+function bad_index_reduce(a: readonly unknown[]): never {
+  return badCall("index_reduce", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_reduce);
+}
+
+const SIGS_index_reduce_ = ["(int dim, Tensor index, Tensor source, str reduce, *, bool include_self = True)"];
+
+function method_index_reduce_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_reduce_", a[--n] as Kw);
+  // index_reduce_
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["dim","index","source","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && typeof p[3] === 'string') {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: string = p[3] as string;
+      let k0: boolean;
+      if (o !== undefined && o.include_self !== undefined) {
+        kwArg("index_reduce_", 'include_self', 'bool', isBool(o.include_self), o.include_self);
+        k0 = o.include_self as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("index_reduce_", o, ["dim","index","source","reduce","include_self"], ["dim","index","source","reduce"], n);
+      return at.index_reduce_(this, v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_index_reduce_(a);
+}
+
+function bad_index_reduce_(a: readonly unknown[]): never {
+  return badCall("index_reduce_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "include_self", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_index_reduce_);
+}
+
+const SIGS_index_copy = ["(int dim, Tensor index, Tensor source)"];
+
+function method_index_copy(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_copy", a[--n] as Kw);
+  // index_copy
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_copy", o, ["dim","index","source"], ["dim","index","source"], n);
+      return at.index_copy(this, v0, v1, v2);
+    }
+  }
+  return bad_index_copy(a);
+}
+
+function bad_index_copy(a: readonly unknown[]): never {
+  return badCall("index_copy", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_index_copy);
+}
+
+const SIGS_index_copy_ = ["(int dim, Tensor index, Tensor source)"];
+
+function method_index_copy_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_copy_", a[--n] as Kw);
+  // index_copy_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_copy_", o, ["dim","index","source"], ["dim","index","source"], n);
+      return at.index_copy_(this, v0, v1, v2);
+    }
+  }
+  return bad_index_copy_(a);
+}
+
+function bad_index_copy_(a: readonly unknown[]): never {
+  return badCall("index_copy_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_index_copy_);
+}
+
+const SIGS_index_fill = ["(int dim, Tensor index, Tensor value)","(int dim, Tensor index, Number value)"];
+
+function method_index_fill(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_fill", a[--n] as Kw);
+  // index_fill.int_Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("index_fill", o, ["dim","index","value"], ["dim","index","value"], n);
+      return at.index_fill_int_Scalar(this, v0, v1, v2);
+    }
+  }
+  // index_fill.int_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_fill", o, ["dim","index","value"], ["dim","index","value"], n);
+      return at.index_fill_int_Tensor(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.index_fill", a, SIGS_index_fill);
+}
+
+const SIGS_index_fill_ = ["(int dim, Tensor index, Tensor value)","(int dim, Tensor index, Number value)"];
+
+function method_index_fill_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_fill_", a[--n] as Kw);
+  // index_fill_.int_Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("index_fill_", o, ["dim","index","value"], ["dim","index","value"], n);
+      return at.index_fill__int_Scalar(this, v0, v1, v2);
+    }
+  }
+  // index_fill_.int_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_fill_", o, ["dim","index","value"], ["dim","index","value"], n);
+      return at.index_fill__int_Tensor(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.index_fill_", a, SIGS_index_fill_);
+}
+
+const SIGS_put = ["(Tensor index, Tensor source, bool accumulate = False)"];
+
+function method_put(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("put", a[--n] as Kw);
+  // put
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["index","source","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v2 = o.accumulate as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("put", o, ["index","source","accumulate"], ["index","source","accumulate"], n);
+      return at.put(this, v0, v1, v2);
+    }
+  }
+  return bad_put(a);
+}
+
+function bad_put(a: readonly unknown[]): never {
+  return badCall("put", a, [
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_put);
+}
+
+const SIGS_put_ = ["(Tensor index, Tensor source, bool accumulate = False)"];
+
+function method_put_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("put_", a[--n] as Kw);
+  // put_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["index","source","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v2 = o.accumulate as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("put_", o, ["index","source","accumulate"], ["index","source","accumulate"], n);
+      return at.put_(this, v0, v1, v2);
+    }
+  }
+  return bad_put_(a);
+}
+
+function bad_put_(a: readonly unknown[]): never {
+  return badCall("put_", a, [
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_put_);
+}
+
+const SIGS_take = ["(Tensor index, *, Tensor out = None)"];
+
+function method_take(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take", a[--n] as Kw);
+  // take (out=: take.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["index"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("take", o, ["index","out"], ["index"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("take", 'out', 'Tensor', isTensor(out), out);
+        return at.take_out(this, v0, out as Tensor);
+      }
+      return at.take(this, v0);
+    }
+  }
+  return bad_take(a);
+}
+
+function bad_take(a: readonly unknown[]): never {
+  return badCall("take", a, [
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_take);
+}
+
+const SIGS_masked_scatter = ["(Tensor mask, Tensor source)"];
+
+function method_masked_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_scatter", a[--n] as Kw);
+  // masked_scatter
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_scatter", o, ["mask","source"], ["mask","source"], n);
+      return at.masked_scatter(this, v0, v1);
+    }
+  }
+  return bad_masked_scatter(a);
+}
+
+function bad_masked_scatter(a: readonly unknown[]): never {
+  return badCall("masked_scatter", a, [
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_masked_scatter);
+}
+
+const SIGS_masked_scatter_ = ["(Tensor mask, Tensor source)"];
+
+function method_masked_scatter_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_scatter_", a[--n] as Kw);
+  // masked_scatter_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","source"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_scatter_", o, ["mask","source"], ["mask","source"], n);
+      return at.masked_scatter_(this, v0, v1);
+    }
+  }
+  return bad_masked_scatter_(a);
+}
+
+function bad_masked_scatter_(a: readonly unknown[]): never {
+  return badCall("masked_scatter_", a, [
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "source", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_masked_scatter_);
+}
+
+const SIGS_slice_scatter = ["(Tensor src, int dim = 0, int start = None, int end = None, int step = 1)"];
+
+function method_slice_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("slice_scatter", a[--n] as Kw);
+  // slice_scatter
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["src","dim","start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3]))) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("slice_scatter", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.start !== undefined) {
+        kwArg("slice_scatter", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
+        v2 = o.start as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.end !== undefined) {
+        kwArg("slice_scatter", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
+        v3 = o.end as number | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("slice_scatter", 'step', 'int', isInt(o.step), o.step);
+        v4 = o.step as number;
+      } else v4 = 1;
+      if (o !== undefined) checkKw("slice_scatter", o, ["src","dim","start","end","step"], ["src","dim","start","end","step"], n);
+      return at.slice_scatter(this, v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_slice_scatter(a);
+}
+
+function bad_slice_scatter(a: readonly unknown[]): never {
+  return badCall("slice_scatter", a, [
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "start", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "end", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_slice_scatter);
+}
+
+const SIGS_select_scatter = ["(Tensor src, int dim, int index)"];
+
+function method_select_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("select_scatter", a[--n] as Kw);
+  // select_scatter
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["src","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("select_scatter", o, ["src","dim","index"], ["src","dim","index"], n);
+      return at.select_scatter(this, v0, v1, v2);
+    }
+  }
+  return bad_select_scatter(a);
+}
+
+function bad_select_scatter(a: readonly unknown[]): never {
+  return badCall("select_scatter", a, [
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_select_scatter);
+}
+
+const SIGS_diagonal_scatter = ["(Tensor src, int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+function method_diagonal_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal_scatter", a[--n] as Kw);
+  // diagonal_scatter
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["src","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal_scatter", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal_scatter", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = 0;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal_scatter", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("diagonal_scatter", o, ["src","offset","dim1","dim2"], ["src","offset","dim1","dim2"], n);
+      return at.diagonal_scatter(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_diagonal_scatter(a);
+}
+
+function bad_diagonal_scatter(a: readonly unknown[]): never {
+  return badCall("diagonal_scatter", a, [
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal_scatter);
+}
+
+const SIGS_as_strided_scatter = ["(Tensor src, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
+
+function method_as_strided_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided_scatter", a[--n] as Kw);
+  // as_strided_scatter
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["src","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided_scatter", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v3 = o.storage_offset as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("as_strided_scatter", o, ["src","size","stride","storage_offset"], ["src","size","stride","storage_offset"], n);
+      return at.as_strided_scatter(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_as_strided_scatter(a);
+}
+
+function bad_as_strided_scatter(a: readonly unknown[]): never {
+  return badCall("as_strided_scatter", a, [
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided_scatter);
+}
+
+const SIGS_unfold = ["(int dimension, int size, int step)"];
+
+function method_unfold(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unfold", a[--n] as Kw);
+  // unfold
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dimension","size","step"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("unfold", o, ["dimension","size","step"], ["dimension","size","step"], n);
+      return at.unfold(this, v0, v1, v2);
+    }
+  }
+  return bad_unfold(a);
+}
+
+function bad_unfold(a: readonly unknown[]): never {
+  return badCall("unfold", a, [
+    { name: "dimension", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unfold);
+}
+
+const SIGS_cov = ["(*, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
+
+function method_cov(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cov", a[--n] as Kw);
+  // cov
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("cov", 'correction', 'int', isInt(o.correction), o.correction);
+        k0 = o.correction as number;
+      } else k0 = 1;
+      let k1: Tensor | null;
+      if (o !== undefined && o.fweights !== undefined) {
+        kwArg("cov", 'fweights', 'Tensor', (o.fweights === null || isTensor(o.fweights)), o.fweights);
+        k1 = o.fweights as Tensor | null;
+      } else k1 = null;
+      let k2: Tensor | null;
+      if (o !== undefined && o.aweights !== undefined) {
+        kwArg("cov", 'aweights', 'Tensor', (o.aweights === null || isTensor(o.aweights)), o.aweights);
+        k2 = o.aweights as Tensor | null;
+      } else k2 = null;
+      if (o !== undefined) checkKw("cov", o, ["correction","fweights","aweights"], [], n);
+      return at.cov(this, k0, k1, k2);
+    }
+  }
+  return bad_cov(a);
+}
+
+function bad_cov(a: readonly unknown[]): never {
+  return badCall("cov", a, [
+    { name: "correction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "fweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "aweights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cov);
+}
+
+function method_corrcoef(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("corrcoef", a[--n] as Kw);
+  // corrcoef
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("corrcoef", o);
+      return at.corrcoef(this);
+    }
+  }
+  return noArgs("corrcoef", a);
+}
+
+const SIGS_dist = ["(Tensor other, Number p = 2)"];
+
+function method_dist(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dist", a[--n] as Kw);
+  // dist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["other","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("dist", 'p', 'Number', isScalar(o.p), o.p);
+        v1 = o.p as number | boolean;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("dist", o, ["other","p"], ["other","p"], n);
+      return at.dist(this, v0, v1);
+    }
+  }
+  return bad_dist(a);
+}
+
+function bad_dist(a: readonly unknown[]): never {
+  return badCall("dist", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_dist);
+}
+
+const SIGS_quantile = ["(Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+function method_quantile(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("quantile", a[--n] as Kw);
+  // quantile
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.quantile(this, v0, v1, v2, k0);
+    }
+  }
+  // quantile.scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isFloat(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("quantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("quantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("quantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("quantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.quantile_scalar(this, v0, v1, v2, k0);
+    }
+  }
+  return noMatch("Tensor.quantile", a, SIGS_quantile);
+}
+
+const SIGS_nanquantile = ["(Tensor q, int dim = None, bool keepdim = False, *, str interpolation = ...)","(float q, int dim = None, bool keepdim = False, *, str interpolation = ...)"];
+
+function method_nanquantile(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nanquantile", a[--n] as Kw);
+  // nanquantile
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.nanquantile(this, v0, v1, v2, k0);
+    }
+  }
+  // nanquantile.scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["q","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isFloat(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["q","dim","keepdim","interpolation"]))) {
+      const v0: number = p[0] as number;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("nanquantile", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("nanquantile", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: string;
+      if (o !== undefined && o.interpolation !== undefined) {
+        kwArg("nanquantile", 'interpolation', 'str', typeof o.interpolation === 'string', o.interpolation);
+        k0 = o.interpolation as string;
+      } else k0 = "linear";
+      if (o !== undefined) checkKw("nanquantile", o, ["q","dim","keepdim","interpolation"], ["q","dim","keepdim"], n);
+      return at.nanquantile_scalar(this, v0, v1, v2, k0);
+    }
+  }
+  return noMatch("Tensor.nanquantile", a, SIGS_nanquantile);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -10980,5 +12069,30 @@ export function installTensorMethods(proto: object): void {
     new_ones: { value: method_new_ones, writable: true, configurable: true },
     new_full: { value: method_new_full, writable: true, configurable: true },
     new_empty: { value: method_new_empty, writable: true, configurable: true },
+    scatter_reduce: { value: method_scatter_reduce, writable: true, configurable: true },
+    scatter_reduce_: { value: method_scatter_reduce_, writable: true, configurable: true },
+    index_add: { value: method_index_add, writable: true, configurable: true },
+    index_add_: { value: method_index_add_, writable: true, configurable: true },
+    index_reduce: { value: method_index_reduce, writable: true, configurable: true },
+    index_reduce_: { value: method_index_reduce_, writable: true, configurable: true },
+    index_copy: { value: method_index_copy, writable: true, configurable: true },
+    index_copy_: { value: method_index_copy_, writable: true, configurable: true },
+    index_fill: { value: method_index_fill, writable: true, configurable: true },
+    index_fill_: { value: method_index_fill_, writable: true, configurable: true },
+    put: { value: method_put, writable: true, configurable: true },
+    put_: { value: method_put_, writable: true, configurable: true },
+    take: { value: method_take, writable: true, configurable: true },
+    masked_scatter: { value: method_masked_scatter, writable: true, configurable: true },
+    masked_scatter_: { value: method_masked_scatter_, writable: true, configurable: true },
+    slice_scatter: { value: method_slice_scatter, writable: true, configurable: true },
+    select_scatter: { value: method_select_scatter, writable: true, configurable: true },
+    diagonal_scatter: { value: method_diagonal_scatter, writable: true, configurable: true },
+    as_strided_scatter: { value: method_as_strided_scatter, writable: true, configurable: true },
+    unfold: { value: method_unfold, writable: true, configurable: true },
+    cov: { value: method_cov, writable: true, configurable: true },
+    corrcoef: { value: method_corrcoef, writable: true, configurable: true },
+    dist: { value: method_dist, writable: true, configurable: true },
+    quantile: { value: method_quantile, writable: true, configurable: true },
+    nanquantile: { value: method_nanquantile, writable: true, configurable: true },
   });
 }

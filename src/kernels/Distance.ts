@@ -48,3 +48,8 @@ export function pairwiseDistance(_ks: DispatchKeySet, x1: Tensor, x2: Tensor, p 
     keepdim,
   );
 }
+
+/** `dist(self, other, p=2)`: the p-norm of the difference (Distance.cpp; DistBackward0). */
+export function dist(_ks: DispatchKeySet, self: Tensor, other: Tensor, p: number | boolean = 2): Tensor {
+  return aten().norm_Scalar.call(aten().sub_Tensor.call(self, other, 1), p);
+}

@@ -48,7 +48,7 @@ function checkIndexDtype(index: Tensor, op: string): void {
 // Note [Row loops without closures] in src/iter/TensorIteratorInternal.ts.
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */
-function contiguousCopy(t: Tensor): Tensor {
+export function contiguousCopy(t: Tensor): Tensor {
   const out = emptyLike(t, [...t.sizes]);
   if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), viewOffsets(t.sizes, t.strides), t.numel());
   return out;
@@ -92,7 +92,7 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
  * The offsets in `t` of the elements at index's positions with dimension `d` replaced by index's values
  * (checked against `size`, the dimension's size): scatter / gather's addressing.
  */
-function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Float64Array {
+export function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Float64Array {
   const isizes = index.sizes;
   const tables = new Array<Float64Array>(isizes.length);
   for (let k = 0; k < isizes.length; k++)
@@ -133,9 +133,8 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   return out;
 }
 
-function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
-  // PyTorch's scatter_meta_impl: wrap dim, scatter_gather_dtype_check, scatter_shape_check (both named "scatter"
-  // for scatter_add too), then the kernel's bounds check.
+/** scatter_meta_impl's checks (scatter_gather_dtype_check, scatter_shape_check); returns the wrapped dim. */
+export function scatterChecks(self: Tensor, dim: number, index: Tensor, src: Tensor | number): number {
   const d = maybeWrapDim(dim, self.dim());
   if (index.numel() > 0) checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.scalarType !== self.scalarType)
@@ -154,6 +153,12 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
       throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
     }
   }
+  return d;
+}
+
+function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
+  // PyTorch's scatter_meta_impl (both checks named "scatter" for scatter_add too), then the kernel's bounds check.
+  const d = scatterChecks(self, dim, index, src);
   if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta())) return emptyLike(self, [...self.sizes]);
   const out = contiguousCopy(self);
   const at = indexedOffsets(out, d, index, sizeOr1(self, d));

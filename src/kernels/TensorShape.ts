@@ -535,6 +535,26 @@ export function diagonal(_ks: DispatchKeySet, self: Tensor, offset = 0, dim1 = 0
   return makeView(self, sizes, strides, storageOffset);
 }
 
+/**
+ * `unfold(self, dimension, size, step)`: the view of every `size`-long window along `dimension`, `step` apart,
+ * the window appended as a last dim (TensorShape.cpp's unfold; a 0-dim self counts as one element).
+ */
+export function unfold(_ks: DispatchKeySet, self: Tensor, dimension: number, size: number, step: number): Tensor {
+  const n = self.dim();
+  const d = maybeWrapDim(dimension, n);
+  const maxSize = n === 0 ? 1 : (self.sizes[d] as number);
+  if (size > maxSize) throw new Error(`maximum size for tensor at dimension ${d} is ${maxSize} but size is ${size}`);
+  if (size < 0) throw new Error(`size is ${size} but must be >= 0`);
+  if (step <= 0) throw new Error(`step is ${step} but must be > 0`);
+  const sizes = [...self.sizes, size];
+  const strides = [...self.strides, n === 0 ? 1 : (self.strides[d] as number)];
+  if (d < n) {
+    sizes[d] = Math.trunc(((self.sizes[d] as number) - size) / step) + 1;
+    strides[d] = (strides[d] as number) * step;
+  }
+  return makeView(self, sizes, strides, self.storageOffset);
+}
+
 /** `diagonal_backward(grad_output, input_sizes, offset, dim1, dim2)`: zeros with `grad_output` on the diagonal. */
 export function diagonalBackward(
   _ks: DispatchKeySet,

@@ -1,7 +1,8 @@
 // The CompositeImplicitAutograd shape functions of aten/src/ATen/native/TensorShape.cpp that decompose into
 // other operators (autograd records those): atleast_1d/2d/3d, hstack, vstack, row_stack, dstack, column_stack,
 // tensor_split, hsplit, vsplit, dsplit, movedim / moveaxis, ravel, meshgrid, diag, diagflat, and the
-// CompositeExplicitAutograd diag_embed and block_diag. TensorShape.ts holds the view kernels themselves.
+// CompositeExplicitAutograd diag_embed, block_diag and the *_scatter functions (slice/select/diagonal/
+// as_strided_scatter). TensorShape.ts holds the view kernels themselves.
 
 import { DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -10,6 +11,7 @@ import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import { resultType } from '../iter/resultType.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { formatSizes } from '../tensor/ExpandUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, elementReader } from './StorageAccess.js';
 
@@ -281,4 +283,49 @@ export function blockDiag(_ks: DispatchKeySet, tensors: Tensor[]): Tensor {
     c += w;
   }
   return result;
+}
+
+// ---- the *_scatter functions (TensorShape.cpp): self's copy with src written into one of its views -------
+
+/** The copy of self with src copied into the view `slice` takes of it (after PyTorch's size check). */
+function scatterInto(output: Tensor, slice: Tensor, src: Tensor): Tensor {
+  if (slice.sizes.length !== src.sizes.length || slice.sizes.some((s, k) => s !== src.sizes[k])) {
+    throw new Error(
+      `expected src to have a size equal to the slice of self. src size = ${formatSizes(src.sizes)}, slice size = ${formatSizes(slice.sizes)}`,
+    );
+  }
+  at.copy_(slice, src);
+  return output;
+}
+
+export function sliceScatter(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  src: Tensor,
+  dim = 0,
+  start: number | null = null,
+  end: number | null = null,
+  step = 1,
+): Tensor {
+  const output = at.clone(self);
+  return scatterInto(output, at.slice_Tensor(output, dim, start, end, step), src);
+}
+export function selectScatter(_ks: DispatchKeySet, self: Tensor, src: Tensor, dim: number, index: number): Tensor {
+  const output = at.clone(self);
+  return scatterInto(output, at.select_int(output, dim, index), src);
+}
+export function diagonalScatter(_ks: DispatchKeySet, self: Tensor, src: Tensor, offset = 0, dim1 = 0, dim2 = 1): Tensor {
+  const output = at.clone(self);
+  return scatterInto(output, at.diagonal(output, offset, dim1, dim2), src);
+}
+export function asStridedScatter(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  src: Tensor,
+  size: number[],
+  stride: number[],
+  storageOffset: number | null = null,
+): Tensor {
+  const output = at.clone(self);
+  return scatterInto(output, at.as_strided(output, size, stride, storageOffset), src);
 }

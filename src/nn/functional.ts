@@ -32,11 +32,13 @@ export {
   conv1d,
   conv2d,
   conv_transpose2d,
+  fold,
   max_pool1d,
   max_pool1d_with_indices,
   max_pool2d,
   max_pool2d_with_indices,
   pad,
+  unfold,
 } from './functional/conv.js';
 export { batch_norm, group_norm, instance_norm, layer_norm, normalize } from './functional/normalization.js';
 export {
@@ -59,3 +61,17 @@ export {
   type SDPAOptions,
 } from './functional/attention.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';
+export {
+  channel_shuffle,
+  cosine_embedding_loss,
+  gaussian_nll_loss,
+  glu,
+  hinge_embedding_loss,
+  margin_ranking_loss,
+  multilabel_soft_margin_loss,
+  pixel_shuffle,
+  pixel_unshuffle,
+  poisson_nll_loss,
+  soft_margin_loss,
+  triplet_margin_loss,
+} from './functional/margin.js';

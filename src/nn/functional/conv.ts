@@ -261,3 +261,42 @@ export function adaptive_max_pool2d(input: Tensor, ...args: unknown[]): Tensor |
   const r = torch.adaptive_max_pool2d(input, listWithDefault(a.output_size, input)) as [Tensor, Tensor];
   return a.return_indices ? r : r[0];
 }
+
+// ---- unfold / fold (im2col / col2im) -------------------------------------------------------------------
+
+const pair = (v: IntOrList): number[] => (typeof v === 'number' ? [v, v] : [...v]);
+
+/** `F.unfold(input, kernel_size, dilation=1, padding=0, stride=1)`: `torch._C._nn.im2col` (Im2ColBackward0). */
+export function unfold(
+  input: Tensor,
+  kernel_size: IntOrList,
+  ...rest: Rest<
+    [dilation: IntOrList, padding: IntOrList, stride: IntOrList],
+    { dilation?: IntOrList; padding?: IntOrList; stride?: IntOrList }
+  >
+): Tensor {
+  const { dilation, padding, stride } = parseArgs(
+    'unfold',
+    { dilation: 1 as IntOrList, padding: 0 as IntOrList, stride: 1 as IntOrList },
+    rest,
+  );
+  return torch.im2col(input, pair(kernel_size), pair(dilation), pair(padding), pair(stride));
+}
+
+/** `F.fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1)`: `torch._C._nn.col2im` (Col2ImBackward0). */
+export function fold(
+  input: Tensor,
+  output_size: IntOrList,
+  kernel_size: IntOrList,
+  ...rest: Rest<
+    [dilation: IntOrList, padding: IntOrList, stride: IntOrList],
+    { dilation?: IntOrList; padding?: IntOrList; stride?: IntOrList }
+  >
+): Tensor {
+  const { dilation, padding, stride } = parseArgs(
+    'fold',
+    { dilation: 1 as IntOrList, padding: 0 as IntOrList, stride: 1 as IntOrList },
+    rest,
+  );
+  return torch.col2im(input, pair(output_size), pair(kernel_size), pair(dilation), pair(padding), pair(stride));
+}
