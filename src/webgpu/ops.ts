@@ -94,6 +94,7 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
   }
   const unaries: [string, string][] = [
     ['neg', '-x0'],
+    ['abs', 'abs(x0)'],
     ['exp', 'exp(x0)'],
     ['log', 'log(x0)'],
     ['relu', 'max(x0, 0.0)'],

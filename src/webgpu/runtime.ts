@@ -148,7 +148,8 @@ export class WebGPURuntime implements Allocator {
 
   /** Writes `data` at the start of `buffer` (padded to 4 bytes), on the queue's timeline. */
   write(buffer: GPUBufferLike, data: Uint8Array): void {
-    if (data.byteLength % 4 === 0) {
+    // Dawn refuses views of a SharedArrayBuffer (linear memory with worker threads): copy those first.
+    if (data.byteLength % 4 === 0 && data.buffer instanceof ArrayBuffer) {
       this.gpu.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
       return;
     }
