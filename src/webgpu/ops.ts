@@ -105,7 +105,28 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
     kernels.push([name, unary(`aten::${name}`, expr) as never]);
     kernels.push([`${name}_`, unaryInplace(`aten::${name}_`, expr) as never]);
   }
+  const compare = (op: string, expr: string) => (self: Tensor, other: Tensor | number) => {
+    const a = operand(self, other);
+    const b = operand(other, self);
+    checkFloat(op, a, b);
+    const out = empty_generic(broadcastShape(sizesOf(a), sizesOf(b)), rt, ScalarType.Bool);
+    return pointwise(rt, op, expr, out, [a, b]);
+  };
+  for (const [name, sym] of [['eq', '=='], ['ne', '!='], ['lt', '<'], ['le', '<='], ['gt', '>'], ['ge', '>=']] as const) {
+    kernels.push([`${name}.Tensor`, compare(`aten::${name}.Tensor`, `x0 ${sym} x1`) as never]);
+    kernels.push([`${name}.Scalar`, compare(`aten::${name}.Scalar`, `x0 ${sym} x1`) as never]);
+  }
   kernels.push(
+    [
+      'masked_fill.Scalar',
+      ((self: Tensor, mask: Tensor, value: number) => {
+        checkFloat('aten::masked_fill.Scalar', self);
+        if (mask.scalarType !== ScalarType.Bool) throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${String(mask.dtype)}`);
+        const m = operand(mask, self) as Tensor;
+        const out = empty_generic(broadcastShape(self.sizes, m.sizes), rt, ScalarType.Float);
+        return pointwise(rt, 'aten::masked_fill.Scalar', 'select(x0, s0, x1 != 0.0)', out, [self, m], [Number(value)]);
+      }) as never,
+    ],
     [
       'threshold_backward',
       ((g: Tensor, x: Tensor, t: number) => binaryOut('aten::threshold_backward', 'select(x0, 0.0, x1 <= s0)', g, x, [Number(t)])) as never,
@@ -215,8 +236,13 @@ function copyOnDevice(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
   }
   const bothContiguous = self.isContiguous() && src.isContiguous() && src.numel() === self.numel();
   const item = self.element_size();
-  if (bothContiguous && (self.storageOffset * item) % 4 === 0 && (src.storageOffset * item) % 4 === 0 && (self.numel() * item) % 4 === 0) {
-    rt.copyBuffer(blockOf(src).buffer, src.storageOffset * item, blockOf(self).buffer, self.storageOffset * item, self.numel() * item);
+  const [dst0, src0, bytes] = [self.storageOffset * item, src.storageOffset * item, self.numel() * item];
+  const rounded = Math.ceil(bytes / 4) * 4;
+  // A byte count that is not a multiple of 4 (bool) is rounded up when the bytes past the end are the
+  // destination storage's padding (it ends there) and the source block has them.
+  const padOk = rounded === bytes || (dst0 + bytes === self.storage.nbytes && src0 + rounded <= blockOf(src).bytes);
+  if (bothContiguous && dst0 % 4 === 0 && src0 % 4 === 0 && padOk) {
+    rt.copyBuffer(blockOf(src).buffer, src0, blockOf(self).buffer, dst0, rounded);
     return self;
   }
   if (size !== 4) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);

@@ -82,6 +82,24 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
     await expectClose(z, torch.zeros([3, 2]), 0);
   });
 
+  it('comparisons give bool tensors; masked_fill; bool storage round trip', async () => {
+    const a = input([3, 7], 10);
+    const b = input([7], 11);
+    const [da, db] = [a.to('webgpu'), b.to('webgpu')];
+    for (const f of ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const) {
+      const got = da[f](db);
+      expect(got.dtype).toBe(torch.bool);
+      expect(await got.tolist_async(), f).toEqual(a[f](b).tolist());
+    }
+    expect(await da.le(0).tolist_async()).toEqual(a.le(0).tolist());
+    expect(await da.t().gt(db.reshape([7, 1])).tolist_async()).toEqual(a.t().gt(b.reshape([7, 1])).tolist());
+    const mask = a.gt(0.1);
+    await expectClose(da.masked_fill(mask.to('webgpu'), -3), a.masked_fill(mask, -3), 0);
+    await expectClose(da.masked_fill(da.le(0), 0), a.masked_fill(a.le(0), 0), 0);
+    const bools = torch.tensor([true, false, true]);
+    expect(await bools.to('webgpu').tolist_async()).toEqual([true, false, true]);
+  });
+
   it('sum and mean over dims; mm and addmm with transposed operands', async () => {
     const x = input([3, 4, 5], 4);
     const d = x.to('webgpu');
@@ -103,7 +121,7 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
     const { nn } = torch;
     const make = (): InstanceType<typeof nn.Sequential> => {
       torch.manual_seed(0);
-      return new nn.Sequential(new nn.Linear(6, 16), new nn.Tanh(), new nn.Linear(16, 16), new nn.Tanh(), new nn.Linear(16, 2), new nn.Sigmoid());
+      return new nn.Sequential(new nn.Linear(6, 16), new nn.Tanh(), new nn.Linear(16, 16), new nn.ReLU(), new nn.Linear(16, 2), new nn.Sigmoid());
     };
     const x = input([32, 6], 8);
     const y = input([32, 2], 9).add(0.5);

@@ -85,16 +85,21 @@ export function pointwise(
   // The key: what the shader text depends on.
   const pattern = operands.map((o) => (typeof o === 'number' ? 's' : `t${bindingOf[tensors.indexOf(o)]}`)).join(',');
   const key = `pointwise:${name}:${elem}:r${rank}:${pattern}:s${scalars.length}`;
-  const pipeline = rt.pipeline(key, () => {
+  const boolOut = out.scalarType === ScalarType.Bool;
+  if (boolOut && (!out.isContiguous() || out.storageOffset % 4 !== 0)) {
+    throw new Error(`webgpu: ${name} writes bool results only into a fresh contiguous tensor`);
+  }
+  const isBool = buffers.map((buf) => tensors.some((t) => blockOf(t).buffer === buf && t.scalarType === ScalarType.Bool));
+  const pipeline = rt.pipeline(`${key}:${boolOut ? 'b' : ''}${isBool.map((x) => (x ? 'b' : '_')).join('')}`, () => {
     const lines: string[] = [];
-    lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${elem}>;`);
-    for (let i = 1; i < buffers.length; i++) lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${elem}>;`);
+    const type = (i: number): string => (isBool[i] === true || (i === 0 && boolOut) ? 'u32' : elem);
+    lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${type(0)}>;`);
+    for (let i = 1; i < buffers.length; i++) lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${type(i)}>;`);
     lines.push(`@group(0) @binding(${buffers.length}) var<storage, read> p: array<u32>;`);
-    lines.push(`const R: u32 = ${rank}u;`, `const H: u32 = ${header}u;`);
-    lines.push(`@compute @workgroup_size(${WORKGROUP})`);
-    lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
-    lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`, `  if (i >= p[0]) { return; }`);
-    lines.push(`  var rem = i;`, `  var o = p[1];`);
+    lines.push(`const R: u32 = ${rank}u;`, `const H: u32 = ${header}u;`, 'var<private> o: u32;');
+    // element(i): operand i's value by `expr`, and its output offset in `o`.
+    lines.push(`fn element(i: u32) -> ${boolOut ? 'bool' : elem} {`);
+    lines.push(`  var rem = i;`, `  o = p[1];`);
     tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
     lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
     lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
@@ -106,15 +111,31 @@ export function pointwise(
     operands.forEach((op, k) => {
       if (typeof op === 'number') lines.push(`  let x${k} = bitcast<f32>(p[${2 + tensors.length + s++}]);`);
       else {
-        lines.push(`  let x${k} = b${bindingOf[t]}[o${t}];`);
+        const bi = bindingOf[t]!;
+        lines.push(
+          isBool[bi] === true
+            ? `  let x${k} = f32((b${bi}[o${t} >> 2u] >> ((o${t} & 3u) * 8u)) & 0xffu);`
+            : `  let x${k} = b${bi}[o${t}];`,
+        );
         t++;
       }
     });
     scalars.forEach((_, k) => lines.push(`  let s${k} = bitcast<f32>(p[${2 + tensors.length + s + k}]);`));
-    lines.push(`  b0[o] = ${expr};`, `}`);
+    lines.push(`  return ${expr};`, `}`);
+    lines.push(`@compute @workgroup_size(${WORKGROUP})`);
+    lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
+    lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`);
+    if (boolOut) {
+      // Four bool results per thread, packed into one word of the (fresh, contiguous) output.
+      lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
+      lines.push('  for (var j = 0u; j < 4u; j++) {', '    if (i * 4u + j < p[0]) { word |= select(0u, 1u, element(i * 4u + j)) << (j * 8u); }', '  }');
+      lines.push('  b0[p[1] / 4u + i] = word;', '}');
+    } else {
+      lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
+    }
     return lines.join('\n');
   });
-  rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil(numel / WORKGROUP));
+  rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil((boolOut ? Math.ceil(numel / 4) : numel) / WORKGROUP));
   return out;
 }
 
