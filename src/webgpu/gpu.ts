@@ -63,7 +63,10 @@ export interface GPUDeviceLike {
     compute: { module: GPUShaderModuleLike; entryPoint: string };
     label?: string;
   }): GPUComputePipelineLike;
-  createBindGroup(d: { layout: unknown; entries: { binding: number; resource: { buffer: GPUBufferLike; offset?: number; size?: number } }[] }): GPUBindGroupLike;
+  createBindGroup(d: {
+    layout: unknown;
+    entries: { binding: number; resource: { buffer: GPUBufferLike; offset?: number; size?: number } }[];
+  }): GPUBindGroupLike;
   createCommandEncoder(): GPUCommandEncoderLike;
   pushErrorScope?(filter: string): void;
   popErrorScope?(): Promise<{ readonly message: string } | null>;

@@ -71,7 +71,9 @@ export async function cpuAsync(x: Tensor): Promise<Tensor> {
 
 /** The missing-kernel error, as PyTorch's MPS raises it (naming the operator). */
 function notImplemented(op: { toString(): string }): never {
-  const name = String(op).replace(/^aten\./, 'aten::').replace(/\.default$/, '');
+  const name = String(op)
+    .replace(/^aten\./, 'aten::')
+    .replace(/\.default$/, '');
   throw new Error(
     `The operator '${name}' is not currently implemented for the webgpu device. ` +
       'The operators it has are listed in aten-ts/src/webgpu/README.md; move the tensors to the CPU with ' +
@@ -95,9 +97,7 @@ export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
 async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   const gpu = options.gpu ?? (globalThis as { navigator?: { gpu?: GPULike } }).navigator?.gpu;
   if (gpu === undefined) {
-    throw new Error(
-      'WebGPU is not available here: no navigator.gpu (in Node, pass `gpu: create([])` from the npm package `webgpu`)',
-    );
+    throw new Error('WebGPU is not available here: no navigator.gpu (in Node, pass `gpu: create([])` from the npm package `webgpu`)');
   }
   const adapter = await gpu.requestAdapter(options.powerPreference === undefined ? {} : { powerPreference: options.powerPreference });
   if (adapter === null) throw new Error('WebGPU is available but no adapter was found (requestAdapter() returned null)');

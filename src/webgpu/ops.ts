@@ -82,9 +82,18 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
   const kernels: [string, (...args: never[]) => unknown][] = [];
   for (const [name, expr, alpha] of arith) {
     if (alpha) {
-      kernels.push([`${name}.Tensor`, ((a: Tensor, b: Tensor, al: number) => binaryOut(`aten::${name}.Tensor`, expr, a, b, [Number(al)])) as never]);
-      kernels.push([`${name}_.Tensor`, ((a: Tensor, b: Tensor, al: number) => binaryInplace(`aten::${name}_.Tensor`, expr, a, b, [Number(al)])) as never]);
-      kernels.push([`${name}.Scalar`, ((a: Tensor, b: number, al: number) => binaryOut(`aten::${name}.Scalar`, expr, a, Number(b), [Number(al)])) as never]);
+      kernels.push([
+        `${name}.Tensor`,
+        ((a: Tensor, b: Tensor, al: number) => binaryOut(`aten::${name}.Tensor`, expr, a, b, [Number(al)])) as never,
+      ]);
+      kernels.push([
+        `${name}_.Tensor`,
+        ((a: Tensor, b: Tensor, al: number) => binaryInplace(`aten::${name}_.Tensor`, expr, a, b, [Number(al)])) as never,
+      ]);
+      kernels.push([
+        `${name}.Scalar`,
+        ((a: Tensor, b: number, al: number) => binaryOut(`aten::${name}.Scalar`, expr, a, Number(b), [Number(al)])) as never,
+      ]);
     } else {
       kernels.push([`${name}.Tensor`, ((a: Tensor, b: Tensor) => binaryOut(`aten::${name}.Tensor`, expr, a, b)) as never]);
       kernels.push([`${name}_.Tensor`, ((a: Tensor, b: Tensor) => binaryInplace(`aten::${name}_.Tensor`, expr, a, b)) as never]);
@@ -112,7 +121,14 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
     const out = empty_generic(broadcastShape(sizesOf(a), sizesOf(b)), rt, ScalarType.Bool);
     return pointwise(rt, op, expr, out, [a, b]);
   };
-  for (const [name, sym] of [['eq', '=='], ['ne', '!='], ['lt', '<'], ['le', '<='], ['gt', '>'], ['ge', '>=']] as const) {
+  for (const [name, sym] of [
+    ['eq', '=='],
+    ['ne', '!='],
+    ['lt', '<'],
+    ['le', '<='],
+    ['gt', '>'],
+    ['ge', '>='],
+  ] as const) {
     kernels.push([`${name}.Tensor`, compare(`aten::${name}.Tensor`, `x0 ${sym} x1`) as never]);
     kernels.push([`${name}.Scalar`, compare(`aten::${name}.Scalar`, `x0 ${sym} x1`) as never]);
   }
@@ -121,7 +137,8 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
       'masked_fill.Scalar',
       ((self: Tensor, mask: Tensor, value: number) => {
         checkFloat('aten::masked_fill.Scalar', self);
-        if (mask.scalarType !== ScalarType.Bool) throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${String(mask.dtype)}`);
+        if (mask.scalarType !== ScalarType.Bool)
+          throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${String(mask.dtype)}`);
         const m = operand(mask, self) as Tensor;
         const out = empty_generic(broadcastShape(self.sizes, m.sizes), rt, ScalarType.Float);
         return pointwise(rt, 'aten::masked_fill.Scalar', 'select(x0, s0, x1 != 0.0)', out, [self, m], [Number(value)]);
@@ -162,7 +179,8 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
     ['mm', ((a: Tensor, b: Tensor) => matmul(rt, 'aten::mm', a, b, null, 0, 1)) as never],
     [
       'addmm',
-      ((self: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number) => matmul(rt, 'aten::addmm', a, b, self, Number(beta), Number(alpha))) as never,
+      ((self: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number) =>
+        matmul(rt, 'aten::addmm', a, b, self, Number(beta), Number(alpha))) as never,
     ],
     [
       'empty.memory_format',

@@ -19,7 +19,15 @@ function lcg(n: number, seed: number): number[] {
     return s / 2 ** 32 - 0.5;
   });
 }
-const input = (sizes: number[], seed: number): Tensor => torch.tensor(lcg(sizes.reduce((a, b) => a * b, 1), seed)).reshape(sizes);
+const input = (sizes: number[], seed: number): Tensor =>
+  torch
+    .tensor(
+      lcg(
+        sizes.reduce((a, b) => a * b, 1),
+        seed,
+      ),
+    )
+    .reshape(sizes);
 
 async function expectClose(dev: Tensor, cpu: Tensor, tol = 1e-5): Promise<void> {
   expect(dev.device.toString()).toBe('webgpu:0');
@@ -92,7 +100,17 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
       expect(await got.tolist_async(), f).toEqual(a[f](b).tolist());
     }
     expect(await da.le(0).tolist_async()).toEqual(a.le(0).tolist());
-    expect(await da.t().gt(db.reshape([7, 1])).tolist_async()).toEqual(a.t().gt(b.reshape([7, 1])).tolist());
+    expect(
+      await da
+        .t()
+        .gt(db.reshape([7, 1]))
+        .tolist_async(),
+    ).toEqual(
+      a
+        .t()
+        .gt(b.reshape([7, 1]))
+        .tolist(),
+    );
     const mask = a.gt(0.1);
     await expectClose(da.masked_fill(mask.to('webgpu'), -3), a.masked_fill(mask, -3), 0);
     await expectClose(da.masked_fill(da.le(0), 0), a.masked_fill(a.le(0), 0), 0);
@@ -121,7 +139,14 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
     const { nn } = torch;
     const make = (): InstanceType<typeof nn.Sequential> => {
       torch.manual_seed(0);
-      return new nn.Sequential(new nn.Linear(6, 16), new nn.Tanh(), new nn.Linear(16, 16), new nn.ReLU(), new nn.Linear(16, 2), new nn.Sigmoid());
+      return new nn.Sequential(
+        new nn.Linear(6, 16),
+        new nn.Tanh(),
+        new nn.Linear(16, 16),
+        new nn.ReLU(),
+        new nn.Linear(16, 2),
+        new nn.Sigmoid(),
+      );
     };
     const x = input([32, 6], 8);
     const y = input([32, 2], 9).add(0.5);
@@ -143,6 +168,8 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
     const cpu = await run('cpu');
     const gpu = await run('webgpu');
     expect(cpu[9]!).toBeLessThan(cpu[0]!);
-    gpu.forEach((l, i) => expect(Math.abs(l - cpu[i]!), `step ${i}: ${l} vs ${cpu[i]}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(cpu[i]!))));
+    gpu.forEach((l, i) =>
+      expect(Math.abs(l - cpu[i]!), `step ${i}: ${l} vs ${cpu[i]}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(cpu[i]!))),
+    );
   });
 });

@@ -20,7 +20,17 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageR
       checks.push({ name: `webgpu: ${name}`, ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
   };
-  const input = (sizes: number[], seed: number): Tensor => torch.tensor(values(sizes.reduce((a, b) => a * b, 1), seed, -1, 1)).reshape(sizes);
+  const input = (sizes: number[], seed: number): Tensor =>
+    torch
+      .tensor(
+        values(
+          sizes.reduce((a, b) => a * b, 1),
+          seed,
+          -1,
+          1,
+        ),
+      )
+      .reshape(sizes);
   /** Compares a webgpu result with the CPU device's; returns the worst relative difference. */
   const against = async (dev: Tensor, cpu: Tensor, tol: number): Promise<number> => {
     assert(dev.device.toString() === 'webgpu:0', `result on ${dev.device.toString()}`);
@@ -38,7 +48,8 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageR
     assert(webgpu.is_available(), 'is_available() false after init');
     return `adapter ${info}`;
   });
-  if (!webgpu.is_available()) return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
+  if (!webgpu.is_available())
+    return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
 
   await check('to / cpu_async round trip (float32, int64, bool), printing, sync reads raise', async () => {
     const x = input([2, 3], 1);

@@ -44,7 +44,15 @@ function shader(bias: boolean): string {
 }
 
 /** `beta * bias + alpha * (mat1 @ mat2)` into a new contiguous [n, m] tensor (no bias for mm). */
-export function matmul(rt: WebGPURuntime, op: string, mat1: Tensor, mat2: Tensor, bias: Tensor | null, beta: number, alpha: number): Tensor {
+export function matmul(
+  rt: WebGPURuntime,
+  op: string,
+  mat1: Tensor,
+  mat2: Tensor,
+  bias: Tensor | null,
+  beta: number,
+  alpha: number,
+): Tensor {
   checkFloat(op, mat1, mat2, ...(bias === null ? [] : [bias]));
   if (mat1.dim() !== 2) throw new Error('self must be a matrix');
   if (mat2.dim() !== 2) throw new Error('mat2 must be a matrix');
@@ -56,7 +64,18 @@ export function matmul(rt: WebGPURuntime, op: string, mat1: Tensor, mat2: Tensor
   const tilesM = Math.ceil(m / T);
   const params = new Uint32Array(15);
   const f32 = new Float32Array(params.buffer);
-  params.set([n, k, m, tilesM, mat1.storageOffset, mat1.strides[0]!, mat1.strides[1]!, mat2.storageOffset, mat2.strides[0]!, mat2.strides[1]!]);
+  params.set([
+    n,
+    k,
+    m,
+    tilesM,
+    mat1.storageOffset,
+    mat1.strides[0]!,
+    mat1.strides[1]!,
+    mat2.storageOffset,
+    mat2.strides[0]!,
+    mat2.strides[1]!,
+  ]);
   if (bias !== null) {
     if (bias.dim() > 2) throw new Error(`addmm: self must be broadcastable to [${n}, ${m}], got a ${bias.dim()}-d tensor`);
     const s = broadcastStrides(bias, [n, m]);

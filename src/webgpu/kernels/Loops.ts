@@ -113,9 +113,7 @@ export function pointwise(
       else {
         const bi = bindingOf[t]!;
         lines.push(
-          isBool[bi] === true
-            ? `  let x${k} = f32((b${bi}[o${t} >> 2u] >> ((o${t} & 3u) * 8u)) & 0xffu);`
-            : `  let x${k} = b${bi}[o${t}];`,
+          isBool[bi] === true ? `  let x${k} = f32((b${bi}[o${t} >> 2u] >> ((o${t} & 3u) * 8u)) & 0xffu);` : `  let x${k} = b${bi}[o${t}];`,
         );
         t++;
       }
@@ -128,7 +126,11 @@ export function pointwise(
     if (boolOut) {
       // Four bool results per thread, packed into one word of the (fresh, contiguous) output.
       lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
-      lines.push('  for (var j = 0u; j < 4u; j++) {', '    if (i * 4u + j < p[0]) { word |= select(0u, 1u, element(i * 4u + j)) << (j * 8u); }', '  }');
+      lines.push(
+        '  for (var j = 0u; j < 4u; j++) {',
+        '    if (i * 4u + j < p[0]) { word |= select(0u, 1u, element(i * 4u + j)) << (j * 8u); }',
+        '  }',
+      );
       lines.push('  b0[p[1] / 4u + i] = word;', '}');
     } else {
       lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
