@@ -257,8 +257,9 @@ async function main(): Promise<number> {
       { label: 'webgpu device (SwiftShader)', path: '/webgpu' },
     ];
     for (const { label, path } of pages) {
-      console.log(`browser: page ${label}`);
+      const start = performance.now();
       const { results, errors } = await runPage(browser, `${origin}${path}`);
+      console.log(`browser: page ${label} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
       for (const c of results?.checks ?? []) {
         if (c.ok) passed++;
         else failed++;
