@@ -135,6 +135,30 @@ suite(`webgpu device${found.reason === '' ? '' : ` (skipped: ${found.reason})`}`
     await expectClose(torch.addmm(dBias, dA, dB.t(), { beta: 0.5, alpha: 2 }), torch.addmm(bias, a, b.t(), { beta: 0.5, alpha: 2 }));
   });
 
+  it('allocator: size buckets; a freed buffer is reused only after the work that used it completed', async () => {
+    expect([1, 256, 257, 4096, (1 << 20) + 1].map(webgpu.bucketSize)).toEqual([256, 256, 512, 4096, (1 << 20) + (1 << 18)]);
+    await webgpu.synchronize();
+    const a = torch.ones(1000, { device: 'webgpu' }); // 4000 bytes: the 4096 bucket
+    const bufferOf = (t: Tensor): unknown => (t.storage.deviceContext as { buffer: unknown }).buffer;
+    const allocated = webgpu.memory_allocated();
+    const p = a.mul(2);
+    const pBuffer = bufferOf(p);
+    p.dispose(); // its buffer is still used by the open encoder's dispatch
+    const b = torch.empty(1000, { device: 'webgpu' });
+    expect(bufferOf(b)).not.toBe(pBuffer);
+    const bBuffer = bufferOf(b);
+    b.dispose();
+    await webgpu.synchronize();
+    const c = torch.empty(1000, { device: 'webgpu' });
+    expect([pBuffer, bBuffer]).toContain(bufferOf(c)); // after the work completed, a cached buffer serves c
+    expect(webgpu.memory_allocated()).toBe(allocated + 4096);
+    const reserved = webgpu.memory_reserved();
+    webgpu.empty_cache();
+    expect(webgpu.memory_reserved()).toBeLessThan(reserved);
+    expect(await a.sum().item_async()).toBe(1000);
+    c.dispose();
+  });
+
   it('an MLP trains on webgpu as on cpu: the losses of 10 SGD steps agree', async () => {
     const { nn } = torch;
     const make = (): InstanceType<typeof nn.Sequential> => {
