@@ -148,8 +148,14 @@ export class WebGPURuntime implements Allocator {
 
   /** Writes `data` at the start of `buffer` (padded to 4 bytes), on the queue's timeline. */
   write(buffer: GPUBufferLike, data: Uint8Array): void {
-    // Dawn refuses views of a SharedArrayBuffer (linear memory with worker threads): copy those first.
-    if (data.byteLength % 4 === 0 && data.buffer instanceof ArrayBuffer) {
+    // Only a buffer of its own goes to writeBuffer: Dawn refuses a SharedArrayBuffer and crashes on the
+    // ArrayBuffer of a WebAssembly.Memory (CPU tensors live in linear memory), so views of those are copied.
+    if (
+      data.byteLength % 4 === 0 &&
+      data.buffer instanceof ArrayBuffer &&
+      data.byteOffset === 0 &&
+      data.buffer.byteLength === data.byteLength
+    ) {
       this.gpu.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
       return;
     }
