@@ -4,7 +4,7 @@
 // The counterpart of PyTorch's native_functions.yaml `MPS:` entries (aten/src/ATen/native/mps/operations/).
 import { DeviceType, ScalarType, empty_generic, empty_strided_generic, torch, type Device, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from './runtime.js';
-import { matmul } from './kernels/Blas.js';
+import { matmul } from './kernels/LinearAlgebra.js';
 import { blockOf, checkFloat, pointwise, type Operand } from './kernels/Loops.js';
 import { reduceSum, reducedDims } from './kernels/ReduceOps.js';
 
