@@ -21,6 +21,9 @@ const FLOORS = [
   // The public entry point and the `torch` namespace it exports gather every floor below (torch/__init__.py).
   ['package', ['^src/index\\.ts$', '^src/torch\\.ts$']],
   ['cli', ['^src/cli/', '^src/node\\.ts$']],
+  // Devices built on the public API (an out-of-tree backend, as MPS is on Metal): they import the package by
+  // its name ('aten-ts' → src/index.ts), and nothing below imports them (src/webgpu/README.md).
+  ['devices', ['^src/webgpu/']],
 ];
 
 const anyOf = (patterns) => `(${patterns.join('|')})`;

@@ -209,3 +209,13 @@ export class Device {
 export function deviceTypeNames(): readonly string[] {
   return [...PARSEABLE_DEVICE_TYPES.keys()];
 }
+
+/** Whether `text` parses as a device string ('cpu', 'cuda:1', a renamed PrivateUse1 device such as 'webgpu'). */
+export function isDeviceString(text: string): boolean {
+  try {
+    Device.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

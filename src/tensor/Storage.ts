@@ -141,6 +141,16 @@ export interface Allocator {
    * has no data. Allocators whose memory the garbage collector reclaims need not free anything.
    */
   free(storage: Storage): void;
+  /**
+   * For device memory (Storage.setDeviceContext): grows `storage` to `nbytes` keeping its bytes, as
+   * Storage.resize does for host memory. A device allocator without it cannot resize its storages.
+   */
+  reallocate?(storage: Storage, nbytes: number): void;
+  /**
+   * For device memory: the message of the error a host read or write of `storage` raises (`data()`, `tolist()`,
+   * `item()`), e.g. naming the device's awaitable read. See Note [Device memory in a Storage].
+   */
+  hostAccessError?(storage: Storage): string;
 }
 
 const CPU = new Device(DeviceType.CPU);
@@ -295,6 +305,11 @@ export class Storage {
    * except after `set_`-style storage swaps, which aten-ts does not have).
    */
   version = 0;
+  /**
+   * Device memory the CPU cannot address (a GPU buffer): the allocator's object for it, as c10::DataPtr's
+   * context; null for host memory. See Note [Device memory in a Storage].
+   */
+  deviceContext: unknown = null;
   /** Set by `free()`: data() then says the memory was released instead of calling it a meta storage. */
   freed = false;
   /** Lives beyond every `scope()` (StorageScope.ts): set when it becomes a `.grad`. */
@@ -335,6 +350,19 @@ export class Storage {
     this.handle = ptr.handle ?? 0;
   }
 
+  /**
+   * Points this storage at device memory the CPU cannot address (what a GPU allocator's `allocate` does):
+   * `context` is the allocator's object for it (a GPUBuffer and its offset), read back by its kernels as
+   * `storage.deviceContext`. See Note [Device memory in a Storage].
+   */
+  setDeviceContext(context: unknown, handle = 0): void {
+    if (context === null || context === undefined) throw new TypeError('setDeviceContext(): context must not be null');
+    this.arrays = null;
+    this.byteOffset = 0;
+    this.deviceContext = context;
+    this.handle = handle;
+  }
+
   /** This storage's allocation as a DataPtr; null for meta storage and after free. */
   get dataPtr(): DataPtr | null {
     const arrays = this.arrays;
@@ -354,6 +382,12 @@ export class Storage {
   data(dtype: ScalarType): StorageArray {
     const arrays = this.arrays;
     if (arrays !== null) return arrays.get(storageArrayInfo(dtype).ctor);
+    if (this.deviceContext !== null) {
+      throw new Error(
+        this.allocator.hostAccessError?.(this) ??
+          `the data of a ${this.device.toString()} tensor is device memory the CPU cannot read; copy it to the CPU first`,
+      );
+    }
     if (this.freed) throw new Error("this tensor's storage was freed (dispose()); its data can no longer be read or written");
     throw new Error(
       "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
@@ -372,6 +406,12 @@ export class Storage {
    */
   resize(nbytes: number): void {
     if (nbytes <= this.nbytes) return;
+    if (this.deviceContext !== null) {
+      if (this.allocator.reallocate === undefined) throw new Error(`cannot resize the storage of a ${this.device.toString()} tensor`);
+      this.allocator.reallocate(this, nbytes);
+      this.nbytes = nbytes;
+      return;
+    }
     const old = new Storage(0, metaAllocator);
     [old.arrays, old.byteOffset, old.handle, old.nbytes] = [this.arrays, this.byteOffset, this.handle, this.nbytes];
     this.allocator.allocate(nbytes, this);
@@ -386,12 +426,22 @@ export class Storage {
 
   /** Releases the memory now (Tensor.dispose()); later access throws. Freeing twice does nothing. */
   free(): void {
-    if (this.arrays === null) return;
+    if (this.arrays === null && this.deviceContext === null) return;
     this.allocator.free(this);
     this.arrays = null;
+    this.deviceContext = null;
     this.freed = true;
   }
 }
+
+// Note [Device memory in a Storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// c10::DataPtr is a pointer plus a context the allocator owns; for CUDA or MPS the pointer is device memory the
+// CPU cannot dereference. Here host memory is `arrays` (typed arrays over a buffer) and device memory is
+// `deviceContext`, an object only the device's allocator and kernels understand (src/webgpu keeps a GPUBuffer
+// there). A device storage has no arrays: every host access (`data()`, hence `tolist()`, `item()`, the CPU
+// kernels) raises the allocator's `hostAccessError`, and the device's own kernels (`copy_` to and from the CPU
+// first of all) move the bytes. Printing shows such a tensor as a meta tensor prints (`...` and its size).
 
 // Note [Storage over a caller's buffer]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

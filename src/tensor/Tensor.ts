@@ -547,7 +547,8 @@ export class Tensor extends TensorImpl {
 
   /** `repr(tensor)`, exactly as PyTorch prints it. */
   override toString(options?: FormatOptions): string {
-    const view = this.isMeta() ? null : this.dataView();
+    const hostReadable = this.storage.deviceContext === null;
+    const view = this.isMeta() || !hostReadable ? null : this.dataView();
     const data = view?.data;
     const contiguousIndex = (flat: number): number => {
       const { base, lanes } = view as NonNullable<typeof view>;
@@ -565,6 +566,7 @@ export class Tensor extends TensorImpl {
         dtype: dtypeName(this.scalarType),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
+        hostReadable,
         // Python prints the node's type name: `CopySlices` for the node whose name() is torch::autograd::CopySlices.
         gradFn: this.gradFn?.name().replace(/^torch::autograd::/, '') ?? null,
         get: (flat) => readElement(this.scalarType, data as NonNullable<typeof data>, contiguousIndex(flat)),

@@ -24,6 +24,8 @@ export interface PrintableTensor {
   readonly gradFn?: string | null;
   /** Informational: the printer, like PyTorch, only looks at gradFn and requiresGrad. */
   readonly isLeaf?: boolean;
+  /** False for device memory the CPU cannot read: printed as a meta tensor is (See Note [Device memory in a Storage]). */
+  readonly hostReadable?: boolean;
   /**
    * Element at a flat row-major (contiguous) index; numbers for real dtypes, booleans (or 0/1) for bool,
    * [re, im] for complex. Not called for meta or empty tensors.
@@ -544,7 +546,7 @@ export function formatTensor(t: PrintableTensor, options?: FormatOptions): strin
   const dtypeSuffix = `dtype=torch.${t.dtype}`;
   const numel = t.sizes.reduce((a, b) => a * b, 1);
   let body: string;
-  if (deviceType === 'meta') {
+  if (deviceType === 'meta' || t.hostReadable === false) {
     suffixes.push(`size=${sizeString(t.sizes)}`);
     if (t.dtype !== defaultFloat) suffixes.push(dtypeSuffix);
     body = '...';

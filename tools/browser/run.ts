@@ -7,7 +7,7 @@
 // Node on the same bundle; their printed lines are the page's expected output. Builds nothing: run `npm run build` first (`npm test`
 // does). Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS that exists.
 
-import { transform } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -88,12 +88,48 @@ const userPage = (expected: string): string => `<!doctype html>
 </html>
 `;
 
+// The webgpu page: the device (src/webgpu, bundled with 'aten-ts' external) resolves 'aten-ts' through an
+// import map to the page's bundle, so it registers into the same core (tools/browser/webgpu.ts).
+const webgpuPage = (): string => `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>aten-ts webgpu test</title>
+    <link rel="icon" href="data:," />
+    <script type="importmap">{ "imports": { "aten-ts": "/dist/bundle/index.js" } }</script>
+  </head>
+  <body>
+    <script type="module">
+      import * as aten from 'aten-ts';
+      import * as webgpu from '/webgpu.js';
+      import { runWebGPUChecks } from '/tools/browser/webgpu.js';
+      globalThis.__results = await runWebGPUChecks(aten, webgpu);
+    </script>
+  </body>
+</html>
+`;
+
+/** src/webgpu as one ES module that imports the core as 'aten-ts'. */
+async function bundleWebGPU(): Promise<string> {
+  const out = await build({
+    entryPoints: [join(ROOT, 'src/webgpu/index.ts')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    external: ['aten-ts'],
+    write: false,
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0]!.text;
+}
+
 /**
  * Serves the test page, the bundle and the transpiled checks (tools/browser/<name>.ts as /tools/browser/<name>.js);
  * `?isolated=1` adds COOP/COEP to the page. `expected` is the scenarios' output in Node, as JSON.
  */
 async function startServer(expected: string, user: { bundle: string; printed: string }): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(BUNDLE, 'utf8');
+  const webgpuBundle = await bundleWebGPU();
   const modules = new Map<string, string>();
   for (const name of readdirSync(PAGE_DIR).filter((f) => f.endsWith('.ts') && f !== 'run.ts')) {
     const source = readFileSync(join(PAGE_DIR, name), 'utf8');
@@ -112,6 +148,10 @@ async function startServer(expected: string, user: { bundle: string; printed: st
         ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
         : {};
       send(200, 'text/html; charset=utf-8', testPage(isolated, expected), headers);
+    } else if (url.pathname === '/webgpu') {
+      send(200, 'text/html; charset=utf-8', webgpuPage());
+    } else if (url.pathname === '/webgpu.js') {
+      send(200, 'text/javascript; charset=utf-8', webgpuBundle);
     } else if (url.pathname === '/user') {
       send(200, 'text/html; charset=utf-8', userPage(JSON.stringify(user.printed)));
     } else if (url.pathname === '/user.js') {
@@ -202,17 +242,24 @@ async function main(): Promise<number> {
   let passed = 0;
   let failed = 0;
   try {
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    // WebGPU on SwiftShader (a CPU adapter Debian's chromium ships) for the webgpu page; the others ignore it.
+    browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'],
+    });
     const version = browser.version();
     console.log(`browser: chromium ${version} (${executablePath}), serving ${origin}`);
     const pages = [
       { label: 'not isolated', path: '/' },
       { label: 'cross-origin isolated', path: '/?isolated=1' },
       { label: 'user bundle', path: '/user' },
+      { label: 'webgpu device (SwiftShader)', path: '/webgpu' },
     ];
     for (const { label, path } of pages) {
-      console.log(`browser: page ${label}`);
+      const start = performance.now();
       const { results, errors } = await runPage(browser, `${origin}${path}`);
+      console.log(`browser: page ${label} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
       for (const c of results?.checks ?? []) {
         if (c.ok) passed++;
         else failed++;

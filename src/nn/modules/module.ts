@@ -2,7 +2,7 @@
 // assignment, in assignment order; state_dict, load_state_dict, repr, hooks, train/eval, to, zero_grad.
 // Mirrors torch/nn/modules/module.py.
 
-import type { Device } from '../../c10/Device.js';
+import { isDeviceString, type Device } from '../../c10/Device.js';
 import { Dtype, toScalarType, type DtypeLike } from '../../c10/Dtype.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
@@ -434,7 +434,8 @@ export class Module {
   // also recommends.
   /** `to(dtype)` / `to(device)`: floating-point parameters and buffers for a dtype, all of them for a device. */
   to(target: DtypeLike | Device): this {
-    if (target instanceof Dtype || typeof target === 'number' || (typeof target === 'string' && !/^(cpu|meta|cuda)/.test(target))) {
+    // A string is a device when it parses as one (a renamed PrivateUse1 device such as 'webgpu' too), else a dtype.
+    if (target instanceof Dtype || typeof target === 'number' || (typeof target === 'string' && !isDeviceString(target))) {
       const dtype = toScalarType(target);
       return this._apply((t) => (t.isFloatingPoint() || t.isComplex() ? t.to(dtype) : t));
     }

@@ -1,0 +1,199 @@
+// aten-ts/webgpu: the `webgpu` device, an out-of-tree backend registered at PrivateUse1 through the public API
+// (rename_privateuse1_backend, setAllocator, torch.library), as PyTorch's MPS backend sits on Metal. Loading
+// this module registers nothing; `await init()` does. See README.md in this folder. No single PyTorch
+// counterpart: torch/mps/__init__.py (the device module) plus aten/src/ATen/mps (the runtime).
+import { DeviceType, Tensor, setAllocator, torch } from 'aten-ts';
+
+type NestedList = ReturnType<Tensor['tolist']>;
+import type { GPULike } from './gpu.js';
+import { webgpuKernels } from './ops.js';
+import { WebGPURuntime, type GpuBlock } from './runtime.js';
+
+export type { GPULike, GPUAdapterLike, GPUDeviceLike } from './gpu.js';
+export { bucketSize } from './runtime.js';
+
+/** Options of {@link init}. */
+export interface WebGPUInitOptions {
+  /** The WebGPU entry point: `navigator.gpu` by default; in Node, `create([])` of the npm package `webgpu`. */
+  readonly gpu?: GPULike;
+  /** Passed to requestAdapter (e.g. `'high-performance'`). */
+  readonly powerPreference?: 'low-power' | 'high-performance';
+}
+
+/** What {@link init} resolves to: the adapter that serves the device. */
+export interface WebGPUInfo {
+  readonly vendor: string;
+  readonly architecture: string;
+  readonly description: string;
+}
+
+let runtime: WebGPURuntime | null = null;
+let initializing: Promise<WebGPUInfo> | null = null;
+
+function rt(): WebGPURuntime {
+  if (runtime === null) throw new Error('the webgpu device is not initialised: call `await torch.webgpu.init()` (aten-ts/webgpu) first');
+  return runtime;
+}
+
+// Note [Reading webgpu tensors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A GPU buffer reaches the CPU only through `mapAsync`: in a browser's main thread there is no way to wait for
+// it synchronously. aten-ts's `x.item()`, `x.tolist()`, `x.cpu()` / `x.to('cpu')` and the CPU kernels are
+// synchronous, as PyTorch's are. Alternatives considered:
+// - a host shadow of every device tensor, updated by mapping after each operator: a GPU-to-CPU round trip per
+//   operator, the stall the device exists to avoid;
+// - blocking with Atomics.wait while a worker maps the buffer: needs the device in a worker, cross-origin
+//   isolation, and still forbids waiting on the main thread;
+// - making every operator return a Promise: a different library from PyTorch's, and slow;
+// - returning stale or placeholder values: silently wrong.
+// Decided: every synchronous read of a webgpu tensor raises an error that names its awaitable twin, and each
+// synchronising call has one: `await x.cpu_async()` (a CPU copy, detached from autograd), `await
+// x.item_async()`, `await x.tolist_async()`, `await torch.webgpu.synchronize()`. Printing does not read: a webgpu
+// tensor prints as a meta tensor does, `tensor(..., device='webgpu:0', size=(2, 3))` (Note [Device memory in a
+// Storage]); print `await x.cpu_async()` for values. A read flushes the open encoder (Note [One open command
+// encoder]) and waits only for the work before it, so a loop that reads its loss every N steps keeps encoding
+// the following steps meanwhile. For the same reason cpu_fallback cannot serve webgpu tensors (its copies to
+// the CPU are synchronous): a missing kernel raises, and there is no PYTORCH_ENABLE_MPS_FALLBACK-style flag yet.
+
+/** `await x.cpu_async()`: a contiguous CPU copy of a webgpu tensor (the awaitable `x.cpu()`); not differentiable. */
+export async function cpuAsync(x: Tensor): Promise<Tensor> {
+  if (x.device.type !== DeviceType.PrivateUse1) return x.cpu();
+  const r = rt();
+  const c = torch.no_grad(() => x.contiguous());
+  const item = c.element_size();
+  const out = torch.empty([...c.sizes], { dtype: c.dtype });
+  if (c.numel() === 0) return out;
+  const bytes = await r.read((c.storage.deviceContext as GpuBlock).buffer, c.storageOffset * item, c.numel() * item);
+  const { data, base } = out.dataView();
+  new Uint8Array(data.buffer, data.byteOffset + base * data.BYTES_PER_ELEMENT, bytes.byteLength).set(new Uint8Array(bytes));
+  return out;
+}
+
+/** The missing-kernel error, as PyTorch's MPS raises it (naming the operator). */
+function notImplemented(op: { toString(): string }): never {
+  const name = String(op)
+    .replace(/^aten\./, 'aten::')
+    .replace(/\.default$/, '');
+  throw new Error(
+    `The operator '${name}' is not currently implemented for the webgpu device. ` +
+      'The operators it has are listed in aten-ts/src/webgpu/README.md; move the tensors to the CPU with ' +
+      '`await x.cpu_async()` to run it there.',
+  );
+}
+
+/**
+ * `await torch.webgpu.init()`: finds an adapter, opens a device and registers it as the `webgpu` device (the
+ * PrivateUse1 name, allocator, kernels, `x.webgpu()`, `x.is_webgpu`, the awaitable reads). Once per process;
+ * later calls resolve to the same adapter. Rejects if WebGPU or an adapter is missing.
+ */
+export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
+  initializing ??= initOnce(options).catch((e: unknown) => {
+    initializing = null;
+    throw e;
+  });
+  return initializing;
+}
+
+async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
+  const gpu = options.gpu ?? (globalThis as { navigator?: { gpu?: GPULike } }).navigator?.gpu;
+  if (gpu === undefined) {
+    throw new Error('WebGPU is not available here: no navigator.gpu (in Node, pass `gpu: create([])` from the npm package `webgpu`)');
+  }
+  const adapter = await gpu.requestAdapter(options.powerPreference === undefined ? {} : { powerPreference: options.powerPreference });
+  if (adapter === null) throw new Error('WebGPU is available but no adapter was found (requestAdapter() returned null)');
+  const device = await adapter.requestDevice({
+    requiredLimits: {
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      maxBufferSize: adapter.limits.maxBufferSize,
+    },
+  });
+  const r = new WebGPURuntime(device, adapter);
+  torch.utils.rename_privateuse1_backend('webgpu');
+  setAllocator(DeviceType.PrivateUse1, r);
+  const lib = new torch.library.Library('aten', 'IMPL', 'PrivateUse1');
+  for (const [name, kernel] of webgpuKernels(r)) lib.impl(name, kernel as never);
+  const fallback = new torch.library.Library('_', 'IMPL', 'PrivateUse1');
+  fallback.fallback(notImplemented as never);
+  torch._register_device_module('webgpu', webgpu);
+  torch.utils.generate_methods_for_privateuse1_backend();
+  defineReads();
+  runtime = r;
+  const info = adapter.info ?? {};
+  return { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '' };
+}
+
+function defineReads(): void {
+  const proto = Tensor.prototype as unknown as Record<string, unknown>;
+  const methods: Record<string, (this: Tensor) => Promise<unknown>> = {
+    cpu_async(this: Tensor) {
+      return cpuAsync(this);
+    },
+    async item_async(this: Tensor) {
+      return (await cpuAsync(this)).item();
+    },
+    async tolist_async(this: Tensor) {
+      return (await cpuAsync(this)).tolist();
+    },
+  };
+  for (const [name, fn] of Object.entries(methods)) Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
+}
+
+// TypeScript learns about the generated and added members through a declaration merge.
+declare module 'aten-ts' {
+  interface Tensor {
+    /** `x.webgpu()`: a copy on the webgpu device (after `torch.webgpu.init()`). */
+    webgpu(device?: number | string | null): Tensor;
+    /** Whether the tensor lives on the webgpu device. */
+    readonly is_webgpu: boolean;
+    /** The awaitable `x.cpu()` (Note [Reading webgpu tensors]). */
+    cpu_async(): Promise<Tensor>;
+    /** The awaitable `x.item()`. */
+    item_async(): Promise<number | boolean>;
+    /** The awaitable `x.tolist()`. */
+    tolist_async(): Promise<NestedList>;
+  }
+}
+
+/** `torch.webgpu.is_available()`: whether `init()` has opened a device. */
+export function is_available(): boolean {
+  return runtime !== null;
+}
+
+/** `await torch.webgpu.synchronize()`: submits the open encoder and waits for all work so far. */
+export function synchronize(): Promise<void> {
+  return rt().synchronize();
+}
+
+/** Bytes held by live webgpu tensors (their size buckets), as `torch.mps.current_allocated_memory()`. */
+export function memory_allocated(): number {
+  return runtime?.allocatedBytes ?? 0;
+}
+
+/** Bytes of every GPU buffer the allocator holds (live, cached and waiting on work), as `driver_allocated_memory()`. */
+export function memory_reserved(): number {
+  return runtime?.reservedBytes ?? 0;
+}
+
+/** `torch.webgpu.empty_cache()`: destroys the cached free buffers. */
+export function empty_cache(): void {
+  runtime?.emptyCache();
+}
+
+/** Submission and compile counters (submits, dispatches, pipelines compiled, buffers created). */
+export function stats(): { submits: number; dispatches: number; pipelinesCompiled: number; buffersCreated: number } {
+  return { ...rt().stats };
+}
+
+/** `torch.webgpu`: the device module (`torch.get_device_module('webgpu')`). */
+export const webgpu = {
+  name: 'webgpu',
+  init,
+  is_available,
+  device_count: (): number => (runtime === null ? 0 : 1),
+  current_device: (): number => 0,
+  synchronize,
+  memory_allocated,
+  memory_reserved,
+  empty_cache,
+  stats,
+};

@@ -1,0 +1,151 @@
+// Pointwise kernels of the webgpu device in WGSL: one generated shader per (expression, rank after coalescing,
+// operand pattern), with sizes, strides and offsets passed as data, so one pipeline serves every shape. The
+// counterpart of aten/src/ATen/native/cpu/Loops.h over TensorIterator, and of the MPS binary/unary kernels.
+import { ScalarType, type Tensor } from 'aten-ts';
+import type { GpuBlock, WebGPURuntime } from '../runtime.js';
+
+/** An operand of a pointwise kernel: a tensor on the device, or a float scalar (a number or a CPU 0-dim tensor). */
+export type Operand = Tensor | number;
+
+const WORKGROUP = 64;
+
+/** The GPU block of a webgpu tensor. */
+export function blockOf(t: Tensor): GpuBlock {
+  return t.storage.deviceContext as GpuBlock;
+}
+
+/**
+ * Merges adjacent dimensions that every operand walks as one (stride[d] == stride[d+1] * size[d+1]) and drops
+ * dimensions of size 1, as TensorIterator's coalesce_dimensions does: a contiguous operation becomes rank 1.
+ */
+export function coalesce(sizes: readonly number[], strides: readonly (readonly number[])[]): { sizes: number[]; strides: number[][] } {
+  const outSizes: number[] = [];
+  const outStrides: number[][] = strides.map(() => []);
+  for (let d = 0; d < sizes.length; d++) {
+    const size = sizes[d]!;
+    if (size === 1) continue;
+    const last = outSizes.length - 1;
+    if (last >= 0 && strides.every((s, k) => outStrides[k]![last] === s[d]! * size)) {
+      outSizes[last]! *= size;
+      strides.forEach((s, k) => (outStrides[k]![last] = s[d]!));
+    } else {
+      outSizes.push(size);
+      strides.forEach((s, k) => outStrides[k]!.push(s[d]!));
+    }
+  }
+  return { sizes: outSizes, strides: outStrides };
+}
+
+/** The strides of `t` seen with `sizes` (broadcast: 0 where `t` has size 1 or no such dimension). */
+export function broadcastStrides(t: Tensor, sizes: readonly number[]): number[] {
+  const off = sizes.length - t.dim();
+  return sizes.map((_, d) => (d < off || t.sizes[d - off] === 1 ? 0 : t.strides[d - off]!));
+}
+
+/**
+ * Encodes `out[i] = expr` over `out`'s elements. In `expr`, `x0`, `x1`, ... are the operands (tensors broadcast
+ * to `out`'s shape, or scalars) and `s0`, `s1`, ... the extra float scalars. `elem` is the WGSL element type the
+ * buffers are read as (`f32`, or `u32` for a bit copy).
+ */
+export function pointwise(
+  rt: WebGPURuntime,
+  name: string,
+  expr: string,
+  out: Tensor,
+  operands: readonly Operand[],
+  scalars: readonly number[] = [],
+  elem: 'f32' | 'u32' = 'f32',
+): Tensor {
+  const numel = out.numel();
+  if (numel === 0) return out;
+  const tensors = operands.filter((o): o is Tensor => typeof o !== 'number');
+  const { sizes, strides } = coalesce(out.sizes, [out.strides, ...tensors.map((t) => broadcastStrides(t, out.sizes))]);
+  const rank = sizes.length;
+  // Bindings: the output, then each distinct input buffer (an input in the output's buffer reads `out`).
+  const outBuffer = blockOf(out).buffer;
+  const buffers = [outBuffer];
+  const bindingOf = tensors.map((t) => {
+    const b = blockOf(t).buffer;
+    let i = buffers.indexOf(b);
+    if (i < 0) i = buffers.push(b) - 1;
+    return i;
+  });
+  // Parameters: numel, the out offset, the input offsets, the scalars (f32 bits), sizes, out strides, input strides.
+  const allScalars = [...operands.filter((o): o is number => typeof o === 'number'), ...scalars];
+  const header = 2 + tensors.length + allScalars.length;
+  const params = new Uint32Array(header + rank * (2 + tensors.length));
+  const f32 = new Float32Array(params.buffer);
+  params[0] = numel;
+  params[1] = out.storageOffset;
+  tensors.forEach((t, k) => (params[2 + k] = t.storageOffset));
+  allScalars.forEach((s, k) => (f32[2 + tensors.length + k] = s));
+  params.set(sizes, header);
+  strides.forEach((s, k) => params.set(s, header + rank * (1 + k)));
+  const paramBlock = rt.scratch(params);
+  // The key: what the shader text depends on.
+  const pattern = operands.map((o) => (typeof o === 'number' ? 's' : `t${bindingOf[tensors.indexOf(o)]}`)).join(',');
+  const key = `pointwise:${name}:${elem}:r${rank}:${pattern}:s${scalars.length}`;
+  const boolOut = out.scalarType === ScalarType.Bool;
+  if (boolOut && (!out.isContiguous() || out.storageOffset % 4 !== 0)) {
+    throw new Error(`webgpu: ${name} writes bool results only into a fresh contiguous tensor`);
+  }
+  const isBool = buffers.map((buf) => tensors.some((t) => blockOf(t).buffer === buf && t.scalarType === ScalarType.Bool));
+  const pipeline = rt.pipeline(`${key}:${boolOut ? 'b' : ''}${isBool.map((x) => (x ? 'b' : '_')).join('')}`, () => {
+    const lines: string[] = [];
+    const type = (i: number): string => (isBool[i] === true || (i === 0 && boolOut) ? 'u32' : elem);
+    lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${type(0)}>;`);
+    for (let i = 1; i < buffers.length; i++) lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${type(i)}>;`);
+    lines.push(`@group(0) @binding(${buffers.length}) var<storage, read> p: array<u32>;`);
+    lines.push(`const R: u32 = ${rank}u;`, `const H: u32 = ${header}u;`, 'var<private> o: u32;');
+    // element(i): operand i's value by `expr`, and its output offset in `o`.
+    lines.push(`fn element(i: u32) -> ${boolOut ? 'bool' : elem} {`);
+    lines.push(`  var rem = i;`, `  o = p[1];`);
+    tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
+    lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
+    lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
+    lines.push(`    o += idx * p[H + R + ud];`);
+    tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
+    lines.push(`  }`);
+    let t = 0;
+    let s = 0;
+    operands.forEach((op, k) => {
+      if (typeof op === 'number') lines.push(`  let x${k} = bitcast<f32>(p[${2 + tensors.length + s++}]);`);
+      else {
+        const bi = bindingOf[t]!;
+        lines.push(
+          isBool[bi] === true ? `  let x${k} = f32((b${bi}[o${t} >> 2u] >> ((o${t} & 3u) * 8u)) & 0xffu);` : `  let x${k} = b${bi}[o${t}];`,
+        );
+        t++;
+      }
+    });
+    scalars.forEach((_, k) => lines.push(`  let s${k} = bitcast<f32>(p[${2 + tensors.length + s + k}]);`));
+    lines.push(`  return ${expr};`, `}`);
+    lines.push(`@compute @workgroup_size(${WORKGROUP})`);
+    lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
+    lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`);
+    if (boolOut) {
+      // Four bool results per thread, packed into one word of the (fresh, contiguous) output.
+      lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
+      lines.push(
+        '  for (var j = 0u; j < 4u; j++) {',
+        '    if (i * 4u + j < p[0]) { word |= select(0u, 1u, element(i * 4u + j)) << (j * 8u); }',
+        '  }',
+      );
+      lines.push('  b0[p[1] / 4u + i] = word;', '}');
+    } else {
+      lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
+    }
+    return lines.join('\n');
+  });
+  rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil((boolOut ? Math.ceil(numel / 4) : numel) / WORKGROUP));
+  return out;
+}
+
+/** float32 only for now (See the README's "What works"); anything else raises naming the operator. */
+export function checkFloat(op: string, ...ts: readonly Operand[]): void {
+  for (const t of ts) {
+    if (typeof t !== 'number' && t.scalarType !== ScalarType.Float) {
+      throw new Error(`webgpu: ${op} supports float32 tensors only so far, got ${String(t.dtype)}`);
+    }
+  }
+}

@@ -1,0 +1,278 @@
+// The webgpu device's runtime: one GPUDevice, the open command encoder every kernel encodes into, the cache of
+// compute pipelines, and the caching allocator of GPU buffers. PyTorch's counterparts are MPSStream
+// (aten/src/ATen/mps/MPSStream.mm: one command buffer, committed on demand), MPSAllocator (size buckets,
+// buffers reused only after the command buffers that used them complete) and the MPS kernels' cached graphs.
+import { Device, DeviceType, type Allocator, type Storage } from 'aten-ts';
+import { BufferUsage, MAP_READ, type GPUAdapterLike, type GPUBufferLike, type GPUComputePipelineLike, type GPUDeviceLike } from './gpu.js';
+
+/** What a webgpu storage keeps in `storage.deviceContext` (See Note [Device memory in a Storage]). */
+export interface GpuBlock {
+  readonly buffer: GPUBufferLike;
+  /** The bucket size the buffer was made with (its `size`). */
+  readonly bytes: number;
+}
+
+const STORAGE_USAGE = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.COPY_DST;
+
+/** Flush the open encoder after this many dispatches (Note [One open command encoder]). */
+const MAX_DISPATCHES = 64;
+/** Flush when buffers freed since the last completed submit hold this many bytes (memory pressure). */
+const MAX_PENDING_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The bucket a request of `nbytes` is served from: powers of two up to 1 MiB (256 bytes at least), then
+ * steps of an eighth of the power of two above (at most 12.5% waste), as MPSAllocator's size classes.
+ */
+export function bucketSize(nbytes: number): number {
+  const n = Math.max(256, Math.ceil(nbytes / 4) * 4);
+  if (n <= 1 << 20) return 2 ** Math.ceil(Math.log2(n));
+  const step = 2 ** (Math.ceil(Math.log2(n)) - 3);
+  return Math.ceil(n / step) * step;
+}
+
+// Note [One open command encoder]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every kernel encodes its dispatch into one open GPUCommandEncoder (one compute pass per dispatch, so that
+// copies can sit between them); nothing is submitted per operator. The encoder is submitted (a "flush") when
+// the host needs results (a readback, `synchronize()`), after MAX_DISPATCHES dispatches (so the GPU starts
+// working while the host keeps encoding), and when freed buffers waiting on unsubmitted work hold more than
+// MAX_PENDING_BYTES (memory pressure). `queue.writeBuffer` (uploads, kernel parameters) runs on the queue's
+// timeline, before any later submit: a buffer written that way must not be read by work already encoded for
+// other data, which is why the allocator never reuses a buffer before the work that used it has completed
+// (Note [Buffers freed after the work]).
+
+// Note [Buffers freed after the work]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A storage dies (its tensor is garbage collected, or `dispose()`) while the GPU may still read its buffer in
+// encoded or submitted work. Its buffer goes to `pending` tagged with the submit that will be the last to use
+// it (the open encoder's, if any dispatch is encoded); when `queue.onSubmittedWorkDone()` for that submit
+// resolves, the buffer returns to the free list of its bucket and may be handed out again. Buffers are
+// destroyed only by `empty_cache()` (free lists) and when the device is destroyed: no GPU allocation per
+// operator once the training loop's sizes have been seen.
+
+/** The webgpu runtime: device, submission, pipelines and memory. One per process (`torch.webgpu.init()`). */
+export class WebGPURuntime implements Allocator {
+  readonly device = new Device(DeviceType.PrivateUse1, 0);
+  private encoder: ReturnType<GPUDeviceLike['createCommandEncoder']> | null = null;
+  private dispatches = 0;
+  /** Submits made, and the last one known complete. */
+  private submitted = 0;
+  private completed = 0;
+  private readonly freeLists = new Map<number, GPUBufferLike[]>();
+  private readonly pending: { block: GpuBlock; after: number }[] = [];
+  private pendingBytes = 0;
+  private readonly pipelines = new Map<string, GPUComputePipelineLike>();
+  private readonly registry = new FinalizationRegistry<GpuBlock>((block) => this.release(block));
+  private readonly tokens = new WeakMap<Storage, object>();
+  /** Bytes held by live storages (their buckets), and by every buffer this runtime made and has not destroyed. */
+  allocatedBytes = 0;
+  reservedBytes = 0;
+  /** Counters for tests and benchmarks. */
+  readonly stats = { submits: 0, dispatches: 0, pipelinesCompiled: 0, buffersCreated: 0 };
+
+  constructor(
+    readonly gpu: GPUDeviceLike,
+    readonly adapter: GPUAdapterLike,
+  ) {}
+
+  // ---- Allocator ----
+
+  allocate(nbytes: number, into: Storage): void {
+    const block = this.acquire(nbytes);
+    into.setDeviceContext(block);
+    const token = {};
+    this.registry.register(into, block, token);
+    this.tokens.set(into, token);
+    this.allocatedBytes += block.bytes;
+  }
+
+  free(storage: Storage): void {
+    const token = this.tokens.get(storage);
+    if (token === undefined) return;
+    this.tokens.delete(storage);
+    this.registry.unregister(token);
+    this.release(storage.deviceContext as GpuBlock);
+  }
+
+  reallocate(storage: Storage, nbytes: number): void {
+    const old = storage.deviceContext as GpuBlock;
+    const token = this.tokens.get(storage);
+    if (token !== undefined) this.registry.unregister(token);
+    this.allocate(nbytes, storage);
+    this.copyBuffer(old.buffer, 0, (storage.deviceContext as GpuBlock).buffer, 0, Math.min(old.bytes, storage.nbytes));
+    this.release(old);
+  }
+
+  hostAccessError(storage: Storage): string {
+    return (
+      `a ${storage.device.toString()} tensor cannot be read synchronously: the GPU returns data asynchronously. ` +
+      'Use the awaitable twin: await x.cpu_async(), await x.item_async(), await x.tolist_async() ' +
+      '(See Note [Reading webgpu tensors])'
+    );
+  }
+
+  /** A buffer of at least `nbytes` from its bucket's free list, or a new one. */
+  acquire(nbytes: number): GpuBlock {
+    const bytes = bucketSize(nbytes);
+    const list = this.freeLists.get(bytes);
+    const reused = list?.pop();
+    if (reused !== undefined) return { buffer: reused, bytes };
+    if (bytes > this.gpu.limits.maxStorageBufferBindingSize) {
+      throw new Error(
+        `webgpu: cannot allocate ${nbytes} bytes: the adapter binds at most ${this.gpu.limits.maxStorageBufferBindingSize} bytes per buffer`,
+      );
+    }
+    this.stats.buffersCreated++;
+    this.reservedBytes += bytes;
+    return { buffer: this.gpu.createBuffer({ size: bytes, usage: STORAGE_USAGE }), bytes };
+  }
+
+  /** Gives a block back once the work using it has completed (Note [Buffers freed after the work]). */
+  release(block: GpuBlock, live = true): void {
+    if (live) this.allocatedBytes -= block.bytes;
+    const after = this.encoder !== null ? this.submitted + 1 : this.submitted;
+    if (after <= this.completed) {
+      this.toFreeList(block);
+      return;
+    }
+    this.pending.push({ block, after });
+    this.pendingBytes += block.bytes;
+    if (this.pendingBytes > MAX_PENDING_BYTES) this.flush();
+  }
+
+  private toFreeList(block: GpuBlock): void {
+    let list = this.freeLists.get(block.bytes);
+    if (list === undefined) this.freeLists.set(block.bytes, (list = []));
+    list.push(block.buffer);
+  }
+
+  /** Writes `data` at the start of `buffer` (padded to 4 bytes), on the queue's timeline. */
+  write(buffer: GPUBufferLike, data: Uint8Array): void {
+    // Only a buffer of its own goes to writeBuffer: Dawn refuses a SharedArrayBuffer and crashes on the
+    // ArrayBuffer of a WebAssembly.Memory (CPU tensors live in linear memory), so views of those are copied.
+    if (
+      data.byteLength % 4 === 0 &&
+      data.buffer instanceof ArrayBuffer &&
+      data.byteOffset === 0 &&
+      data.buffer.byteLength === data.byteLength
+    ) {
+      this.gpu.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+      return;
+    }
+    const padded = new Uint8Array(Math.ceil(data.byteLength / 4) * 4);
+    padded.set(data);
+    this.gpu.queue.writeBuffer(buffer, 0, padded.buffer, 0, padded.byteLength);
+  }
+
+  /** A block for a kernel's parameters or a temporary, released after the open encoder's work. */
+  scratch(data: ArrayBufferView): GpuBlock {
+    const block = this.acquire(data.byteLength);
+    this.write(block.buffer, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    this.encode(); // the block is used by the open encoder
+    this.release(block, false);
+    return block;
+  }
+
+  /** `empty_cache()`: destroys the buffers of the free lists. */
+  emptyCache(): void {
+    for (const [bytes, list] of this.freeLists) {
+      for (const b of list) b.destroy();
+      this.reservedBytes -= bytes * list.length;
+    }
+    this.freeLists.clear();
+  }
+
+  // ---- Submission (Note [One open command encoder]) ----
+
+  /** The open command encoder (opened on first use). */
+  encode(): ReturnType<GPUDeviceLike['createCommandEncoder']> {
+    return (this.encoder ??= this.gpu.createCommandEncoder());
+  }
+
+  /** Encodes one dispatch of `pipeline` over `buffers` (bound at 0, 1, ... in order). */
+  dispatch(pipeline: GPUComputePipelineLike, buffers: readonly GPUBufferLike[], groups: number): void {
+    const limit = this.gpu.limits.maxComputeWorkgroupsPerDimension;
+    const x = Math.min(groups, limit);
+    const y = Math.ceil(groups / x);
+    const bindGroup = this.gpu.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const pass = this.encode().beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bindGroup);
+    if (groups > 0) pass.dispatchWorkgroups(x, y);
+    pass.end();
+    this.stats.dispatches++;
+    if (++this.dispatches >= MAX_DISPATCHES) this.flush();
+  }
+
+  copyBuffer(src: GPUBufferLike, srcOffset: number, dst: GPUBufferLike, dstOffset: number, bytes: number): void {
+    if (bytes > 0) this.encode().copyBufferToBuffer(src, srcOffset, dst, dstOffset, bytes);
+  }
+
+  /** Submits the open encoder, if any; its buffers free themselves when the GPU is done with it. */
+  flush(): void {
+    const encoder = this.encoder;
+    if (encoder === null) return;
+    this.encoder = null;
+    this.dispatches = 0;
+    this.gpu.queue.submit([encoder.finish()]);
+    this.stats.submits++;
+    const index = ++this.submitted;
+    void this.gpu.queue.onSubmittedWorkDone().then(() => this.completeUpTo(index));
+  }
+
+  private completeUpTo(index: number): void {
+    if (index <= this.completed) return;
+    this.completed = index;
+    let kept = 0;
+    for (const p of this.pending) {
+      if (p.after <= index) {
+        this.toFreeList(p.block);
+        this.pendingBytes -= p.block.bytes;
+      } else this.pending[kept++] = p;
+    }
+    this.pending.length = kept;
+  }
+
+  /** `torch.webgpu.synchronize()`: submits and waits for every piece of work so far. */
+  async synchronize(): Promise<void> {
+    this.flush();
+    const index = this.submitted;
+    await this.gpu.queue.onSubmittedWorkDone();
+    this.completeUpTo(index);
+  }
+
+  /** Reads `bytes` bytes of `buffer` from `offset` (a multiple of 4): flush, copy to a mappable buffer, map. */
+  async read(buffer: GPUBufferLike, offset: number, bytes: number): Promise<ArrayBuffer> {
+    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+    const staging = this.gpu.createBuffer({ size, usage: MAP_READ | BufferUsage.COPY_DST });
+    this.encode().copyBufferToBuffer(buffer, offset, staging, 0, size);
+    this.flush();
+    try {
+      await staging.mapAsync(MAP_READ);
+      return staging.getMappedRange().slice(0, bytes);
+    } finally {
+      staging.destroy();
+    }
+  }
+
+  // ---- Pipelines ----
+
+  /** The compute pipeline of `key`, compiled from `source()` the first time (entry point `main`). */
+  pipeline(key: string, source: () => string): GPUComputePipelineLike {
+    let p = this.pipelines.get(key);
+    if (p === undefined) {
+      const module = this.gpu.createShaderModule({ code: source(), label: key });
+      p = this.gpu.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: key });
+      this.pipelines.set(key, p);
+      this.stats.pipelinesCompiled++;
+    }
+    return p;
+  }
+
+  get pipelineCount(): number {
+    return this.pipelines.size;
+  }
+}
