@@ -533,7 +533,7 @@ export { Generator, manualSeed, seed, initialSeed };
 /** `torch.Size`: what `x.shape` / `x.size()` return, an Array of ints that prints as `torch.Size([3, 4])`. */
 export { Size } from '../tensor/Size.js';
 
-export { channels_last, channels_last_3d, contiguous_format, device, preserve_format } from './device.js';
+export { channels_last, channels_last_3d, contiguous_format, cuda, device, preserve_format } from './device.js';
 
 export { get_default_dtype as getDefaultDtype, set_default_dtype as setDefaultDtype } from './dtypes.js';
 

@@ -650,6 +650,8 @@ export interface AtenOps {
   bmm: OperatorHandle<(self: Tensor, mat2: Tensor) => Tensor>;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
   matmul: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  matmul_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
   /** `_unsafe_view(Tensor self, SymInt[] size) -> Tensor` */
   _unsafe_view: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
@@ -1940,6 +1942,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mm: find('aten::mm', ''),
     bmm: find('aten::bmm', ''),
     matmul: find('aten::matmul', ''),
+    matmul_out: find('aten::matmul', 'out'),
     _unsafe_view: find('aten::_unsafe_view', ''),
     dot: find('aten::dot', ''),
     mv: find('aten::mv', ''),

@@ -322,6 +322,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   mm: 'mm(Tensor self, Tensor mat2) -> Tensor',
   bmm: 'bmm(Tensor self, Tensor mat2) -> Tensor',
   matmul: 'matmul(Tensor self, Tensor other) -> Tensor',
+  matmul_out: 'matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
   _unsafe_view: '_unsafe_view(Tensor self, SymInt[] size) -> Tensor',
   dot: 'dot(Tensor self, Tensor tensor) -> Tensor',
   mv: 'mv(Tensor self, Tensor vec) -> Tensor',

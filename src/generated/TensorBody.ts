@@ -647,6 +647,8 @@ export function mm(self: Tensor, mat2: Tensor): Tensor { return aten().mm.call(s
 export function bmm(self: Tensor, mat2: Tensor): Tensor { return aten().bmm.call(self, mat2); }
 /** `matmul(Tensor self, Tensor other) -> Tensor` */
 export function matmul(self: Tensor, other: Tensor): Tensor { return aten().matmul.call(self, other); }
+/** `matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function matmul_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().matmul_out.call(self, other, out); }
 /** `_unsafe_view(Tensor self, SymInt[] size) -> Tensor` */
 export function _unsafe_view(self: Tensor, size: number[]): Tensor { return aten()._unsafe_view.call(self, size); }
 /** `dot(Tensor self, Tensor tensor) -> Tensor` */

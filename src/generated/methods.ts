@@ -560,8 +560,8 @@ export interface TensorMethods {
   bmm(options: { mat2: Tensor }): Tensor;
   bmm(mat2: Tensor): Tensor;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
-  matmul(options: { other: Tensor }): Tensor;
-  matmul(other: Tensor): Tensor;
+  matmul(options: { other: Tensor; out?: Tensor }): Tensor;
+  matmul(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
   dot(options: { tensor: Tensor }): Tensor;
   dot(tensor: Tensor): Tensor;
@@ -6126,7 +6126,7 @@ function bad_bmm(a: readonly unknown[]): never {
   ], false, SIGS_bmm);
 }
 
-const SIGS_matmul = ["(Tensor other)"];
+const SIGS_matmul = ["(Tensor other, *, Tensor out = None)"];
 
 function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6134,13 +6134,18 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
-  // matmul
+  // matmul (out=: matmul.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("matmul", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("matmul", 'out', 'Tensor', isTensor(out), out);
+        return at.matmul_out(this, v0, out as Tensor);
+      }
       return at.matmul(this, v0);
     }
   }
@@ -6150,6 +6155,7 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
 function bad_matmul(a: readonly unknown[]): never {
   return badCall("matmul", a, [
     { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_matmul);
 }
 
