@@ -54,7 +54,10 @@ class CustomImageDataset<Y = number> extends Dataset<[Tensor, Y]> {
   constructor(
     annotations_file: string,
     img_dir: string,
-    { transform = null, target_transform = null }: { transform?: CustomImageDataset<Y>['transform']; target_transform?: CustomImageDataset<Y>['target_transform'] } = {},
+    {
+      transform = null,
+      target_transform = null,
+    }: { transform?: CustomImageDataset<Y>['transform']; target_transform?: CustomImageDataset<Y>['target_transform'] } = {},
   ) {
     super();
     const idx = (name: string): Tensor => {

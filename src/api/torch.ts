@@ -49,6 +49,7 @@ import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
 import { installTensorIndexing } from './TensorIndexing.js';
+import { installVariableData } from './python_variable.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
@@ -79,6 +80,7 @@ installVariableHooks();
 installTensorMethods(Tensor.prototype);
 installNonzeroAsTuple();
 installTensorIndexing(Tensor.prototype);
+installVariableData(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
 setKernelBackend('wasm');
 

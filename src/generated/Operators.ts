@@ -762,6 +762,10 @@ export interface AtenOps {
   scatter_src: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
   /** `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
   scatter_value: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
+  /** `scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)` */
+  scatter__src: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
+  /** `scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+  scatter__value: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
   scatter_add: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
   /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
@@ -1998,6 +2002,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     gather: find('aten::gather', ''),
     scatter_src: find('aten::scatter', 'src'),
     scatter_value: find('aten::scatter', 'value'),
+    scatter__src: find('aten::scatter_', 'src'),
+    scatter__value: find('aten::scatter_', 'value'),
     scatter_add: find('aten::scatter_add', ''),
     masked_fill_Scalar: find('aten::masked_fill', 'Scalar'),
     masked_fill__Scalar: find('aten::masked_fill_', 'Scalar'),

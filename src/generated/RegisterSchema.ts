@@ -378,6 +378,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   gather: 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
   scatter_src: 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor',
   scatter_value: 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor',
+  scatter__src: 'scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)',
+  scatter__value: 'scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)',
   scatter_add: 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor',
   masked_fill_Scalar: 'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor',
   masked_fill__Scalar: 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)',

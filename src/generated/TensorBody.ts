@@ -759,6 +759,10 @@ export function gather(self: Tensor, dim: number, index: Tensor, sparseGrad: boo
 export function scatter_src(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter_src.call(self, dim, index, src); }
 /** `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
 export function scatter_value(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().scatter_value.call(self, dim, index, value); }
+/** `scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)` */
+export function scatter__src(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter__src.call(self, dim, index, src); }
+/** `scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+export function scatter__value(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().scatter__value.call(self, dim, index, value); }
 /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
 export function scatter_add(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter_add.call(self, dim, index, src); }
 /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */

@@ -133,7 +133,7 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   return out;
 }
 
-function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
+function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean, inPlace = false): Tensor {
   // PyTorch's scatter_meta_impl: wrap dim, scatter_gather_dtype_check, scatter_shape_check (both named "scatter"
   // for scatter_add too), then the kernel's bounds check.
   const d = maybeWrapDim(dim, self.dim());
@@ -154,13 +154,16 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
       throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
     }
   }
-  if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta())) return emptyLike(self, [...self.sizes]);
-  const out = contiguousCopy(self);
+  if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta()))
+    return inPlace ? self : emptyLike(self, [...self.sizes]);
+  // In place (scatter_), self is written through its strides; a src sharing its memory is read first.
+  const out = inPlace ? self : contiguousCopy(self);
   const at = indexedOffsets(out, d, index, sizeOr1(self, d));
   if (typeof src === 'number') {
     fillElementsAt(out.dataView(), at, storedScalar(self.scalarType, src));
     return out;
   }
+  if (inPlace && src.sharesStorageWith(self)) src = contiguousCopy(src);
   const from = offsetsIn(src, index.sizes);
   if (add) accumulateElements(self.scalarType, out.dataView(), at, src.dataView(), from);
   else scatterElements(out.dataView(), at, src.dataView(), from);
@@ -170,6 +173,11 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
 /** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor. */
 export function scatter(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
   return scatterImpl(self, dim, index, src, false);
+}
+
+/** `scatter_.src(self, dim, index, src)` and `scatter_.value`: scatter written into self. */
+export function scatter_(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
+  return scatterImpl(self, dim, index, src, false, true);
 }
 
 /** `scatter_add(self, dim, index, src)`. */
