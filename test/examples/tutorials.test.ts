@@ -38,6 +38,8 @@ async function runTutorial(name: string): Promise<string[]> {
   } finally {
     spy.mockRestore();
   }
+  // gen_tutorials.py records the output with its trailing newlines stripped.
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
@@ -170,5 +172,18 @@ describe('PyTorch spellings the tutorials use', () => {
       "matmul(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
     );
     expect([torch.cuda.is_available(), torch.cuda.device_count()]).toEqual([false, 0]);
+  });
+
+  it('nn.Linear(in_features=..., out_features=...) by keyword (Build the Neural Network)', () => {
+    torch.manual_seed(1);
+    const byKey = new torch.nn.Linear({ in_features: 4, out_features: 2, bias: false });
+    torch.manual_seed(1);
+    const byPos = new torch.nn.Linear(4, 2, false);
+    expect([byKey.in_features, byKey.out_features, byKey.bias]).toEqual([4, 2, null]);
+    expect(byKey.weight.tolist()).toEqual(byPos.weight.tolist());
+    expect(String(new torch.nn.Linear(3, { out_features: 5 }))).toBe('Linear(in_features=3, out_features=5, bias=True)');
+    const L = torch.nn.Linear as unknown as new (...a: unknown[]) => unknown;
+    expect(() => new L()).toThrow("Linear.__init__() missing 2 required positional arguments: 'in_features' and 'out_features'");
+    expect(() => new L({ out_features: 3 })).toThrow("Linear.__init__() missing 1 required positional argument: 'in_features'");
   });
 });

@@ -36,9 +36,21 @@ export class Linear extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
 
-  constructor(in_features: number, out_features: number, ...rest: Rest<[bias: boolean], LinearOptions>) {
+  constructor(in_features: number, out_features: number, ...rest: Rest<[bias: boolean], LinearOptions>);
+  /** Every argument by keyword: `nn.Linear(in_features=784, out_features=20)`. */
+  constructor(options: LinearOptions & { in_features: number; out_features: number });
+  constructor(...args: unknown[]) {
     super();
-    const a = parseArgs('Linear', { bias: true, device: null as string | null, dtype: null as string | null }, rest);
+    const spec = { in_features: undefined as unknown as number, out_features: undefined as unknown as number };
+    const a = parseArgs('Linear', { ...spec, bias: true, device: null as string | null, dtype: null as string | null }, args);
+    const missing = Object.keys(spec).filter((k) => a[k as keyof typeof spec] === undefined);
+    if (missing.length > 0) {
+      const names = missing.map((k) => `'${k}'`).join(' and ');
+      throw new TypeError(
+        `Linear.__init__() missing ${missing.length} required positional argument${missing.length > 1 ? 's' : ''}: ${names}`,
+      );
+    }
+    const { in_features, out_features } = a;
     this.in_features = in_features;
     this.out_features = out_features;
     this.weight = new Parameter(torch.empty([out_features, in_features], { device: a.device, dtype: a.dtype }));
