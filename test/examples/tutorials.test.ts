@@ -21,7 +21,8 @@ const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?/gi;
 /** Python's float repr and JavaScript's differ in the exponent spelling only (1e-06 / 0.000001 aside). */
 function splitLine(line: string): { text: string; numbers: number[] } {
   const numbers: number[] = [];
-  const text = line.replace(NUMBER, (m) => {
+  // console.log(true) prints `true` where Python's print(True) prints `True`: the words compare alike.
+  const text = line.replace(/\b(True|False)\b/g, (m) => m.toLowerCase()).replace(NUMBER, (m) => {
     numbers.push(Number(m));
     return '#';
   });
