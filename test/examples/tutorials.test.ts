@@ -22,10 +22,12 @@ const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?/gi;
 function splitLine(line: string): { text: string; numbers: number[] } {
   const numbers: number[] = [];
   // console.log(true) prints `true` where Python's print(True) prints `True`: the words compare alike.
-  const text = line.replace(/\b(True|False)\b/g, (m) => m.toLowerCase()).replace(NUMBER, (m) => {
-    numbers.push(Number(m));
-    return '#';
-  });
+  const text = line
+    .replace(/\b(True|False)\b/g, (m) => m.toLowerCase())
+    .replace(NUMBER, (m) => {
+      numbers.push(Number(m));
+      return '#';
+    });
   return { text, numbers };
 }
 
@@ -186,5 +188,15 @@ describe('PyTorch spellings the tutorials use', () => {
     const L = torch.nn.Linear as unknown as new (...a: unknown[]) => unknown;
     expect(() => new L()).toThrow("Linear.__init__() missing 2 required positional arguments: 'in_features' and 'out_features'");
     expect(() => new L({ out_features: 3 })).toThrow("Linear.__init__() missing 1 required positional argument: 'in_features'");
+  });
+
+  it('load_state_dict returns _IncompatibleKeys, printed as PyTorch prints it', () => {
+    const m = new torch.nn.Linear(2, 2);
+    const all = m.load_state_dict(new torch.nn.Linear(2, 2).state_dict());
+    expect(all).toEqual({ missing_keys: [], unexpected_keys: [] });
+    expect([format(all), String(all)]).toEqual(['<All keys matched successfully>', '<All keys matched successfully>']);
+    const some = m.load_state_dict({ weight: torch.ones(2, 2), x: torch.ones(1) }, { strict: false });
+    expect(some).toEqual({ missing_keys: ['bias'], unexpected_keys: ['x'] });
+    expect(format(some)).toBe("_IncompatibleKeys(missing_keys=['bias'], unexpected_keys=['x'])");
   });
 });

@@ -72,3 +72,18 @@ export function _addindent(s: string, numSpaces: number): string {
   const first = lines.shift() as string;
   return `${first}\n${lines.map((l) => ' '.repeat(numSpaces) + l).join('\n')}`;
 }
+
+/**
+ * `load_state_dict`'s result, PyTorch's `_IncompatibleKeys(missing_keys, unexpected_keys)` namedtuple: the two
+ * lists, printed (console.log, String) as its repr: `<All keys matched successfully>` when both are empty.
+ */
+export function incompatibleKeys(missing_keys: string[], unexpected_keys: string[]): { missing_keys: string[]; unexpected_keys: string[] } {
+  const keys = { missing_keys, unexpected_keys };
+  const list = (l: string[]): string => `[${l.map((k) => `'${k}'`).join(', ')}]`;
+  const repr = (): string =>
+    missing_keys.length === 0 && unexpected_keys.length === 0
+      ? '<All keys matched successfully>'
+      : `_IncompatibleKeys(missing_keys=${list(missing_keys)}, unexpected_keys=${list(unexpected_keys)})`;
+  for (const key of [Symbol.for('nodejs.util.inspect.custom'), 'toString']) Object.defineProperty(keys, key, { value: repr });
+  return keys;
+}
