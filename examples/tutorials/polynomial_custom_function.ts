@@ -2,7 +2,7 @@
 // ported line for line on the CPU (500 steps instead of 2000; the weights start at fixed values, so no seed).
 // Run: npx tsx examples/tutorials/polynomial_custom_function.ts
 import { torch, type Tensor } from 'aten-ts';
-type FunctionCtx = torch.autograd.FunctionCtx;
+type FunctionCtx = InstanceType<typeof torch.autograd.FunctionCtx>;
 
 /**
  * We can implement our own custom autograd Functions by subclassing

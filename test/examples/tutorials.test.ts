@@ -177,15 +177,21 @@ describe('PyTorch spellings the tutorials use', () => {
     expect([torch.cuda.is_available(), torch.cuda.device_count()]).toEqual([false, 0]);
   });
 
-  it('nn.Linear(in_features=..., out_features=...) by keyword (Build the Neural Network)', () => {
+  it('nn.Linear and nn.Conv2d take their required arguments by keyword (Build the Neural Network, What is torch.nn really?)', () => {
     torch.manual_seed(1);
     const byKey = new torch.nn.Linear({ in_features: 4, out_features: 2, bias: false });
     torch.manual_seed(1);
     const byPos = new torch.nn.Linear(4, 2, false);
     expect([byKey.in_features, byKey.out_features, byKey.bias]).toEqual([4, 2, null]);
     expect(byKey.weight.tolist()).toEqual(byPos.weight.tolist());
-    expect(String(new torch.nn.Linear(3, { out_features: 5 }))).toBe('Linear(in_features=3, out_features=5, bias=True)');
     const L = torch.nn.Linear as unknown as new (...a: unknown[]) => unknown;
+    expect(String(new L(3, { out_features: 5 }))).toBe('Linear(in_features=3, out_features=5, bias=True)');
+    const conv = new torch.nn.Conv2d(1, 16, { kernel_size: 3, stride: 2, padding: 1 });
+    expect(String(conv)).toBe('Conv2d(1, 16, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1))');
+    const C = torch.nn.Conv2d as unknown as new (...a: unknown[]) => unknown;
+    expect(() => new C(1, { stride: 2 })).toThrow(
+      "Conv2d.__init__() missing 2 required positional arguments: 'out_channels' and 'kernel_size'",
+    );
     expect(() => new L()).toThrow("Linear.__init__() missing 2 required positional arguments: 'in_features' and 'out_features'");
     expect(() => new L({ out_features: 3 })).toThrow("Linear.__init__() missing 1 required positional argument: 'in_features'");
   });

@@ -6,7 +6,7 @@ import * as F from '../functional.js';
 import * as init from '../init.js';
 import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, type FactoryKwargs, type Rest } from './utils.js';
+import { parseArgs, pyRepr, requiredArgs, type FactoryKwargs, type Rest } from './utils.js';
 
 /** `nn.Identity()`: returns its input. */
 export class Identity extends Module {
@@ -41,16 +41,12 @@ export class Linear extends Module {
   constructor(options: LinearOptions & { in_features: number; out_features: number });
   constructor(...args: unknown[]) {
     super();
-    const spec = { in_features: undefined as unknown as number, out_features: undefined as unknown as number };
-    const a = parseArgs('Linear', { ...spec, bias: true, device: null as string | null, dtype: null as string | null }, args);
-    const missing = Object.keys(spec).filter((k) => a[k as keyof typeof spec] === undefined);
-    if (missing.length > 0) {
-      const names = missing.map((k) => `'${k}'`).join(' and ');
-      throw new TypeError(
-        `Linear.__init__() missing ${missing.length} required positional argument${missing.length > 1 ? 's' : ''}: ${names}`,
-      );
-    }
-    const { in_features, out_features } = a;
+    const [in_features, out_features, ...rest] = requiredArgs('Linear', ['in_features', 'out_features'], args) as [
+      number,
+      number,
+      ...unknown[],
+    ];
+    const a = parseArgs('Linear', { bias: true, device: null as string | null, dtype: null as string | null }, rest);
     this.in_features = in_features;
     this.out_features = out_features;
     this.weight = new Parameter(torch.empty([out_features, in_features], { device: a.device, dtype: a.dtype }));
