@@ -100,8 +100,8 @@ class Net extends nn.Module {
   }
 
   override forward(x: Tensor): Tensor {
-    x = this.pool.call(F.relu(this.conv1.call(x)));
-    x = this.pool.call(F.relu(this.conv2.call(x)));
+    x = this.pool.call(F.relu(this.conv1.call(x))) as Tensor;
+    x = this.pool.call(F.relu(this.conv2.call(x))) as Tensor;
     x = x.view(-1, 16 * 5 * 5);
     x = F.relu(this.fc1.call(x));
     x = F.relu(this.fc2.call(x));

@@ -156,26 +156,23 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   }
   if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta()))
     return inPlace ? self : emptyLike(self, [...self.sizes]);
-  // In place (scatter_), self is written through its strides; a src sharing its memory is read first.
-  const out = inPlace ? self : contiguousCopy(self);
+  const out = inPlace ? self : contiguousCopy(self); // scatter_ writes self through its strides
   const at = indexedOffsets(out, d, index, sizeOr1(self, d));
   if (typeof src === 'number') {
     fillElementsAt(out.dataView(), at, storedScalar(self.scalarType, src));
     return out;
   }
-  if (inPlace && src.sharesStorageWith(self)) src = contiguousCopy(src);
+  if (inPlace && src.sharesStorageWith(self)) src = contiguousCopy(src); // read before anything is written
   const from = offsetsIn(src, index.sizes);
   if (add) accumulateElements(self.scalarType, out.dataView(), at, src.dataView(), from);
   else scatterElements(out.dataView(), at, src.dataView(), from);
   return out;
 }
 
-/** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor. */
+/** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor; `scatter_`: into self. */
 export function scatter(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
   return scatterImpl(self, dim, index, src, false);
 }
-
-/** `scatter_.src(self, dim, index, src)` and `scatter_.value`: scatter written into self. */
 export function scatter_(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
   return scatterImpl(self, dim, index, src, false, true);
 }
