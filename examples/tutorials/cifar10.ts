@@ -1,9 +1,9 @@
 // Training a Classifier — PyTorch's beginner_source/blitz/cifar10_tutorial.py, ported line for line on the CPU.
 // CIFAR-10 is replaced by deterministic synthetic 3x32x32 images both languages make the same way (torch.rand with
-// a seeded Generator, the class added as a brightness offset so there is something to learn): 200 training and 40
-// test images instead of 50000 and 10000, printing every 25 mini-batches instead of 2000; torchvision's
+// a seeded Generator, the class added as a brightness offset so there is something to learn): 100 training and 20
+// test images instead of 50000 and 10000, printing every 10 mini-batches instead of 2000; torchvision's
 // Normalize/Compose are plain functions on tensors (torchvision is not part of aten-ts); num_workers=0; matplotlib's
-// lines left out; a seed added; the weights file in the system's temporary folder; a class absent from the 40 test
+// lines left out; a seed added; the weights file in the system's temporary folder; a class absent from the 20 test
 // images counts as 0 % (max(total, 1)); as its twin tools/golden/tutorials/cifar10.py.
 // Run: npx tsx examples/tutorials/cifar10.ts
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ class SyntheticCIFAR10 extends torch.utils.data.Dataset<[Tensor, number]> {
   constructor({ train = true, transform = null }: { train?: boolean; transform?: ((img: Tensor) => Tensor) | null } = {}) {
     super();
     const g = new torch.Generator().manual_seed(train ? 1 : 2);
-    const n = train ? 200 : 40;
+    const n = train ? 100 : 20;
     this.targets = torch.randint(0, 10, [n], { generator: g });
     this.data = torch
       .rand(n, 3, 32, 32, { generator: g })
@@ -137,9 +137,9 @@ for (let epoch = 0; epoch < 2; epoch++) {
 
     // print statistics
     running_loss += loss.item() as number;
-    if (i % 25 === 24) {
-      // print every 25 mini-batches
-      console.log(`[${epoch + 1}, ${String(i + 1).padStart(5)}] loss: ${(running_loss / 25).toFixed(3)}`);
+    if (i % 10 === 9) {
+      // print every 10 mini-batches
+      console.log(`[${epoch + 1}, ${String(i + 1).padStart(5)}] loss: ${(running_loss / 10).toFixed(3)}`);
       running_loss = 0.0;
     }
     i++;
@@ -187,7 +187,7 @@ torch.no_grad(() => {
   }
 });
 
-console.log(`Accuracy of the network on the 40 test images: ${Math.trunc((100 * correct) / total)} %`);
+console.log(`Accuracy of the network on the 20 test images: ${Math.trunc((100 * correct) / total)} %`);
 
 const class_correct = range(10).map(() => 0);
 const class_total = range(10).map(() => 0);

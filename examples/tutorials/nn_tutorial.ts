@@ -1,6 +1,6 @@
 // What is torch.nn really? — PyTorch's beginner_source/nn_tutorial.py, ported line for line, start to finish, on the
 // CPU. MNIST (a download of mnist.pkl.gz) is replaced by the FashionMNIST subset the repository ships
-// (data/fashion-mnist-subset/): its first 640 training images as x_train and first 256 test images as x_valid,
+// (data/fashion-mnist-subset/): its first 320 training images as x_train and first 128 test images as x_valid,
 // flattened to 784 floats in [0, 1] as mnist.pkl.gz stores them; 1 epoch instead of 2 (with lr=0.5 on these images
 // the from-scratch loop turns chaotic in the second epoch, where float32 rounding differences grow); a seed added;
 // matplotlib's lines left out; as its twin tools/golden/tutorials/nn_tutorial.py. Python's `model` is first a function, then a module: the function
@@ -20,20 +20,20 @@ const idx = (name: string): Tensor => {
 const range = (n: number): number[] => [...Array(n).keys()];
 
 const x_train = idx('train-images-idx3-ubyte')
-  .index([Slice(null, 640)])
+  .index([Slice(null, 320)])
   .reshape(-1, 784)
   .float()
   .div(255);
 const y_train = idx('train-labels-idx1-ubyte')
-  .index([Slice(null, 640)])
+  .index([Slice(null, 320)])
   .long();
 const x_valid = idx('t10k-images-idx3-ubyte')
-  .index([Slice(null, 256)])
+  .index([Slice(null, 128)])
   .reshape(-1, 784)
   .float()
   .div(255);
 const y_valid = idx('t10k-labels-idx1-ubyte')
-  .index([Slice(null, 256)])
+  .index([Slice(null, 128)])
   .long();
 console.log(x_train.shape);
 

@@ -1,7 +1,7 @@
 # Twin of examples/tutorials/cifar10.ts: PyTorch's beginner_source/blitz/cifar10_tutorial.py ("Training a
 # Classifier") on the CPU. CIFAR-10 is replaced by deterministic synthetic 3x32x32 images both languages make the
 # same way (torch.rand with a seeded Generator, the class added as a brightness offset so there is something to
-# learn): 200 training and 40 test images instead of 50000 and 10000, printing every 25 mini-batches instead of
+# learn): 100 training and 20 test images instead of 50000 and 10000, printing every 10 mini-batches instead of
 # 2000; torchvision's ToTensor/Normalize/Compose are plain functions on tensors; num_workers=0; matplotlib's
 # lines left out; a seed added; the weights file in the system's temporary folder.
 import os
@@ -17,7 +17,7 @@ class SyntheticCIFAR10(torch.utils.data.Dataset):
 
     def __init__(self, train=True, transform=None):
         g = torch.Generator().manual_seed(1 if train else 2)
-        n = 200 if train else 40
+        n = 100 if train else 20
         self.targets = torch.randint(0, 10, (n,), generator=g)
         self.data = torch.rand(n, 3, 32, 32, generator=g) * 0.5 + self.targets.view(-1, 1, 1, 1) / 20
         self.transform = transform
@@ -114,9 +114,9 @@ for epoch in range(2):  # loop over the dataset multiple times
 
         # print statistics
         running_loss += loss.item()
-        if i % 25 == 24:    # print every 25 mini-batches
+        if i % 10 == 9:    # print every 10 mini-batches
             print('[%d, %5d] loss: %.3f' %
-                  (epoch + 1, i + 1, running_loss / 25))
+                  (epoch + 1, i + 1, running_loss / 10))
             running_loss = 0.0
 
 print('Finished Training')
@@ -149,7 +149,7 @@ with torch.no_grad():
         total += labels.size(0)
         correct += (predicted == labels).sum().item()
 
-print('Accuracy of the network on the 40 test images: %d %%' % (
+print('Accuracy of the network on the 20 test images: %d %%' % (
     100 * correct / total))
 
 class_correct = list(0. for i in range(10))

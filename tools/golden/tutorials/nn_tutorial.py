@@ -1,6 +1,6 @@
 # Twin of examples/tutorials/nn_tutorial.ts: PyTorch's beginner_source/nn_tutorial.py ("What is torch.nn really?"),
 # start to finish, on the CPU. MNIST (a download of mnist.pkl.gz) is replaced by the FashionMNIST subset the
-# repository ships: its first 640 training images as x_train and first 256 test images as x_valid, flattened to
+# repository ships: its first 320 training images as x_train and first 128 test images as x_valid, flattened to
 # 784 floats in [0, 1] as mnist.pkl.gz stores them; 1 epoch instead of 2 (with lr=0.5 on these images the
 # from-scratch loop turns chaotic in the second epoch, where float32 rounding differences grow); a seed added;
 # matplotlib's lines left out. NumPy's sums in `fit` are plain sums over the few validation batches.
@@ -16,10 +16,10 @@ from _fashion_mnist import _idx
 
 torch.manual_seed(0)
 
-x_train = _idx("train-images-idx3-ubyte")[:640].reshape(-1, 784).float() / 255
-y_train = _idx("train-labels-idx1-ubyte")[:640].long()
-x_valid = _idx("t10k-images-idx3-ubyte")[:256].reshape(-1, 784).float() / 255
-y_valid = _idx("t10k-labels-idx1-ubyte")[:256].long()
+x_train = _idx("train-images-idx3-ubyte")[:320].reshape(-1, 784).float() / 255
+y_train = _idx("train-labels-idx1-ubyte")[:320].long()
+x_valid = _idx("t10k-images-idx3-ubyte")[:128].reshape(-1, 784).float() / 255
+y_valid = _idx("t10k-labels-idx1-ubyte")[:128].long()
 print(x_train.shape)
 
 n, c = x_train.shape
