@@ -8,6 +8,7 @@ import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
 import { ntuple, parseArgs, pyRepr, requiredArgs, type FactoryKwargs, type IntOrList, type Rest } from './utils.js';
 
+/** The optional arguments of `nn.Conv1d` / `nn.Conv2d` (PyTorch's keywords: stride, padding, dilation, groups, bias, padding_mode, device, dtype). */
 export interface ConvOptions extends FactoryKwargs {
   stride?: IntOrList;
   padding?: IntOrList | 'same' | 'valid';
