@@ -109,8 +109,7 @@ function test(dataloader: Loader, model: NeuralNetwork, loss_fn: torch.nn.CrossE
       [X, y] = [X.to(device), y.to(device)];
       const pred = model.call(X);
       test_loss += loss_fn.call(pred, y).item() as number;
-      // PyTorch: (pred.argmax(1) == y).type(torch.float); Tensor.type arrives with the naming branch, .to is the same here.
-      correct += pred.argmax(1).eq(y).to(torch.float).sum().item() as number;
+      correct += pred.argmax(1).eq(y).type(torch.float).sum().item() as number;
     }
   });
   test_loss /= num_batches;

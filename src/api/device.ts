@@ -26,3 +26,12 @@ export const preserve_format = MemoryFormat.Preserve;
 export const channels_last = MemoryFormat.ChannelsLast;
 /** `torch.channels_last_3d`: NDHWC strides for 5-d tensors. */
 export const channels_last_3d = MemoryFormat.ChannelsLast3d;
+
+/**
+ * `torch.cuda`: aten-ts runs on the CPU only, so `torch.cuda.is_available()` is false and
+ * `torch.cuda.device_count()` is 0, as in a PyTorch build without CUDA (the tutorials' device checks port as is).
+ */
+export const cuda = Object.freeze({
+  is_available: (): boolean => false,
+  device_count: (): number => 0,
+});

@@ -49,6 +49,7 @@ import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
 import { installTensorIndexing } from './TensorIndexing.js';
+import { installVariableData } from './python_variable.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
@@ -79,6 +80,7 @@ installVariableHooks();
 installTensorMethods(Tensor.prototype);
 installNonzeroAsTuple();
 installTensorIndexing(Tensor.prototype);
+installVariableData(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
 setKernelBackend('wasm');
 
@@ -533,7 +535,7 @@ export { Generator, manualSeed, seed, initialSeed };
 /** `torch.Size`: what `x.shape` / `x.size()` return, an Array of ints that prints as `torch.Size([3, 4])`. */
 export { Size } from '../tensor/Size.js';
 
-export { channels_last, channels_last_3d, contiguous_format, device, preserve_format } from './device.js';
+export { channels_last, channels_last_3d, contiguous_format, cuda, device, preserve_format } from './device.js';
 
 export { get_default_dtype as getDefaultDtype, set_default_dtype as setDefaultDtype } from './dtypes.js';
 

@@ -650,6 +650,8 @@ export interface AtenOps {
   bmm: OperatorHandle<(self: Tensor, mat2: Tensor) => Tensor>;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
   matmul: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  matmul_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
   /** `_unsafe_view(Tensor self, SymInt[] size) -> Tensor` */
   _unsafe_view: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
@@ -762,6 +764,10 @@ export interface AtenOps {
   scatter_src: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
   /** `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
   scatter_value: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
+  /** `scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)` */
+  scatter__src: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
+  /** `scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+  scatter__value: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
   scatter_add: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
   /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
@@ -2028,6 +2034,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mm: find('aten::mm', ''),
     bmm: find('aten::bmm', ''),
     matmul: find('aten::matmul', ''),
+    matmul_out: find('aten::matmul', 'out'),
     _unsafe_view: find('aten::_unsafe_view', ''),
     dot: find('aten::dot', ''),
     mv: find('aten::mv', ''),
@@ -2084,6 +2091,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     gather: find('aten::gather', ''),
     scatter_src: find('aten::scatter', 'src'),
     scatter_value: find('aten::scatter', 'value'),
+    scatter__src: find('aten::scatter_', 'src'),
+    scatter__value: find('aten::scatter_', 'value'),
     scatter_add: find('aten::scatter_add', ''),
     masked_fill_Scalar: find('aten::masked_fill', 'Scalar'),
     masked_fill__Scalar: find('aten::masked_fill_', 'Scalar'),

@@ -3044,6 +3044,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   gather: TensorAdvancedIndexing.gather,
   scatter_src: TensorAdvancedIndexing.scatter,
   scatter_value: TensorAdvancedIndexing.scatter,
+  scatter__src: TensorAdvancedIndexing.scatter_,
+  scatter__value: TensorAdvancedIndexing.scatter_,
   scatter_add: TensorAdvancedIndexing.scatterAdd,
   masked_fill_Scalar: TensorAdvancedIndexing.maskedFill,
   masked_fill__Scalar: TensorAdvancedIndexing.maskedFill_,

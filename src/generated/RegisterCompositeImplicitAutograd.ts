@@ -58,6 +58,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   to_dtype: TensorConversions.toDtype,
   item: Scalar.item,
   matmul: LinearAlgebra.matmul,
+  matmul_out: LinearAlgebra.matmulOut,
   outer: LinearAlgebra.outer,
   linear: LinearAlgebra.linear,
   nll_loss_nd: LossNLL.nllLossNd,

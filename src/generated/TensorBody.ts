@@ -647,6 +647,8 @@ export function mm(self: Tensor, mat2: Tensor): Tensor { return aten().mm.call(s
 export function bmm(self: Tensor, mat2: Tensor): Tensor { return aten().bmm.call(self, mat2); }
 /** `matmul(Tensor self, Tensor other) -> Tensor` */
 export function matmul(self: Tensor, other: Tensor): Tensor { return aten().matmul.call(self, other); }
+/** `matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function matmul_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().matmul_out.call(self, other, out); }
 /** `_unsafe_view(Tensor self, SymInt[] size) -> Tensor` */
 export function _unsafe_view(self: Tensor, size: number[]): Tensor { return aten()._unsafe_view.call(self, size); }
 /** `dot(Tensor self, Tensor tensor) -> Tensor` */
@@ -759,6 +761,10 @@ export function gather(self: Tensor, dim: number, index: Tensor, sparseGrad: boo
 export function scatter_src(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter_src.call(self, dim, index, src); }
 /** `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
 export function scatter_value(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().scatter_value.call(self, dim, index, value); }
+/** `scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)` */
+export function scatter__src(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter__src.call(self, dim, index, src); }
+/** `scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+export function scatter__value(self: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor { return aten().scatter__value.call(self, dim, index, value); }
 /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
 export function scatter_add(self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor { return aten().scatter_add.call(self, dim, index, src); }
 /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */

@@ -10144,6 +10144,30 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  scatter__src: kernel('scatter__src', (ks, self, dim, index, src) => {
+    const rg = anyRequiresGrad(self, index, src);
+    checkInplace(self, rg);
+    if (!rg) return ops.scatter__src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    const gradFn = new ScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.scatter__src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  scatter__value: kernel('scatter__value', (ks, self, dim, index, value) => {
+    const rg = anyRequiresGrad(self, index);
+    checkInplace(self, rg);
+    if (!rg) return ops.scatter__value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const gradFn = new ScatterBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    const result = ops.scatter__value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   scatter_add: kernel('scatter_add', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
@@ -14525,6 +14549,16 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   index_put_: kernel('index_put_', (ks, self, indices, values, accumulate) => {
     const result = ops.index_put_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, indices, values, accumulate);
+    self.bumpVersion();
+    return result;
+  }),
+  scatter__src: kernel('scatter__src', (ks, self, dim, index, src) => {
+    const result = ops.scatter__src.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, src);
+    self.bumpVersion();
+    return result;
+  }),
+  scatter__value: kernel('scatter__value', (ks, self, dim, index, value) => {
+    const result = ops.scatter__value.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, index, value);
     self.bumpVersion();
     return result;
   }),

@@ -6454,25 +6454,30 @@ function bad_bmm(a: readonly unknown[]): never {
   ], false, SIGS_bmm);
 }
 
-const SIGS_matmul = ["(Tensor input, Tensor other)"];
+const SIGS_matmul = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.matmul`: `matmul`. */
-export function matmul(input: Tensor, options: { other: Tensor }): Tensor;
-export function matmul(input: Tensor, other: Tensor): Tensor;
+export function matmul(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function matmul(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function matmul(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
-  // matmul
+  // matmul (out=: matmul.out)
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
     const m = p === a ? n : p.length;
     if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
-      if (o !== undefined) checkKw("matmul", o, ["input","other"], ["input","other"], n);
+      if (o !== undefined) checkKw("matmul", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("matmul", 'out', 'Tensor', isTensor(out), out);
+        return at.matmul_out(v0, v1, out as Tensor);
+      }
       return at.matmul(v0, v1);
     }
   }
@@ -6483,6 +6488,7 @@ function bad_matmul(a: readonly unknown[]): never {
   return badCall("matmul", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_matmul);
 }
 

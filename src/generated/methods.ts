@@ -560,8 +560,8 @@ export interface TensorMethods {
   bmm(options: { mat2: Tensor }): Tensor;
   bmm(mat2: Tensor): Tensor;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
-  matmul(options: { other: Tensor }): Tensor;
-  matmul(other: Tensor): Tensor;
+  matmul(options: { other: Tensor; out?: Tensor }): Tensor;
+  matmul(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
   dot(options: { tensor: Tensor }): Tensor;
   dot(tensor: Tensor): Tensor;
@@ -659,6 +659,15 @@ export interface TensorMethods {
   scatter(dim: number, options: { index: Tensor; value: number | boolean; reduce: string }): Tensor;
   scatter(dim: number, index: Tensor, options: { value: number | boolean; reduce: string }): Tensor;
   scatter(dim: number, index: Tensor, value: number | boolean, options: { reduce: string }): Tensor;
+  /** `scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)`; `scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)` */
+  scatter_(options: { dim: number; index: Tensor; src: Tensor }): this;
+  scatter_(dim: number, options: { index: Tensor; src: Tensor }): this;
+  scatter_(dim: number, index: Tensor, options: { src: Tensor }): this;
+  scatter_(dim: number, index: Tensor, src: Tensor): this;
+  scatter_(options: { dim: number; index: Tensor; value: number | boolean }): this;
+  scatter_(dim: number, options: { index: Tensor; value: number | boolean }): this;
+  scatter_(dim: number, index: Tensor, options: { value: number | boolean }): this;
+  scatter_(dim: number, index: Tensor, value: number | boolean): this;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
   scatter_add(options: { dim: number; index: Tensor; src: Tensor }): Tensor;
   scatter_add(dim: number, options: { index: Tensor; src: Tensor }): Tensor;
@@ -6264,7 +6273,7 @@ function bad_bmm(a: readonly unknown[]): never {
   ], false, SIGS_bmm);
 }
 
-const SIGS_matmul = ["(Tensor other)"];
+const SIGS_matmul = ["(Tensor other, *, Tensor out = None)"];
 
 function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6272,13 +6281,18 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
-  // matmul
+  // matmul (out=: matmul.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
     if (m === 1 && isTensor(p[0])) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("matmul", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("matmul", 'out', 'Tensor', isTensor(out), out);
+        return at.matmul_out(this, v0, out as Tensor);
+      }
       return at.matmul(this, v0);
     }
   }
@@ -6288,6 +6302,7 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
 function bad_matmul(a: readonly unknown[]): never {
   return badCall("matmul", a, [
     { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_matmul);
 }
 
@@ -7010,6 +7025,41 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
     }
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
+}
+
+const SIGS_scatter_ = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)"];
+
+function method_scatter_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_", a[--n] as Kw);
+  // scatter_.src
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("scatter_", o, ["dim","index","src"], ["dim","index","src"], n);
+      return at.scatter__src(this, v0, v1, v2);
+    }
+  }
+  // scatter_.value
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("scatter_", o, ["dim","index","value"], ["dim","index","value"], n);
+      return at.scatter__value(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.scatter_", a, SIGS_scatter_);
 }
 
 const SIGS_scatter_add = ["(int dim, Tensor index, Tensor src)"];
@@ -11955,6 +12005,7 @@ export function installTensorMethods(proto: object): void {
     index_put: { value: method_index_put, writable: true, configurable: true },
     gather: { value: method_gather, writable: true, configurable: true },
     scatter: { value: method_scatter, writable: true, configurable: true },
+    scatter_: { value: method_scatter_, writable: true, configurable: true },
     scatter_add: { value: method_scatter_add, writable: true, configurable: true },
     masked_fill: { value: method_masked_fill, writable: true, configurable: true },
     masked_fill_: { value: method_masked_fill_, writable: true, configurable: true },

@@ -3,7 +3,9 @@
 // BLAS gemm in native/cpu/BlasKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { autogradState } from '../c10/AutogradState.js';
+import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
+import { resizeOutput } from '../iter/Resize.js';
 import { aten } from '../generated/Operators.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
@@ -430,6 +432,25 @@ export function matmul(ks: DispatchKeySet, tensor1: Tensor, tensor2: Tensor): Te
   if (dim2 > 1) outputShape.push(p);
   const product3 = ops.bmm.call(tensor1Expanded, tensor2Expanded);
   return ops._unsafe_view.call(vectorRhs ? ops.squeeze_dim.call(product3, -1) : product3, outputShape);
+}
+
+/**
+ * `matmul.out(self, other, *, out)` (CompositeImplicitAutograd): `_matmul_impl` with an out tensor refuses
+ * arguments that require grad (in grad mode); the product is then checked against out's dtype as `mm_out`'s
+ * meta does, out resized as `resize_output` does, and the product copied in.
+ */
+export function matmulOut(ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  if (autogradState.gradMode && (self.requiresGrad || other.requiresGrad)) {
+    throw new Error(
+      "matmul(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.",
+    );
+  }
+  const r = matmul(ks, self, other);
+  if (out.scalarType !== r.scalarType) {
+    throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.scalarType)}, but got ${typeMetaName(out.scalarType)} instead`);
+  }
+  resizeOutput(out, r.sizes);
+  return aten().copy_.call(out, r, false);
 }
 
 /**

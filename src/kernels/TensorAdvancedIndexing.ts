@@ -156,25 +156,30 @@ export function scatterChecks(self: Tensor, dim: number, index: Tensor, src: Ten
   return d;
 }
 
-function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
+function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean, inPlace = false): Tensor {
   // PyTorch's scatter_meta_impl (both checks named "scatter" for scatter_add too), then the kernel's bounds check.
   const d = scatterChecks(self, dim, index, src);
-  if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta())) return emptyLike(self, [...self.sizes]);
-  const out = contiguousCopy(self);
+  if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta()))
+    return inPlace ? self : emptyLike(self, [...self.sizes]);
+  const out = inPlace ? self : contiguousCopy(self); // scatter_ writes self through its strides
   const at = indexedOffsets(out, d, index, sizeOr1(self, d));
   if (typeof src === 'number') {
     fillElementsAt(out.dataView(), at, storedScalar(self.scalarType, src));
     return out;
   }
+  if (inPlace && src.sharesStorageWith(self)) src = contiguousCopy(src); // read before anything is written
   const from = offsetsIn(src, index.sizes);
   if (add) accumulateElements(self.scalarType, out.dataView(), at, src.dataView(), from);
   else scatterElements(out.dataView(), at, src.dataView(), from);
   return out;
 }
 
-/** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor. */
+/** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor; `scatter_`: into self. */
 export function scatter(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
   return scatterImpl(self, dim, index, src, false);
+}
+export function scatter_(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number): Tensor {
+  return scatterImpl(self, dim, index, src, false, true);
 }
 
 /** `scatter_add(self, dim, index, src)`. */
@@ -272,10 +277,7 @@ function maskedFillValue(value: Tensor): number | boolean {
   return typeof v === 'boolean' ? v : Number(v);
 }
 
-/**
- * `masked_fill.Tensor(self, mask, value)`: the value must be a 0-dimensional tensor (checked before the mask's
- * dtype and the broadcast, as PyTorch 2.13 orders them); then as masked_fill.Scalar with its element.
- */
+/** `masked_fill.Tensor`: a 0-dim value (checked first, as PyTorch 2.13 orders it), then masked_fill.Scalar. */
 export function maskedFillTensor(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: Tensor): Tensor {
   return maskedFill(ks, self, mask, maskedFillValue(value));
 }
@@ -285,10 +287,7 @@ export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor
   return maskedFill_(ks, self, mask, maskedFillValue(value));
 }
 
-/**
- * `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. CPU only: its size depends on
- * the data, so on Meta tensors PyTorch (no Meta kernel) raises the dispatcher's Meta error, and so does aten-ts.
- */
+/** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D; CPU only (data-dependent size). */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.scalarType !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = inferSize(mask.sizes, self.sizes);

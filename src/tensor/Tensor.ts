@@ -125,6 +125,8 @@ export interface Tensor extends TensorMethods {
   index_put_(indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): this;
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): this;
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
+  /** `x.data`: x's memory without history, `requires_grad` false (src/api/python_variable.ts); `x.data = y` points x at y's memory. */
+  data: Tensor;
 }
 
 /** The keyword arguments of `x.unique` / `x.unique_consecutive` (torch/functional.py). */

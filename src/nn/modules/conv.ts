@@ -6,8 +6,9 @@ import * as F from '../functional.js';
 import * as init from '../init.js';
 import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
-import { ntuple, parseArgs, pyRepr, type FactoryKwargs, type IntOrList, type Rest } from './utils.js';
+import { ntuple, parseArgs, pyRepr, requiredArgs, type FactoryKwargs, type IntOrList, type Rest } from './utils.js';
 
+/** The optional arguments of `nn.Conv1d` / `nn.Conv2d` (PyTorch's keywords: stride, padding, dilation, groups, bias, padding_mode, device, dtype). */
 export interface ConvOptions extends FactoryKwargs {
   stride?: IntOrList;
   padding?: IntOrList | 'same' | 'valid';
@@ -138,6 +139,7 @@ type ConvRest = Rest<
   ],
   ConvOptions
 >;
+const CONV_REQUIRED = ['in_channels', 'out_channels', 'kernel_size'];
 const convSpec = () => ({
   stride: 1 as IntOrList,
   padding: 0 as IntOrList | string,
@@ -151,7 +153,16 @@ const convSpec = () => ({
 
 /** `nn.Conv1d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True, padding_mode='zeros')`. */
 export class Conv1d extends _ConvNd {
-  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvRest) {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvRest);
+  /** The required arguments by keyword too: `new nn.Conv1d(1, 16, { kernel_size: 3, stride: 2 })`. */
+  constructor(in_channels: number, out_channels: number, options: ConvOptions & { kernel_size: IntOrList });
+  constructor(...args: unknown[]) {
+    const [in_channels, out_channels, kernel_size, ...rest] = requiredArgs('Conv1d', CONV_REQUIRED, args) as [
+      number,
+      number,
+      IntOrList,
+      ...ConvRest,
+    ];
     const a = parseArgs('Conv1d', convSpec(), rest);
     const pad = typeof a.padding === 'string' ? a.padding : ntuple(1, a.padding, 'padding');
     super(
@@ -199,7 +210,16 @@ export class Conv1d extends _ConvNd {
  * const conv = new nn.Conv2d(1, 6, 5); // PyTorch's exact initial weights for the same seed
  */
 export class Conv2d extends _ConvNd {
-  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvRest) {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvRest);
+  /** The required arguments by keyword too: `new nn.Conv2d(1, 16, { kernel_size: 3, stride: 2 })`. */
+  constructor(in_channels: number, out_channels: number, options: ConvOptions & { kernel_size: IntOrList });
+  constructor(...args: unknown[]) {
+    const [in_channels, out_channels, kernel_size, ...rest] = requiredArgs('Conv2d', CONV_REQUIRED, args) as [
+      number,
+      number,
+      IntOrList,
+      ...ConvRest,
+    ];
     const a = parseArgs('Conv2d', convSpec(), rest);
     const pad = typeof a.padding === 'string' ? a.padding : ntuple(2, a.padding, 'padding');
     super(

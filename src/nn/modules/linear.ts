@@ -6,7 +6,7 @@ import * as F from '../functional.js';
 import * as init from '../init.js';
 import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, type FactoryKwargs, type Rest } from './utils.js';
+import { parseArgs, pyRepr, requiredArgs, type FactoryKwargs, type Rest } from './utils.js';
 
 /** `nn.Identity()`: returns its input. */
 export class Identity extends Module {
@@ -36,8 +36,16 @@ export class Linear extends Module {
   declare weight: Parameter;
   declare bias: Parameter | null;
 
-  constructor(in_features: number, out_features: number, ...rest: Rest<[bias: boolean], LinearOptions>) {
+  constructor(in_features: number, out_features: number, ...rest: Rest<[bias: boolean], LinearOptions>);
+  /** Every argument by keyword: `nn.Linear(in_features=784, out_features=20)`. */
+  constructor(options: LinearOptions & { in_features: number; out_features: number });
+  constructor(...args: unknown[]) {
     super();
+    const [in_features, out_features, ...rest] = requiredArgs('Linear', ['in_features', 'out_features'], args) as [
+      number,
+      number,
+      ...unknown[],
+    ];
     const a = parseArgs('Linear', { bias: true, device: null as string | null, dtype: null as string | null }, rest);
     this.in_features = in_features;
     this.out_features = out_features;

@@ -9,7 +9,7 @@ import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
 import { aliasCamelCase, parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
 import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
-import { _addindent, sizeRepr } from './utils.js';
+import { _addindent, incompatibleKeys, sizeRepr } from './utils.js';
 
 /** A forward pre-hook (`register_forward_pre_hook`): called with the module and its arguments; may return new arguments. */
 export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
@@ -26,7 +26,7 @@ export class RemovableHandle {
   }
 }
 
-/** `load_state_dict`'s result: `_IncompatibleKeys(missing_keys, unexpected_keys)`. */
+/** `load_state_dict`'s result: `_IncompatibleKeys(missing_keys, unexpected_keys)` (printed as PyTorch's repr). */
 export interface IncompatibleKeys {
   missing_keys: string[];
   unexpected_keys: string[];
@@ -540,7 +540,7 @@ export class Module {
     noGrad(() => {
       for (const [param, input] of copies) param.copy_(input);
     });
-    return { missing_keys: missing, unexpected_keys: unexpected };
+    return incompatibleKeys(missing, unexpected);
   }
 
   // ---- repr ----------------------------------------------------------------------------------------

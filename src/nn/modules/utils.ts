@@ -2,7 +2,7 @@
 // option values used by `extra_repr`, and the parser of PyTorch-style arguments (positional, then one
 // options object with PyTorch's snake_case keys).
 
-import { bindArgs } from '../../c10/Kwargs.js';
+import { bindArgs, isKw } from '../../c10/Kwargs.js';
 
 /** An int or a list of ints (`_size_2_t`). */
 export type IntOrList = number | readonly number[];
@@ -71,4 +71,51 @@ export function _addindent(s: string, numSpaces: number): string {
   if (lines.length === 1) return s;
   const first = lines.shift() as string;
   return `${first}\n${lines.map((l) => ' '.repeat(numSpaces) + l).join('\n')}`;
+}
+
+/**
+ * `load_state_dict`'s result, PyTorch's `_IncompatibleKeys(missing_keys, unexpected_keys)` namedtuple: the two
+ * lists, printed (console.log, String) as its repr: `<All keys matched successfully>` when both are empty.
+ */
+export function incompatibleKeys(missing_keys: string[], unexpected_keys: string[]): { missing_keys: string[]; unexpected_keys: string[] } {
+  const keys = { missing_keys, unexpected_keys };
+  const list = (l: string[]): string => `[${l.map((k) => `'${k}'`).join(', ')}]`;
+  const repr = (): string =>
+    missing_keys.length === 0 && unexpected_keys.length === 0
+      ? '<All keys matched successfully>'
+      : `_IncompatibleKeys(missing_keys=${list(missing_keys)}, unexpected_keys=${list(unexpected_keys)})`;
+  for (const key of [Symbol.for('nodejs.util.inspect.custom'), 'toString']) Object.defineProperty(keys, key, { value: repr });
+  return keys;
+}
+
+/**
+ * A constructor's required parameters (`names`, in order) given positionally or by keyword, as Python binds them:
+ * `nn.Conv2d(1, 16, kernel_size=3, stride=2)` is `new nn.Conv2d(1, 16, { kernel_size: 3, stride: 2 })`. Returns
+ * the arguments with every required one positional, then the rest (the options object without those keys).
+ */
+export function requiredArgs(fname: string, names: readonly string[], args: readonly unknown[]): unknown[] {
+  const a = [...args];
+  while (a.length > 0 && a[a.length - 1] === undefined) a.pop();
+  const k = a.findIndex(isKw);
+  const given = k === -1 ? a.length : k;
+  if (given >= names.length) return a;
+  const o: Record<string, unknown> = k === -1 ? {} : { ...(a[k] as Record<string, unknown>) };
+  const values = a.slice(0, given);
+  const missing: string[] = [];
+  for (const n of names.slice(given)) {
+    const camel = n.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+    const v = o[n] ?? o[camel];
+    delete o[n];
+    delete o[camel];
+    if (v === undefined) missing.push(`'${n}'`);
+    else values.push(v);
+  }
+  if (missing.length > 0) {
+    const list =
+      missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')}${missing.length > 2 ? ',' : ''} and ${missing.at(-1)}`;
+    throw new TypeError(
+      `${fname}.__init__() missing ${missing.length} required positional argument${missing.length > 1 ? 's' : ''}: ${list}`,
+    );
+  }
+  return [...values, o];
 }

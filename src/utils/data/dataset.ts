@@ -4,6 +4,7 @@ import { randperm } from '../../api/torch.js';
 import { bindArgs } from '../../c10/Kwargs.js';
 import type { Generator } from '../../random/index.js';
 import type { Tensor } from '../../tensor/Tensor.js';
+import type { TensorIndex } from '../../api/TensorIndexing.js';
 
 // Note [A plain array is a dataset]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -64,8 +65,9 @@ export class TensorDataset extends Dataset<Tensor[]> {
     this.tensors = tensors;
   }
 
-  getItem(index: number): Tensor[] {
-    return this.tensors.map((t) => t.select(0, index));
+  /** `tuple(tensor[index] for tensor in self.tensors)`: an int, or any index of `x.index([...])` (a Slice: a batch). */
+  getItem(index: number | TensorIndex): Tensor[] {
+    return this.tensors.map((t) => (typeof index === 'number' ? t.select(0, index) : t.index([index])));
   }
 
   len(): number {
