@@ -3,9 +3,11 @@
 // in src/codegen/dest/TensorBody.ts: formulas and kernels call `at.mul_Tensor(grad, other)` where they called
 // the parsing method `grad.mul(other)`). Only `backward()` is timed; the forward builds the graph untimed.
 // Run: node --expose-gc --import tsx bench/typed_ab.ts <before-repo> <after-repo> [rounds]   (e.g. /work/main .)
-// Caveat: the two checkouts are two module instances in one process (two wasm memories, one heap); the
-// instance loaded second measured up to 1.9x slower on the MLP in one order and equal in the other, so run
-// both orders (A B and B A) and trust only what agrees, or alternate fresh processes as bench/ab.ts does.
+// The two checkouts then load as two module instances in one process (two wasm memories, one heap): the
+// instance loaded second measured up to 1.9x slower on the MLP in one order and equal in the other. With
+// `--fresh` first (`... bench/typed_ab.ts --fresh <before> <after> [rounds]`) each round runs each side in a
+// fresh process instead (`--one <repo>` times one side and prints its figures as JSON), alternating which
+// goes first: the figures of record.
 
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,6 +105,40 @@ async function timeJob(job: Job): Promise<number> {
 
 const median = (a: number[]): number => a.slice().sort((x, y) => x - y)[a.length >> 1] as number;
 
+if (process.argv[2] === '--one') {
+  const jobsOne = await side(process.argv[3] as string);
+  for (const j of jobsOne) await timeJob(j); // warm-up
+  const out: Record<string, number> = {};
+  for (const j of jobsOne) out[j.name] = await timeJob(j);
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+if (process.argv[2] === '--fresh') {
+  const { execFileSync } = await import('node:child_process');
+  const [b, a] = [process.argv[3] as string, process.argv[4] as string];
+  const n = Number(process.argv[5] ?? 5);
+  const self = new URL(import.meta.url).pathname;
+  const one = (root: string): Record<string, number> =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--one', root], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .at(-1) as string,
+    ) as Record<string, number>;
+  const runs: Record<string, number>[][] = [[], []];
+  for (let r = 0; r < n; r++) {
+    for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) runs[k]!.push(one(k === 0 ? b : a));
+  }
+  console.log(
+    `median of ${n} rounds, each side a fresh process per round (alternating first), ATEN_TS_THREADS=${process.env.ATEN_TS_THREADS ?? 'default'}`,
+  );
+  console.log(`${'job'.padEnd(48)} ${'before'.padStart(9)} ${'after'.padStart(9)}  after/before`);
+  for (const name of Object.keys(runs[0]![0]!)) {
+    const [mb, ma] = [median(runs[0]!.map((x) => x[name]!)), median(runs[1]!.map((x) => x[name]!))];
+    console.log(`${name.padEnd(48)} ${mb.toFixed(3).padStart(9)} ${ma.toFixed(3).padStart(9)}  ${(ma / mb).toFixed(3)}`);
+  }
+  process.exit(0);
+}
 const [beforeRoot, afterRoot] = [process.argv[2], process.argv[3]];
 if (beforeRoot === undefined || afterRoot === undefined)
   throw new Error('usage: npx tsx bench/typed_ab.ts <before-repo> <after-repo> [rounds]');
