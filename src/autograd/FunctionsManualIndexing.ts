@@ -1,4 +1,4 @@
-// The derivative helpers of the indexing and scatter breadth of issue 30 (ScatterGatherKernel.ts,
+// The derivative helpers of the indexing and scatter operators (ScatterGatherKernel.ts,
 // TensorShapeComposite.ts' *_scatter): scatter_reduce_backward, index_reduce_backward, the source formula of
 // index_add / index_copy, masked_scatter_backward and as_strided_scatter_backward of
 // torch/csrc/autograd/FunctionsManual.cpp. Re-exported by FunctionsManual.ts.

@@ -1,4 +1,4 @@
-// What the OpInfo sweep (test/opinfo/) does not reach of the indexing and scatter breadth of issue 30: the
+// What the OpInfo sweep (test/opinfo/) does not reach of the indexing and scatter operators: the
 // in-place methods (index_add_, index_copy_, index_fill_, index_reduce_, scatter_reduce_, put_,
 // masked_scatter_) against their functional forms, F.fold (no op_db entry) against F.unfold, and take's out=
 // overlap checks (PyTorch's texts).

@@ -1,4 +1,4 @@
-// nn.functional: the margin and embedding losses of issue 30 (hinge_embedding_loss, margin_ranking_loss,
+// nn.functional: the margin and embedding losses (hinge_embedding_loss, margin_ranking_loss,
 // soft_margin_loss, multilabel_soft_margin_loss, cosine_embedding_loss, poisson_nll_loss,
 // triplet_margin_loss) and glu / pixel_shuffle / pixel_unshuffle / channel_shuffle. Mirrors those parts of
 // torch/nn/functional.py: the Python checks, `_Reduction`, then the native operator or PyTorch's Python form.
