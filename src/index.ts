@@ -33,7 +33,7 @@ export {
 // The `torch` namespace with its libraries (src/torch.ts); src/api/index.ts exports the core one.
 /** The `torch` namespace: tensor functions, dtypes, autograd, `nn`, `optim`, `utils`, `save`/`load`, as `import torch`. */
 export * as torch from './torch.js';
-export { safetensors } from './serialization/index.js';
+export { safetensors, setSerializationFileSystem, type SerializationFileSystem } from './serialization/index.js';
 export { Tensor } from './tensor/Tensor.js';
 export {
   cpuMemoryStats,

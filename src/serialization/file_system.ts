@@ -3,13 +3,19 @@
 
 /** What the path variants need: src/node.ts gives Node's `readFileSync` / `writeFileSync`. */
 export interface SerializationFileSystem {
+  /** The file's bytes (torch.load / load_file of a path); throws when there is none. */
   readFile(path: string): Uint8Array;
+  /** Writes (creates or replaces) the file (torch.save / save_file to a path). */
   writeFile(path: string, data: Uint8Array): void;
 }
 
 let fileSystem: SerializationFileSystem | null = null;
 
-/** Lets torch.save / torch.load (and safetensors' save_file / load_file) take file paths; returns the previous one. */
+/**
+ * Lets torch.save / torch.load (and safetensors' save_file / load_file) take file paths; returns the previous one.
+ * The Node entry installs Node's file system; in a browser, install your own (an in-memory map, the origin
+ * private file system's synchronous handles in a worker), as tools/browser/tutorials.ts does for the Quickstart.
+ */
 export function setSerializationFileSystem(fs: SerializationFileSystem | null): SerializationFileSystem | null {
   const previous = fileSystem;
   fileSystem = fs;

@@ -3,33 +3,16 @@
 // tools/golden/gen_tutorials.py in test/golden/tutorials.json.
 //
 // Each tutorial is a top-level script; it runs in-process when imported (so on every kernel path of the suite),
-// with console.log captured. A printed line must equal PyTorch's once its numbers are taken out; the numbers
-// must agree to within a relative 2e-3 (absolute 1e-4 near zero): float32 sums over thousands of elements are
-// reduced in a different order than ATen's vectorized reductions, and a training loop carries the last-digit
-// differences on from step to step. Where a tutorial prints only exact things (shapes, ints, dtypes), the
-// numbers agree exactly anyway.
+// with console.log captured. The printed lines are compared with PyTorch's by tools/browser/printed.ts (the text
+// exactly, the numbers to a relative 2e-3), the rule the browser suite applies to the Quickstart in Chromium.
 import { format } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 
 import { loadGolden } from '../golden.js';
 import { torch } from '../../src/index.js';
+import { comparePrinted, trimTrailingEmpty } from '../../tools/browser/printed.js';
 
 const fixture = loadGolden<{ tutorials: Record<string, string[]> }>('tutorials.json');
-
-const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?/gi;
-
-/** Python's float repr and JavaScript's differ in the exponent spelling only (1e-06 / 0.000001 aside). */
-function splitLine(line: string): { text: string; numbers: number[] } {
-  const numbers: number[] = [];
-  // console.log(true) prints `true` where Python's print(True) prints `True`: the words compare alike.
-  const text = line
-    .replace(/\b(True|False)\b/g, (m) => m.toLowerCase())
-    .replace(NUMBER, (m) => {
-      numbers.push(Number(m));
-      return '#';
-    });
-  return { text, numbers };
-}
 
 async function runTutorial(name: string): Promise<string[]> {
   const lines: string[] = [];
@@ -41,34 +24,31 @@ async function runTutorial(name: string): Promise<string[]> {
   } finally {
     spy.mockRestore();
   }
-  // gen_tutorials.py records the output with its trailing newlines stripped.
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-function compareLines(got: string[], want: string[], rtol = 2e-3, atol = 1e-4): void {
-  expect(got.length).toBe(want.length);
-  want.forEach((w, i) => {
-    const g = got[i]!;
-    const a = splitLine(g);
-    const b = splitLine(w);
-    expect(a.text, `line ${i}: ${g}\n  vs PyTorch: ${w}`).toBe(b.text);
-    expect(a.numbers.length).toBe(b.numbers.length);
-    a.numbers.forEach((v, j) => {
-      const r = b.numbers[j]!;
-      if (Math.abs(v - r) > atol + rtol * Math.abs(r)) {
-        expect.fail(`line ${i}, number ${j}: ${v} vs PyTorch's ${r}\n  ${g}\n  ${w}`);
-      }
-    });
-  });
+  return trimTrailingEmpty(lines);
 }
 
 describe('examples/tutorials: PyTorch tutorials ported line for line', () => {
   for (const name of Object.keys(fixture.tutorials)) {
     it(`${name} prints what PyTorch prints`, async () => {
-      compareLines(await runTutorial(name), fixture.tutorials[name]!);
+      expect(comparePrinted(await runTutorial(name), fixture.tutorials[name]!)).toBeNull();
     }, 60_000);
   }
+});
+
+describe('tools/browser/printed.ts: the comparison with PyTorch’s lines (Node and Chromium)', () => {
+  it('compares the text exactly and the numbers to a relative 2e-3', () => {
+    const want = ['loss: 2.314872  [   64/ 2000]', 'Accuracy: 39.2%, ok: True, eps 1e-06'];
+    expect(comparePrinted(['loss: 2.316000  [   64/ 2000]', 'Accuracy: 39.2%, ok: true, eps 0.000001'], want)).toBeNull();
+    expect(comparePrinted(['loss: 2.330000  [   64/ 2000]', want[1]!], want)).toBe(
+      "line 0, number 0: 2.33 vs PyTorch's 2.314872\n  loss: 2.330000  [   64/ 2000]\n  loss: 2.314872  [   64/ 2000]",
+    );
+    expect(comparePrinted(['loss: 2.314872  [   65/ 2000]', want[1]!], want)).toMatch(/^line 0, number 1: 65 vs PyTorch's 64/);
+    expect(comparePrinted(['Loss: 2.314872  [   64/ 2000]', want[1]!], want)).toMatch(/^line 0: Loss/);
+    expect(comparePrinted(['loss: 2.314872  [   64/ 2000]', 'Accuracy: 39.2%, ok: true, eps 1e-06 2'], want)).toMatch(/^line 1:/);
+    expect(comparePrinted([want[0]!], want)).toBe('printed 1 lines, PyTorch 2');
+    expect(comparePrinted([...want, ''], want)).toBe('printed 3 lines, PyTorch 2');
+    expect(trimTrailingEmpty([...want, '', ''])).toEqual(want);
+  });
 });
 
 describe('PyTorch spellings the tutorials use', () => {

@@ -234,6 +234,21 @@ describe('Module machinery', () => {
     delete (lin as unknown as Record<string, unknown>).weight;
     expect(lin.named_parameters()).toEqual([]);
   });
+  it('Embedding.from_pretrained: frozen by default, the classmethod builds `cls`', () => {
+    const w = torch.arange(6, { dtype: torch.float }).reshape(2, 3);
+    const e = nn.Embedding.from_pretrained(w);
+    expect([e.toString(), e.weight.requires_grad, e.weight.tolist()]).toEqual(['Embedding(2, 3)', false, w.tolist()]);
+    expect((e.call(torch.tensor([1, 0])) as Tensor).tolist()).toEqual([
+      [3, 4, 5],
+      [0, 1, 2],
+    ]);
+    expect(nn.Embedding.from_pretrained(w, { freeze: false, padding_idx: 1 }).weight.requires_grad).toBe(true);
+    class Vocab extends nn.Embedding {}
+    const v = Vocab.from_pretrained(w);
+    expect([v instanceof Vocab, v._get_name()]).toEqual([true, 'Vocab']);
+    expect(() => nn.Embedding.from_pretrained(torch.ones(2))).toThrow('Embeddings parameter is expected to be 2-dimensional');
+  });
+
   it('containers: Sequential indexing and slicing, ModuleList, ModuleDict', () => {
     const s = new nn.Sequential(new nn.Linear(2, 3), new nn.ReLU(), new nn.Linear(3, 1));
     expect(s[0]).toBeInstanceOf(nn.Linear);
@@ -248,6 +263,20 @@ describe('Module machinery', () => {
     l.append(new nn.Tanh());
     l.insert(0, new nn.Sigmoid());
     expect([...l].map((m) => m._get_name())).toEqual(['Sigmoid', 'ReLU', 'Tanh']);
+    // Slices are `self.__class__(...)`, as PyTorch's (See Note [Class names in the bundle]): a subclass slices to itself.
+    class Stack extends nn.Sequential {}
+    const st = new Stack(new nn.ReLU(), new nn.Tanh()).slice(1);
+    expect([st instanceof Stack, st._get_name(), st.length]).toEqual([true, 'Stack', 1]);
+    expect(st.toString()).toBe('Stack(\n  (1): Tanh()\n)');
+    const ls = l.slice(1, 3);
+    expect([ls instanceof nn.ModuleList, ls._get_name(), [...ls].map((m) => m._get_name())]).toEqual([
+      true,
+      'ModuleList',
+      ['ReLU', 'Tanh'],
+    ]);
+    expect(ls.at(0)).toBe(l.at(1));
+    class Blocks extends nn.ModuleList {}
+    expect(new Blocks([new nn.ReLU(), new nn.Tanh()]).slice(1)).toBeInstanceOf(Blocks);
     expect(() => l.at(3)).toThrow('index 3 is out of range');
     const d = new nn.ModuleDict({ a: new nn.Linear(1, 1) });
     d.set('b', new nn.ReLU());

@@ -240,6 +240,21 @@ export async function runChecks(aten: Aten, options: PageOptions): Promise<PageR
     return "getKernelBackend() === 'wasm'";
   });
 
+  check('page: every torch.nn module class keeps its name in the bundle (a module repr prints it)', () => {
+    // See Note [Class names in the bundle]: a class that names itself in its body is renamed `_Name` by esbuild.
+    const nn = aten.torch.nn as unknown as Record<string, unknown>;
+    const classes = Object.entries(nn).filter(
+      (e): e is [string, { name: string; prototype: unknown }] =>
+        typeof e[1] === 'function' && (e[1] === aten.torch.nn.Module || e[1].prototype instanceof aten.torch.nn.Module),
+    );
+    const renamed = classes.filter(([key, cls]) => cls.name !== key).map(([key, cls]) => `${key} is ${cls.name}`);
+    assert(classes.length > 40 && renamed.length === 0, `${classes.length} classes; renamed: ${renamed.join(', ')}`);
+    const seq = new aten.torch.nn.Sequential(new aten.torch.nn.ReLU(), new aten.torch.nn.ModuleList([new aten.torch.nn.Flatten()]));
+    const repr = String(seq.slice(0));
+    assert(repr.startsWith('Sequential(\n  (0): ReLU()\n  (1): ModuleList('), `repr ${JSON.stringify(repr)}`);
+    return `${classes.length} classes named as exported; String(seq.slice(0)) starts 'Sequential('`;
+  });
+
   check('page: torch.save / torch.load and safetensors round-trip in the browser (bytes, no fs)', () => {
     const t = aten.torch.arange(6, { dtype: 'float32' }).reshape(2, 3);
     const back = aten.torch.load(aten.torch.save({ t, view: t.t() })) as Record<string, typeof t>;

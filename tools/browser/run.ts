@@ -4,7 +4,9 @@
 // the results of the in-page checks (tools/browser/page.ts). The page runs twice: without cross-origin
 // isolation (no SharedArrayBuffer) and with it (COOP/COEP headers). Exits non-zero on any failed check, page
 // error, console error, failed request or timeout. The scenarios (tools/browser/scenarios.ts) run here first, in
-// Node on the same bundle; their printed lines are the page's expected output. Builds nothing: run `npm run build` first (`npm test`
+// Node on the same bundle; their printed lines are the page's expected output. A tutorials page runs PyTorch's
+// Quickstart port (examples/tutorials/quickstart.ts, bundled unchanged) against PyTorch's printed lines in
+// test/golden/tutorials.json (tools/browser/tutorials.ts). Builds nothing: run `npm run build` first (`npm test`
 // does). Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS that exists.
 
 import { build, transform } from 'esbuild';
@@ -16,12 +18,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { PageResults } from './page.js';
+import type { TutorialPageOptions } from './tutorials.js';
 import { runScenarios } from './scenarios.js';
 import { bundleUser, scratchProject } from '../package/userBundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUNDLE = join(ROOT, 'dist/bundle/index.js');
 const PAGE_DIR = join(ROOT, 'tools/browser');
+const DATA_DIR = 'data/fashion-mnist-subset';
+/** The tutorials the tutorials page runs (examples/tutorials/<name>.ts), checked against test/golden/tutorials.json. */
+const BROWSER_TUTORIALS = ['quickstart'];
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const TIMEOUT_MS = 120_000;
 
@@ -109,6 +115,65 @@ const webgpuPage = (): string => `<!doctype html>
 </html>
 `;
 
+// The tutorials page: the ports (bundled by bundleTutorial) run on the page's bundle and print PyTorch's lines
+// (tools/browser/tutorials.ts).
+const tutorialsPage = (options: string): string => `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>aten-ts tutorials</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <script type="module">
+      import * as aten from '/dist/bundle/index.js';
+      import { runTutorialChecks } from '/tools/browser/tutorials.js';
+      globalThis.__results = await runTutorialChecks(aten, ${options});
+    </script>
+  </body>
+</html>
+`;
+
+/**
+ * A tutorial port as one ES module, its code unchanged: 'aten-ts' is the page's bundle and its `node:fs`,
+ * `node:os` and `node:path` imports are tools/browser/node_shim.ts (See Note [A tutorial's files in the page]).
+ */
+async function bundleTutorial(name: string): Promise<string> {
+  const out = await build({
+    entryPoints: [join(ROOT, `examples/tutorials/${name}.ts`)],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'page-modules',
+        setup(b) {
+          b.onResolve({ filter: /^aten-ts$/ }, () => ({ path: '/dist/bundle/index.js', external: true }));
+          b.onResolve({ filter: /^node:(fs|os|path)$/ }, () => ({ path: '/tools/browser/node_shim.js', external: true }));
+        },
+      },
+    ],
+  });
+  return out.outputFiles[0]!.text;
+}
+
+/** The tutorials page's options: PyTorch's lines for each of BROWSER_TUTORIALS, and the data files to fetch. */
+function tutorialOptions(): TutorialPageOptions {
+  const golden = JSON.parse(readFileSync(join(ROOT, 'test/golden/tutorials.json'), 'utf8')) as { tutorials: Record<string, string[]> };
+  const expected: Record<string, string[]> = {};
+  for (const name of BROWSER_TUTORIALS) {
+    const lines = golden.tutorials[name];
+    if (lines === undefined) throw new BrowserTestError(`test/golden/tutorials.json has no ${name}`);
+    expected[name] = lines;
+  }
+  const data = readdirSync(join(ROOT, DATA_DIR))
+    .filter((f) => f.endsWith('.gz'))
+    .map((f) => `/${DATA_DIR}/${f}`);
+  return { expected, data };
+}
+
 /** src/webgpu as one ES module that imports the core as 'aten-ts'. */
 async function bundleWebGPU(): Promise<string> {
   const out = await build({
@@ -130,6 +195,10 @@ async function bundleWebGPU(): Promise<string> {
 async function startServer(expected: string, user: { bundle: string; printed: string }): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(BUNDLE, 'utf8');
   const webgpuBundle = await bundleWebGPU();
+  const tutorials = tutorialOptions();
+  const tutorialBundles = new Map<string, string>();
+  for (const name of BROWSER_TUTORIALS) tutorialBundles.set(`/examples/tutorials/${name}.js`, await bundleTutorial(name));
+  const dataFiles = new Set(tutorials.data);
   const modules = new Map<string, string>();
   for (const name of readdirSync(PAGE_DIR).filter((f) => f.endsWith('.ts') && f !== 'run.ts')) {
     const source = readFileSync(join(PAGE_DIR, name), 'utf8');
@@ -156,6 +225,13 @@ async function startServer(expected: string, user: { bundle: string; printed: st
       send(200, 'text/html; charset=utf-8', userPage(JSON.stringify(user.printed)));
     } else if (url.pathname === '/user.js') {
       send(200, 'text/javascript; charset=utf-8', user.bundle);
+    } else if (url.pathname === '/tutorials') {
+      send(200, 'text/html; charset=utf-8', tutorialsPage(JSON.stringify(tutorials).replace(/</g, '\\u003c')));
+    } else if (tutorialBundles.has(url.pathname)) {
+      send(200, 'text/javascript; charset=utf-8', tutorialBundles.get(url.pathname) as string);
+    } else if (dataFiles.has(url.pathname)) {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' });
+      res.end(readFileSync(join(ROOT, url.pathname)));
     } else if (url.pathname === '/dist/bundle/index.js') {
       send(200, 'text/javascript; charset=utf-8', bundle);
     } else if (modules.has(url.pathname)) {
@@ -255,6 +331,7 @@ async function main(): Promise<number> {
       { label: 'cross-origin isolated', path: '/?isolated=1' },
       { label: 'user bundle', path: '/user' },
       { label: 'webgpu device (SwiftShader)', path: '/webgpu' },
+      { label: `tutorials (${BROWSER_TUTORIALS.join(', ')})`, path: '/tutorials' },
     ];
     for (const { label, path } of pages) {
       const start = performance.now();

@@ -16,6 +16,16 @@ function normIndex(name: string, idx: number, n: number): number {
   return idx < 0 ? idx + n : idx;
 }
 
+// Note [Class names in the bundle]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A module's repr prints its class's `name`, as PyTorch's `self.__class__.__name__`. A bundler keeps that name
+// only while the class body does not name its own class: esbuild turns `class Sequential { ... new
+// Sequential() ... }` into `var Sequential = class _Sequential`, whose `name` is `_Sequential`, and the
+// package's dist/bundle/index.js (what browsers and bundlers import) printed `_Sequential(` in Chromium. So a
+// module class refers to itself as PyTorch does, through `this.constructor` (`self.__class__`) or `this` in a
+// static method (`cls`), or through a function outside its body (`isModule` in module.ts); the browser test
+// checks every `torch.nn` module class's name in the bundle.
+
 /**
  * `nn.Sequential(*modules)` or `nn.Sequential(OrderedDict)` (a Map or a plain object here): children named
  * "0", "1", ... (or by the keys), called in order. `seq[0]`, `seq.at(-1)`, `seq.slice(1, 3)`, `seq.length`.
@@ -45,7 +55,8 @@ export class Sequential extends Module {
   /** `seq[start:end]`: a Sequential of the same children (keys kept, as PyTorch's OrderedDict slice). */
   slice(start = 0, end?: number): Sequential {
     const entries = [...this._modules.entries()].slice(start, end);
-    return new Sequential(new Map(entries as [string, Module][]));
+    // `self.__class__(...)`: See Note [Class names in the bundle].
+    return new (this.constructor as typeof Sequential)(new Map(entries as [string, Module][]));
   }
 
   [Symbol.iterator](): IterableIterator<Module> {
@@ -118,7 +129,8 @@ export class ModuleList extends Module {
   }
 
   slice(start = 0, end?: number): ModuleList {
-    return new ModuleList(([...this] as Module[]).slice(start, end));
+    // `self.__class__(...)`: See Note [Class names in the bundle].
+    return new (this.constructor as typeof ModuleList)(([...this] as Module[]).slice(start, end));
   }
 
   /** ModuleList's repr: runs of identical children compressed ("(0-2): 3 x Linear(...)"). */

@@ -87,6 +87,9 @@ function typeName(v: unknown): string {
   return typeof v === 'object' ? ((v as object).constructor?.name ?? 'object') : typeof v;
 }
 
+/** `isinstance(v, Module)`, outside the class body: See Note [Class names in the bundle]. */
+const isModule = (v: unknown): v is Module => v instanceof Module;
+
 /** Module.__setattr__. See Note [Registration by assignment]. */
 function setattr(m: Module, name: string, value: unknown): void {
   const remove = (...dicts: Map<string, unknown>[]): void => {
@@ -240,7 +243,7 @@ export class Module {
 
   /** `add_module(name, module)` / `register_module`. */
   add_module(name: string, module: Module | null): void {
-    if (module !== null && !(module instanceof Module)) throw new TypeError(`${typeName(module)} is not a Module subclass`);
+    if (module !== null && !isModule(module)) throw new TypeError(`${typeName(module)} is not a Module subclass`);
     if (typeof name !== 'string') throw new TypeError(`module name should be a string. Got ${typeof name}`);
     if (Object.prototype.hasOwnProperty.call(this, name) && !this._modules.has(name)) throw new Error(`attribute '${name}' already exists`);
     if (name.includes('.')) throw new Error(`module name can't contain ".", got: ${name}`);
@@ -545,7 +548,7 @@ export class Module {
 
   // ---- repr ----------------------------------------------------------------------------------------
 
-  /** The class name, as `repr` prints it. */
+  /** The class name, as `repr` prints it (See Note [Class names in the bundle]). */
   _get_name(): string {
     return this.constructor.name;
   }

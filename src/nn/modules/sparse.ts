@@ -81,7 +81,8 @@ export class Embedding extends Module {
     const { freeze, ...rest } = options;
     if (embeddings.dim() !== 2) throw new Error('Embeddings parameter is expected to be 2-dimensional');
     const [rows, cols] = embeddings.sizes as [number, number];
-    return new Embedding(rows, cols, { ...rest, _weight: embeddings, _freeze: freeze ?? true });
+    // `cls(...)` of the classmethod: See Note [Class names in the bundle].
+    return new this(rows, cols, { ...rest, _weight: embeddings, _freeze: freeze ?? true });
   }
 
   reset_parameters(): void {
