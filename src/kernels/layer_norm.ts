@@ -7,7 +7,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { writeElement } from '../tensor/elements.js';
-import { elementReader, storedElements, type StoredElements } from './StorageAccess.js';
+import { elementReader, emptyLike, storedElements, type StoredElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
 import * as at from '../generated/TensorBody.js';
@@ -227,16 +227,10 @@ export function nativeLayerNormBackward(
   const [m0, m1, m2] = [outputMask[0] === true, outputMask[1] === true, outputMask[2] === true];
   if (m1 && weight === null) throw new Error('native_layer_norm_backward: output_mask[1] needs a weight');
   if (m2 && bias === null) throw new Error('native_layer_norm_backward: output_mask[2] needs a bias');
-  const paramShape = [...normalizedShape];
-  const dx = m0
-    ? newStrided([...input.sizes], contiguousStrides(input.sizes), input.scalarType, input.device)
-    : emptyOf(input, input.scalarType);
-  const dw = m1
-    ? newStrided(paramShape, contiguousStrides(paramShape), (weight as Tensor).scalarType, input.device)
-    : emptyOf(input, input.scalarType);
-  const db = m2
-    ? newStrided([...paramShape], contiguousStrides(paramShape), (bias as Tensor).scalarType, input.device)
-    : emptyOf(input, input.scalarType);
+  // An output the mask leaves out is a 0-element tensor (PyTorch's is undefined).
+  const dx = emptyLike(input, m0 ? [...input.sizes] : [0]);
+  const dw = m1 ? emptyLike(input, [...normalizedShape], (weight as Tensor).scalarType) : emptyLike(input, [0]);
+  const db = m2 ? emptyLike(input, [...normalizedShape], (bias as Tensor).scalarType) : emptyLike(input, [0]);
   if (input.isMeta()) return [dx, dw, db];
   const [cg, cx, cm, cr] = [at.contiguous(gradOut), at.contiguous(input), at.contiguous(mean), at.contiguous(rstd)];
   const cw = weight === null ? null : at.contiguous(weight);
@@ -289,11 +283,6 @@ export function nativeLayerNormBackward(
   if (gammaSum !== null) writeAll(dw, gammaSum);
   if (betaSum !== null) writeAll(db, betaSum);
   return [dx, dw, db];
-}
-
-/** A 0-element tensor standing for an output the mask left out. */
-function emptyOf(like: Tensor, dtype: ScalarType): Tensor {
-  return newStrided([0], [1], dtype, like.device);
 }
 
 /** Stores `values` into the contiguous tensor `t`, element by element in its dtype. */
