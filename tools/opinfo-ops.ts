@@ -17,11 +17,23 @@ const methods = Object.getOwnPropertyNames(Tensor.prototype)
 // `gen_opinfo.py --coverage`, which lists the op_db entries aten-ts exposes but the sweep skips.
 const isFn = (v: unknown): boolean => typeof v === 'function';
 const F = (fullTorch.nn as unknown as { functional: Record<string, unknown> }).functional;
+// The nested namespaces op_db names its entries by (`linalg.svd`, `special.i0e`, `fft.rfft`, `masked.sum`,
+// `signal.windows.hann`), each function listed under its dotted name.
+const NAMESPACES = ['linalg', 'special', 'fft', 'masked', 'signal.windows'];
+const namespaced = NAMESPACES.flatMap((ns) => {
+  let o: unknown = fullTorch;
+  for (const part of ns.split('.')) o = (o as Record<string, unknown> | undefined)?.[part];
+  const m = (o ?? {}) as Record<string, unknown>;
+  return Object.keys(m)
+    .filter((k) => isFn(m[k]))
+    .map((k) => `${ns}.${k}`);
+});
 const exposed = [
   ...Object.keys(fullTorch).filter((k) => isFn((fullTorch as Record<string, unknown>)[k])),
   ...Object.keys(F)
     .filter((k) => isFn(F[k]))
     .map((k) => `nn.functional.${k}`),
+  ...namespaced,
 ].sort();
 const out = new URL('./golden/opinfo_ops.json', import.meta.url);
 const text = JSON.stringify({ generated_by: 'tools/opinfo-ops.ts', functions, methods, exposed });

@@ -269,7 +269,15 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   },
 };
 
-/** The aten-ts callable for an OpInfo entry: torch.nn.functional.X, torch.X, or the Tensor method X. */
+/** `linalg.svd` → torch.linalg.svd (op_db's nested namespaces: linalg, special, fft, masked, signal.windows). */
+function namespaced(call: string): unknown {
+  if (!call.includes('.')) return undefined;
+  let o: unknown = FULL;
+  for (const part of call.split('.')) o = (o as Record<string, unknown> | undefined)?.[part];
+  return o;
+}
+
+/** The aten-ts callable for an OpInfo entry: torch.nn.functional.X, torch.X, torch.<namespace>.X, or the Tensor method X. */
 function invoke(op: OpEntry, c: Call): unknown {
   const adapter = ADAPTERS[op.name];
   if (adapter !== undefined) return adapter(c);
@@ -279,7 +287,8 @@ function invoke(op: OpEntry, c: Call): unknown {
   const f =
     (op.name.startsWith('nn.functional.') ? nn?.[op.call] : undefined) ??
     T[op.call] ??
-    (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]);
+    (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]) ??
+    namespaced(op.call);
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
   const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);
