@@ -5,7 +5,9 @@
 // src/dispatch/Dispatcher.ts.
 
 import type { Dispatcher } from '../dispatch/Dispatcher.js';
-import { Library, type Kernel } from '../dispatch/Library.js';
+import { parseDispatchKey } from '../c10/DispatchKey.js';
+import { Library, toKernelFunction, type Kernel } from '../dispatch/Library.js';
+import { OperatorName } from '../schema/index.js';
 import type { AtenOps } from '../generated/Operators.js';
 import { SCHEMAS } from '../generated/RegisterSchema.js';
 import { BackendSelect } from '../generated/RegisterBackendSelect.js';
@@ -30,19 +32,34 @@ export function schemaOperatorName(schema: string): string {
   return schema.slice(0, schema.indexOf('('));
 }
 
+/** `add.Tensor` → OperatorName('aten::add', 'Tensor'), without the schema lexer (generated, trusted names). */
+function atenOperatorName(shortName: string): OperatorName {
+  const dot = shortName.indexOf('.');
+  return dot < 0
+    ? new OperatorName(`aten::${shortName}`, '')
+    : new OperatorName(`aten::${shortName.slice(0, dot)}`, shortName.slice(dot + 1));
+}
+
 /** Registers every aten operator and its kernels into `dispatcher`. */
 export function registerAten(dispatcher: Dispatcher): void {
   // One table computation per operator, not one per kernel (Note [Batched registration]).
   dispatcher.batch(() => {
     // aten's one DEF library (TORCH_LIBRARY(aten, m) of RegisterSchema.cpp): a user's DEF library for aten is
     // PyTorch's "Only a single TORCH_LIBRARY" error.
-    const lib = new Library('aten', 'DEF', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/register.ts' });
+    new Library('aten', 'DEF', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/register.ts' });
+    // The generated schemas are parsed on first use, and the generated names need no lexer: the registrations
+    // Library.def / Library.impl would make, without their checks of user input (Note [Deferred schemas] in
+    // src/dispatch/Dispatcher.ts).
+    const names = new Map<keyof AtenOps, OperatorName>();
     for (const [name, schema] of Object.entries(SCHEMAS) as [keyof AtenOps, string][]) {
-      lib.def(schema, undefined, { debug: `registered at aten-ts src/aten/register.ts (${String(name)})` });
+      const opName = atenOperatorName(schemaOperatorName(schema));
+      names.set(name, opName);
+      dispatcher.registerDefDeferred(opName, `aten::${schema}`, `registered at aten-ts src/aten/register.ts (${String(name)})`);
     }
     for (const [key, table] of KERNELS) {
+      const k = parseDispatchKey(key);
       for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
-        lib.impl(schemaOperatorName(SCHEMAS[name]), kernel, key, { debug: `registered at aten-ts kernel ${String(name)} (${key})` });
+        dispatcher.registerImpl(names.get(name)!, k, toKernelFunction(kernel), `registered at aten-ts kernel ${String(name)} (${key})`);
       }
     }
   });

@@ -4,11 +4,10 @@
 // VariableHooks, installed as `at::impl::SetVariableHooks` does). Called by the public entry point.
 
 import type { Dispatcher } from '../dispatch/Dispatcher.js';
-import { Library, type Kernel } from '../dispatch/Library.js';
+import { parseDispatchKey } from '../c10/DispatchKey.js';
+import { toKernelFunction, type Kernel } from '../dispatch/Library.js';
 import { buildHandles, type AtenOps } from '../generated/Operators.js';
-import { SCHEMAS } from '../generated/RegisterSchema.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
-import { schemaOperatorName } from '../aten/register.js';
 import { setVariableHooks } from '../tensor/VariableHooks.js';
 import { installAutogradFallback } from './autograd_not_implemented_fallback.js';
 import { tensorBackward } from './engine.js';
@@ -17,15 +16,22 @@ import { currentGradFn, registerHook, retainGrad, setGrad, setRequiresGrad } fro
 /** Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten). */
 export function registerAutograd(dispatcher: Dispatcher): void {
   dispatcher.batch(() => {
-    const lib = new Library('aten', 'FRAGMENT', undefined, { dispatcher, debug: 'registered at aten-ts src/autograd/register.ts' });
     // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
     const ops = buildHandles((name, overload) => dispatcher.findSchemaOrThrow(name, overload));
+    // What Library('aten', 'FRAGMENT').impl(name, kernel, key) registers, with the handles' operator names
+    // instead of parsing each name again (start-up; generated, trusted names).
     for (const [key, table] of [
       ['Autograd', autogradKernels(ops)],
       ['ADInplaceOrView', inplaceOrViewKernels(ops)],
     ] as const) {
+      const k = parseDispatchKey(key);
       for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
-        lib.impl(schemaOperatorName(SCHEMAS[name]), kernel, key, { debug: `registered at aten-ts autograd ${String(name)} (${key})` });
+        dispatcher.registerImpl(
+          ops[name].entry.name,
+          k,
+          toKernelFunction(kernel),
+          `registered at aten-ts autograd ${String(name)} (${key})`,
+        );
       }
     }
   });

@@ -10,7 +10,7 @@ import type { KernelFunction } from './KernelFunction.js';
 import { OperatorEntry, TABLE_KEYS, type AliasAnalysisKind, type AnnotatedKernel } from './OperatorEntry.js';
 import { OperatorHandle } from './OperatorHandle.js';
 import { OperatorName } from '../schema/index.js';
-import { argumentTypesOf, checkInferredSchema } from './schemaInfo.js';
+import { argumentTypesOf, checkInferredSchema, parseDispatcherSchema } from './schemaInfo.js';
 import type { DispatcherSchema } from './schemaInfo.js';
 
 /** Undoes one registration. Idempotent; also usable with `using`. */
@@ -110,7 +110,7 @@ export class Dispatcher {
   /** `findSchema`: the handle of an operator that has a schema, or null. */
   findSchema(name: string | OperatorName, overloadName?: string): OperatorHandle | null {
     const entry = this.lookup(toOperatorName(name, overloadName));
-    return entry !== undefined && entry.schema !== null ? entry.handle : null;
+    return entry !== undefined && entry.hasSchema() ? entry.handle : null;
   }
 
   /** `findSchemaOrThrow(name, overload)`: PyTorch's error when the schema is missing. */
@@ -221,6 +221,57 @@ export class Dispatcher {
     });
   }
 
+  // Note [Deferred schemas]
+  // ~~~~~~~~~~~~~~~~~~~~~~~
+  // PyTorch parses every schema string of RegisterSchema.cpp at static initialisation, in C++. Here that parse
+  // (in code the engine has not compiled yet, at the first operator call) was a third of the first call's time,
+  // for some 850 aten operators a program mostly never calls. So the generated aten schemas are registered as
+  // text (`registerDefDeferred`): the operator exists, has a schema for `findSchema` and takes kernels; its
+  // schema is parsed, and its extractor, call closures and table built, on first use — the first call (the
+  // handle's closures start as trampolines), `entry.schema`, a boxed call, a table read by introspection. A
+  // registration that needs the schema (a second def, an impl with an inferred schema) resolves it first, so
+  // every error and precedence rule is unchanged; table recomputation skips operators still deferred. Only
+  // trusted, generated text is deferred: user defs (Library.def) parse at once, with PyTorch's parse errors.
+
+  /**
+   * Registers a generated schema `text` (`ns::name.overload(...) -> ...`) for `name`, parsed on first use (Note
+   * [Deferred schemas]). The caller guarantees the text parses and that `name` is its operator name.
+   */
+  registerDefDeferred(name: OperatorName, text: string, debug: string): RegistrationHandle {
+    if (this.lookup(name) !== undefined) return this.registerDef(parseDispatcherSchema(text), debug);
+    const entry = new OperatorEntry(name);
+    const deferred = {
+      text,
+      resolve: () => {
+        if (entry.deferred !== deferred) return;
+        entry.deferred = null;
+        const schema = parseDispatcherSchema(text);
+        entry.schema = { schema, debug, aliasAnalysis: 'FROM_SCHEMA', isDefaultAliasAnalysis: false };
+        entry.extractor = DispatchKeyExtractor.fromTypes(argumentTypesOf(schema));
+        entry.handle.rebuild();
+        this.refresh(entry);
+      },
+    };
+    // deferred before the handle exists, so that its first closures are the trampolines (no table yet)
+    entry.deferred = deferred;
+    entry.handle = new OperatorHandle(entry, this);
+    this.operators.set(name.toString(), entry);
+    entry.defCount++;
+    entry.defAndImplCount++;
+    return new RegistrationHandle(() => {
+      entry.defCount--;
+      entry.defAndImplCount--;
+      if (entry.defCount === 0) {
+        entry.deferred = null;
+        entry.schema = null;
+        entry.extractor = DispatchKeyExtractor.empty();
+        entry.handle.rebuild();
+      }
+      this.refresh(entry);
+      this.release(entry);
+    });
+  }
+
   /**
    * `registerImpl`: adds a kernel for an operator at `key` (null: a catch-all, stored at
    * CompositeImplicitAutograd). Impl before def is allowed, as in PyTorch. The newest kernel at a key wins;
@@ -311,6 +362,8 @@ export class Dispatcher {
   private readonly pending = new Set<OperatorEntry>();
 
   private refresh(entry: OperatorEntry): void {
+    // a deferred operator builds its table when its schema is parsed (Note [Deferred schemas])
+    if (entry.deferred !== null) return;
     if (this.batchDepth > 0) this.pending.add(entry);
     else entry.updateDispatchTableFull(this.fallbacks);
   }
@@ -322,7 +375,7 @@ export class Dispatcher {
       return fn();
     } finally {
       if (--this.batchDepth === 0) {
-        for (const entry of this.pending) entry.updateDispatchTableFull(this.fallbacks);
+        for (const entry of this.pending) if (entry.deferred === null) entry.updateDispatchTableFull(this.fallbacks);
         this.pending.clear();
       }
     }
@@ -349,6 +402,7 @@ export class Dispatcher {
   checkInvariants(name: string | OperatorName | OperatorHandle, overloadName?: string): void {
     const entry = name instanceof OperatorHandle ? name.entry : this.lookup(toOperatorName(name, overloadName));
     if (entry === undefined) return;
+    entry.ensureResolved();
     for (const k of TABLE_KEYS) {
       const fresh = entry.computeDispatchTableEntry(k, this.fallbacks);
       const live = entry.computed[getDispatchTableIndexForDispatchKey(k)] ?? null;

@@ -97,7 +97,8 @@ function parseKey(key: DispatchKey | string | undefined): DispatchKey | null {
   return k === DispatchKey.Undefined ? null : k;
 }
 
-function toKernelFunction(kernel: Kernel): KernelFunction {
+/** A kernel as a KernelFunction (a plain function is an unboxed kernel). */
+export function toKernelFunction(kernel: Kernel): KernelFunction {
   if (kernel instanceof KernelFunction) return kernel;
   if (typeof kernel !== 'function') throw new TypeError(`expected a kernel function or KernelFunction, got ${typeof kernel}`);
   return KernelFunction.fromUnboxed(kernel);

@@ -98,15 +98,56 @@ export class NotImplementedError extends Error {
 // the table that calls read always equal to what the dumps compute, by construction.
 export class OperatorEntry {
   readonly name: OperatorName;
-  schema: RegisteredSchema | null = null;
+  private registered: RegisteredSchema | null = null;
+  /**
+   * A def whose schema text is parsed on first use (Note [Deferred schemas] in Dispatcher.ts); `resolve` parses it
+   * and installs it as registerDef would.
+   */
+  deferred: { readonly text: string; readonly resolve: () => void } | null = null;
+
+  /** The registered schema (parsing a deferred one first), or null. */
+  get schema(): RegisteredSchema | null {
+    if (this.deferred !== null) this.deferred.resolve();
+    return this.registered;
+  }
+  set schema(s: RegisteredSchema | null) {
+    this.registered = s;
+  }
+
+  /** Whether a def is registered, without parsing a deferred one. */
+  hasSchema(): boolean {
+    return this.deferred !== null || this.registered !== null;
+  }
+
+  /** Parses a deferred schema, so that the tables and the extractor are this operator's (no-op otherwise). */
+  ensureResolved(): void {
+    if (this.deferred !== null) this.deferred.resolve();
+  }
   /** Kernels per dispatch key (runtime or alias), newest first. Never Undefined (catch-alls live at CIA). */
   readonly kernels = new Map<DispatchKey, AnnotatedKernel[]>();
   extractor: DispatchKeyExtractor = DispatchKeyExtractor.empty();
 
-  /** The live table: per slot, what calls read. Mutated in place so call closures can hold the arrays. */
-  readonly unboxedTable: UnboxedKernel[];
-  readonly boxedTable: BoxedKernel[];
-  readonly computed: (ComputedEntry | null)[];
+  /**
+   * The live table: per slot, what calls read. Mutated in place so call closures can hold the arrays; made on
+   * first read (a deferred operator has none until its schema is parsed: Note [Deferred schemas]).
+   */
+  get unboxedTable(): UnboxedKernel[] {
+    return (this.tables ??= this.newTables()).unboxed;
+  }
+  get boxedTable(): BoxedKernel[] {
+    return (this.tables ??= this.newTables()).boxed;
+  }
+  get computed(): (ComputedEntry | null)[] {
+    return (this.tables ??= this.newTables()).computed;
+  }
+  private tables: { unboxed: UnboxedKernel[]; boxed: BoxedKernel[]; computed: (ComputedEntry | null)[] } | null = null;
+  private newTables(): { unboxed: UnboxedKernel[]; boxed: BoxedKernel[]; computed: (ComputedEntry | null)[] } {
+    return {
+      unboxed: new Array<UnboxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingUnboxed),
+      boxed: new Array<BoxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingBoxed),
+      computed: new Array<ComputedEntry | null>(NUM_RUNTIME_ENTRIES).fill(null),
+    };
+  }
 
   defCount = 0;
   defAndImplCount = 0;
@@ -124,9 +165,6 @@ export class OperatorEntry {
     this.missingBoxed = (_op, ks) => {
       throw this.reportError(ks.highestPriorityTypeId());
     };
-    this.unboxedTable = new Array<UnboxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingUnboxed);
-    this.boxedTable = new Array<BoxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingBoxed);
-    this.computed = new Array<ComputedEntry | null>(NUM_RUNTIME_ENTRIES).fill(null);
   }
 
   /** The operator name as PyTorch prints it: `ns::name.overload`. */
@@ -220,12 +258,13 @@ export class OperatorEntry {
   /** Recomputes every slot and the fallthrough masks. See Note [Always-fresh dispatch tables]. */
   updateDispatchTableFull(fallbacks: readonly (AnnotatedKernel | null)[]): void {
     this.extractor.resetMasks();
+    const t = (this.tables ??= this.newTables());
     for (const k of TABLE_KEYS) {
       const entry = this.computeDispatchTableEntry(k, fallbacks);
       const idx = getDispatchTableIndexForDispatchKey(k);
-      this.computed[idx] = entry;
-      this.unboxedTable[idx] = entry === null ? this.missingUnboxed : this.unboxedOf(entry.kernel.kernel);
-      this.boxedTable[idx] = entry === null ? this.missingBoxed : this.boxedOf(entry.kernel.kernel);
+      t.computed[idx] = entry;
+      t.unboxed[idx] = entry === null ? this.missingUnboxed : this.unboxedOf(entry.kernel.kernel);
+      t.boxed[idx] = entry === null ? this.missingBoxed : this.boxedOf(entry.kernel.kernel);
       this.extractor.setOperatorHasFallthroughForKey(k, entry?.kernel.kernel.isFallthrough ?? false);
     }
   }
@@ -276,6 +315,7 @@ export class OperatorEntry {
 
   /** `listAllDispatchKeys()`: the keys whose live slot has a kernel, `[K1, K2, ...]`. */
   listAllDispatchKeys(): string {
+    this.ensureResolved();
     const names: string[] = [];
     for (const k of TABLE_KEYS) {
       if (k !== DispatchKey.Undefined && this.computed[getDispatchTableIndexForDispatchKey(k)] !== null) {

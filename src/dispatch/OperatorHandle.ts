@@ -51,7 +51,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   }
 
   hasSchema(): boolean {
-    return this.entry.schema !== null;
+    return this.entry.hasSchema();
   }
 
   /**
@@ -59,6 +59,19 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
    * generated. See Note [One call closure per arity] in src/codegen/dest/DispatchArity.ts.
    */
   rebuild(): void {
+    const entry = this.entry;
+    if (entry.deferred !== null) {
+      // trampolines: parse the schema, which rebuilds these closures, then call (Note [Deferred schemas])
+      this.call = ((...args: unknown[]) => {
+        entry.ensureResolved();
+        return (this.call as AnyFn)(...args);
+      }) as F;
+      this.redispatch = ((ks: DispatchKeySet, ...args: unknown[]) => {
+        entry.ensureResolved();
+        return (this.redispatch as AnyFn)(ks, ...args);
+      }) as Redispatch<F>;
+      return;
+    }
     const call = makeCall(this.entry, slowCall);
     this.call = (fillsDefaults(this.entry) ? withDefaults(this.entry, call) : call) as F;
     this.redispatch = makeRedispatch(this.entry, slowRedispatch) as Redispatch<F>;
@@ -66,6 +79,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
 
   /** The key set `call(...args)` would dispatch with (arguments, TLS, fallthrough mask). */
   computeDispatchKeySet(...args: unknown[]): DispatchKeySet {
+    this.entry.ensureResolved();
     extractUnboxed(this.entry, args);
     computeDispatchKeySet(this.entry.extractor);
     return extractedKeySet();
@@ -74,6 +88,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   /** Calls the operator on a stack whose last entries are its arguments; leaves the returns on the stack. */
   callBoxed(stack: Stack): void {
     const entry = this.entry;
+    entry.ensureResolved();
     const ex = entry.extractor;
     if (stack.length < entry.numArguments() && entry.schema !== null) fillDefaults(entry, stack);
     const base = stack.length - entry.numArguments();
@@ -93,6 +108,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
 
   /** Calls the boxed kernel for exactly `ks`. */
   redispatchBoxed(ks: DispatchKeySet, stack: Stack): void {
+    this.entry.ensureResolved();
     const kernel = this.entry.boxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
     if (hooks.active) {
       const args = stack.slice(stack.length - this.entry.numArguments());
@@ -103,6 +119,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
 
   /** `callBoxedForDispatchKey(k, stack)`: the direct kernel at k if registered, else k's backend fallback. */
   callBoxedForDispatchKey(k: DispatchKey, stack: Stack): void {
+    this.entry.ensureResolved();
     const direct = this.entry.kernels.get(k)?.[0];
     const ks = DispatchKeySet.fromKey(k);
     if (direct !== undefined) {
@@ -138,11 +155,13 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   /** `hasComputedKernelForDispatchKey(k)`: the live table has a kernel for runtime key k. */
   hasComputedKernelForDispatchKey(k: DispatchKey): boolean {
     if (k >= DispatchKey.Autograd) throw new Error('Alias keys do not have runtime kernel registrations.');
+    this.entry.ensureResolved();
     return this.entry.computed[getDispatchTableIndexForDispatchKey(k)] !== null;
   }
 
   /** The debug string of the kernel the live table holds for k, with its tag, or null when missing. */
   computedKernelForDispatchKey(k: DispatchKey): { debug: string; tag: string; fallthrough: boolean } | null {
+    this.entry.ensureResolved();
     const e = this.entry.computed[getDispatchTableIndexForDispatchKey(k)];
     return e == null ? null : { debug: e.kernel.debug, tag: e.tag, fallthrough: e.kernel.kernel.isFallthrough };
   }

@@ -222,6 +222,17 @@ const TRIE: TrieNode = (() => {
   return root;
 })();
 
+/**
+ * Whether the lexer reads all of `word` as one IDENT token: an identifier that is not a keyword (`def`,
+ * `None`, `and`, ...: the lexer's longest match gives a keyword the tie).
+ */
+export function isIdentifierToken(word: string): boolean {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(word)) return false;
+  let node: TrieNode | undefined = TRIE;
+  for (let i = 0; i < word.length && node !== undefined; i++) node = node.children.get(word.charCodeAt(i));
+  return node === undefined || node.kind === 0;
+}
+
 // ---- character classes (C locale) ----
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isAlpha = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);

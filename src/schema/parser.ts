@@ -5,7 +5,7 @@
 
 import { AliasInfo } from './AliasInfo.js';
 import { FunctionSchema, Argument, OperatorName, nonDefaultAfterDefault } from './FunctionSchema.js';
-import { Lexer, TK, type Token } from './lexer.js';
+import { Lexer, TK, isIdentifierToken, type Token } from './lexer.js';
 import { NumberConversionError, stod, stoll, toInt32, utf8Bytes } from './numbers.js';
 import { SchemaParseError } from './SchemaParseError.js';
 import { scalarTypeOfDtypeName } from './scalarTypeNames.js';
@@ -422,6 +422,19 @@ export function parseSchema(text: string, opts: ParseOptions = {}): FunctionSche
 
 /** Parses an operator name (`aten::add.Tensor`), like torch::jit::parseName. */
 export function parseName(text: string, opts: ParseOptions = {}): OperatorName {
+  // The common case, `ns::name.overload` of plain identifiers, without the lexer: the result the parser gives
+  // (start-up registers some thousand kernels by name). Anything else, errors included, takes the parser.
+  const m = /^([A-Za-z_]\w*)(?:::([A-Za-z_]\w*))?(?:\.([A-Za-z_]\w*))?$/.exec(text);
+  if (m !== null) {
+    const [, first, second, overload = ''] = m as unknown as [string, string, string | undefined, string | undefined];
+    const plain =
+      isIdentifierToken(first) &&
+      (second === undefined || isIdentifierToken(second)) &&
+      (overload === '' || isIdentifierToken(overload)) &&
+      overload !== 'default' &&
+      !overload.startsWith('__');
+    if (plain) return new OperatorName(second === undefined ? first : `${first}::${second}`, overload);
+  }
   const r = parseSchemaOrName(text, opts);
   if (!(r instanceof OperatorName)) {
     throw new SchemaParseError({

@@ -275,3 +275,47 @@ describe('numbers', () => {
     expect(d('Device x="cuda:1"')).toBe('cuda:1');
   });
 });
+
+describe('parseName without the lexer', () => {
+  // parseName reads plain `ns::name.overload` names directly (a start-up fast path); every name must give what
+  // the parser gives, and every name the parser rejects must still be rejected with the parser's error.
+  const outcome = (f: () => unknown): unknown => {
+    try {
+      const r = f();
+      return r instanceof OperatorName ? { name: r.name, overload: r.overloadName } : r;
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  };
+  it.each([
+    'add',
+    'aten::add',
+    'aten::add.Tensor',
+    'aten::_foo_bar2.out_1',
+    'myops::None',
+    'if',
+    'aten::if.Tensor',
+    'aten::add.default',
+    'aten::add.__foo',
+    'aten::add.',
+    'aten::add.and',
+    'iffy::not_a_keyword.isnot',
+    'a::b::c',
+    '_',
+    '1abc',
+    'aten::add.Tensor(Tensor self) -> Tensor',
+    ' aten::add',
+  ])('%s', (name) => {
+    const viaParser = outcome(() => {
+      const r = parseSchemaOrName(name);
+      if (!(r instanceof OperatorName)) throw new Error('Tried to parse an operator name but function schema was given');
+      return r;
+    });
+    const direct = outcome(() => parseName(name));
+    if (typeof viaParser === 'object' && viaParser !== null && 'error' in viaParser) {
+      expect(direct).toHaveProperty('error');
+    } else {
+      expect(direct).toEqual(viaParser);
+    }
+  });
+});
