@@ -333,7 +333,10 @@ async function main(): Promise<number> {
       { label: 'webgpu device (SwiftShader)', path: '/webgpu' },
       { label: `tutorials (${BROWSER_TUTORIALS.join(', ')})`, path: '/tutorials' },
     ];
+    // `ATEN_TS_BROWSER_PAGES=webgpu,tutorials` runs only the pages whose path contains one of the names (for work on one page).
+    const only = process.env['ATEN_TS_BROWSER_PAGES']?.split(',').filter((s) => s !== '');
     for (const { label, path } of pages) {
+      if (only !== undefined && only.length > 0 && !only.some((name) => path.includes(name))) continue;
       const start = performance.now();
       const { results, errors } = await runPage(browser, `${origin}${path}`);
       console.log(`browser: page ${label} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
