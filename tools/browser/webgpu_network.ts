@@ -172,6 +172,26 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
     });
     return `${steps} losses within ${worst.toExponential(2)} of cpu (${cpu[0]!.toFixed(5)} → ${cpu[steps - 1]!.toFixed(5)})`;
   };
+  await check("the README's webgpu snippet: ones on the device, an MLP with cross_entropy_loss", async () => {
+    const x = torch.ones(2, 3, { device: 'webgpu' });
+    const got = JSON.stringify(await x.add(1).tolist_async());
+    assert(got === '[[2,2,2],[2,2,2]]', `ones(2, 3).add(1): ${got}`);
+    torch.manual_seed(0);
+    const model = new nn.Sequential(new nn.Linear(784, 128), new nn.ReLU(), new nn.Linear(128, 10)).to('webgpu');
+    const opt = new torch.optim.SGD(model.parameters(), { lr: 0.01, momentum: 0.9 });
+    const [images, labels] = [torch.rand(64, 784).to('webgpu'), torch.randint(0, 10, [64]).to('webgpu')];
+    const losses: number[] = [];
+    for (let step = 0; step < 3; step++) {
+      opt.zero_grad();
+      const loss = torch.cross_entropy_loss(model.call(images) as Tensor, labels);
+      loss.backward();
+      opt.step();
+      losses.push((await loss.item_async()) as number);
+    }
+    assert(losses[2]! < losses[0]!, `the loss did not decrease: ${losses.join(', ')}`);
+    return `ones + add read back; 3 MLP steps, loss ${losses[0]!.toFixed(4)} → ${losses[2]!.toFixed(4)}`;
+  });
+
   await check('LeNet trains with SGD + momentum on webgpu as on cpu (20 steps)', () => curves('sgd', 20, 1e-4));
   await check('LeNet trains with Adam on webgpu as on cpu (10 steps)', () => curves('adam', 10, 1e-4));
 }
