@@ -84,8 +84,11 @@ export function pointwise(
   const paramBlock = rt.scratch(params);
   // The key: what the shader text depends on.
   const pattern = operands.map((o) => (typeof o === 'number' ? 's' : `t${bindingOf[tensors.indexOf(o)]}`)).join(',');
-  const key = `pointwise:${name}:${elem}:r${rank}:${pattern}:s${scalars.length}`;
   const boolOut = out.scalarType === ScalarType.Bool;
+  // Every operand walks memory with stride 1 (a contiguous operation after coalescing): the element's offsets
+  // are the base offsets plus i, no index arithmetic (the contiguous fast path).
+  const dense = rank === 1 && !boolOut && strides.every((st) => st[0] === 1) && !tensors.some((t) => t.scalarType === ScalarType.Bool);
+  const key = `pointwise:${name}:${elem}:r${rank}${dense ? 'c' : ''}:${pattern}:s${scalars.length}`;
   if (boolOut && (!out.isContiguous() || out.storageOffset % 4 !== 0)) {
     throw new Error(`webgpu: ${name} writes bool results only into a fresh contiguous tensor`);
   }
@@ -101,11 +104,16 @@ export function pointwise(
     lines.push(`fn element(i: u32) -> ${boolOut ? 'bool' : elem} {`);
     lines.push(`  var rem = i;`, `  o = p[1];`);
     tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
-    lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
-    lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
-    lines.push(`    o += idx * p[H + R + ud];`);
-    tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
-    lines.push(`  }`);
+    if (dense) {
+      lines.push(`  o += rem;`);
+      tensors.forEach((_, k) => lines.push(`  o${k} += rem;`));
+    } else {
+      lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
+      lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
+      lines.push(`    o += idx * p[H + R + ud];`);
+      tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
+      lines.push(`  }`);
+    }
     let t = 0;
     let s = 0;
     operands.forEach((op, k) => {
