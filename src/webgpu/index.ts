@@ -5,7 +5,7 @@
 import { DeviceType, Tensor, setAllocator, torch } from 'aten-ts';
 
 type NestedList = ReturnType<Tensor['tolist']>;
-import type { GPULike } from './gpu.js';
+import type { GPUDeviceLike, GPULike } from './gpu.js';
 import { webgpuKernels } from './ops.js';
 import { WebGPURuntime, type GpuBlock } from './runtime.js';
 
@@ -182,6 +182,14 @@ export function empty_cache(): void {
 /** Submission and compile counters (submits, dispatches, pipelines compiled, buffers created). */
 export function stats(): { submits: number; dispatches: number; pipelinesCompiled: number; buffersCreated: number } {
   return { ...rt().stats };
+}
+
+/**
+ * The GPUDevice the runtime encodes into (after `init()`), for interop and benchmarks (bench/webgpu_suite.ts's
+ * copy kernel). Call `await synchronize()` before submitting work of your own that touches the device's tensors.
+ */
+export function gpu_device(): GPUDeviceLike {
+  return rt().gpu;
 }
 
 /** `torch.webgpu`: the device module (`torch.get_device_module('webgpu')`). */

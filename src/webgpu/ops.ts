@@ -7,6 +7,10 @@ import type { WebGPURuntime } from './runtime.js';
 import { matmul } from './kernels/LinearAlgebra.js';
 import { blockOf, checkFloat, pointwise, type Operand } from './kernels/Loops.js';
 import { reduceSum, reducedDims } from './kernels/ReduceOps.js';
+import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernels/Convolution.js';
+import { nllLoss, nllLossBackward } from './kernels/LossNLL.js';
+import { maxPool2dWithIndices, maxPool2dWithIndicesBackward } from './kernels/Pooling.js';
+import { softmax, softmaxBackward } from './kernels/SoftMax.js';
 
 /** Refuses dtypes the device cannot hold, as MPS refuses float64. */
 export function checkDtype(dtype: ScalarType): void {
@@ -109,6 +113,8 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
     ['relu', 'max(x0, 0.0)'],
     ['sigmoid', '1.0 / (1.0 + exp(-x0))'],
     ['tanh', 'tanh(x0)'],
+    ['sqrt', 'sqrt(x0)'],
+    ['sign', 'sign(x0)'],
   ];
   for (const [name, expr] of unaries) {
     kernels.push([name, unary(`aten::${name}`, expr) as never]);
@@ -208,7 +214,41 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
       }) as never,
     ],
   );
+  kernels.push(...networkKernels(rt));
   return kernels;
+}
+
+/** The kernels a convolutional network's forward and backward dispatch (LeNet: conv, pool, cross-entropy). */
+function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  type Conv = [Tensor, Tensor, Tensor, number[], number[], number[], number];
+  return [
+    [
+      'convolution',
+      ((x: Tensor, w: Tensor, b: Tensor | null, s: number[], p: number[], d: number[], tr: boolean, _op: number[], g: number) =>
+        convolution(rt, x, w, b, s, p, d, tr, g)) as never,
+    ],
+    ['_conv2d_backward_input', ((...a: Conv) => conv2dBackwardInput(rt, ...a)) as never],
+    ['_conv2d_backward_weight', ((...a: Conv) => conv2dBackwardWeight(rt, ...a)) as never],
+    [
+      'max_pool2d_with_indices',
+      ((x: Tensor, k: number[], s: number[], p: number[], d: number[], c: boolean) => maxPool2dWithIndices(rt, x, k, s, p, d, c)) as never,
+    ],
+    [
+      'max_pool2d_with_indices_backward',
+      ((g: Tensor, x: Tensor, k: number[], s: number[], p: number[], d: number[], c: boolean, i: Tensor) =>
+        maxPool2dWithIndicesBackward(rt, g, x, k, s, p, d, c, i)) as never,
+    ],
+    ['softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, false, x, dim, dt)) as never],
+    ['log_softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, true, x, dim, dt)) as never],
+    ['_softmax_backward_data', ((g: Tensor, y: Tensor, dim: number) => softmaxBackward(rt, false, g, y, dim)) as never],
+    ['_log_softmax_backward_data', ((g: Tensor, y: Tensor, dim: number) => softmaxBackward(rt, true, g, y, dim)) as never],
+    ['nll_loss', ((x: Tensor, t: Tensor, w: Tensor | null, r: number, ig: number) => nllLoss(rt, x, t, w, Number(r), Number(ig))) as never],
+    [
+      'nll_loss_backward',
+      ((g: Tensor, x: Tensor, t: Tensor, w: Tensor | null, r: number, ig: number) =>
+        nllLossBackward(rt, g, x, t, w, Number(r), Number(ig))) as never,
+    ],
+  ];
 }
 
 function reduceSumChecked(

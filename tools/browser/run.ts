@@ -250,7 +250,7 @@ async function startServer(expected: string, user: { bundle: string; printed: st
 }
 
 /** Loads the page once; returns its results and every page error, console error and failed request. */
-async function runPage(browser: Browser, url: string): Promise<{ results: PageResults | null; errors: string[] }> {
+async function runPage(browser: Browser, url: string, timeout = TIMEOUT_MS): Promise<{ results: PageResults | null; errors: string[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
@@ -279,7 +279,7 @@ async function runPage(browser: Browser, url: string): Promise<{ results: PageRe
   try {
     await page.goto(url);
     // A string, not a function: tsx's transpiled functions may not survive serialization into the page.
-    await Promise.race([page.waitForFunction('globalThis.__results !== undefined', undefined, { timeout: TIMEOUT_MS }), stopped]);
+    await Promise.race([page.waitForFunction('globalThis.__results !== undefined', undefined, { timeout }), stopped]);
     const results = (await page.evaluate('globalThis.__results')) as PageResults;
     return { results, errors };
   } catch (e) {
@@ -330,12 +330,16 @@ async function main(): Promise<number> {
       { label: 'not isolated', path: '/' },
       { label: 'cross-origin isolated', path: '/?isolated=1' },
       { label: 'user bundle', path: '/user' },
-      { label: 'webgpu device (SwiftShader)', path: '/webgpu' },
+      // SwiftShader runs the device on the CPU: LeNet's steps take ~2 s each there, a loaded machine more.
+      { label: 'webgpu device (SwiftShader)', path: '/webgpu', timeout: 4 * TIMEOUT_MS },
       { label: `tutorials (${BROWSER_TUTORIALS.join(', ')})`, path: '/tutorials' },
     ];
-    for (const { label, path } of pages) {
+    // `ATEN_TS_BROWSER_PAGES=webgpu,tutorials` runs only the pages whose path contains one of the names (for work on one page).
+    const only = process.env['ATEN_TS_BROWSER_PAGES']?.split(',').filter((s) => s !== '');
+    for (const { label, path, timeout } of pages as { label: string; path: string; timeout?: number }[]) {
+      if (only !== undefined && only.length > 0 && !only.some((name) => path.includes(name))) continue;
       const start = performance.now();
-      const { results, errors } = await runPage(browser, `${origin}${path}`);
+      const { results, errors } = await runPage(browser, `${origin}${path}`, timeout);
       console.log(`browser: page ${label} (${((performance.now() - start) / 1000).toFixed(1)} s)`);
       for (const c of results?.checks ?? []) {
         if (c.ok) passed++;

@@ -5,6 +5,7 @@
 // No DOM types and no value imports (the page hands in both namespaces).
 
 import { assert, values, type CheckResult, type PageResults } from './util.js';
+import { runNetworkChecks } from './webgpu_network.js';
 
 type Aten = typeof import('../../src/index.js');
 type WebGPU = typeof import('../../src/webgpu/index.js');
@@ -15,7 +16,9 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageR
   const checks: CheckResult[] = [];
   const check = async (name: string, body: () => Promise<string>): Promise<void> => {
     try {
-      checks.push({ name: `webgpu: ${name}`, ok: true, message: await body() });
+      const start = performance.now();
+      const message = await body();
+      checks.push({ name: `webgpu: ${name}`, ok: true, message: `${message} (${((performance.now() - start) / 1000).toFixed(1)} s)` });
     } catch (e) {
       checks.push({ name: `webgpu: ${name}`, ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
@@ -141,6 +144,8 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageR
     gpu.forEach((l, i) => assert(Math.abs(l - cpu[i]!) <= 1e-5 * Math.max(1, Math.abs(cpu[i]!)), `step ${i}: webgpu ${l}, cpu ${cpu[i]}`));
     return `10 losses within 1e-5 of cpu (${cpu[0]!.toFixed(5)} → ${cpu[9]!.toFixed(5)}) on ${info}`;
   });
+
+  await runNetworkChecks(aten, { check, input, against });
 
   return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
 }

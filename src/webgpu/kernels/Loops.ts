@@ -1,7 +1,7 @@
 // Pointwise kernels of the webgpu device in WGSL: one generated shader per (expression, rank after coalescing,
 // operand pattern), with sizes, strides and offsets passed as data, so one pipeline serves every shape. The
 // counterpart of aten/src/ATen/native/cpu/Loops.h over TensorIterator, and of the MPS binary/unary kernels.
-import { ScalarType, type Tensor } from 'aten-ts';
+import { ScalarType, torch, type Tensor } from 'aten-ts';
 import type { GpuBlock, WebGPURuntime } from '../runtime.js';
 
 /** An operand of a pointwise kernel: a tensor on the device, or a float scalar (a number or a CPU 0-dim tensor). */
@@ -84,8 +84,11 @@ export function pointwise(
   const paramBlock = rt.scratch(params);
   // The key: what the shader text depends on.
   const pattern = operands.map((o) => (typeof o === 'number' ? 's' : `t${bindingOf[tensors.indexOf(o)]}`)).join(',');
-  const key = `pointwise:${name}:${elem}:r${rank}:${pattern}:s${scalars.length}`;
   const boolOut = out.scalarType === ScalarType.Bool;
+  // Every operand walks memory with stride 1 (a contiguous operation after coalescing): the element's offsets
+  // are the base offsets plus i, no index arithmetic (the contiguous fast path).
+  const dense = rank === 1 && !boolOut && strides.every((st) => st[0] === 1) && !tensors.some((t) => t.scalarType === ScalarType.Bool);
+  const key = `pointwise:${name}:${elem}:r${rank}${dense ? 'c' : ''}:${pattern}:s${scalars.length}`;
   if (boolOut && (!out.isContiguous() || out.storageOffset % 4 !== 0)) {
     throw new Error(`webgpu: ${name} writes bool results only into a fresh contiguous tensor`);
   }
@@ -101,11 +104,16 @@ export function pointwise(
     lines.push(`fn element(i: u32) -> ${boolOut ? 'bool' : elem} {`);
     lines.push(`  var rem = i;`, `  o = p[1];`);
     tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
-    lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
-    lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
-    lines.push(`    o += idx * p[H + R + ud];`);
-    tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
-    lines.push(`  }`);
+    if (dense) {
+      lines.push(`  o += rem;`);
+      tensors.forEach((_, k) => lines.push(`  o${k} += rem;`));
+    } else {
+      lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
+      lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
+      lines.push(`    o += idx * p[H + R + ud];`);
+      tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
+      lines.push(`  }`);
+    }
     let t = 0;
     let s = 0;
     operands.forEach((op, k) => {
@@ -149,3 +157,63 @@ export function checkFloat(op: string, ...ts: readonly Operand[]): void {
     }
   }
 }
+
+/** `t` itself when contiguous, else a contiguous copy on the device (a strided `copy_`), outside autograd. */
+export function contiguousOf(t: Tensor): Tensor {
+  return t.isContiguous() ? t : torch.no_grad(() => t.contiguous());
+}
+
+/**
+ * Encodes one dispatch of the pipeline `key` (compiled from `source()` once): `tensors`' buffers bound at 0, 1,
+ * ... in order (the first is written), then `params` (u32 words, f32 written through a Float32Array view) as
+ * the last binding; `groups` workgroups (split over x and y by the runtime).
+ */
+export function launch(
+  rt: WebGPURuntime,
+  key: string,
+  source: () => string,
+  tensors: readonly Tensor[],
+  params: Uint32Array,
+  groups: number,
+): void {
+  const paramBlock = rt.scratch(params);
+  rt.dispatch(rt.pipeline(key, source), [...tensors.map((t) => blockOf(t).buffer), paramBlock.buffer], groups);
+}
+
+/** WGSL declarations of `names` as storage bindings 0, 1, ... (the first `written` read_write), then `p` for the parameters. */
+export function bindings(names: readonly string[], elem: readonly string[] = [], written = 1): string {
+  const lines = names.map(
+    (n, i) => `@group(0) @binding(${i}) var<storage, ${i < written ? 'read_write' : 'read'}> ${n}: array<${elem[i] ?? 'f32'}>;`,
+  );
+  lines.push(`@group(0) @binding(${names.length}) var<storage, read> p: array<u32>;`);
+  return lines.join('\n');
+}
+
+// Note [int64 on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// aten-ts keeps int64 elements as float64 values (a Float64Array: exact to 2^53), and the device stores a
+// storage's bytes as they are (never narrowed), so an int64 element on the GPU is the 8 bytes of a double:
+// low word, high word. WGSL has neither i64 nor f64, so a shader that reads an index (nll_loss's target)
+// decodes the double's sign, exponent and mantissa into an i32 (`int64Of`, saturating outside the i32 range),
+// and one that writes an index (max_pool2d's) encodes a non-negative i32 as a double (`int64Bits`).
+
+/** WGSL: `int64Of(lo, hi)` decodes an int64 element from its two words; `int64Bits(v)` encodes v >= 0 as (lo, hi). */
+export const INT64_WGSL = `fn int64Of(lo: u32, hi: u32) -> i32 {
+  let e = i32((hi >> 20u) & 0x7ffu) - 1023;
+  if (e < 0) { return 0; }
+  let neg = (hi >> 31u) == 1u;
+  if (e > 30) { return select(2147483647, -2147483647 - 1, neg); }
+  let m = hi & 0xfffffu;
+  var v = 1u << u32(e);
+  if (e <= 20) { v |= m >> u32(20 - e); } else { v |= (m << u32(e - 20)) | (lo >> u32(52 - e)); }
+  return select(i32(v), -i32(v), neg);
+}
+fn int64Bits(v: i32) -> vec2u {
+  if (v <= 0) { return vec2u(0u, 0u); }
+  let u = u32(v);
+  let e = firstLeadingBit(u);
+  let rem = u - (1u << e);
+  let exp = (e + 1023u) << 20u;
+  if (e <= 20u) { return vec2u(0u, exp | (rem << (20u - e))); }
+  return vec2u(rem << (52u - e), exp | (rem >> (e - 20u)));
+}`;

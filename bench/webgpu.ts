@@ -1,0 +1,136 @@
+// `npm run bench:webgpu [-- --full] [--node-only | --browser-only]`: the webgpu device's figures
+// (bench/webgpu_suite.ts) in Node on the npm package `webgpu` (Dawn: from node_modules or $ATEN_TS_DAWN, a path
+// to its index.js; skipped, saying why, when it is missing or finds no adapter), then in a Chromium page on the
+// adapter Chromium gives (the system Chromium as in tools/browser/run.ts; `--use-webgpu-adapter=swiftshader`
+// unless ATEN_TS_BENCH_GPU=1 asks for the machine's GPU). Each run prints its adapter first: SwiftShader
+// figures are not GPU figures. The page needs `npm run build` (it loads dist/bundle/index.js). Output format:
+// bench/RESULTS.md, "WebGPU".
+
+import { build, transform } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { findChromium } from '../tools/browser/run.js';
+import { runWebGPUBench } from './webgpu_suite.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const full = args.has('--full');
+
+async function nodeRun(): Promise<void> {
+  console.log('== Node (npm package `webgpu`, Dawn)');
+  let mod: { create(flags: string[]): unknown; globals: Record<string, unknown> };
+  try {
+    mod = (await import(/* @vite-ignore */ process.env['ATEN_TS_DAWN'] ?? 'webgpu')) as typeof mod;
+  } catch (e) {
+    console.log(`skipped: the npm package 'webgpu' (Dawn) is not installed (${(e as Error).message.split('\n')[0]})`);
+    return;
+  }
+  Object.assign(globalThis, mod.globals);
+  const gpu = mod.create([]) as import('../src/webgpu/index.js').GPULike;
+  if ((await gpu.requestAdapter()) === null) {
+    console.log(
+      'skipped: Dawn found no adapter (no Vulkan driver it accepts; Debian 12 lavapipe is rejected). For SwiftShader: ' +
+        'LD_LIBRARY_PATH=/usr/lib/chromium VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json',
+    );
+    return;
+  }
+  const aten = await import('../src/index.js');
+  const webgpu = await import('../src/webgpu/index.js');
+  const adapter = await webgpu.init({ gpu });
+  await runWebGPUBench(aten, webgpu, { adapter, full, log: (l) => console.log(l) });
+}
+
+const PAGE = `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <link rel="icon" href="data:," />
+    <script type="importmap">{ "imports": { "aten-ts": "/dist/bundle/index.js" } }</script>
+  </head>
+  <body>
+    <script type="module">
+      import * as aten from 'aten-ts';
+      import * as webgpu from '/webgpu.js';
+      import { runWebGPUBench } from '/suite.js';
+      const lines = (globalThis.__lines = []);
+      try {
+        const adapter = await webgpu.init();
+        await runWebGPUBench(aten, webgpu, { adapter, full: FULL, log: (l) => lines.push(l) });
+      } catch (e) {
+        lines.push('failed: ' + (e && e.stack ? e.stack : String(e)));
+      }
+      globalThis.__done = true;
+    </script>
+  </body>
+</html>
+`;
+
+async function browserRun(): Promise<void> {
+  console.log('== Chromium page');
+  const bundlePath = join(ROOT, 'dist/bundle/index.js');
+  if (!existsSync(bundlePath)) {
+    console.log('skipped: dist/bundle/index.js does not exist (run `npm run build` first)');
+    return;
+  }
+  let executablePath: string;
+  try {
+    executablePath = findChromium();
+  } catch (e) {
+    console.log(`skipped: ${(e as Error).message}`);
+    return;
+  }
+  const device = await build({
+    entryPoints: [join(ROOT, 'src/webgpu/index.ts')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    external: ['aten-ts'],
+    write: false,
+    logLevel: 'warning',
+  });
+  const suite = await transform(readFileSync(join(ROOT, 'bench/webgpu_suite.ts'), 'utf8'), {
+    loader: 'ts',
+    format: 'esm',
+    target: 'es2022',
+  });
+  const files: Record<string, string> = {
+    '/': PAGE.replace('FULL', String(full)),
+    '/dist/bundle/index.js': readFileSync(bundlePath, 'utf8'),
+    '/webgpu.js': device.outputFiles[0]!.text,
+    '/suite.js': suite.code,
+  };
+  const server = createServer((req, res) => {
+    const body = files[new URL(req.url ?? '/', 'http://127.0.0.1').pathname];
+    res.writeHead(body === undefined ? 404 : 200, { 'Content-Type': req.url === '/' ? 'text/html' : 'text/javascript' });
+    res.end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const gpuFlags = process.env['ATEN_TS_BENCH_GPU'] === '1' ? [] : ['--use-webgpu-adapter=swiftshader'];
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--enable-unsafe-webgpu', ...gpuFlags] });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+    console.log(`chromium ${browser.version()}`);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    let printed = 0;
+    for (;;) {
+      const [lines, done] = (await page.evaluate('[globalThis.__lines ?? [], globalThis.__done === true]')) as [string[], boolean];
+      for (; printed < lines.length; printed++) console.log(lines[printed]);
+      if (done) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+if (!args.has('--browser-only')) await nodeRun();
+if (!args.has('--node-only')) await browserRun();
+// Dawn keeps the process alive while its device exists; the figures are printed.
+process.exit(0);

@@ -1,0 +1,234 @@
+// 2-d convolution on the webgpu device as implicit GEMM: the forward and both gradients are one tiled matrix
+// product each, whose operands are gathered from the tensors by index arithmetic in the shader (no im2col
+// buffer). The counterpart of aten/src/ATen/native/Convolution.cpp (convolution, and aten-ts's
+// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward) and of
+// native/mps/operations/Convolution.mm.
+import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
+import type { WebGPURuntime } from '../runtime.js';
+import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+
+const T = 16;
+
+// Note [Convolution as implicit GEMM]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Per group g (ICg = C / groups input and OCg = OC / groups output channels), with every tensor contiguous:
+// - forward: out[(n, oh, ow), oc] = sum over k = (ic, kh, kw) of x[n, ic, oh*s - p + kh*d, ...] * w[oc, k]:
+//   M = N*OH*OW rows, OCg columns, K = ICg*KH*KW;
+// - input gradient: gi[(n, ih, iw), ic] = sum over k = (oc, kh, kw) of go[n, oc, oh, ow] * w[oc, ic, kh, kw]
+//   where oh = (ih + p - kh*d) / s when that divides exactly and lands inside (else 0): M = N*H*W, ICg, OCg*KH*KW;
+// - weight gradient: gw[oc, (ic, kh, kw)] = sum over k = (n, oh, ow) of go[n, oc, oh, ow] * x[n, ic, ih, iw]:
+//   M = OCg, ICg*KH*KW columns, K = N*OH*OW.
+// One shader computes a 16x16 tile of C = A @ B with 16-wide slices of A and B staged in workgroup memory;
+// the three differ only in `loadA`, `loadB` and `store`, so each is one pipeline for every shape (sizes are
+// parameters). Every output element is summed by one thread in a fixed order: deterministic. The weight
+// gradient's K is the whole batch and image, which a split-K pass would spread over more workgroups (not yet).
+
+type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_weight';
+
+// Parameter words: shape and geometry first, then the GEMM's extents, then the operands' storage offsets.
+const HEADER = [
+  'N', 'C', 'H', 'W', 'OC', 'OH', 'OW', 'KH', 'KW', 'SH', 'SW', 'PH', 'PW', 'DH', 'DW',
+  'ICG', 'OCG', 'M', 'NC', 'K', 'TM', 'TN', 'G', 'O0', 'O1', 'O2', 'O3',
+] as const; // prettier-ignore
+
+function shader(kind: Kind): string {
+  const defs = HEADER.map((name, i) => `  let ${name} = i32(p[${i}]);`).join('\n');
+  // Index helpers shared by the variants (all arithmetic in i32: padding makes positions negative).
+  const load: Record<Kind, [string, string, string]> = {
+    fwd: [
+      `let n = m / (OH * OW); let r = m % (OH * OW); let ic = k / (KH * KW); let kk = k % (KH * KW);
+    let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
+    if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
+    return t1[O1 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
+      'return t2[O2 + (g * OCG + c) * ICG * KH * KW + k];',
+      `let n = m / (OH * OW); let r = m % (OH * OW);
+    out[O0 + ((n * OC + g * OCG + c) * OH * OW) + r] = acc BIAS;`,
+    ],
+    fwd_bias: ['', '', ''],
+    bwd_input: [
+      `let n = m / (H * W); let r = m % (H * W); let oc = k / (KH * KW); let kk = k % (KH * KW);
+    let th = r / W + PH - (kk / KW) * DH; let tw = r % W + PW - (kk % KW) * DW;
+    if (th < 0 || tw < 0 || th % SH != 0 || tw % SW != 0) { return 0.0; }
+    let oh = th / SH; let ow = tw / SW;
+    if (oh >= OH || ow >= OW) { return 0.0; }
+    return t1[O1 + ((n * OC + g * OCG + oc) * OH + oh) * OW + ow];`,
+      `let oc = k / (KH * KW); let kk = k % (KH * KW);
+    return t2[O2 + ((g * OCG + oc) * ICG + c) * KH * KW + kk];`,
+      `let n = m / (H * W); let r = m % (H * W);
+    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc;`,
+    ],
+    bwd_weight: [
+      `let n = k / (OH * OW); let r = k % (OH * OW);
+    return t1[O1 + (n * OC + g * OCG + m) * OH * OW + r];`,
+      `let n = k / (OH * OW); let r = k % (OH * OW); let ic = c / (KH * KW); let kk = c % (KH * KW);
+    let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
+    if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
+    return t2[O2 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
+      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc;',
+    ],
+  };
+  const bias = kind === 'fwd_bias';
+  const [loadA, loadB, store] = load[bias ? 'fwd' : kind];
+  const names = ['out', 't1', 't2', ...(bias ? ['bias'] : [])];
+  return [
+    bindings(names),
+    `var<workgroup> ta: array<array<f32, ${T}>, ${T}>;`,
+    `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
+    `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${loadA}\n}`,
+    `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${loadB}\n}`,
+    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(' BIAS', bias ? ' + bias[O3 + g * OCG + c]' : '')}\n}`,
+    `@compute @workgroup_size(${T}, ${T})`,
+    'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
+    defs,
+    '  let tile = i32(wid.x + wid.y * nw.x);',
+    '  if (tile >= TM * TN * G) { return; }',
+    '  let g = tile / (TM * TN);',
+    '  let t = tile % (TM * TN);',
+    `  let row = (t / TN) * ${T} + i32(lid.y);`,
+    `  let col = (t % TN) * ${T} + i32(lid.x);`,
+    '  var acc = 0.0;',
+    `  for (var k0 = 0; k0 < K; k0 += ${T}) {`,
+    '    let ka = k0 + i32(lid.x);',
+    '    let kb = k0 + i32(lid.y);',
+    '    var va = 0.0;',
+    '    if (row < M && ka < K) { va = loadA(g, row, ka); }',
+    '    var vb = 0.0;',
+    '    if (kb < K && col < NC) { vb = loadB(g, kb, col); }',
+    '    ta[lid.y][lid.x] = va;',
+    '    tb[lid.y][lid.x] = vb;',
+    '    workgroupBarrier();',
+    `    for (var j = 0; j < ${T}; j++) { acc += ta[lid.y][j] * tb[j][lid.x]; }`,
+    '    workgroupBarrier();',
+    '  }',
+    '  if (row < M && col < NC) { store(g, row, col, acc); }',
+    '}',
+  ].join('\n');
+}
+
+interface Geometry {
+  n: number;
+  c: number;
+  h: number;
+  w: number;
+  oc: number;
+  oh: number;
+  ow: number;
+  kh: number;
+  kw: number;
+  stride: readonly number[];
+  padding: readonly number[];
+  dilation: readonly number[];
+  groups: number;
+}
+
+function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: readonly Tensor[], gemm: [number, number, number]): Tensor {
+  const [m, nc, k] = gemm;
+  if (out.numel() === 0) return out;
+  if (k === 0) return out.zero_();
+  const tm = Math.ceil(m / T);
+  const tn = Math.ceil(nc / T);
+  const params = new Uint32Array(HEADER.length);
+  params.set([
+    geo.n, geo.c, geo.h, geo.w, geo.oc, geo.oh, geo.ow, geo.kh, geo.kw,
+    geo.stride[0]!, geo.stride[1]!, geo.padding[0]!, geo.padding[1]!, geo.dilation[0]!, geo.dilation[1]!,
+    geo.c / geo.groups, geo.oc / geo.groups, m, nc, k, tm, tn, geo.groups,
+    out.storageOffset, ...ts.map((t) => t.storageOffset),
+  ]); // prettier-ignore
+  launch(rt, `conv2d:${kind}:f32`, () => shader(kind), [out, ...ts], params, tm * tn * geo.groups);
+  return out;
+}
+
+const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
+
+function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): void {
+  checkFloat(op, input, weight);
+  if (input.dim() !== 4 || weight.dim() !== 4) {
+    throw new Error(`webgpu: ${op} supports 2-d convolutions of batched (4-d) inputs only so far, got input of ${input.dim()} dims`);
+  }
+  if (input.sizes[1] !== weight.sizes[1]! * groups) {
+    throw new Error(
+      `Given groups=${groups}, weight of size [${weight.sizes.join(', ')}], expected input[${input.sizes.join(', ')}] to have ` +
+        `${weight.sizes[1]! * groups} channels, but got ${input.sizes[1]} channels instead`,
+    );
+  }
+}
+
+function geometry(input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Geometry {
+  const [n, c, h, w] = input.sizes as [number, number, number, number];
+  const [oc, , kh, kw] = weight.sizes as [number, number, number, number];
+  const [s, pd, d] = [pair(stride), pair(padding), pair(dilation)];
+  const oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
+  const ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
+  if (oh <= 0 || ow <= 0) {
+    throw new Error(
+      `Calculated output size: (${oc}x${oh}x${ow}). Output size is too small (input [${input.sizes.join(', ')}], kernel ${kh}x${kw})`,
+    );
+  }
+  return { n, c, h, w, oc, oh, ow, kh, kw, stride: s, padding: pd, dilation: d, groups };
+}
+
+/** `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d, not transposed. */
+export function convolution(
+  rt: WebGPURuntime,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  groups: number,
+): Tensor {
+  const op = 'aten::convolution';
+  if (transposed) throw new Error(`webgpu: ${op} does not support transposed convolutions yet`);
+  checkConv(op, input, weight, groups);
+  if (bias !== null) checkFloat(op, bias);
+  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, ScalarType.Float);
+  const ts = [contiguousOf(input), contiguousOf(weight), ...(bias === null ? [] : [contiguousOf(bias)])];
+  return run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, [
+    geo.n * geo.oh * geo.ow,
+    geo.oc / groups,
+    (geo.c / groups) * geo.kh * geo.kw,
+  ]);
+}
+
+/** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
+export function conv2dBackwardInput(
+  rt: WebGPURuntime,
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
+  const op = 'aten::_conv2d_backward_input';
+  checkConv(op, input, weight, groups);
+  checkFloat(op, grad);
+  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const out = empty_generic(input.sizes, rt, ScalarType.Float);
+  const gemm: [number, number, number] = [geo.n * geo.h * geo.w, geo.c / groups, (geo.oc / groups) * geo.kh * geo.kw];
+  return run(rt, 'bwd_input', geo, out, [contiguousOf(grad), contiguousOf(weight)], gemm);
+}
+
+/** `_conv2d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: the weight's gradient. */
+export function conv2dBackwardWeight(
+  rt: WebGPURuntime,
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
+  const op = 'aten::_conv2d_backward_weight';
+  checkConv(op, input, weight, groups);
+  checkFloat(op, grad);
+  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const out = empty_generic(weight.sizes, rt, ScalarType.Float);
+  const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw, geo.n * geo.oh * geo.ow];
+  return run(rt, 'bwd_weight', geo, out, [contiguousOf(grad), contiguousOf(input)], gemm);
+}
