@@ -184,7 +184,7 @@ export function nuttall(M: number, options?: WindowOptions): Tensor {
   return general_cosine(M, { ...options, a: [0.3635819, 0.4891775, 0.1365995, 0.0106411] });
 }
 
-/** Python's repr of a float: `-1.0`, `0.5`. */
+/** The value as Python formats the argument: the defaults are floats (`1.0`), a number passed in prints as given. */
 function pyFloat(v: number): string {
-  return Number.isInteger(v) ? v.toFixed(1) : String(v);
+  return String(v);
 }

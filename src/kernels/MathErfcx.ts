@@ -134,8 +134,11 @@ function erfcxY100(y100: number): number {
   return r;
 }
 
-/** calc_erfcx: exp(x^2) erfc(x). */
-export function erfcx(x: number): number {
+/**
+ * calc_erfcx: exp(x^2) erfc(x). `r` rounds x^2 and exp(x^2) of the reflection to the compute dtype: below -6
+ * the value is 2 exp(x^2), whose float evaluation in PyTorch is far from the double one rounded once.
+ */
+export function erfcx(x: number, r: (v: number) => number = (v) => v): number {
   if (Number.isNaN(x)) return x;
   if (x >= 0) {
     if (x > 50) {
@@ -146,8 +149,9 @@ export function erfcx(x: number): number {
     return erfcxY100(400 / (4 + x));
   }
   if (x < -26.7) return Infinity;
-  if (x < -6.1) return 2 * Math.exp(x * x);
-  return 2 * Math.exp(x * x) - erfcxY100(400 / (4 - x));
+  const e = r(Math.exp(r(x * x)));
+  if (x < -6.1) return 2 * e;
+  return 2 * e - erfcxY100(400 / (4 - x));
 }
 
 /** erfc(x) without the cancellation of 1 - erf(x): erfcx(|x|) exp(-x^2), reflected below 0. */

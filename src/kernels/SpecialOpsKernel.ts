@@ -44,7 +44,7 @@ type Num = number | boolean;
 const floating = (d: ScalarType): boolean => d === ScalarType.Float || d === ScalarType.Double;
 const floatingAndHalf = (d: ScalarType): boolean => floating(d) || d === ScalarType.Half || d === ScalarType.BFloat16;
 
-function unary(name: string, f: (x: number) => number, half = false): StructuredKernel<[self: Tensor]> {
+function unary(name: string, f: (x: number, r: Rounder) => number, half = false): StructuredKernel<[self: Tensor]> {
   return {
     meta: (out, self) => TensorIterator.unaryFloatOp(out, self),
     impl(iter) {
@@ -52,7 +52,7 @@ function unary(name: string, f: (x: number) => number, half = false): Structured
       const d = iter.commonDtype;
       if (!(half ? floatingAndHalf(d) : floating(d))) throw notImplementedForDtype(name, d);
       const r = rounderFor(d);
-      cpuKernel(iter, (x) => r(f(x as number)));
+      cpuKernel(iter, (x) => r(f(x as number, r)));
     },
   };
 }
@@ -70,7 +70,7 @@ export const specialI1Structured = unary('i1_cpu', i1);
 export const specialI1eStructured = unary('i1e_cpu', i1e);
 export const specialNdtriStructured = unary('ndtri_cpu', ndtri);
 export const specialLogNdtrStructured = unary('log_ndtr_cpu', logNdtr);
-export const specialErfcxStructured = unary('erfcx_cpu', erfcx);
+export const specialErfcxStructured = unary('erfcx_cpu', (x, r) => erfcx(x, r));
 export const specialEntrStructured = unary('entr_cpu', entr, true);
 export const specialAiryAiStructured = unary('airy_ai_cpu', airyAi);
 export const specialBesselJ0Structured = unary('bessel_j0_cpu', besselJ0);
