@@ -9,6 +9,9 @@
 // |x| > 1 or large n the rounding errors compound far beyond one final rounding). Each function takes the
 // compute dtype's Rounder `r` and rounds every operation as PyTorch's float code does; n is truncated to an
 // integer as static_cast<int64_t> (NaN and out-of-range n become INT64_MIN there, a negative degree here).
+// PyTorch's CPU build contracts each recurrence step `a * q - k * p` into fma(a, q, -(k * p)) (its float
+// results match only that way), so the product a * q is not rounded on its own: a float product is exact in
+// double, and the difference is rounded once.
 
 type Rounder = (v: number) => number;
 
@@ -25,7 +28,7 @@ function chebyshevRecurrence(y: number, first: number, n: number, r: Rounder): n
   const twoY = r(y + y);
   let v = q;
   for (let k = 2; k <= n && !Number.isNaN(q); k++) {
-    v = r(r(twoY * q) - p);
+    v = r(twoY * q - p);
     p = q;
     q = v;
   }
@@ -171,7 +174,7 @@ export function hermiteH(x: number, nIn: number, r: Rounder, limit: number): num
   let q = twoX;
   let v = 0;
   for (let k = 2; k < n + n; k += 2) {
-    v = r(r(twoX * q) - r(r(k) * p));
+    v = r(twoX * q - r(r(k) * p));
     p = q;
     q = v;
   }
@@ -189,7 +192,7 @@ export function hermiteHe(x: number, nIn: number, r: Rounder, limit: number): nu
   let q = x;
   let v = x;
   for (let k = 1; k < n; k++) {
-    v = r(r(x * q) - r(r(k) * p));
+    v = r(x * q - r(r(k) * p));
     p = q;
     q = v;
   }
@@ -208,7 +211,7 @@ export function laguerreL(x: number, nIn: number, r: Rounder): number {
   let q = oneMinusX;
   let v = q;
   for (let k = 1; k < n && !Number.isNaN(q); k++) {
-    v = r(r(r(r(r(k + k) + oneMinusX) * q) - r(r(k) * p)) / r(k + 1));
+    v = r(r(r(r(k + k) + oneMinusX) * q - r(r(k) * p)) / r(k + 1));
     p = q;
     q = v;
   }
@@ -226,7 +229,7 @@ export function legendreP(x: number, nIn: number, r: Rounder): number {
   let q = x;
   let v = x;
   for (let k = 1; k < n && !Number.isNaN(q); k++) {
-    v = r(r(r(r(r(k + k + 1) * x) * q) - r(r(k) * p)) / r(k + 1));
+    v = r(r(r(r(k + k + 1) * x) * q - r(r(k) * p)) / r(k + 1));
     p = q;
     q = v;
   }
