@@ -14751,157 +14751,49 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i1e'));
     return ops.special_i1e_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
-  special_airy_ai: kernel('special_airy_ai', (ks, x) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_airy_ai.redispatch(ks.and(afterAutogradKeyset), x);
-    const gradFn = new SpecialAiryAiBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_airy_ai.redispatch(ks.and(afterAutogradKeyset), x);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_airy_ai_out: kernel('special_airy_ai_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_airy_ai'));
     return ops.special_airy_ai_out.redispatch(ks.and(afterAutogradKeyset), x, out);
-  }),
-  special_bessel_j0: kernel('special_bessel_j0', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_bessel_j0.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialBesselJ0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_bessel_j0.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_bessel_j0_out: kernel('special_bessel_j0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j0'));
     return ops.special_bessel_j0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
-  special_bessel_j1: kernel('special_bessel_j1', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_bessel_j1.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialBesselJ1Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_bessel_j1.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_bessel_j1_out: kernel('special_bessel_j1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j1'));
     return ops.special_bessel_j1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
-  }),
-  special_bessel_y0: kernel('special_bessel_y0', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_bessel_y0.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialBesselY0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_bessel_y0.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_bessel_y0_out: kernel('special_bessel_y0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y0'));
     return ops.special_bessel_y0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
-  special_bessel_y1: kernel('special_bessel_y1', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_bessel_y1.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialBesselY1Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_bessel_y1.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_bessel_y1_out: kernel('special_bessel_y1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y1'));
     return ops.special_bessel_y1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
-  }),
-  special_modified_bessel_i0: kernel('special_modified_bessel_i0', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_modified_bessel_i0.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialModifiedBesselI0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_modified_bessel_i0.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_modified_bessel_i0_out: kernel('special_modified_bessel_i0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i0'));
     return ops.special_modified_bessel_i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
-  special_modified_bessel_i1: kernel('special_modified_bessel_i1', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_modified_bessel_i1.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialModifiedBesselI1Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_modified_bessel_i1.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_modified_bessel_i1_out: kernel('special_modified_bessel_i1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i1'));
     return ops.special_modified_bessel_i1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
-  }),
-  special_modified_bessel_k0: kernel('special_modified_bessel_k0', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_modified_bessel_k0.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialModifiedBesselK0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_modified_bessel_k0.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_modified_bessel_k0_out: kernel('special_modified_bessel_k0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k0'));
     return ops.special_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
-  special_modified_bessel_k1: kernel('special_modified_bessel_k1', (ks, self) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_modified_bessel_k1.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new SpecialModifiedBesselK1Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_modified_bessel_k1.redispatch(ks.and(afterAutogradKeyset), self);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_modified_bessel_k1_out: kernel('special_modified_bessel_k1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k1'));
     return ops.special_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
-  }),
-  special_scaled_modified_bessel_k0: kernel('special_scaled_modified_bessel_k0', (ks, x) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_scaled_modified_bessel_k0.redispatch(ks.and(afterAutogradKeyset), x);
-    const gradFn = new SpecialScaledModifiedBesselK0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_scaled_modified_bessel_k0.redispatch(ks.and(afterAutogradKeyset), x);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_scaled_modified_bessel_k0_out: kernel('special_scaled_modified_bessel_k0_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k0'));
     return ops.special_scaled_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), x, out);
   }),
-  special_scaled_modified_bessel_k1: kernel('special_scaled_modified_bessel_k1', (ks, x) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_scaled_modified_bessel_k1.redispatch(ks.and(afterAutogradKeyset), x);
-    const gradFn = new SpecialScaledModifiedBesselK1Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_scaled_modified_bessel_k1.redispatch(ks.and(afterAutogradKeyset), x);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_scaled_modified_bessel_k1_out: kernel('special_scaled_modified_bessel_k1_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k1'));
     return ops.special_scaled_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), x, out);
-  }),
-  special_spherical_bessel_j0: kernel('special_spherical_bessel_j0', (ks, x) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_spherical_bessel_j0.redispatch(ks.and(afterAutogradKeyset), x);
-    const gradFn = new SpecialSphericalBesselJ0Backward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_spherical_bessel_j0.redispatch(ks.and(afterAutogradKeyset), x);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_spherical_bessel_j0_out: kernel('special_spherical_bessel_j0_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_spherical_bessel_j0'));
@@ -14995,33 +14887,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
     return ops.special_zeta_other_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
-  special_chebyshev_polynomial_t: kernel('special_chebyshev_polynomial_t', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_chebyshev_polynomial_t.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialTBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_t.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_t_x_scalar: kernel('special_chebyshev_polynomial_t_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_chebyshev_polynomial_t_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialTBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_t_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_t_n_scalar: kernel('special_chebyshev_polynomial_t_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_chebyshev_polynomial_t_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialTBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_t_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_chebyshev_polynomial_t_out: kernel('special_chebyshev_polynomial_t_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
     return ops.special_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15033,33 +14898,6 @@ export function autogradKernels(ops: AtenOps) {
   special_chebyshev_polynomial_t_n_scalar_out: kernel('special_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
     return ops.special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_chebyshev_polynomial_u: kernel('special_chebyshev_polynomial_u', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_chebyshev_polynomial_u.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialUBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_u.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_u_x_scalar: kernel('special_chebyshev_polynomial_u_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_chebyshev_polynomial_u_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialUBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_u_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_u_n_scalar: kernel('special_chebyshev_polynomial_u_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_chebyshev_polynomial_u_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialUBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_u_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_chebyshev_polynomial_u_out: kernel('special_chebyshev_polynomial_u_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
@@ -15073,33 +14911,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
     return ops.special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
   }),
-  special_chebyshev_polynomial_v: kernel('special_chebyshev_polynomial_v', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_chebyshev_polynomial_v.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialVBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_v.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_v_x_scalar: kernel('special_chebyshev_polynomial_v_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_chebyshev_polynomial_v_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialVBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_v_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_v_n_scalar: kernel('special_chebyshev_polynomial_v_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_chebyshev_polynomial_v_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialVBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_v_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_chebyshev_polynomial_v_out: kernel('special_chebyshev_polynomial_v_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
     return ops.special_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15111,33 +14922,6 @@ export function autogradKernels(ops: AtenOps) {
   special_chebyshev_polynomial_v_n_scalar_out: kernel('special_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
     return ops.special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_chebyshev_polynomial_w: kernel('special_chebyshev_polynomial_w', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_chebyshev_polynomial_w.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialWBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_w.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_w_x_scalar: kernel('special_chebyshev_polynomial_w_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_chebyshev_polynomial_w_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialWBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_w_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_chebyshev_polynomial_w_n_scalar: kernel('special_chebyshev_polynomial_w_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_chebyshev_polynomial_w_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialChebyshevPolynomialWBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_chebyshev_polynomial_w_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_chebyshev_polynomial_w_out: kernel('special_chebyshev_polynomial_w_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
@@ -15151,33 +14935,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
     return ops.special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
   }),
-  special_hermite_polynomial_h: kernel('special_hermite_polynomial_h', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_hermite_polynomial_h.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_h.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_hermite_polynomial_h_x_scalar: kernel('special_hermite_polynomial_h_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_hermite_polynomial_h_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_h_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_hermite_polynomial_h_n_scalar: kernel('special_hermite_polynomial_h_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_hermite_polynomial_h_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_h_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_hermite_polynomial_h_out: kernel('special_hermite_polynomial_h_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
     return ops.special_hermite_polynomial_h_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15189,33 +14946,6 @@ export function autogradKernels(ops: AtenOps) {
   special_hermite_polynomial_h_n_scalar_out: kernel('special_hermite_polynomial_h_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
     return ops.special_hermite_polynomial_h_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_hermite_polynomial_he: kernel('special_hermite_polynomial_he', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_hermite_polynomial_he.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHeBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_he.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_hermite_polynomial_he_x_scalar: kernel('special_hermite_polynomial_he_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_hermite_polynomial_he_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHeBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_he_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_hermite_polynomial_he_n_scalar: kernel('special_hermite_polynomial_he_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_hermite_polynomial_he_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialHermitePolynomialHeBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_hermite_polynomial_he_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_hermite_polynomial_he_out: kernel('special_hermite_polynomial_he_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
@@ -15229,33 +14959,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
     return ops.special_hermite_polynomial_he_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
   }),
-  special_laguerre_polynomial_l: kernel('special_laguerre_polynomial_l', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_laguerre_polynomial_l.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLaguerrePolynomialLBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_laguerre_polynomial_l.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_laguerre_polynomial_l_x_scalar: kernel('special_laguerre_polynomial_l_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_laguerre_polynomial_l_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLaguerrePolynomialLBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_laguerre_polynomial_l_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_laguerre_polynomial_l_n_scalar: kernel('special_laguerre_polynomial_l_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_laguerre_polynomial_l_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLaguerrePolynomialLBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_laguerre_polynomial_l_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_laguerre_polynomial_l_out: kernel('special_laguerre_polynomial_l_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
     return ops.special_laguerre_polynomial_l_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15267,33 +14970,6 @@ export function autogradKernels(ops: AtenOps) {
   special_laguerre_polynomial_l_n_scalar_out: kernel('special_laguerre_polynomial_l_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
     return ops.special_laguerre_polynomial_l_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_legendre_polynomial_p: kernel('special_legendre_polynomial_p', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_legendre_polynomial_p.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLegendrePolynomialPBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_legendre_polynomial_p.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_legendre_polynomial_p_x_scalar: kernel('special_legendre_polynomial_p_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_legendre_polynomial_p_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLegendrePolynomialPBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_legendre_polynomial_p_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_legendre_polynomial_p_n_scalar: kernel('special_legendre_polynomial_p_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_legendre_polynomial_p_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialLegendrePolynomialPBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_legendre_polynomial_p_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_legendre_polynomial_p_out: kernel('special_legendre_polynomial_p_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
@@ -15307,33 +14983,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
     return ops.special_legendre_polynomial_p_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
   }),
-  special_shifted_chebyshev_polynomial_t: kernel('special_shifted_chebyshev_polynomial_t', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_t.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialTBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_t.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_t_x_scalar: kernel('special_shifted_chebyshev_polynomial_t_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_t_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialTBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_t_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_t_n_scalar: kernel('special_shifted_chebyshev_polynomial_t_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_t_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialTBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_t_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_shifted_chebyshev_polynomial_t_out: kernel('special_shifted_chebyshev_polynomial_t_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
     return ops.special_shifted_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15345,33 +14994,6 @@ export function autogradKernels(ops: AtenOps) {
   special_shifted_chebyshev_polynomial_t_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
     return ops.special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_shifted_chebyshev_polynomial_u: kernel('special_shifted_chebyshev_polynomial_u', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_u.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialUBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_u.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_u_x_scalar: kernel('special_shifted_chebyshev_polynomial_u_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_u_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialUBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_u_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_u_n_scalar: kernel('special_shifted_chebyshev_polynomial_u_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_u_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialUBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_u_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_shifted_chebyshev_polynomial_u_out: kernel('special_shifted_chebyshev_polynomial_u_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
@@ -15385,33 +15007,6 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
     return ops.special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
   }),
-  special_shifted_chebyshev_polynomial_v: kernel('special_shifted_chebyshev_polynomial_v', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_v.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialVBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_v.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_v_x_scalar: kernel('special_shifted_chebyshev_polynomial_v_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_v_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialVBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_v_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_v_n_scalar: kernel('special_shifted_chebyshev_polynomial_v_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_v_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialVBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_v_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   special_shifted_chebyshev_polynomial_v_out: kernel('special_shifted_chebyshev_polynomial_v_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
     return ops.special_shifted_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
@@ -15423,33 +15018,6 @@ export function autogradKernels(ops: AtenOps) {
   special_shifted_chebyshev_polynomial_v_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
     return ops.special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
-  }),
-  special_shifted_chebyshev_polynomial_w: kernel('special_shifted_chebyshev_polynomial_w', (ks, x, n) => {
-    const rg = anyRequiresGrad(x, n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_w.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialWBackward0();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_w.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_w_x_scalar: kernel('special_shifted_chebyshev_polynomial_w_x_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(n);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_w_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialWBackward1();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_w_x_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  special_shifted_chebyshev_polynomial_w_n_scalar: kernel('special_shifted_chebyshev_polynomial_w_n_scalar', (ks, x, n) => {
-    const rg = anyRequiresGrad(x);
-    if (!rg) return ops.special_shifted_chebyshev_polynomial_w_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    const gradFn = new SpecialShiftedChebyshevPolynomialWBackward2();
-    gradFn.setNextEdges([]);
-    const result = ops.special_shifted_chebyshev_polynomial_w_n_scalar.redispatch(ks.and(afterAutogradKeyset), x, n);
-    setHistory(result, gradFn, 0);
-    return result;
   }),
   special_shifted_chebyshev_polynomial_w_out: kernel('special_shifted_chebyshev_polynomial_w_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
