@@ -5,7 +5,7 @@
 // ulp, which the asymptotic Bessel forms carry; PyTorch's build contracts the polynomial recurrences into fmas,
 // See Note [Polynomials in the compute dtype]). float32 within torch.testing.assert_close's tolerances (rtol
 // 1.3e-6, atol 1e-5): PyTorch evaluates the Cephes series in float (with truncated float coefficients for i1),
-// aten-ts in double rounded once (Note [Special functions in double] in SpecialOpsKernel.ts), and the two differ
+// aten-ts in double rounded once (Note [Special functions in double] in src/kernels/SpecialOpsKernel.ts), and the two differ
 // by up to ~2e-5 relative where float loses digits (airy_ai at -30, bessel_j0 at 100: values of ~1e-2).
 // Plus torch.signal.windows' argument checks with PyTorch's texts, and torch.special's aliases.
 import { describe, expect, it } from 'vitest';
