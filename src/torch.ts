@@ -35,3 +35,9 @@ export { _C } from './library/_C.js';
 // ---- torch.linalg ---------------------------------------------------------------------------------------
 /** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
 export * as linalg from './api/linalg.js';
+// ---- torch.special, torch.signal ------------------------------------------------------------------------
+/** `torch.special`: the special functions (Bessel, Airy, erfcx, ndtr, zeta, the orthogonal polynomials) and their aliases. */
+export * as special from './api/special.js';
+import * as windows from './api/windows.js';
+/** `torch.signal.windows`: bartlett, blackman, cosine, exponential, gaussian, general_cosine, general_hamming, hamming, hann, kaiser, nuttall. */
+export const signal = { windows };

@@ -917,3 +917,4 @@ export * from './FunctionsManualPointwise.js';
 export * from './FunctionsManualReduce.js';
 export * from './FunctionsManualShape.js';
 export * from './FunctionsManualIndexing.js';
+export * from './FunctionsManualSpecial.js';

@@ -818,4 +818,202 @@ export const atenCpu = {
   copysign: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign_Tensor(NO_KEYS, self, other),
   /** `at::cpu::copysign_` */
   copysign_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::special_entr` */
+  special_entr: (self: Tensor): Tensor => RegisterCPU.cpu_special_entr(NO_KEYS, self),
+  /** `at::cpu::special_entr_out` */
+  special_entr_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_entr_out(NO_KEYS, self, out),
+  /** `at::cpu::special_entr_outf` */
+  special_entr_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_entr_out(NO_KEYS, self, out),
+  /** `at::cpu::special_ndtri` */
+  special_ndtri: (self: Tensor): Tensor => RegisterCPU.cpu_special_ndtri(NO_KEYS, self),
+  /** `at::cpu::special_ndtri_out` */
+  special_ndtri_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_ndtri_out(NO_KEYS, self, out),
+  /** `at::cpu::special_ndtri_outf` */
+  special_ndtri_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_ndtri_out(NO_KEYS, self, out),
+  /** `at::cpu::special_log_ndtr` */
+  special_log_ndtr: (self: Tensor): Tensor => RegisterCPU.cpu_special_log_ndtr(NO_KEYS, self),
+  /** `at::cpu::special_log_ndtr_out` */
+  special_log_ndtr_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_log_ndtr_out(NO_KEYS, self, out),
+  /** `at::cpu::special_log_ndtr_outf` */
+  special_log_ndtr_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_log_ndtr_out(NO_KEYS, self, out),
+  /** `at::cpu::special_erfcx` */
+  special_erfcx: (self: Tensor): Tensor => RegisterCPU.cpu_special_erfcx(NO_KEYS, self),
+  /** `at::cpu::special_erfcx_out` */
+  special_erfcx_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_erfcx_out(NO_KEYS, self, out),
+  /** `at::cpu::special_erfcx_outf` */
+  special_erfcx_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_erfcx_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i0e` */
+  special_i0e: (self: Tensor): Tensor => RegisterCPU.cpu_special_i0e(NO_KEYS, self),
+  /** `at::cpu::special_i0e_out` */
+  special_i0e_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_i0e_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i0e_outf` */
+  special_i0e_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_i0e_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i1` */
+  special_i1: (self: Tensor): Tensor => RegisterCPU.cpu_special_i1(NO_KEYS, self),
+  /** `at::cpu::special_i1_out` */
+  special_i1_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_i1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i1_outf` */
+  special_i1_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_i1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i1e` */
+  special_i1e: (self: Tensor): Tensor => RegisterCPU.cpu_special_i1e(NO_KEYS, self),
+  /** `at::cpu::special_i1e_out` */
+  special_i1e_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_i1e_out(NO_KEYS, self, out),
+  /** `at::cpu::special_i1e_outf` */
+  special_i1e_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_i1e_out(NO_KEYS, self, out),
+  /** `at::cpu::special_airy_ai` */
+  special_airy_ai: (x: Tensor): Tensor => RegisterCPU.cpu_special_airy_ai(NO_KEYS, x),
+  /** `at::cpu::special_airy_ai_out` */
+  special_airy_ai_out: (out: Tensor, x: Tensor): Tensor => RegisterCPU.cpu_special_airy_ai_out(NO_KEYS, x, out),
+  /** `at::cpu::special_airy_ai_outf` */
+  special_airy_ai_outf: (x: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_airy_ai_out(NO_KEYS, x, out),
+  /** `at::cpu::special_bessel_j0` */
+  special_bessel_j0: (self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j0(NO_KEYS, self),
+  /** `at::cpu::special_bessel_j0_out` */
+  special_bessel_j0_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_j0_outf` */
+  special_bessel_j0_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_j1` */
+  special_bessel_j1: (self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j1(NO_KEYS, self),
+  /** `at::cpu::special_bessel_j1_out` */
+  special_bessel_j1_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_j1_outf` */
+  special_bessel_j1_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_bessel_j1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_y0` */
+  special_bessel_y0: (self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y0(NO_KEYS, self),
+  /** `at::cpu::special_bessel_y0_out` */
+  special_bessel_y0_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_y0_outf` */
+  special_bessel_y0_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_y1` */
+  special_bessel_y1: (self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y1(NO_KEYS, self),
+  /** `at::cpu::special_bessel_y1_out` */
+  special_bessel_y1_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_bessel_y1_outf` */
+  special_bessel_y1_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_bessel_y1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_i0` */
+  special_modified_bessel_i0: (self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i0(NO_KEYS, self),
+  /** `at::cpu::special_modified_bessel_i0_out` */
+  special_modified_bessel_i0_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_i0_outf` */
+  special_modified_bessel_i0_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_i1` */
+  special_modified_bessel_i1: (self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i1(NO_KEYS, self),
+  /** `at::cpu::special_modified_bessel_i1_out` */
+  special_modified_bessel_i1_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_i1_outf` */
+  special_modified_bessel_i1_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_i1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_k0` */
+  special_modified_bessel_k0: (self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k0(NO_KEYS, self),
+  /** `at::cpu::special_modified_bessel_k0_out` */
+  special_modified_bessel_k0_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_k0_outf` */
+  special_modified_bessel_k0_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k0_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_k1` */
+  special_modified_bessel_k1: (self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k1(NO_KEYS, self),
+  /** `at::cpu::special_modified_bessel_k1_out` */
+  special_modified_bessel_k1_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_modified_bessel_k1_outf` */
+  special_modified_bessel_k1_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_modified_bessel_k1_out(NO_KEYS, self, out),
+  /** `at::cpu::special_scaled_modified_bessel_k0` */
+  special_scaled_modified_bessel_k0: (x: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k0(NO_KEYS, x),
+  /** `at::cpu::special_scaled_modified_bessel_k0_out` */
+  special_scaled_modified_bessel_k0_out: (out: Tensor, x: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k0_out(NO_KEYS, x, out),
+  /** `at::cpu::special_scaled_modified_bessel_k0_outf` */
+  special_scaled_modified_bessel_k0_outf: (x: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k0_out(NO_KEYS, x, out),
+  /** `at::cpu::special_scaled_modified_bessel_k1` */
+  special_scaled_modified_bessel_k1: (x: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k1(NO_KEYS, x),
+  /** `at::cpu::special_scaled_modified_bessel_k1_out` */
+  special_scaled_modified_bessel_k1_out: (out: Tensor, x: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k1_out(NO_KEYS, x, out),
+  /** `at::cpu::special_scaled_modified_bessel_k1_outf` */
+  special_scaled_modified_bessel_k1_outf: (x: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_scaled_modified_bessel_k1_out(NO_KEYS, x, out),
+  /** `at::cpu::special_spherical_bessel_j0` */
+  special_spherical_bessel_j0: (x: Tensor): Tensor => RegisterCPU.cpu_special_spherical_bessel_j0(NO_KEYS, x),
+  /** `at::cpu::special_spherical_bessel_j0_out` */
+  special_spherical_bessel_j0_out: (out: Tensor, x: Tensor): Tensor => RegisterCPU.cpu_special_spherical_bessel_j0_out(NO_KEYS, x, out),
+  /** `at::cpu::special_spherical_bessel_j0_outf` */
+  special_spherical_bessel_j0_outf: (x: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_spherical_bessel_j0_out(NO_KEYS, x, out),
+  /** `at::cpu::special_xlog1py` */
+  special_xlog1py: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_special_xlog1py(NO_KEYS, self, other),
+  /** `at::cpu::special_xlog1py_out` */
+  special_xlog1py_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_special_xlog1py_out(NO_KEYS, self, other, out),
+  /** `at::cpu::special_xlog1py_outf` */
+  special_xlog1py_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_xlog1py_out(NO_KEYS, self, other, out),
+  /** `at::cpu::special_zeta` */
+  special_zeta: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_special_zeta(NO_KEYS, self, other),
+  /** `at::cpu::special_zeta_out` */
+  special_zeta_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_special_zeta_out(NO_KEYS, self, other, out),
+  /** `at::cpu::special_zeta_outf` */
+  special_zeta_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_zeta_out(NO_KEYS, self, other, out),
+  /** `at::cpu::special_chebyshev_polynomial_t` */
+  special_chebyshev_polynomial_t: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_t(NO_KEYS, x, n),
+  /** `at::cpu::special_chebyshev_polynomial_t_out` */
+  special_chebyshev_polynomial_t_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_t_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_t_outf` */
+  special_chebyshev_polynomial_t_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_t_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_u` */
+  special_chebyshev_polynomial_u: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_u(NO_KEYS, x, n),
+  /** `at::cpu::special_chebyshev_polynomial_u_out` */
+  special_chebyshev_polynomial_u_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_u_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_u_outf` */
+  special_chebyshev_polynomial_u_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_u_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_v` */
+  special_chebyshev_polynomial_v: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_v(NO_KEYS, x, n),
+  /** `at::cpu::special_chebyshev_polynomial_v_out` */
+  special_chebyshev_polynomial_v_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_v_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_v_outf` */
+  special_chebyshev_polynomial_v_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_v_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_w` */
+  special_chebyshev_polynomial_w: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_w(NO_KEYS, x, n),
+  /** `at::cpu::special_chebyshev_polynomial_w_out` */
+  special_chebyshev_polynomial_w_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_w_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_chebyshev_polynomial_w_outf` */
+  special_chebyshev_polynomial_w_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_chebyshev_polynomial_w_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_hermite_polynomial_h` */
+  special_hermite_polynomial_h: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_h(NO_KEYS, x, n),
+  /** `at::cpu::special_hermite_polynomial_h_out` */
+  special_hermite_polynomial_h_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_h_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_hermite_polynomial_h_outf` */
+  special_hermite_polynomial_h_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_h_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_hermite_polynomial_he` */
+  special_hermite_polynomial_he: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_he(NO_KEYS, x, n),
+  /** `at::cpu::special_hermite_polynomial_he_out` */
+  special_hermite_polynomial_he_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_he_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_hermite_polynomial_he_outf` */
+  special_hermite_polynomial_he_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_hermite_polynomial_he_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_laguerre_polynomial_l` */
+  special_laguerre_polynomial_l: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_laguerre_polynomial_l(NO_KEYS, x, n),
+  /** `at::cpu::special_laguerre_polynomial_l_out` */
+  special_laguerre_polynomial_l_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_laguerre_polynomial_l_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_laguerre_polynomial_l_outf` */
+  special_laguerre_polynomial_l_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_laguerre_polynomial_l_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_legendre_polynomial_p` */
+  special_legendre_polynomial_p: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_legendre_polynomial_p(NO_KEYS, x, n),
+  /** `at::cpu::special_legendre_polynomial_p_out` */
+  special_legendre_polynomial_p_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_legendre_polynomial_p_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_legendre_polynomial_p_outf` */
+  special_legendre_polynomial_p_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_legendre_polynomial_p_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_t` */
+  special_shifted_chebyshev_polynomial_t: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_t(NO_KEYS, x, n),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_t_out` */
+  special_shifted_chebyshev_polynomial_t_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_t_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_t_outf` */
+  special_shifted_chebyshev_polynomial_t_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_t_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_u` */
+  special_shifted_chebyshev_polynomial_u: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_u(NO_KEYS, x, n),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_u_out` */
+  special_shifted_chebyshev_polynomial_u_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_u_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_u_outf` */
+  special_shifted_chebyshev_polynomial_u_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_u_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_v` */
+  special_shifted_chebyshev_polynomial_v: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_v(NO_KEYS, x, n),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_v_out` */
+  special_shifted_chebyshev_polynomial_v_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_v_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_v_outf` */
+  special_shifted_chebyshev_polynomial_v_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_v_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_w` */
+  special_shifted_chebyshev_polynomial_w: (x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_w(NO_KEYS, x, n),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_w_out` */
+  special_shifted_chebyshev_polynomial_w_out: (out: Tensor, x: Tensor, n: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_w_out(NO_KEYS, x, n, out),
+  /** `at::cpu::special_shifted_chebyshev_polynomial_w_outf` */
+  special_shifted_chebyshev_polynomial_w_outf: (x: Tensor, n: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_special_shifted_chebyshev_polynomial_w_out(NO_KEYS, x, n, out),
 };

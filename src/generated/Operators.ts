@@ -1708,6 +1708,258 @@ export interface AtenOps {
   nanquantile: OperatorHandle<(self: Tensor, q: Tensor, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
   /** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
   nanquantile_scalar: OperatorHandle<(self: Tensor, q: number, dim: Opt<number>, keepdim: boolean, interpolation: string) => Tensor>;
+  /** `special_entr(Tensor self) -> Tensor` */
+  special_entr: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_entr_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_ndtri(Tensor self) -> Tensor` */
+  special_ndtri: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_ndtri_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_log_ndtr(Tensor self) -> Tensor` */
+  special_log_ndtr: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_log_ndtr_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_erfcx(Tensor self) -> Tensor` */
+  special_erfcx: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_erfcx_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_i0e(Tensor self) -> Tensor` */
+  special_i0e: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_i0e_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_i1(Tensor self) -> Tensor` */
+  special_i1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_i1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_i1e(Tensor self) -> Tensor` */
+  special_i1e: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_i1e_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_airy_ai(Tensor x) -> Tensor` */
+  special_airy_ai: OperatorHandle<(x: Tensor) => Tensor>;
+  /** `special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_airy_ai_out: OperatorHandle<(x: Tensor, out: Tensor) => Tensor>;
+  /** `special_bessel_j0(Tensor self) -> Tensor` */
+  special_bessel_j0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_bessel_j0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_bessel_j1(Tensor self) -> Tensor` */
+  special_bessel_j1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_bessel_j1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_bessel_y0(Tensor self) -> Tensor` */
+  special_bessel_y0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_bessel_y0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_bessel_y1(Tensor self) -> Tensor` */
+  special_bessel_y1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_bessel_y1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_modified_bessel_i0(Tensor self) -> Tensor` */
+  special_modified_bessel_i0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_modified_bessel_i0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_modified_bessel_i1(Tensor self) -> Tensor` */
+  special_modified_bessel_i1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_modified_bessel_i1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_modified_bessel_k0(Tensor self) -> Tensor` */
+  special_modified_bessel_k0: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_modified_bessel_k0_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_modified_bessel_k1(Tensor self) -> Tensor` */
+  special_modified_bessel_k1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_modified_bessel_k1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_scaled_modified_bessel_k0(Tensor x) -> Tensor` */
+  special_scaled_modified_bessel_k0: OperatorHandle<(x: Tensor) => Tensor>;
+  /** `special_scaled_modified_bessel_k0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_scaled_modified_bessel_k0_out: OperatorHandle<(x: Tensor, out: Tensor) => Tensor>;
+  /** `special_scaled_modified_bessel_k1(Tensor x) -> Tensor` */
+  special_scaled_modified_bessel_k1: OperatorHandle<(x: Tensor) => Tensor>;
+  /** `special_scaled_modified_bessel_k1.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_scaled_modified_bessel_k1_out: OperatorHandle<(x: Tensor, out: Tensor) => Tensor>;
+  /** `special_spherical_bessel_j0(Tensor x) -> Tensor` */
+  special_spherical_bessel_j0: OperatorHandle<(x: Tensor) => Tensor>;
+  /** `special_spherical_bessel_j0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_spherical_bessel_j0_out: OperatorHandle<(x: Tensor, out: Tensor) => Tensor>;
+  /** `special_ndtr(Tensor self) -> Tensor` */
+  special_ndtr: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_ndtr_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `special_polygamma(int n, Tensor self) -> Tensor` */
+  special_polygamma: OperatorHandle<(n: number, self: Tensor) => Tensor>;
+  /** `special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_polygamma_out: OperatorHandle<(n: number, self: Tensor, out: Tensor) => Tensor>;
+  /** `special_xlog1py(Tensor self, Tensor other) -> Tensor` */
+  special_xlog1py: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor` */
+  special_xlog1py_self_scalar: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor` */
+  special_xlog1py_other_scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_xlog1py_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_xlog1py_self_scalar_out: OperatorHandle<(self: number | boolean, other: Tensor, out: Tensor) => Tensor>;
+  /** `special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_xlog1py_other_scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `special_zeta(Tensor self, Tensor other) -> Tensor` */
+  special_zeta: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor` */
+  special_zeta_self_scalar: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor` */
+  special_zeta_other_scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_zeta_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_zeta_self_scalar_out: OperatorHandle<(self: number | boolean, other: Tensor, out: Tensor) => Tensor>;
+  /** `special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_zeta_other_scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_t: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_t_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_chebyshev_polynomial_t_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_chebyshev_polynomial_t.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_t_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_t.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_t_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_t.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_t_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_u: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_u_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_chebyshev_polynomial_u_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_chebyshev_polynomial_u.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_u_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_u.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_u_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_u.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_u_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_v: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_v_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_chebyshev_polynomial_v_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_chebyshev_polynomial_v.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_v_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_v.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_v_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_v.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_v_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_w: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_chebyshev_polynomial_w_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_chebyshev_polynomial_w_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_chebyshev_polynomial_w.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_w_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_w.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_w_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_chebyshev_polynomial_w_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_h(Tensor x, Tensor n) -> Tensor` */
+  special_hermite_polynomial_h: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_h.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_hermite_polynomial_h_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_h.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_hermite_polynomial_h_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_hermite_polynomial_h.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_h_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_h.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_h_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_h.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_h_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_he(Tensor x, Tensor n) -> Tensor` */
+  special_hermite_polynomial_he: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_he.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_hermite_polynomial_he_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_he.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_hermite_polynomial_he_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_hermite_polynomial_he.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_he_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_he.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_he_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_hermite_polynomial_he.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_hermite_polynomial_he_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_laguerre_polynomial_l(Tensor x, Tensor n) -> Tensor` */
+  special_laguerre_polynomial_l: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_laguerre_polynomial_l.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_laguerre_polynomial_l_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_laguerre_polynomial_l.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_laguerre_polynomial_l_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_laguerre_polynomial_l.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_laguerre_polynomial_l_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_laguerre_polynomial_l.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_laguerre_polynomial_l_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_laguerre_polynomial_l.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_laguerre_polynomial_l_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_legendre_polynomial_p(Tensor x, Tensor n) -> Tensor` */
+  special_legendre_polynomial_p: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_legendre_polynomial_p.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_legendre_polynomial_p_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_legendre_polynomial_p.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_legendre_polynomial_p_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_legendre_polynomial_p.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_legendre_polynomial_p_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_legendre_polynomial_p.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_legendre_polynomial_p_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_legendre_polynomial_p.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_legendre_polynomial_p_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_t: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_t_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_t_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_t_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_t_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_t.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_t_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_u: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_u_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_u_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_u_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_u_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_u.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_u_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_v: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_v_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_v_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_v_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_v_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_v.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_v_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_w: OperatorHandle<(x: Tensor, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_w_x_scalar: OperatorHandle<(x: number | boolean, n: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor` */
+  special_shifted_chebyshev_polynomial_w_n_scalar: OperatorHandle<(x: Tensor, n: number | boolean) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_w_out: OperatorHandle<(x: Tensor, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_w_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
+  /** `special_shifted_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+  special_shifted_chebyshev_polynomial_w_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -2563,6 +2815,132 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     quantile_scalar: find('aten::quantile', 'scalar'),
     nanquantile: find('aten::nanquantile', ''),
     nanquantile_scalar: find('aten::nanquantile', 'scalar'),
+    special_entr: find('aten::special_entr', ''),
+    special_entr_out: find('aten::special_entr', 'out'),
+    special_ndtri: find('aten::special_ndtri', ''),
+    special_ndtri_out: find('aten::special_ndtri', 'out'),
+    special_log_ndtr: find('aten::special_log_ndtr', ''),
+    special_log_ndtr_out: find('aten::special_log_ndtr', 'out'),
+    special_erfcx: find('aten::special_erfcx', ''),
+    special_erfcx_out: find('aten::special_erfcx', 'out'),
+    special_i0e: find('aten::special_i0e', ''),
+    special_i0e_out: find('aten::special_i0e', 'out'),
+    special_i1: find('aten::special_i1', ''),
+    special_i1_out: find('aten::special_i1', 'out'),
+    special_i1e: find('aten::special_i1e', ''),
+    special_i1e_out: find('aten::special_i1e', 'out'),
+    special_airy_ai: find('aten::special_airy_ai', ''),
+    special_airy_ai_out: find('aten::special_airy_ai', 'out'),
+    special_bessel_j0: find('aten::special_bessel_j0', ''),
+    special_bessel_j0_out: find('aten::special_bessel_j0', 'out'),
+    special_bessel_j1: find('aten::special_bessel_j1', ''),
+    special_bessel_j1_out: find('aten::special_bessel_j1', 'out'),
+    special_bessel_y0: find('aten::special_bessel_y0', ''),
+    special_bessel_y0_out: find('aten::special_bessel_y0', 'out'),
+    special_bessel_y1: find('aten::special_bessel_y1', ''),
+    special_bessel_y1_out: find('aten::special_bessel_y1', 'out'),
+    special_modified_bessel_i0: find('aten::special_modified_bessel_i0', ''),
+    special_modified_bessel_i0_out: find('aten::special_modified_bessel_i0', 'out'),
+    special_modified_bessel_i1: find('aten::special_modified_bessel_i1', ''),
+    special_modified_bessel_i1_out: find('aten::special_modified_bessel_i1', 'out'),
+    special_modified_bessel_k0: find('aten::special_modified_bessel_k0', ''),
+    special_modified_bessel_k0_out: find('aten::special_modified_bessel_k0', 'out'),
+    special_modified_bessel_k1: find('aten::special_modified_bessel_k1', ''),
+    special_modified_bessel_k1_out: find('aten::special_modified_bessel_k1', 'out'),
+    special_scaled_modified_bessel_k0: find('aten::special_scaled_modified_bessel_k0', ''),
+    special_scaled_modified_bessel_k0_out: find('aten::special_scaled_modified_bessel_k0', 'out'),
+    special_scaled_modified_bessel_k1: find('aten::special_scaled_modified_bessel_k1', ''),
+    special_scaled_modified_bessel_k1_out: find('aten::special_scaled_modified_bessel_k1', 'out'),
+    special_spherical_bessel_j0: find('aten::special_spherical_bessel_j0', ''),
+    special_spherical_bessel_j0_out: find('aten::special_spherical_bessel_j0', 'out'),
+    special_ndtr: find('aten::special_ndtr', ''),
+    special_ndtr_out: find('aten::special_ndtr', 'out'),
+    special_polygamma: find('aten::special_polygamma', ''),
+    special_polygamma_out: find('aten::special_polygamma', 'out'),
+    special_xlog1py: find('aten::special_xlog1py', ''),
+    special_xlog1py_self_scalar: find('aten::special_xlog1py', 'self_scalar'),
+    special_xlog1py_other_scalar: find('aten::special_xlog1py', 'other_scalar'),
+    special_xlog1py_out: find('aten::special_xlog1py', 'out'),
+    special_xlog1py_self_scalar_out: find('aten::special_xlog1py', 'self_scalar_out'),
+    special_xlog1py_other_scalar_out: find('aten::special_xlog1py', 'other_scalar_out'),
+    special_zeta: find('aten::special_zeta', ''),
+    special_zeta_self_scalar: find('aten::special_zeta', 'self_scalar'),
+    special_zeta_other_scalar: find('aten::special_zeta', 'other_scalar'),
+    special_zeta_out: find('aten::special_zeta', 'out'),
+    special_zeta_self_scalar_out: find('aten::special_zeta', 'self_scalar_out'),
+    special_zeta_other_scalar_out: find('aten::special_zeta', 'other_scalar_out'),
+    special_chebyshev_polynomial_t: find('aten::special_chebyshev_polynomial_t', ''),
+    special_chebyshev_polynomial_t_x_scalar: find('aten::special_chebyshev_polynomial_t', 'x_scalar'),
+    special_chebyshev_polynomial_t_n_scalar: find('aten::special_chebyshev_polynomial_t', 'n_scalar'),
+    special_chebyshev_polynomial_t_out: find('aten::special_chebyshev_polynomial_t', 'out'),
+    special_chebyshev_polynomial_t_x_scalar_out: find('aten::special_chebyshev_polynomial_t', 'x_scalar_out'),
+    special_chebyshev_polynomial_t_n_scalar_out: find('aten::special_chebyshev_polynomial_t', 'n_scalar_out'),
+    special_chebyshev_polynomial_u: find('aten::special_chebyshev_polynomial_u', ''),
+    special_chebyshev_polynomial_u_x_scalar: find('aten::special_chebyshev_polynomial_u', 'x_scalar'),
+    special_chebyshev_polynomial_u_n_scalar: find('aten::special_chebyshev_polynomial_u', 'n_scalar'),
+    special_chebyshev_polynomial_u_out: find('aten::special_chebyshev_polynomial_u', 'out'),
+    special_chebyshev_polynomial_u_x_scalar_out: find('aten::special_chebyshev_polynomial_u', 'x_scalar_out'),
+    special_chebyshev_polynomial_u_n_scalar_out: find('aten::special_chebyshev_polynomial_u', 'n_scalar_out'),
+    special_chebyshev_polynomial_v: find('aten::special_chebyshev_polynomial_v', ''),
+    special_chebyshev_polynomial_v_x_scalar: find('aten::special_chebyshev_polynomial_v', 'x_scalar'),
+    special_chebyshev_polynomial_v_n_scalar: find('aten::special_chebyshev_polynomial_v', 'n_scalar'),
+    special_chebyshev_polynomial_v_out: find('aten::special_chebyshev_polynomial_v', 'out'),
+    special_chebyshev_polynomial_v_x_scalar_out: find('aten::special_chebyshev_polynomial_v', 'x_scalar_out'),
+    special_chebyshev_polynomial_v_n_scalar_out: find('aten::special_chebyshev_polynomial_v', 'n_scalar_out'),
+    special_chebyshev_polynomial_w: find('aten::special_chebyshev_polynomial_w', ''),
+    special_chebyshev_polynomial_w_x_scalar: find('aten::special_chebyshev_polynomial_w', 'x_scalar'),
+    special_chebyshev_polynomial_w_n_scalar: find('aten::special_chebyshev_polynomial_w', 'n_scalar'),
+    special_chebyshev_polynomial_w_out: find('aten::special_chebyshev_polynomial_w', 'out'),
+    special_chebyshev_polynomial_w_x_scalar_out: find('aten::special_chebyshev_polynomial_w', 'x_scalar_out'),
+    special_chebyshev_polynomial_w_n_scalar_out: find('aten::special_chebyshev_polynomial_w', 'n_scalar_out'),
+    special_hermite_polynomial_h: find('aten::special_hermite_polynomial_h', ''),
+    special_hermite_polynomial_h_x_scalar: find('aten::special_hermite_polynomial_h', 'x_scalar'),
+    special_hermite_polynomial_h_n_scalar: find('aten::special_hermite_polynomial_h', 'n_scalar'),
+    special_hermite_polynomial_h_out: find('aten::special_hermite_polynomial_h', 'out'),
+    special_hermite_polynomial_h_x_scalar_out: find('aten::special_hermite_polynomial_h', 'x_scalar_out'),
+    special_hermite_polynomial_h_n_scalar_out: find('aten::special_hermite_polynomial_h', 'n_scalar_out'),
+    special_hermite_polynomial_he: find('aten::special_hermite_polynomial_he', ''),
+    special_hermite_polynomial_he_x_scalar: find('aten::special_hermite_polynomial_he', 'x_scalar'),
+    special_hermite_polynomial_he_n_scalar: find('aten::special_hermite_polynomial_he', 'n_scalar'),
+    special_hermite_polynomial_he_out: find('aten::special_hermite_polynomial_he', 'out'),
+    special_hermite_polynomial_he_x_scalar_out: find('aten::special_hermite_polynomial_he', 'x_scalar_out'),
+    special_hermite_polynomial_he_n_scalar_out: find('aten::special_hermite_polynomial_he', 'n_scalar_out'),
+    special_laguerre_polynomial_l: find('aten::special_laguerre_polynomial_l', ''),
+    special_laguerre_polynomial_l_x_scalar: find('aten::special_laguerre_polynomial_l', 'x_scalar'),
+    special_laguerre_polynomial_l_n_scalar: find('aten::special_laguerre_polynomial_l', 'n_scalar'),
+    special_laguerre_polynomial_l_out: find('aten::special_laguerre_polynomial_l', 'out'),
+    special_laguerre_polynomial_l_x_scalar_out: find('aten::special_laguerre_polynomial_l', 'x_scalar_out'),
+    special_laguerre_polynomial_l_n_scalar_out: find('aten::special_laguerre_polynomial_l', 'n_scalar_out'),
+    special_legendre_polynomial_p: find('aten::special_legendre_polynomial_p', ''),
+    special_legendre_polynomial_p_x_scalar: find('aten::special_legendre_polynomial_p', 'x_scalar'),
+    special_legendre_polynomial_p_n_scalar: find('aten::special_legendre_polynomial_p', 'n_scalar'),
+    special_legendre_polynomial_p_out: find('aten::special_legendre_polynomial_p', 'out'),
+    special_legendre_polynomial_p_x_scalar_out: find('aten::special_legendre_polynomial_p', 'x_scalar_out'),
+    special_legendre_polynomial_p_n_scalar_out: find('aten::special_legendre_polynomial_p', 'n_scalar_out'),
+    special_shifted_chebyshev_polynomial_t: find('aten::special_shifted_chebyshev_polynomial_t', ''),
+    special_shifted_chebyshev_polynomial_t_x_scalar: find('aten::special_shifted_chebyshev_polynomial_t', 'x_scalar'),
+    special_shifted_chebyshev_polynomial_t_n_scalar: find('aten::special_shifted_chebyshev_polynomial_t', 'n_scalar'),
+    special_shifted_chebyshev_polynomial_t_out: find('aten::special_shifted_chebyshev_polynomial_t', 'out'),
+    special_shifted_chebyshev_polynomial_t_x_scalar_out: find('aten::special_shifted_chebyshev_polynomial_t', 'x_scalar_out'),
+    special_shifted_chebyshev_polynomial_t_n_scalar_out: find('aten::special_shifted_chebyshev_polynomial_t', 'n_scalar_out'),
+    special_shifted_chebyshev_polynomial_u: find('aten::special_shifted_chebyshev_polynomial_u', ''),
+    special_shifted_chebyshev_polynomial_u_x_scalar: find('aten::special_shifted_chebyshev_polynomial_u', 'x_scalar'),
+    special_shifted_chebyshev_polynomial_u_n_scalar: find('aten::special_shifted_chebyshev_polynomial_u', 'n_scalar'),
+    special_shifted_chebyshev_polynomial_u_out: find('aten::special_shifted_chebyshev_polynomial_u', 'out'),
+    special_shifted_chebyshev_polynomial_u_x_scalar_out: find('aten::special_shifted_chebyshev_polynomial_u', 'x_scalar_out'),
+    special_shifted_chebyshev_polynomial_u_n_scalar_out: find('aten::special_shifted_chebyshev_polynomial_u', 'n_scalar_out'),
+    special_shifted_chebyshev_polynomial_v: find('aten::special_shifted_chebyshev_polynomial_v', ''),
+    special_shifted_chebyshev_polynomial_v_x_scalar: find('aten::special_shifted_chebyshev_polynomial_v', 'x_scalar'),
+    special_shifted_chebyshev_polynomial_v_n_scalar: find('aten::special_shifted_chebyshev_polynomial_v', 'n_scalar'),
+    special_shifted_chebyshev_polynomial_v_out: find('aten::special_shifted_chebyshev_polynomial_v', 'out'),
+    special_shifted_chebyshev_polynomial_v_x_scalar_out: find('aten::special_shifted_chebyshev_polynomial_v', 'x_scalar_out'),
+    special_shifted_chebyshev_polynomial_v_n_scalar_out: find('aten::special_shifted_chebyshev_polynomial_v', 'n_scalar_out'),
+    special_shifted_chebyshev_polynomial_w: find('aten::special_shifted_chebyshev_polynomial_w', ''),
+    special_shifted_chebyshev_polynomial_w_x_scalar: find('aten::special_shifted_chebyshev_polynomial_w', 'x_scalar'),
+    special_shifted_chebyshev_polynomial_w_n_scalar: find('aten::special_shifted_chebyshev_polynomial_w', 'n_scalar'),
+    special_shifted_chebyshev_polynomial_w_out: find('aten::special_shifted_chebyshev_polynomial_w', 'out'),
+    special_shifted_chebyshev_polynomial_w_x_scalar_out: find('aten::special_shifted_chebyshev_polynomial_w', 'x_scalar_out'),
+    special_shifted_chebyshev_polynomial_w_n_scalar_out: find('aten::special_shifted_chebyshev_polynomial_w', 'n_scalar_out'),
   } as AtenOps;
 }
 

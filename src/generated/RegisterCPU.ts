@@ -46,6 +46,7 @@ import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -2734,6 +2735,600 @@ export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: T
   return self;
 }
 
+/** `special_entr`, CPU (functional). */
+export function cpu_special_entr(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialEntrStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_entr.out`, CPU (out). */
+export function cpu_special_entr_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialEntrStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_ndtri`, CPU (functional). */
+export function cpu_special_ndtri(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialNdtriStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_ndtri.out`, CPU (out). */
+export function cpu_special_ndtri_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialNdtriStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_log_ndtr`, CPU (functional). */
+export function cpu_special_log_ndtr(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLogNdtrStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_log_ndtr.out`, CPU (out). */
+export function cpu_special_log_ndtr_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLogNdtrStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_erfcx`, CPU (functional). */
+export function cpu_special_erfcx(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialErfcxStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_erfcx.out`, CPU (out). */
+export function cpu_special_erfcx_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialErfcxStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_i0e`, CPU (functional). */
+export function cpu_special_i0e(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI0eStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i0e.out`, CPU (out). */
+export function cpu_special_i0e_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI0eStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_i1`, CPU (functional). */
+export function cpu_special_i1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i1.out`, CPU (out). */
+export function cpu_special_i1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_i1e`, CPU (functional). */
+export function cpu_special_i1e(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1eStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i1e.out`, CPU (out). */
+export function cpu_special_i1e_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1eStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_airy_ai`, CPU (functional). */
+export function cpu_special_airy_ai(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialAiryAiStructured;
+  const fast = k.fast?.(x);
+  if (fast) return fast;
+  const iter = k.meta(null, x);
+  k.impl(iter, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_airy_ai.out`, CPU (out). */
+export function cpu_special_airy_ai_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialAiryAiStructured;
+  const iter = k.meta(out, x);
+  k.impl(iter, x);
+  return out;
+}
+
+/** `special_bessel_j0`, CPU (functional). */
+export function cpu_special_bessel_j0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ0Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_j0.out`, CPU (out). */
+export function cpu_special_bessel_j0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ0Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_bessel_j1`, CPU (functional). */
+export function cpu_special_bessel_j1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_j1.out`, CPU (out). */
+export function cpu_special_bessel_j1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_bessel_y0`, CPU (functional). */
+export function cpu_special_bessel_y0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY0Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_y0.out`, CPU (out). */
+export function cpu_special_bessel_y0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY0Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_bessel_y1`, CPU (functional). */
+export function cpu_special_bessel_y1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_y1.out`, CPU (out). */
+export function cpu_special_bessel_y1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_modified_bessel_i0`, CPU (functional). */
+export function cpu_special_modified_bessel_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI0Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_i0.out`, CPU (out). */
+export function cpu_special_modified_bessel_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI0Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_modified_bessel_i1`, CPU (functional). */
+export function cpu_special_modified_bessel_i1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_i1.out`, CPU (out). */
+export function cpu_special_modified_bessel_i1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_modified_bessel_k0`, CPU (functional). */
+export function cpu_special_modified_bessel_k0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK0Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_k0.out`, CPU (out). */
+export function cpu_special_modified_bessel_k0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK0Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_modified_bessel_k1`, CPU (functional). */
+export function cpu_special_modified_bessel_k1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_k1.out`, CPU (out). */
+export function cpu_special_modified_bessel_k1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `special_scaled_modified_bessel_k0`, CPU (functional). */
+export function cpu_special_scaled_modified_bessel_k0(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK0Structured;
+  const fast = k.fast?.(x);
+  if (fast) return fast;
+  const iter = k.meta(null, x);
+  k.impl(iter, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_scaled_modified_bessel_k0.out`, CPU (out). */
+export function cpu_special_scaled_modified_bessel_k0_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK0Structured;
+  const iter = k.meta(out, x);
+  k.impl(iter, x);
+  return out;
+}
+
+/** `special_scaled_modified_bessel_k1`, CPU (functional). */
+export function cpu_special_scaled_modified_bessel_k1(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK1Structured;
+  const fast = k.fast?.(x);
+  if (fast) return fast;
+  const iter = k.meta(null, x);
+  k.impl(iter, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_scaled_modified_bessel_k1.out`, CPU (out). */
+export function cpu_special_scaled_modified_bessel_k1_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK1Structured;
+  const iter = k.meta(out, x);
+  k.impl(iter, x);
+  return out;
+}
+
+/** `special_spherical_bessel_j0`, CPU (functional). */
+export function cpu_special_spherical_bessel_j0(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialSphericalBesselJ0Structured;
+  const fast = k.fast?.(x);
+  if (fast) return fast;
+  const iter = k.meta(null, x);
+  k.impl(iter, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_spherical_bessel_j0.out`, CPU (out). */
+export function cpu_special_spherical_bessel_j0_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialSphericalBesselJ0Structured;
+  const iter = k.meta(out, x);
+  k.impl(iter, x);
+  return out;
+}
+
+/** `special_xlog1py`, CPU (functional). */
+export function cpu_special_xlog1py(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialXlog1pyStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `special_xlog1py.out`, CPU (out). */
+export function cpu_special_xlog1py_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialXlog1pyStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `special_zeta`, CPU (functional). */
+export function cpu_special_zeta(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialZetaStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `special_zeta.out`, CPU (out). */
+export function cpu_special_zeta_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialZetaStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_t`, CPU (functional). */
+export function cpu_special_chebyshev_polynomial_t(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialTStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_t.out`, CPU (out). */
+export function cpu_special_chebyshev_polynomial_t_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialTStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_u`, CPU (functional). */
+export function cpu_special_chebyshev_polynomial_u(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialUStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_u.out`, CPU (out). */
+export function cpu_special_chebyshev_polynomial_u_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialUStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_v`, CPU (functional). */
+export function cpu_special_chebyshev_polynomial_v(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialVStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_v.out`, CPU (out). */
+export function cpu_special_chebyshev_polynomial_v_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialVStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_w`, CPU (functional). */
+export function cpu_special_chebyshev_polynomial_w(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialWStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_w.out`, CPU (out). */
+export function cpu_special_chebyshev_polynomial_w_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialWStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_hermite_polynomial_h`, CPU (functional). */
+export function cpu_special_hermite_polynomial_h(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_hermite_polynomial_h.out`, CPU (out). */
+export function cpu_special_hermite_polynomial_h_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_hermite_polynomial_he`, CPU (functional). */
+export function cpu_special_hermite_polynomial_he(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHeStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_hermite_polynomial_he.out`, CPU (out). */
+export function cpu_special_hermite_polynomial_he_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHeStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_laguerre_polynomial_l`, CPU (functional). */
+export function cpu_special_laguerre_polynomial_l(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLaguerrePolynomialLStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_laguerre_polynomial_l.out`, CPU (out). */
+export function cpu_special_laguerre_polynomial_l_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLaguerrePolynomialLStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_legendre_polynomial_p`, CPU (functional). */
+export function cpu_special_legendre_polynomial_p(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLegendrePolynomialPStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_legendre_polynomial_p.out`, CPU (out). */
+export function cpu_special_legendre_polynomial_p_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLegendrePolynomialPStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_t`, CPU (functional). */
+export function cpu_special_shifted_chebyshev_polynomial_t(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialTStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_t.out`, CPU (out). */
+export function cpu_special_shifted_chebyshev_polynomial_t_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialTStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_u`, CPU (functional). */
+export function cpu_special_shifted_chebyshev_polynomial_u(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialUStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_u.out`, CPU (out). */
+export function cpu_special_shifted_chebyshev_polynomial_u_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialUStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_v`, CPU (functional). */
+export function cpu_special_shifted_chebyshev_polynomial_v(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialVStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_v.out`, CPU (out). */
+export function cpu_special_shifted_chebyshev_polynomial_v_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialVStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_w`, CPU (functional). */
+export function cpu_special_shifted_chebyshev_polynomial_w(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialWStructured;
+  const fast = k.fast?.(x, n);
+  if (fast) return fast;
+  const iter = k.meta(null, x, n);
+  k.impl(iter, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_w.out`, CPU (out). */
+export function cpu_special_shifted_chebyshev_polynomial_w_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialWStructured;
+  const iter = k.meta(out, x, n);
+  k.impl(iter, x, n);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -3287,4 +3882,70 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unfold_backward: UnfoldBackward.unfoldBackward,
   im2col: Im2Col.im2col,
   col2im: Col2Im.col2im,
+  special_entr: cpu_special_entr,
+  special_entr_out: cpu_special_entr_out,
+  special_ndtri: cpu_special_ndtri,
+  special_ndtri_out: cpu_special_ndtri_out,
+  special_log_ndtr: cpu_special_log_ndtr,
+  special_log_ndtr_out: cpu_special_log_ndtr_out,
+  special_erfcx: cpu_special_erfcx,
+  special_erfcx_out: cpu_special_erfcx_out,
+  special_i0e: cpu_special_i0e,
+  special_i0e_out: cpu_special_i0e_out,
+  special_i1: cpu_special_i1,
+  special_i1_out: cpu_special_i1_out,
+  special_i1e: cpu_special_i1e,
+  special_i1e_out: cpu_special_i1e_out,
+  special_airy_ai: cpu_special_airy_ai,
+  special_airy_ai_out: cpu_special_airy_ai_out,
+  special_bessel_j0: cpu_special_bessel_j0,
+  special_bessel_j0_out: cpu_special_bessel_j0_out,
+  special_bessel_j1: cpu_special_bessel_j1,
+  special_bessel_j1_out: cpu_special_bessel_j1_out,
+  special_bessel_y0: cpu_special_bessel_y0,
+  special_bessel_y0_out: cpu_special_bessel_y0_out,
+  special_bessel_y1: cpu_special_bessel_y1,
+  special_bessel_y1_out: cpu_special_bessel_y1_out,
+  special_modified_bessel_i0: cpu_special_modified_bessel_i0,
+  special_modified_bessel_i0_out: cpu_special_modified_bessel_i0_out,
+  special_modified_bessel_i1: cpu_special_modified_bessel_i1,
+  special_modified_bessel_i1_out: cpu_special_modified_bessel_i1_out,
+  special_modified_bessel_k0: cpu_special_modified_bessel_k0,
+  special_modified_bessel_k0_out: cpu_special_modified_bessel_k0_out,
+  special_modified_bessel_k1: cpu_special_modified_bessel_k1,
+  special_modified_bessel_k1_out: cpu_special_modified_bessel_k1_out,
+  special_scaled_modified_bessel_k0: cpu_special_scaled_modified_bessel_k0,
+  special_scaled_modified_bessel_k0_out: cpu_special_scaled_modified_bessel_k0_out,
+  special_scaled_modified_bessel_k1: cpu_special_scaled_modified_bessel_k1,
+  special_scaled_modified_bessel_k1_out: cpu_special_scaled_modified_bessel_k1_out,
+  special_spherical_bessel_j0: cpu_special_spherical_bessel_j0,
+  special_spherical_bessel_j0_out: cpu_special_spherical_bessel_j0_out,
+  special_xlog1py: cpu_special_xlog1py,
+  special_xlog1py_out: cpu_special_xlog1py_out,
+  special_zeta: cpu_special_zeta,
+  special_zeta_out: cpu_special_zeta_out,
+  special_chebyshev_polynomial_t: cpu_special_chebyshev_polynomial_t,
+  special_chebyshev_polynomial_t_out: cpu_special_chebyshev_polynomial_t_out,
+  special_chebyshev_polynomial_u: cpu_special_chebyshev_polynomial_u,
+  special_chebyshev_polynomial_u_out: cpu_special_chebyshev_polynomial_u_out,
+  special_chebyshev_polynomial_v: cpu_special_chebyshev_polynomial_v,
+  special_chebyshev_polynomial_v_out: cpu_special_chebyshev_polynomial_v_out,
+  special_chebyshev_polynomial_w: cpu_special_chebyshev_polynomial_w,
+  special_chebyshev_polynomial_w_out: cpu_special_chebyshev_polynomial_w_out,
+  special_hermite_polynomial_h: cpu_special_hermite_polynomial_h,
+  special_hermite_polynomial_h_out: cpu_special_hermite_polynomial_h_out,
+  special_hermite_polynomial_he: cpu_special_hermite_polynomial_he,
+  special_hermite_polynomial_he_out: cpu_special_hermite_polynomial_he_out,
+  special_laguerre_polynomial_l: cpu_special_laguerre_polynomial_l,
+  special_laguerre_polynomial_l_out: cpu_special_laguerre_polynomial_l_out,
+  special_legendre_polynomial_p: cpu_special_legendre_polynomial_p,
+  special_legendre_polynomial_p_out: cpu_special_legendre_polynomial_p_out,
+  special_shifted_chebyshev_polynomial_t: cpu_special_shifted_chebyshev_polynomial_t,
+  special_shifted_chebyshev_polynomial_t_out: cpu_special_shifted_chebyshev_polynomial_t_out,
+  special_shifted_chebyshev_polynomial_u: cpu_special_shifted_chebyshev_polynomial_u,
+  special_shifted_chebyshev_polynomial_u_out: cpu_special_shifted_chebyshev_polynomial_u_out,
+  special_shifted_chebyshev_polynomial_v: cpu_special_shifted_chebyshev_polynomial_v,
+  special_shifted_chebyshev_polynomial_v_out: cpu_special_shifted_chebyshev_polynomial_v_out,
+  special_shifted_chebyshev_polynomial_w: cpu_special_shifted_chebyshev_polynomial_w,
+  special_shifted_chebyshev_polynomial_w_out: cpu_special_shifted_chebyshev_polynomial_w_out,
 };

@@ -33,6 +33,7 @@ import * as Repeat from '../kernels/Repeat.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SortingQuantile from '../kernels/SortingQuantile.js';
+import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
@@ -194,4 +195,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   quantile_scalar: SortingQuantile.quantileScalar,
   nanquantile: SortingQuantile.nanquantile,
   nanquantile_scalar: SortingQuantile.nanquantileScalar,
+  special_ndtr: SpecialOpsKernel.specialNdtr,
+  special_ndtr_out: SpecialOpsKernel.specialNdtrOut,
+  special_polygamma: SpecialOpsKernel.specialPolygamma,
+  special_polygamma_out: SpecialOpsKernel.specialPolygammaOut,
 };

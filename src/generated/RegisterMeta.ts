@@ -44,6 +44,7 @@ import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -2231,6 +2232,468 @@ function meta_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
   return self;
 }
 
+/** `special_entr`, Meta (functional). */
+function meta_special_entr(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialEntrStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_entr.out`, Meta (out). */
+function meta_special_entr_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialEntrStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_ndtri`, Meta (functional). */
+function meta_special_ndtri(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialNdtriStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_ndtri.out`, Meta (out). */
+function meta_special_ndtri_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialNdtriStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_log_ndtr`, Meta (functional). */
+function meta_special_log_ndtr(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLogNdtrStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_log_ndtr.out`, Meta (out). */
+function meta_special_log_ndtr_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLogNdtrStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_erfcx`, Meta (functional). */
+function meta_special_erfcx(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialErfcxStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_erfcx.out`, Meta (out). */
+function meta_special_erfcx_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialErfcxStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_i0e`, Meta (functional). */
+function meta_special_i0e(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI0eStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i0e.out`, Meta (out). */
+function meta_special_i0e_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI0eStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_i1`, Meta (functional). */
+function meta_special_i1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i1.out`, Meta (out). */
+function meta_special_i1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_i1e`, Meta (functional). */
+function meta_special_i1e(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1eStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_i1e.out`, Meta (out). */
+function meta_special_i1e_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialI1eStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_airy_ai`, Meta (functional). */
+function meta_special_airy_ai(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialAiryAiStructured;
+  const iter = k.meta(null, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_airy_ai.out`, Meta (out). */
+function meta_special_airy_ai_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialAiryAiStructured;
+  k.meta(out, x);
+  return out;
+}
+
+/** `special_bessel_j0`, Meta (functional). */
+function meta_special_bessel_j0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ0Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_j0.out`, Meta (out). */
+function meta_special_bessel_j0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ0Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_bessel_j1`, Meta (functional). */
+function meta_special_bessel_j1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_j1.out`, Meta (out). */
+function meta_special_bessel_j1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselJ1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_bessel_y0`, Meta (functional). */
+function meta_special_bessel_y0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY0Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_y0.out`, Meta (out). */
+function meta_special_bessel_y0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY0Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_bessel_y1`, Meta (functional). */
+function meta_special_bessel_y1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_bessel_y1.out`, Meta (out). */
+function meta_special_bessel_y1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialBesselY1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_modified_bessel_i0`, Meta (functional). */
+function meta_special_modified_bessel_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI0Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_i0.out`, Meta (out). */
+function meta_special_modified_bessel_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI0Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_modified_bessel_i1`, Meta (functional). */
+function meta_special_modified_bessel_i1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_i1.out`, Meta (out). */
+function meta_special_modified_bessel_i1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselI1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_modified_bessel_k0`, Meta (functional). */
+function meta_special_modified_bessel_k0(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK0Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_k0.out`, Meta (out). */
+function meta_special_modified_bessel_k0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK0Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_modified_bessel_k1`, Meta (functional). */
+function meta_special_modified_bessel_k1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `special_modified_bessel_k1.out`, Meta (out). */
+function meta_special_modified_bessel_k1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialModifiedBesselK1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `special_scaled_modified_bessel_k0`, Meta (functional). */
+function meta_special_scaled_modified_bessel_k0(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK0Structured;
+  const iter = k.meta(null, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_scaled_modified_bessel_k0.out`, Meta (out). */
+function meta_special_scaled_modified_bessel_k0_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK0Structured;
+  k.meta(out, x);
+  return out;
+}
+
+/** `special_scaled_modified_bessel_k1`, Meta (functional). */
+function meta_special_scaled_modified_bessel_k1(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK1Structured;
+  const iter = k.meta(null, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_scaled_modified_bessel_k1.out`, Meta (out). */
+function meta_special_scaled_modified_bessel_k1_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialScaledModifiedBesselK1Structured;
+  k.meta(out, x);
+  return out;
+}
+
+/** `special_spherical_bessel_j0`, Meta (functional). */
+function meta_special_spherical_bessel_j0(_ks: DispatchKeySet, x: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialSphericalBesselJ0Structured;
+  const iter = k.meta(null, x);
+  return iter.output() as Tensor;
+}
+
+/** `special_spherical_bessel_j0.out`, Meta (out). */
+function meta_special_spherical_bessel_j0_out(_ks: DispatchKeySet, x: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialSphericalBesselJ0Structured;
+  k.meta(out, x);
+  return out;
+}
+
+/** `special_xlog1py`, Meta (functional). */
+function meta_special_xlog1py(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialXlog1pyStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `special_xlog1py.out`, Meta (out). */
+function meta_special_xlog1py_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialXlog1pyStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `special_zeta`, Meta (functional). */
+function meta_special_zeta(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialZetaStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `special_zeta.out`, Meta (out). */
+function meta_special_zeta_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialZetaStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_t`, Meta (functional). */
+function meta_special_chebyshev_polynomial_t(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialTStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_t.out`, Meta (out). */
+function meta_special_chebyshev_polynomial_t_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialTStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_u`, Meta (functional). */
+function meta_special_chebyshev_polynomial_u(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialUStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_u.out`, Meta (out). */
+function meta_special_chebyshev_polynomial_u_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialUStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_v`, Meta (functional). */
+function meta_special_chebyshev_polynomial_v(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialVStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_v.out`, Meta (out). */
+function meta_special_chebyshev_polynomial_v_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialVStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_chebyshev_polynomial_w`, Meta (functional). */
+function meta_special_chebyshev_polynomial_w(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialWStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_chebyshev_polynomial_w.out`, Meta (out). */
+function meta_special_chebyshev_polynomial_w_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialChebyshevPolynomialWStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_hermite_polynomial_h`, Meta (functional). */
+function meta_special_hermite_polynomial_h(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_hermite_polynomial_h.out`, Meta (out). */
+function meta_special_hermite_polynomial_h_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_hermite_polynomial_he`, Meta (functional). */
+function meta_special_hermite_polynomial_he(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHeStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_hermite_polynomial_he.out`, Meta (out). */
+function meta_special_hermite_polynomial_he_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialHermitePolynomialHeStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_laguerre_polynomial_l`, Meta (functional). */
+function meta_special_laguerre_polynomial_l(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLaguerrePolynomialLStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_laguerre_polynomial_l.out`, Meta (out). */
+function meta_special_laguerre_polynomial_l_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLaguerrePolynomialLStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_legendre_polynomial_p`, Meta (functional). */
+function meta_special_legendre_polynomial_p(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLegendrePolynomialPStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_legendre_polynomial_p.out`, Meta (out). */
+function meta_special_legendre_polynomial_p_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialLegendrePolynomialPStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_t`, Meta (functional). */
+function meta_special_shifted_chebyshev_polynomial_t(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialTStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_t.out`, Meta (out). */
+function meta_special_shifted_chebyshev_polynomial_t_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialTStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_u`, Meta (functional). */
+function meta_special_shifted_chebyshev_polynomial_u(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialUStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_u.out`, Meta (out). */
+function meta_special_shifted_chebyshev_polynomial_u_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialUStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_v`, Meta (functional). */
+function meta_special_shifted_chebyshev_polynomial_v(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialVStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_v.out`, Meta (out). */
+function meta_special_shifted_chebyshev_polynomial_v_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialVStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
+/** `special_shifted_chebyshev_polynomial_w`, Meta (functional). */
+function meta_special_shifted_chebyshev_polynomial_w(_ks: DispatchKeySet, x: Tensor, n: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialWStructured;
+  const iter = k.meta(null, x, n);
+  return iter.output() as Tensor;
+}
+
+/** `special_shifted_chebyshev_polynomial_w.out`, Meta (out). */
+function meta_special_shifted_chebyshev_polynomial_w_out(_ks: DispatchKeySet, x: Tensor, n: Tensor, out: Tensor): Tensor {
+  const k = SpecialOpsKernel.specialShiftedChebyshevPolynomialWStructured;
+  k.meta(out, x, n);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2775,4 +3238,70 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unfold_backward: UnfoldBackward.unfoldBackward,
   im2col: Im2Col.im2col,
   col2im: Col2Im.col2im,
+  special_entr: meta_special_entr,
+  special_entr_out: meta_special_entr_out,
+  special_ndtri: meta_special_ndtri,
+  special_ndtri_out: meta_special_ndtri_out,
+  special_log_ndtr: meta_special_log_ndtr,
+  special_log_ndtr_out: meta_special_log_ndtr_out,
+  special_erfcx: meta_special_erfcx,
+  special_erfcx_out: meta_special_erfcx_out,
+  special_i0e: meta_special_i0e,
+  special_i0e_out: meta_special_i0e_out,
+  special_i1: meta_special_i1,
+  special_i1_out: meta_special_i1_out,
+  special_i1e: meta_special_i1e,
+  special_i1e_out: meta_special_i1e_out,
+  special_airy_ai: meta_special_airy_ai,
+  special_airy_ai_out: meta_special_airy_ai_out,
+  special_bessel_j0: meta_special_bessel_j0,
+  special_bessel_j0_out: meta_special_bessel_j0_out,
+  special_bessel_j1: meta_special_bessel_j1,
+  special_bessel_j1_out: meta_special_bessel_j1_out,
+  special_bessel_y0: meta_special_bessel_y0,
+  special_bessel_y0_out: meta_special_bessel_y0_out,
+  special_bessel_y1: meta_special_bessel_y1,
+  special_bessel_y1_out: meta_special_bessel_y1_out,
+  special_modified_bessel_i0: meta_special_modified_bessel_i0,
+  special_modified_bessel_i0_out: meta_special_modified_bessel_i0_out,
+  special_modified_bessel_i1: meta_special_modified_bessel_i1,
+  special_modified_bessel_i1_out: meta_special_modified_bessel_i1_out,
+  special_modified_bessel_k0: meta_special_modified_bessel_k0,
+  special_modified_bessel_k0_out: meta_special_modified_bessel_k0_out,
+  special_modified_bessel_k1: meta_special_modified_bessel_k1,
+  special_modified_bessel_k1_out: meta_special_modified_bessel_k1_out,
+  special_scaled_modified_bessel_k0: meta_special_scaled_modified_bessel_k0,
+  special_scaled_modified_bessel_k0_out: meta_special_scaled_modified_bessel_k0_out,
+  special_scaled_modified_bessel_k1: meta_special_scaled_modified_bessel_k1,
+  special_scaled_modified_bessel_k1_out: meta_special_scaled_modified_bessel_k1_out,
+  special_spherical_bessel_j0: meta_special_spherical_bessel_j0,
+  special_spherical_bessel_j0_out: meta_special_spherical_bessel_j0_out,
+  special_xlog1py: meta_special_xlog1py,
+  special_xlog1py_out: meta_special_xlog1py_out,
+  special_zeta: meta_special_zeta,
+  special_zeta_out: meta_special_zeta_out,
+  special_chebyshev_polynomial_t: meta_special_chebyshev_polynomial_t,
+  special_chebyshev_polynomial_t_out: meta_special_chebyshev_polynomial_t_out,
+  special_chebyshev_polynomial_u: meta_special_chebyshev_polynomial_u,
+  special_chebyshev_polynomial_u_out: meta_special_chebyshev_polynomial_u_out,
+  special_chebyshev_polynomial_v: meta_special_chebyshev_polynomial_v,
+  special_chebyshev_polynomial_v_out: meta_special_chebyshev_polynomial_v_out,
+  special_chebyshev_polynomial_w: meta_special_chebyshev_polynomial_w,
+  special_chebyshev_polynomial_w_out: meta_special_chebyshev_polynomial_w_out,
+  special_hermite_polynomial_h: meta_special_hermite_polynomial_h,
+  special_hermite_polynomial_h_out: meta_special_hermite_polynomial_h_out,
+  special_hermite_polynomial_he: meta_special_hermite_polynomial_he,
+  special_hermite_polynomial_he_out: meta_special_hermite_polynomial_he_out,
+  special_laguerre_polynomial_l: meta_special_laguerre_polynomial_l,
+  special_laguerre_polynomial_l_out: meta_special_laguerre_polynomial_l_out,
+  special_legendre_polynomial_p: meta_special_legendre_polynomial_p,
+  special_legendre_polynomial_p_out: meta_special_legendre_polynomial_p_out,
+  special_shifted_chebyshev_polynomial_t: meta_special_shifted_chebyshev_polynomial_t,
+  special_shifted_chebyshev_polynomial_t_out: meta_special_shifted_chebyshev_polynomial_t_out,
+  special_shifted_chebyshev_polynomial_u: meta_special_shifted_chebyshev_polynomial_u,
+  special_shifted_chebyshev_polynomial_u_out: meta_special_shifted_chebyshev_polynomial_u_out,
+  special_shifted_chebyshev_polynomial_v: meta_special_shifted_chebyshev_polynomial_v,
+  special_shifted_chebyshev_polynomial_v_out: meta_special_shifted_chebyshev_polynomial_v_out,
+  special_shifted_chebyshev_polynomial_w: meta_special_shifted_chebyshev_polynomial_w,
+  special_shifted_chebyshev_polynomial_w_out: meta_special_shifted_chebyshev_polynomial_w_out,
 };

@@ -1706,3 +1706,255 @@ export function quantile_scalar(self: Tensor, q: number, dim: Opt<number> = null
 export function nanquantile(self: Tensor, q: Tensor, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile.call(self, q, dim, keepdim, interpolation); }
 /** `nanquantile.scalar(Tensor self, float q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor` */
 export function nanquantile_scalar(self: Tensor, q: number, dim: Opt<number> = null, keepdim: boolean = false, interpolation: string = 'linear'): Tensor { return aten().nanquantile_scalar.call(self, q, dim, keepdim, interpolation); }
+/** `special_entr(Tensor self) -> Tensor` */
+export function special_entr(self: Tensor): Tensor { return aten().special_entr.call(self); }
+/** `special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_entr_out(self: Tensor, out: Tensor): Tensor { return aten().special_entr_out.call(self, out); }
+/** `special_ndtri(Tensor self) -> Tensor` */
+export function special_ndtri(self: Tensor): Tensor { return aten().special_ndtri.call(self); }
+/** `special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_ndtri_out(self: Tensor, out: Tensor): Tensor { return aten().special_ndtri_out.call(self, out); }
+/** `special_log_ndtr(Tensor self) -> Tensor` */
+export function special_log_ndtr(self: Tensor): Tensor { return aten().special_log_ndtr.call(self); }
+/** `special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_log_ndtr_out(self: Tensor, out: Tensor): Tensor { return aten().special_log_ndtr_out.call(self, out); }
+/** `special_erfcx(Tensor self) -> Tensor` */
+export function special_erfcx(self: Tensor): Tensor { return aten().special_erfcx.call(self); }
+/** `special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_erfcx_out(self: Tensor, out: Tensor): Tensor { return aten().special_erfcx_out.call(self, out); }
+/** `special_i0e(Tensor self) -> Tensor` */
+export function special_i0e(self: Tensor): Tensor { return aten().special_i0e.call(self); }
+/** `special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_i0e_out(self: Tensor, out: Tensor): Tensor { return aten().special_i0e_out.call(self, out); }
+/** `special_i1(Tensor self) -> Tensor` */
+export function special_i1(self: Tensor): Tensor { return aten().special_i1.call(self); }
+/** `special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_i1_out(self: Tensor, out: Tensor): Tensor { return aten().special_i1_out.call(self, out); }
+/** `special_i1e(Tensor self) -> Tensor` */
+export function special_i1e(self: Tensor): Tensor { return aten().special_i1e.call(self); }
+/** `special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_i1e_out(self: Tensor, out: Tensor): Tensor { return aten().special_i1e_out.call(self, out); }
+/** `special_airy_ai(Tensor x) -> Tensor` */
+export function special_airy_ai(x: Tensor): Tensor { return aten().special_airy_ai.call(x); }
+/** `special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_airy_ai_out(x: Tensor, out: Tensor): Tensor { return aten().special_airy_ai_out.call(x, out); }
+/** `special_bessel_j0(Tensor self) -> Tensor` */
+export function special_bessel_j0(self: Tensor): Tensor { return aten().special_bessel_j0.call(self); }
+/** `special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_bessel_j0_out(self: Tensor, out: Tensor): Tensor { return aten().special_bessel_j0_out.call(self, out); }
+/** `special_bessel_j1(Tensor self) -> Tensor` */
+export function special_bessel_j1(self: Tensor): Tensor { return aten().special_bessel_j1.call(self); }
+/** `special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_bessel_j1_out(self: Tensor, out: Tensor): Tensor { return aten().special_bessel_j1_out.call(self, out); }
+/** `special_bessel_y0(Tensor self) -> Tensor` */
+export function special_bessel_y0(self: Tensor): Tensor { return aten().special_bessel_y0.call(self); }
+/** `special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_bessel_y0_out(self: Tensor, out: Tensor): Tensor { return aten().special_bessel_y0_out.call(self, out); }
+/** `special_bessel_y1(Tensor self) -> Tensor` */
+export function special_bessel_y1(self: Tensor): Tensor { return aten().special_bessel_y1.call(self); }
+/** `special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_bessel_y1_out(self: Tensor, out: Tensor): Tensor { return aten().special_bessel_y1_out.call(self, out); }
+/** `special_modified_bessel_i0(Tensor self) -> Tensor` */
+export function special_modified_bessel_i0(self: Tensor): Tensor { return aten().special_modified_bessel_i0.call(self); }
+/** `special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_modified_bessel_i0_out(self: Tensor, out: Tensor): Tensor { return aten().special_modified_bessel_i0_out.call(self, out); }
+/** `special_modified_bessel_i1(Tensor self) -> Tensor` */
+export function special_modified_bessel_i1(self: Tensor): Tensor { return aten().special_modified_bessel_i1.call(self); }
+/** `special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_modified_bessel_i1_out(self: Tensor, out: Tensor): Tensor { return aten().special_modified_bessel_i1_out.call(self, out); }
+/** `special_modified_bessel_k0(Tensor self) -> Tensor` */
+export function special_modified_bessel_k0(self: Tensor): Tensor { return aten().special_modified_bessel_k0.call(self); }
+/** `special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_modified_bessel_k0_out(self: Tensor, out: Tensor): Tensor { return aten().special_modified_bessel_k0_out.call(self, out); }
+/** `special_modified_bessel_k1(Tensor self) -> Tensor` */
+export function special_modified_bessel_k1(self: Tensor): Tensor { return aten().special_modified_bessel_k1.call(self); }
+/** `special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_modified_bessel_k1_out(self: Tensor, out: Tensor): Tensor { return aten().special_modified_bessel_k1_out.call(self, out); }
+/** `special_scaled_modified_bessel_k0(Tensor x) -> Tensor` */
+export function special_scaled_modified_bessel_k0(x: Tensor): Tensor { return aten().special_scaled_modified_bessel_k0.call(x); }
+/** `special_scaled_modified_bessel_k0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_scaled_modified_bessel_k0_out(x: Tensor, out: Tensor): Tensor { return aten().special_scaled_modified_bessel_k0_out.call(x, out); }
+/** `special_scaled_modified_bessel_k1(Tensor x) -> Tensor` */
+export function special_scaled_modified_bessel_k1(x: Tensor): Tensor { return aten().special_scaled_modified_bessel_k1.call(x); }
+/** `special_scaled_modified_bessel_k1.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_scaled_modified_bessel_k1_out(x: Tensor, out: Tensor): Tensor { return aten().special_scaled_modified_bessel_k1_out.call(x, out); }
+/** `special_spherical_bessel_j0(Tensor x) -> Tensor` */
+export function special_spherical_bessel_j0(x: Tensor): Tensor { return aten().special_spherical_bessel_j0.call(x); }
+/** `special_spherical_bessel_j0.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_spherical_bessel_j0_out(x: Tensor, out: Tensor): Tensor { return aten().special_spherical_bessel_j0_out.call(x, out); }
+/** `special_ndtr(Tensor self) -> Tensor` */
+export function special_ndtr(self: Tensor): Tensor { return aten().special_ndtr.call(self); }
+/** `special_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_ndtr_out(self: Tensor, out: Tensor): Tensor { return aten().special_ndtr_out.call(self, out); }
+/** `special_polygamma(int n, Tensor self) -> Tensor` */
+export function special_polygamma(n: number, self: Tensor): Tensor { return aten().special_polygamma.call(n, self); }
+/** `special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_polygamma_out(n: number, self: Tensor, out: Tensor): Tensor { return aten().special_polygamma_out.call(n, self, out); }
+/** `special_xlog1py(Tensor self, Tensor other) -> Tensor` */
+export function special_xlog1py(self: Tensor, other: Tensor): Tensor { return aten().special_xlog1py.call(self, other); }
+/** `special_xlog1py.self_scalar(Scalar self, Tensor other) -> Tensor` */
+export function special_xlog1py_self_scalar(self: number | boolean, other: Tensor): Tensor { return aten().special_xlog1py_self_scalar.call(self, other); }
+/** `special_xlog1py.other_scalar(Tensor self, Scalar other) -> Tensor` */
+export function special_xlog1py_other_scalar(self: Tensor, other: number | boolean): Tensor { return aten().special_xlog1py_other_scalar.call(self, other); }
+/** `special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_xlog1py_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().special_xlog1py_out.call(self, other, out); }
+/** `special_xlog1py.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_xlog1py_self_scalar_out(self: number | boolean, other: Tensor, out: Tensor): Tensor { return aten().special_xlog1py_self_scalar_out.call(self, other, out); }
+/** `special_xlog1py.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_xlog1py_other_scalar_out(self: Tensor, other: number | boolean, out: Tensor): Tensor { return aten().special_xlog1py_other_scalar_out.call(self, other, out); }
+/** `special_zeta(Tensor self, Tensor other) -> Tensor` */
+export function special_zeta(self: Tensor, other: Tensor): Tensor { return aten().special_zeta.call(self, other); }
+/** `special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor` */
+export function special_zeta_self_scalar(self: number | boolean, other: Tensor): Tensor { return aten().special_zeta_self_scalar.call(self, other); }
+/** `special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor` */
+export function special_zeta_other_scalar(self: Tensor, other: number | boolean): Tensor { return aten().special_zeta_other_scalar.call(self, other); }
+/** `special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_zeta_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().special_zeta_out.call(self, other, out); }
+/** `special_zeta.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_zeta_self_scalar_out(self: number | boolean, other: Tensor, out: Tensor): Tensor { return aten().special_zeta_self_scalar_out.call(self, other, out); }
+/** `special_zeta.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_zeta_other_scalar_out(self: Tensor, other: number | boolean, out: Tensor): Tensor { return aten().special_zeta_other_scalar_out.call(self, other, out); }
+/** `special_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_t(x: Tensor, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_t.call(x, n); }
+/** `special_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_t_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_t_x_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_chebyshev_polynomial_t_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_chebyshev_polynomial_t_n_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_t.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_t_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_t_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_t.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_t_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_t_x_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_t.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_t_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_t_n_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_u(x: Tensor, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_u.call(x, n); }
+/** `special_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_u_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_u_x_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_chebyshev_polynomial_u_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_chebyshev_polynomial_u_n_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_u.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_u_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_u_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_u.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_u_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_u_x_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_u.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_u_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_u_n_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_v(x: Tensor, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_v.call(x, n); }
+/** `special_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_v_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_v_x_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_chebyshev_polynomial_v_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_chebyshev_polynomial_v_n_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_v.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_v_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_v_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_v.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_v_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_v_x_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_v.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_v_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_v_n_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_w(x: Tensor, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_w.call(x, n); }
+/** `special_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_chebyshev_polynomial_w_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_chebyshev_polynomial_w_x_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_chebyshev_polynomial_w_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_chebyshev_polynomial_w_n_scalar.call(x, n); }
+/** `special_chebyshev_polynomial_w.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_w_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_w_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_w.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_w_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_w_x_scalar_out.call(x, n, out); }
+/** `special_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_chebyshev_polynomial_w_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_chebyshev_polynomial_w_n_scalar_out.call(x, n, out); }
+/** `special_hermite_polynomial_h(Tensor x, Tensor n) -> Tensor` */
+export function special_hermite_polynomial_h(x: Tensor, n: Tensor): Tensor { return aten().special_hermite_polynomial_h.call(x, n); }
+/** `special_hermite_polynomial_h.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_hermite_polynomial_h_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_hermite_polynomial_h_x_scalar.call(x, n); }
+/** `special_hermite_polynomial_h.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_hermite_polynomial_h_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_hermite_polynomial_h_n_scalar.call(x, n); }
+/** `special_hermite_polynomial_h.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_h_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_hermite_polynomial_h_out.call(x, n, out); }
+/** `special_hermite_polynomial_h.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_h_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_hermite_polynomial_h_x_scalar_out.call(x, n, out); }
+/** `special_hermite_polynomial_h.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_h_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_hermite_polynomial_h_n_scalar_out.call(x, n, out); }
+/** `special_hermite_polynomial_he(Tensor x, Tensor n) -> Tensor` */
+export function special_hermite_polynomial_he(x: Tensor, n: Tensor): Tensor { return aten().special_hermite_polynomial_he.call(x, n); }
+/** `special_hermite_polynomial_he.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_hermite_polynomial_he_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_hermite_polynomial_he_x_scalar.call(x, n); }
+/** `special_hermite_polynomial_he.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_hermite_polynomial_he_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_hermite_polynomial_he_n_scalar.call(x, n); }
+/** `special_hermite_polynomial_he.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_he_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_hermite_polynomial_he_out.call(x, n, out); }
+/** `special_hermite_polynomial_he.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_he_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_hermite_polynomial_he_x_scalar_out.call(x, n, out); }
+/** `special_hermite_polynomial_he.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_hermite_polynomial_he_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_hermite_polynomial_he_n_scalar_out.call(x, n, out); }
+/** `special_laguerre_polynomial_l(Tensor x, Tensor n) -> Tensor` */
+export function special_laguerre_polynomial_l(x: Tensor, n: Tensor): Tensor { return aten().special_laguerre_polynomial_l.call(x, n); }
+/** `special_laguerre_polynomial_l.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_laguerre_polynomial_l_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_laguerre_polynomial_l_x_scalar.call(x, n); }
+/** `special_laguerre_polynomial_l.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_laguerre_polynomial_l_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_laguerre_polynomial_l_n_scalar.call(x, n); }
+/** `special_laguerre_polynomial_l.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_laguerre_polynomial_l_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_laguerre_polynomial_l_out.call(x, n, out); }
+/** `special_laguerre_polynomial_l.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_laguerre_polynomial_l_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_laguerre_polynomial_l_x_scalar_out.call(x, n, out); }
+/** `special_laguerre_polynomial_l.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_laguerre_polynomial_l_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_laguerre_polynomial_l_n_scalar_out.call(x, n, out); }
+/** `special_legendre_polynomial_p(Tensor x, Tensor n) -> Tensor` */
+export function special_legendre_polynomial_p(x: Tensor, n: Tensor): Tensor { return aten().special_legendre_polynomial_p.call(x, n); }
+/** `special_legendre_polynomial_p.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_legendre_polynomial_p_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_legendre_polynomial_p_x_scalar.call(x, n); }
+/** `special_legendre_polynomial_p.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_legendre_polynomial_p_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_legendre_polynomial_p_n_scalar.call(x, n); }
+/** `special_legendre_polynomial_p.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_legendre_polynomial_p_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_legendre_polynomial_p_out.call(x, n, out); }
+/** `special_legendre_polynomial_p.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_legendre_polynomial_p_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_legendre_polynomial_p_x_scalar_out.call(x, n, out); }
+/** `special_legendre_polynomial_p.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_legendre_polynomial_p_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_legendre_polynomial_p_n_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_t(Tensor x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_t(x: Tensor, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_t.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_t.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_t_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_t_x_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_t.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_t_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_shifted_chebyshev_polynomial_t_n_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_t.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_t_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_t_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_t.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_t_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_t_x_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_t.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_t_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_t_n_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_u(Tensor x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_u(x: Tensor, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_u.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_u.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_u_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_u_x_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_u.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_u_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_shifted_chebyshev_polynomial_u_n_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_u.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_u_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_u_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_u.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_u_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_u_x_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_u.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_u_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_u_n_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_v(Tensor x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_v(x: Tensor, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_v.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_v.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_v_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_v_x_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_v.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_v_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_shifted_chebyshev_polynomial_v_n_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_v.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_v_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_v_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_v.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_v_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_v_x_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_v.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_v_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_v_n_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_w(Tensor x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_w(x: Tensor, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_w.x_scalar(Scalar x, Tensor n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_w_x_scalar(x: number | boolean, n: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_x_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_w.n_scalar(Tensor x, Scalar n) -> Tensor` */
+export function special_shifted_chebyshev_polynomial_w_n_scalar(x: Tensor, n: number | boolean): Tensor { return aten().special_shifted_chebyshev_polynomial_w_n_scalar.call(x, n); }
+/** `special_shifted_chebyshev_polynomial_w.out(Tensor x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_w_out(x: Tensor, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_w.x_scalar_out(Scalar x, Tensor n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_w_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_x_scalar_out.call(x, n, out); }
+/** `special_shifted_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
+export function special_shifted_chebyshev_polynomial_w_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_n_scalar_out.call(x, n, out); }

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7187,6 +7187,1035 @@ export class DistBackward0 extends Node {
   }
 }
 
+/** Backward of `special_entr` (derivatives.yaml:1036). */
+export class SpecialEntrBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialEntrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = entrBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `special_ndtri` (derivatives.yaml:1039). */
+export class SpecialNdtriBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialNdtriBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = ndtriBackward(grad, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_log_ndtr` (derivatives.yaml:1042). */
+export class SpecialLogNdtrBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialLogNdtrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logNdtrBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_erfcx` (derivatives.yaml:1045). */
+export class SpecialErfcxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialErfcxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = erfcxBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_i0e` (derivatives.yaml:1048). */
+export class SpecialI0EBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialI0EBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = i0eBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_i1` (derivatives.yaml:1051). */
+export class SpecialI1Backward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialI1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = i1Backward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_i1e` (derivatives.yaml:1054). */
+export class SpecialI1EBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialI1EBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = i1eBackward(grad, self, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_xlog1py` (derivatives.yaml:1057). */
+export class SpecialXlog1PyBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialXlog1PyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlog1pySelfBackward(grad, self, other);
+    if (this.shouldComputeOutput(1)) out[1] = xlog1pyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1061). */
+export class SpecialXlog1PyBackward1 extends Node {
+  self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialXlog1PyBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = xlog1pyOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+  }
+}
+
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1064). */
+export class SpecialXlog1PyBackward2 extends Node {
+  self_: SavedVariable = NONE;
+  other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
+
+  name(): string {
+    return 'SpecialXlog1PyBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = xlog1pyOtherScalarBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `special_zeta` (derivatives.yaml:1067). */
+export class SpecialZetaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialZetaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented('zeta');
+    if (this.shouldComputeOutput(1)) out[1] = zetaOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1071). */
+export class SpecialZetaBackward1 extends Node {
+  self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SpecialZetaBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_;
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = zetaOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+  }
+}
+
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1074). */
+export class SpecialZetaBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialZetaBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented('zeta');
+    return out;
+  }
+}
+
+/** Backward of `special_airy_ai` (derivatives.yaml:1077). */
+export class SpecialAiryAiBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialAiryAiBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_bessel_j0` (derivatives.yaml:1080). */
+export class SpecialBesselJ0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialBesselJ0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_bessel_j1` (derivatives.yaml:1083). */
+export class SpecialBesselJ1Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialBesselJ1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_bessel_y0` (derivatives.yaml:1086). */
+export class SpecialBesselY0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialBesselY0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_bessel_y1` (derivatives.yaml:1089). */
+export class SpecialBesselY1Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialBesselY1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1092). */
+export class SpecialModifiedBesselI0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialModifiedBesselI0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1095). */
+export class SpecialModifiedBesselI1Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialModifiedBesselI1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1098). */
+export class SpecialModifiedBesselK0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialModifiedBesselK0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1101). */
+export class SpecialModifiedBesselK1Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialModifiedBesselK1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1104). */
+export class SpecialScaledModifiedBesselK0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialScaledModifiedBesselK0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1107). */
+export class SpecialScaledModifiedBesselK1Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialScaledModifiedBesselK1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1110). */
+export class SpecialSphericalBesselJ0Backward0 extends Node {
+
+  name(): string {
+    return 'SpecialSphericalBesselJ0Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1113). */
+export class SpecialChebyshevPolynomialTBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialTBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1117). */
+export class SpecialChebyshevPolynomialTBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialTBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1120). */
+export class SpecialChebyshevPolynomialTBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialTBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1123). */
+export class SpecialChebyshevPolynomialUBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialUBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1127). */
+export class SpecialChebyshevPolynomialUBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialUBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1130). */
+export class SpecialChebyshevPolynomialUBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialUBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1133). */
+export class SpecialChebyshevPolynomialVBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialVBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1137). */
+export class SpecialChebyshevPolynomialVBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialVBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1140). */
+export class SpecialChebyshevPolynomialVBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialVBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1143). */
+export class SpecialChebyshevPolynomialWBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialWBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1147). */
+export class SpecialChebyshevPolynomialWBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialWBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1150). */
+export class SpecialChebyshevPolynomialWBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialChebyshevPolynomialWBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1153). */
+export class SpecialHermitePolynomialHBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1157). */
+export class SpecialHermitePolynomialHBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1160). */
+export class SpecialHermitePolynomialHBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1163). */
+export class SpecialHermitePolynomialHeBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1167). */
+export class SpecialHermitePolynomialHeBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHeBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1170). */
+export class SpecialHermitePolynomialHeBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialHermitePolynomialHeBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1173). */
+export class SpecialLaguerrePolynomialLBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialLaguerrePolynomialLBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1177). */
+export class SpecialLaguerrePolynomialLBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialLaguerrePolynomialLBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1180). */
+export class SpecialLaguerrePolynomialLBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialLaguerrePolynomialLBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1183). */
+export class SpecialLegendrePolynomialPBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialLegendrePolynomialPBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1187). */
+export class SpecialLegendrePolynomialPBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialLegendrePolynomialPBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1190). */
+export class SpecialLegendrePolynomialPBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialLegendrePolynomialPBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1193). */
+export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialTBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1197). */
+export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialTBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1200). */
+export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialTBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1203). */
+export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialUBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1207). */
+export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialUBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1210). */
+export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialUBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1213). */
+export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialVBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1217). */
+export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialVBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1220). */
+export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialVBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1223). */
+export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialWBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1227). */
+export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialWBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1230). */
+export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
+
+  name(): string {
+    return 'SpecialShiftedChebyshevPolynomialWBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -13619,6 +14648,389 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
+  special_entr: kernel('special_entr', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_entr.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialEntrBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_entr.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_entr_out: kernel('special_entr_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_entr'));
+    return ops.special_entr_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_ndtri: kernel('special_ndtri', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_ndtri.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialNdtriBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.special_ndtri.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_ndtri_out: kernel('special_ndtri_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_ndtri'));
+    return ops.special_ndtri_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_log_ndtr: kernel('special_log_ndtr', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_log_ndtr.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialLogNdtrBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_log_ndtr.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_log_ndtr_out: kernel('special_log_ndtr_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_log_ndtr'));
+    return ops.special_log_ndtr_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_erfcx: kernel('special_erfcx', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_erfcx.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialErfcxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_erfcx.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_erfcx_out: kernel('special_erfcx_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_erfcx'));
+    return ops.special_erfcx_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_i0e: kernel('special_i0e', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_i0e.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialI0EBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_i0e.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_i0e_out: kernel('special_i0e_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i0e'));
+    return ops.special_i0e_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_i1: kernel('special_i1', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_i1.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialI1Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_i1.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_i1_out: kernel('special_i1_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i1'));
+    return ops.special_i1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_i1e: kernel('special_i1e', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_i1e.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SpecialI1EBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.special_i1e.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  special_i1e_out: kernel('special_i1e_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i1e'));
+    return ops.special_i1e_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_airy_ai_out: kernel('special_airy_ai_out', (ks, x, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_airy_ai'));
+    return ops.special_airy_ai_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+  }),
+  special_bessel_j0_out: kernel('special_bessel_j0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j0'));
+    return ops.special_bessel_j0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_bessel_j1_out: kernel('special_bessel_j1_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j1'));
+    return ops.special_bessel_j1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_bessel_y0_out: kernel('special_bessel_y0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y0'));
+    return ops.special_bessel_y0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_bessel_y1_out: kernel('special_bessel_y1_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y1'));
+    return ops.special_bessel_y1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_modified_bessel_i0_out: kernel('special_modified_bessel_i0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i0'));
+    return ops.special_modified_bessel_i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_modified_bessel_i1_out: kernel('special_modified_bessel_i1_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i1'));
+    return ops.special_modified_bessel_i1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_modified_bessel_k0_out: kernel('special_modified_bessel_k0_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k0'));
+    return ops.special_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_modified_bessel_k1_out: kernel('special_modified_bessel_k1_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k1'));
+    return ops.special_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  special_scaled_modified_bessel_k0_out: kernel('special_scaled_modified_bessel_k0_out', (ks, x, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k0'));
+    return ops.special_scaled_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+  }),
+  special_scaled_modified_bessel_k1_out: kernel('special_scaled_modified_bessel_k1_out', (ks, x, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k1'));
+    return ops.special_scaled_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+  }),
+  special_spherical_bessel_j0_out: kernel('special_spherical_bessel_j0_out', (ks, x, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_spherical_bessel_j0'));
+    return ops.special_spherical_bessel_j0_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+  }),
+  special_xlog1py: kernel('special_xlog1py', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.special_xlog1py.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialXlog1PyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.special_xlog1py.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_xlog1py_self_scalar: kernel('special_xlog1py_self_scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.special_xlog1py_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialXlog1PyBackward1();
+    gradFn.setNextEdges([gradientEdge(other)]);
+    gradFn.self_ = self;
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.special_xlog1py_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_xlog1py_other_scalar: kernel('special_xlog1py_other_scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_xlog1py_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialXlog1PyBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = other;
+    const result = ops.special_xlog1py_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_xlog1py_out: kernel('special_xlog1py_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
+    return ops.special_xlog1py_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_xlog1py_self_scalar_out: kernel('special_xlog1py_self_scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
+    return ops.special_xlog1py_self_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_xlog1py_other_scalar_out: kernel('special_xlog1py_other_scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
+    return ops.special_xlog1py_other_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_zeta: kernel('special_zeta', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.special_zeta.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialZetaBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.special_zeta.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_zeta_self_scalar: kernel('special_zeta_self_scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.special_zeta_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialZetaBackward1();
+    gradFn.setNextEdges([gradientEdge(other)]);
+    gradFn.self_ = self;
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.special_zeta_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_zeta_other_scalar: kernel('special_zeta_other_scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.special_zeta_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new SpecialZetaBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.special_zeta_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  special_zeta_out: kernel('special_zeta_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
+    return ops.special_zeta_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_zeta_self_scalar_out: kernel('special_zeta_self_scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
+    return ops.special_zeta_self_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_zeta_other_scalar_out: kernel('special_zeta_other_scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
+    return ops.special_zeta_other_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  special_chebyshev_polynomial_t_out: kernel('special_chebyshev_polynomial_t_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
+    return ops.special_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_t_x_scalar_out: kernel('special_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
+    return ops.special_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_t_n_scalar_out: kernel('special_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
+    return ops.special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_u_out: kernel('special_chebyshev_polynomial_u_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
+    return ops.special_chebyshev_polynomial_u_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_u_x_scalar_out: kernel('special_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
+    return ops.special_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_u_n_scalar_out: kernel('special_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
+    return ops.special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_v_out: kernel('special_chebyshev_polynomial_v_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
+    return ops.special_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_v_x_scalar_out: kernel('special_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
+    return ops.special_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_v_n_scalar_out: kernel('special_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
+    return ops.special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_w_out: kernel('special_chebyshev_polynomial_w_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
+    return ops.special_chebyshev_polynomial_w_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_w_x_scalar_out: kernel('special_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
+    return ops.special_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_chebyshev_polynomial_w_n_scalar_out: kernel('special_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
+    return ops.special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_h_out: kernel('special_hermite_polynomial_h_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
+    return ops.special_hermite_polynomial_h_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_h_x_scalar_out: kernel('special_hermite_polynomial_h_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
+    return ops.special_hermite_polynomial_h_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_h_n_scalar_out: kernel('special_hermite_polynomial_h_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
+    return ops.special_hermite_polynomial_h_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_he_out: kernel('special_hermite_polynomial_he_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
+    return ops.special_hermite_polynomial_he_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_he_x_scalar_out: kernel('special_hermite_polynomial_he_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
+    return ops.special_hermite_polynomial_he_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_hermite_polynomial_he_n_scalar_out: kernel('special_hermite_polynomial_he_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
+    return ops.special_hermite_polynomial_he_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_laguerre_polynomial_l_out: kernel('special_laguerre_polynomial_l_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
+    return ops.special_laguerre_polynomial_l_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_laguerre_polynomial_l_x_scalar_out: kernel('special_laguerre_polynomial_l_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
+    return ops.special_laguerre_polynomial_l_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_laguerre_polynomial_l_n_scalar_out: kernel('special_laguerre_polynomial_l_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
+    return ops.special_laguerre_polynomial_l_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_legendre_polynomial_p_out: kernel('special_legendre_polynomial_p_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
+    return ops.special_legendre_polynomial_p_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_legendre_polynomial_p_x_scalar_out: kernel('special_legendre_polynomial_p_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
+    return ops.special_legendre_polynomial_p_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_legendre_polynomial_p_n_scalar_out: kernel('special_legendre_polynomial_p_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
+    return ops.special_legendre_polynomial_p_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_t_out: kernel('special_shifted_chebyshev_polynomial_t_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
+    return ops.special_shifted_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_t_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
+    return ops.special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_t_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
+    return ops.special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_u_out: kernel('special_shifted_chebyshev_polynomial_u_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
+    return ops.special_shifted_chebyshev_polynomial_u_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_u_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
+    return ops.special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_u_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
+    return ops.special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_v_out: kernel('special_shifted_chebyshev_polynomial_v_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
+    return ops.special_shifted_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_v_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
+    return ops.special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_v_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
+    return ops.special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_w_out: kernel('special_shifted_chebyshev_polynomial_w_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
+    return ops.special_shifted_chebyshev_polynomial_w_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_w_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
+    return ops.special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  special_shifted_chebyshev_polynomial_w_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
+    if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
+    return ops.special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
   };
 }
 
@@ -15236,6 +16648,311 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   unfold: kernel('unfold', (ks, self, dimension, size, step) => {
     const result = ops.unfold.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dimension, size, step);
     markView(result, self);
+    return result;
+  }),
+  special_entr_out: kernel('special_entr_out', (ks, self, out) => {
+    const result = ops.special_entr_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_ndtri_out: kernel('special_ndtri_out', (ks, self, out) => {
+    const result = ops.special_ndtri_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_log_ndtr_out: kernel('special_log_ndtr_out', (ks, self, out) => {
+    const result = ops.special_log_ndtr_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_erfcx_out: kernel('special_erfcx_out', (ks, self, out) => {
+    const result = ops.special_erfcx_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_i0e_out: kernel('special_i0e_out', (ks, self, out) => {
+    const result = ops.special_i0e_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_i1_out: kernel('special_i1_out', (ks, self, out) => {
+    const result = ops.special_i1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_i1e_out: kernel('special_i1e_out', (ks, self, out) => {
+    const result = ops.special_i1e_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_airy_ai_out: kernel('special_airy_ai_out', (ks, x, out) => {
+    const result = ops.special_airy_ai_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_bessel_j0_out: kernel('special_bessel_j0_out', (ks, self, out) => {
+    const result = ops.special_bessel_j0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_bessel_j1_out: kernel('special_bessel_j1_out', (ks, self, out) => {
+    const result = ops.special_bessel_j1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_bessel_y0_out: kernel('special_bessel_y0_out', (ks, self, out) => {
+    const result = ops.special_bessel_y0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_bessel_y1_out: kernel('special_bessel_y1_out', (ks, self, out) => {
+    const result = ops.special_bessel_y1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_modified_bessel_i0_out: kernel('special_modified_bessel_i0_out', (ks, self, out) => {
+    const result = ops.special_modified_bessel_i0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_modified_bessel_i1_out: kernel('special_modified_bessel_i1_out', (ks, self, out) => {
+    const result = ops.special_modified_bessel_i1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_modified_bessel_k0_out: kernel('special_modified_bessel_k0_out', (ks, self, out) => {
+    const result = ops.special_modified_bessel_k0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_modified_bessel_k1_out: kernel('special_modified_bessel_k1_out', (ks, self, out) => {
+    const result = ops.special_modified_bessel_k1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_scaled_modified_bessel_k0_out: kernel('special_scaled_modified_bessel_k0_out', (ks, x, out) => {
+    const result = ops.special_scaled_modified_bessel_k0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_scaled_modified_bessel_k1_out: kernel('special_scaled_modified_bessel_k1_out', (ks, x, out) => {
+    const result = ops.special_scaled_modified_bessel_k1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_spherical_bessel_j0_out: kernel('special_spherical_bessel_j0_out', (ks, x, out) => {
+    const result = ops.special_spherical_bessel_j0_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_xlog1py_out: kernel('special_xlog1py_out', (ks, self, other, out) => {
+    const result = ops.special_xlog1py_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_xlog1py_self_scalar_out: kernel('special_xlog1py_self_scalar_out', (ks, self, other, out) => {
+    const result = ops.special_xlog1py_self_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_xlog1py_other_scalar_out: kernel('special_xlog1py_other_scalar_out', (ks, self, other, out) => {
+    const result = ops.special_xlog1py_other_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_zeta_out: kernel('special_zeta_out', (ks, self, other, out) => {
+    const result = ops.special_zeta_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_zeta_self_scalar_out: kernel('special_zeta_self_scalar_out', (ks, self, other, out) => {
+    const result = ops.special_zeta_self_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_zeta_other_scalar_out: kernel('special_zeta_other_scalar_out', (ks, self, other, out) => {
+    const result = ops.special_zeta_other_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_t_out: kernel('special_chebyshev_polynomial_t_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_t_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_t_x_scalar_out: kernel('special_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_t_n_scalar_out: kernel('special_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_u_out: kernel('special_chebyshev_polynomial_u_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_u_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_u_x_scalar_out: kernel('special_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_u_n_scalar_out: kernel('special_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_v_out: kernel('special_chebyshev_polynomial_v_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_v_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_v_x_scalar_out: kernel('special_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_v_n_scalar_out: kernel('special_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_w_out: kernel('special_chebyshev_polynomial_w_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_w_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_w_x_scalar_out: kernel('special_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_chebyshev_polynomial_w_n_scalar_out: kernel('special_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_h_out: kernel('special_hermite_polynomial_h_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_h_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_h_x_scalar_out: kernel('special_hermite_polynomial_h_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_h_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_h_n_scalar_out: kernel('special_hermite_polynomial_h_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_h_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_he_out: kernel('special_hermite_polynomial_he_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_he_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_he_x_scalar_out: kernel('special_hermite_polynomial_he_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_he_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_hermite_polynomial_he_n_scalar_out: kernel('special_hermite_polynomial_he_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_hermite_polynomial_he_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_laguerre_polynomial_l_out: kernel('special_laguerre_polynomial_l_out', (ks, x, n, out) => {
+    const result = ops.special_laguerre_polynomial_l_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_laguerre_polynomial_l_x_scalar_out: kernel('special_laguerre_polynomial_l_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_laguerre_polynomial_l_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_laguerre_polynomial_l_n_scalar_out: kernel('special_laguerre_polynomial_l_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_laguerre_polynomial_l_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_legendre_polynomial_p_out: kernel('special_legendre_polynomial_p_out', (ks, x, n, out) => {
+    const result = ops.special_legendre_polynomial_p_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_legendre_polynomial_p_x_scalar_out: kernel('special_legendre_polynomial_p_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_legendre_polynomial_p_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_legendre_polynomial_p_n_scalar_out: kernel('special_legendre_polynomial_p_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_legendre_polynomial_p_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_t_out: kernel('special_shifted_chebyshev_polynomial_t_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_t_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_t_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_t_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_u_out: kernel('special_shifted_chebyshev_polynomial_u_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_u_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_u_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_u_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_v_out: kernel('special_shifted_chebyshev_polynomial_v_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_v_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_v_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_v_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_w_out: kernel('special_shifted_chebyshev_polynomial_w_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_w_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_w_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
+    return result;
+  }),
+  special_shifted_chebyshev_polynomial_w_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
+    const result = ops.special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), x, n, out);
+    out.bumpVersion();
     return result;
   }),
   };

@@ -21730,3 +21730,1680 @@ export function nanquantile(...a: unknown[]): unknown {
   }
   return noMatch("nanquantile", a, SIGS_nanquantile);
 }
+
+const SIGS_special_entr = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_entr`: `special_entr`. */
+export function special_entr(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_entr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_entr", a[--n] as Kw);
+  // special_entr (out=: special_entr.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_entr", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_entr", 'out', 'Tensor', isTensor(out), out);
+        return at.special_entr_out(v0, out as Tensor);
+      }
+      return at.special_entr(v0);
+    }
+  }
+  return bad_special_entr(a);
+}
+
+function bad_special_entr(a: readonly unknown[]): never {
+  return badCall("special_entr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_entr);
+}
+
+const SIGS_special_ndtri = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_ndtri`: `special_ndtri`. */
+export function special_ndtri(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_ndtri(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_ndtri", a[--n] as Kw);
+  // special_ndtri (out=: special_ndtri.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_ndtri", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_ndtri", 'out', 'Tensor', isTensor(out), out);
+        return at.special_ndtri_out(v0, out as Tensor);
+      }
+      return at.special_ndtri(v0);
+    }
+  }
+  return bad_special_ndtri(a);
+}
+
+function bad_special_ndtri(a: readonly unknown[]): never {
+  return badCall("special_ndtri", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_ndtri);
+}
+
+const SIGS_special_log_ndtr = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_log_ndtr`: `special_log_ndtr`. */
+export function special_log_ndtr(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_log_ndtr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_log_ndtr", a[--n] as Kw);
+  // special_log_ndtr (out=: special_log_ndtr.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_log_ndtr", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_log_ndtr", 'out', 'Tensor', isTensor(out), out);
+        return at.special_log_ndtr_out(v0, out as Tensor);
+      }
+      return at.special_log_ndtr(v0);
+    }
+  }
+  return bad_special_log_ndtr(a);
+}
+
+function bad_special_log_ndtr(a: readonly unknown[]): never {
+  return badCall("special_log_ndtr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_log_ndtr);
+}
+
+const SIGS_special_erfcx = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_erfcx`: `special_erfcx`. */
+export function special_erfcx(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_erfcx(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_erfcx", a[--n] as Kw);
+  // special_erfcx (out=: special_erfcx.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_erfcx", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_erfcx", 'out', 'Tensor', isTensor(out), out);
+        return at.special_erfcx_out(v0, out as Tensor);
+      }
+      return at.special_erfcx(v0);
+    }
+  }
+  return bad_special_erfcx(a);
+}
+
+function bad_special_erfcx(a: readonly unknown[]): never {
+  return badCall("special_erfcx", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_erfcx);
+}
+
+const SIGS_special_i0e = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_i0e`: `special_i0e`. */
+export function special_i0e(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_i0e(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_i0e", a[--n] as Kw);
+  // special_i0e (out=: special_i0e.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_i0e", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_i0e", 'out', 'Tensor', isTensor(out), out);
+        return at.special_i0e_out(v0, out as Tensor);
+      }
+      return at.special_i0e(v0);
+    }
+  }
+  return bad_special_i0e(a);
+}
+
+function bad_special_i0e(a: readonly unknown[]): never {
+  return badCall("special_i0e", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_i0e);
+}
+
+const SIGS_special_i1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_i1`: `special_i1`. */
+export function special_i1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_i1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_i1", a[--n] as Kw);
+  // special_i1 (out=: special_i1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_i1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_i1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_i1_out(v0, out as Tensor);
+      }
+      return at.special_i1(v0);
+    }
+  }
+  return bad_special_i1(a);
+}
+
+function bad_special_i1(a: readonly unknown[]): never {
+  return badCall("special_i1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_i1);
+}
+
+const SIGS_special_i1e = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_i1e`: `special_i1e`. */
+export function special_i1e(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_i1e(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_i1e", a[--n] as Kw);
+  // special_i1e (out=: special_i1e.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_i1e", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_i1e", 'out', 'Tensor', isTensor(out), out);
+        return at.special_i1e_out(v0, out as Tensor);
+      }
+      return at.special_i1e(v0);
+    }
+  }
+  return bad_special_i1e(a);
+}
+
+function bad_special_i1e(a: readonly unknown[]): never {
+  return badCall("special_i1e", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_i1e);
+}
+
+const SIGS_special_airy_ai = ["(Tensor x, *, Tensor out = None)"];
+
+/** `torch.special_airy_ai`: `special_airy_ai`. */
+export function special_airy_ai(x: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_airy_ai(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_airy_ai", a[--n] as Kw);
+  // special_airy_ai (out=: special_airy_ai.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_airy_ai", o, ["x","out"], ["x"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_airy_ai", 'out', 'Tensor', isTensor(out), out);
+        return at.special_airy_ai_out(v0, out as Tensor);
+      }
+      return at.special_airy_ai(v0);
+    }
+  }
+  return bad_special_airy_ai(a);
+}
+
+function bad_special_airy_ai(a: readonly unknown[]): never {
+  return badCall("special_airy_ai", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_airy_ai);
+}
+
+const SIGS_special_bessel_j0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_bessel_j0`: `special_bessel_j0`. */
+export function special_bessel_j0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_bessel_j0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_bessel_j0", a[--n] as Kw);
+  // special_bessel_j0 (out=: special_bessel_j0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_bessel_j0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_bessel_j0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_bessel_j0_out(v0, out as Tensor);
+      }
+      return at.special_bessel_j0(v0);
+    }
+  }
+  return bad_special_bessel_j0(a);
+}
+
+function bad_special_bessel_j0(a: readonly unknown[]): never {
+  return badCall("special_bessel_j0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_bessel_j0);
+}
+
+const SIGS_special_bessel_j1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_bessel_j1`: `special_bessel_j1`. */
+export function special_bessel_j1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_bessel_j1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_bessel_j1", a[--n] as Kw);
+  // special_bessel_j1 (out=: special_bessel_j1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_bessel_j1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_bessel_j1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_bessel_j1_out(v0, out as Tensor);
+      }
+      return at.special_bessel_j1(v0);
+    }
+  }
+  return bad_special_bessel_j1(a);
+}
+
+function bad_special_bessel_j1(a: readonly unknown[]): never {
+  return badCall("special_bessel_j1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_bessel_j1);
+}
+
+const SIGS_special_bessel_y0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_bessel_y0`: `special_bessel_y0`. */
+export function special_bessel_y0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_bessel_y0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_bessel_y0", a[--n] as Kw);
+  // special_bessel_y0 (out=: special_bessel_y0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_bessel_y0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_bessel_y0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_bessel_y0_out(v0, out as Tensor);
+      }
+      return at.special_bessel_y0(v0);
+    }
+  }
+  return bad_special_bessel_y0(a);
+}
+
+function bad_special_bessel_y0(a: readonly unknown[]): never {
+  return badCall("special_bessel_y0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_bessel_y0);
+}
+
+const SIGS_special_bessel_y1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_bessel_y1`: `special_bessel_y1`. */
+export function special_bessel_y1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_bessel_y1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_bessel_y1", a[--n] as Kw);
+  // special_bessel_y1 (out=: special_bessel_y1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_bessel_y1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_bessel_y1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_bessel_y1_out(v0, out as Tensor);
+      }
+      return at.special_bessel_y1(v0);
+    }
+  }
+  return bad_special_bessel_y1(a);
+}
+
+function bad_special_bessel_y1(a: readonly unknown[]): never {
+  return badCall("special_bessel_y1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_bessel_y1);
+}
+
+const SIGS_special_modified_bessel_i0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_modified_bessel_i0`: `special_modified_bessel_i0`. */
+export function special_modified_bessel_i0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_modified_bessel_i0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_modified_bessel_i0", a[--n] as Kw);
+  // special_modified_bessel_i0 (out=: special_modified_bessel_i0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_modified_bessel_i0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_modified_bessel_i0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_modified_bessel_i0_out(v0, out as Tensor);
+      }
+      return at.special_modified_bessel_i0(v0);
+    }
+  }
+  return bad_special_modified_bessel_i0(a);
+}
+
+function bad_special_modified_bessel_i0(a: readonly unknown[]): never {
+  return badCall("special_modified_bessel_i0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_modified_bessel_i0);
+}
+
+const SIGS_special_modified_bessel_i1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_modified_bessel_i1`: `special_modified_bessel_i1`. */
+export function special_modified_bessel_i1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_modified_bessel_i1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_modified_bessel_i1", a[--n] as Kw);
+  // special_modified_bessel_i1 (out=: special_modified_bessel_i1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_modified_bessel_i1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_modified_bessel_i1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_modified_bessel_i1_out(v0, out as Tensor);
+      }
+      return at.special_modified_bessel_i1(v0);
+    }
+  }
+  return bad_special_modified_bessel_i1(a);
+}
+
+function bad_special_modified_bessel_i1(a: readonly unknown[]): never {
+  return badCall("special_modified_bessel_i1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_modified_bessel_i1);
+}
+
+const SIGS_special_modified_bessel_k0 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_modified_bessel_k0`: `special_modified_bessel_k0`. */
+export function special_modified_bessel_k0(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_modified_bessel_k0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_modified_bessel_k0", a[--n] as Kw);
+  // special_modified_bessel_k0 (out=: special_modified_bessel_k0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_modified_bessel_k0", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_modified_bessel_k0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_modified_bessel_k0_out(v0, out as Tensor);
+      }
+      return at.special_modified_bessel_k0(v0);
+    }
+  }
+  return bad_special_modified_bessel_k0(a);
+}
+
+function bad_special_modified_bessel_k0(a: readonly unknown[]): never {
+  return badCall("special_modified_bessel_k0", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_modified_bessel_k0);
+}
+
+const SIGS_special_modified_bessel_k1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_modified_bessel_k1`: `special_modified_bessel_k1`. */
+export function special_modified_bessel_k1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_modified_bessel_k1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_modified_bessel_k1", a[--n] as Kw);
+  // special_modified_bessel_k1 (out=: special_modified_bessel_k1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_modified_bessel_k1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_modified_bessel_k1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_modified_bessel_k1_out(v0, out as Tensor);
+      }
+      return at.special_modified_bessel_k1(v0);
+    }
+  }
+  return bad_special_modified_bessel_k1(a);
+}
+
+function bad_special_modified_bessel_k1(a: readonly unknown[]): never {
+  return badCall("special_modified_bessel_k1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_modified_bessel_k1);
+}
+
+const SIGS_special_scaled_modified_bessel_k0 = ["(Tensor x, *, Tensor out = None)"];
+
+/** `torch.special_scaled_modified_bessel_k0`: `special_scaled_modified_bessel_k0`. */
+export function special_scaled_modified_bessel_k0(x: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_scaled_modified_bessel_k0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_scaled_modified_bessel_k0", a[--n] as Kw);
+  // special_scaled_modified_bessel_k0 (out=: special_scaled_modified_bessel_k0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_scaled_modified_bessel_k0", o, ["x","out"], ["x"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_scaled_modified_bessel_k0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_scaled_modified_bessel_k0_out(v0, out as Tensor);
+      }
+      return at.special_scaled_modified_bessel_k0(v0);
+    }
+  }
+  return bad_special_scaled_modified_bessel_k0(a);
+}
+
+function bad_special_scaled_modified_bessel_k0(a: readonly unknown[]): never {
+  return badCall("special_scaled_modified_bessel_k0", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_scaled_modified_bessel_k0);
+}
+
+const SIGS_special_scaled_modified_bessel_k1 = ["(Tensor x, *, Tensor out = None)"];
+
+/** `torch.special_scaled_modified_bessel_k1`: `special_scaled_modified_bessel_k1`. */
+export function special_scaled_modified_bessel_k1(x: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_scaled_modified_bessel_k1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_scaled_modified_bessel_k1", a[--n] as Kw);
+  // special_scaled_modified_bessel_k1 (out=: special_scaled_modified_bessel_k1.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_scaled_modified_bessel_k1", o, ["x","out"], ["x"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_scaled_modified_bessel_k1", 'out', 'Tensor', isTensor(out), out);
+        return at.special_scaled_modified_bessel_k1_out(v0, out as Tensor);
+      }
+      return at.special_scaled_modified_bessel_k1(v0);
+    }
+  }
+  return bad_special_scaled_modified_bessel_k1(a);
+}
+
+function bad_special_scaled_modified_bessel_k1(a: readonly unknown[]): never {
+  return badCall("special_scaled_modified_bessel_k1", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_scaled_modified_bessel_k1);
+}
+
+const SIGS_special_spherical_bessel_j0 = ["(Tensor x, *, Tensor out = None)"];
+
+/** `torch.special_spherical_bessel_j0`: `special_spherical_bessel_j0`. */
+export function special_spherical_bessel_j0(x: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_spherical_bessel_j0(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_spherical_bessel_j0", a[--n] as Kw);
+  // special_spherical_bessel_j0 (out=: special_spherical_bessel_j0.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_spherical_bessel_j0", o, ["x","out"], ["x"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_spherical_bessel_j0", 'out', 'Tensor', isTensor(out), out);
+        return at.special_spherical_bessel_j0_out(v0, out as Tensor);
+      }
+      return at.special_spherical_bessel_j0(v0);
+    }
+  }
+  return bad_special_spherical_bessel_j0(a);
+}
+
+function bad_special_spherical_bessel_j0(a: readonly unknown[]): never {
+  return badCall("special_spherical_bessel_j0", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_spherical_bessel_j0);
+}
+
+const SIGS_special_ndtr = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_ndtr`: `special_ndtr`. */
+export function special_ndtr(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_ndtr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_ndtr", a[--n] as Kw);
+  // special_ndtr (out=: special_ndtr.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("special_ndtr", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_ndtr", 'out', 'Tensor', isTensor(out), out);
+        return at.special_ndtr_out(v0, out as Tensor);
+      }
+      return at.special_ndtr(v0);
+    }
+  }
+  return bad_special_ndtr(a);
+}
+
+function bad_special_ndtr(a: readonly unknown[]): never {
+  return badCall("special_ndtr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_ndtr);
+}
+
+const SIGS_special_polygamma = ["(int n, Tensor input, *, Tensor out = None)"];
+
+/** `torch.special_polygamma`: `special_polygamma`. */
+export function special_polygamma(options: { n: number; input: Tensor; out?: Tensor }): Tensor;
+export function special_polygamma(n: number, options: { input: Tensor; out?: Tensor }): Tensor;
+export function special_polygamma(n: number, input: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_polygamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_polygamma", a[--n] as Kw);
+  // special_polygamma (out=: special_polygamma.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isTensor(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_polygamma", o, ["n","input","out"], ["n","input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_polygamma", 'out', 'Tensor', isTensor(out), out);
+        return at.special_polygamma_out(v0, v1, out as Tensor);
+      }
+      return at.special_polygamma(v0, v1);
+    }
+  }
+  return bad_special_polygamma(a);
+}
+
+function bad_special_polygamma(a: readonly unknown[]): never {
+  return badCall("special_polygamma", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_special_polygamma);
+}
+
+const SIGS_special_xlog1py = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.special_xlog1py`: `special_xlog1py`, `special_xlog1py.self_scalar`, `special_xlog1py.other_scalar`. */
+export function special_xlog1py(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function special_xlog1py(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_xlog1py(options: { input: number | boolean; other: Tensor; out?: Tensor }): Tensor;
+export function special_xlog1py(input: number | boolean, options: { other: Tensor; out?: Tensor }): Tensor;
+export function special_xlog1py(input: number | boolean, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_xlog1py(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function special_xlog1py(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_xlog1py(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_xlog1py", a[--n] as Kw);
+  // special_xlog1py (out=: special_xlog1py.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_xlog1py", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_xlog1py", 'out', 'Tensor', isTensor(out), out);
+        return at.special_xlog1py_out(v0, v1, out as Tensor);
+      }
+      return at.special_xlog1py(v0, v1);
+    }
+  }
+  // special_xlog1py.self_scalar (out=: special_xlog1py.self_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_xlog1py", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_xlog1py", 'out', 'Tensor', isTensor(out), out);
+        return at.special_xlog1py_self_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_xlog1py_self_scalar(v0, v1);
+    }
+  }
+  // special_xlog1py.other_scalar (out=: special_xlog1py.other_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_xlog1py", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_xlog1py", 'out', 'Tensor', isTensor(out), out);
+        return at.special_xlog1py_other_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_xlog1py_other_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_xlog1py", a, SIGS_special_xlog1py);
+}
+
+const SIGS_special_zeta = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.special_zeta`: `special_zeta`, `special_zeta.self_scalar`, `special_zeta.other_scalar`. */
+export function special_zeta(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function special_zeta(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_zeta(options: { input: number | boolean; other: Tensor; out?: Tensor }): Tensor;
+export function special_zeta(input: number | boolean, options: { other: Tensor; out?: Tensor }): Tensor;
+export function special_zeta(input: number | boolean, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_zeta(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function special_zeta(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_zeta(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_zeta", a[--n] as Kw);
+  // special_zeta (out=: special_zeta.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_zeta", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_zeta", 'out', 'Tensor', isTensor(out), out);
+        return at.special_zeta_out(v0, v1, out as Tensor);
+      }
+      return at.special_zeta(v0, v1);
+    }
+  }
+  // special_zeta.self_scalar (out=: special_zeta.self_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_zeta", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_zeta", 'out', 'Tensor', isTensor(out), out);
+        return at.special_zeta_self_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_zeta_self_scalar(v0, v1);
+    }
+  }
+  // special_zeta.other_scalar (out=: special_zeta.other_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_zeta", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_zeta", 'out', 'Tensor', isTensor(out), out);
+        return at.special_zeta_other_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_zeta_other_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_zeta", a, SIGS_special_zeta);
+}
+
+const SIGS_special_chebyshev_polynomial_t = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_chebyshev_polynomial_t`: `special_chebyshev_polynomial_t`, `special_chebyshev_polynomial_t.x_scalar`, `special_chebyshev_polynomial_t.n_scalar`. */
+export function special_chebyshev_polynomial_t(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_t(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_chebyshev_polynomial_t", a[--n] as Kw);
+  // special_chebyshev_polynomial_t (out=: special_chebyshev_polynomial_t.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_t_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_t(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_t.x_scalar (out=: special_chebyshev_polynomial_t.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_t_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_t_x_scalar(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_t.n_scalar (out=: special_chebyshev_polynomial_t.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_t_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_t_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_chebyshev_polynomial_t", a, SIGS_special_chebyshev_polynomial_t);
+}
+
+const SIGS_special_chebyshev_polynomial_u = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_chebyshev_polynomial_u`: `special_chebyshev_polynomial_u`, `special_chebyshev_polynomial_u.x_scalar`, `special_chebyshev_polynomial_u.n_scalar`. */
+export function special_chebyshev_polynomial_u(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_u(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_chebyshev_polynomial_u", a[--n] as Kw);
+  // special_chebyshev_polynomial_u (out=: special_chebyshev_polynomial_u.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_u_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_u(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_u.x_scalar (out=: special_chebyshev_polynomial_u.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_u_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_u_x_scalar(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_u.n_scalar (out=: special_chebyshev_polynomial_u.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_u_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_u_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_chebyshev_polynomial_u", a, SIGS_special_chebyshev_polynomial_u);
+}
+
+const SIGS_special_chebyshev_polynomial_v = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_chebyshev_polynomial_v`: `special_chebyshev_polynomial_v`, `special_chebyshev_polynomial_v.x_scalar`, `special_chebyshev_polynomial_v.n_scalar`. */
+export function special_chebyshev_polynomial_v(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_v(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_chebyshev_polynomial_v", a[--n] as Kw);
+  // special_chebyshev_polynomial_v (out=: special_chebyshev_polynomial_v.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_v_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_v(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_v.x_scalar (out=: special_chebyshev_polynomial_v.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_v_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_v_x_scalar(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_v.n_scalar (out=: special_chebyshev_polynomial_v.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_v_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_v_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_chebyshev_polynomial_v", a, SIGS_special_chebyshev_polynomial_v);
+}
+
+const SIGS_special_chebyshev_polynomial_w = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_chebyshev_polynomial_w`: `special_chebyshev_polynomial_w`, `special_chebyshev_polynomial_w.x_scalar`, `special_chebyshev_polynomial_w.n_scalar`. */
+export function special_chebyshev_polynomial_w(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_chebyshev_polynomial_w(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_chebyshev_polynomial_w", a[--n] as Kw);
+  // special_chebyshev_polynomial_w (out=: special_chebyshev_polynomial_w.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_w_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_w(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_w.x_scalar (out=: special_chebyshev_polynomial_w.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_w_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_w_x_scalar(v0, v1);
+    }
+  }
+  // special_chebyshev_polynomial_w.n_scalar (out=: special_chebyshev_polynomial_w.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_chebyshev_polynomial_w_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_chebyshev_polynomial_w_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_chebyshev_polynomial_w", a, SIGS_special_chebyshev_polynomial_w);
+}
+
+const SIGS_special_hermite_polynomial_h = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_hermite_polynomial_h`: `special_hermite_polynomial_h`, `special_hermite_polynomial_h.x_scalar`, `special_hermite_polynomial_h.n_scalar`. */
+export function special_hermite_polynomial_h(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_h(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_hermite_polynomial_h", a[--n] as Kw);
+  // special_hermite_polynomial_h (out=: special_hermite_polynomial_h.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_hermite_polynomial_h", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_h", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_h_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_h(v0, v1);
+    }
+  }
+  // special_hermite_polynomial_h.x_scalar (out=: special_hermite_polynomial_h.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_hermite_polynomial_h", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_h", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_h_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_h_x_scalar(v0, v1);
+    }
+  }
+  // special_hermite_polynomial_h.n_scalar (out=: special_hermite_polynomial_h.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_hermite_polynomial_h", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_h", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_h_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_h_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_hermite_polynomial_h", a, SIGS_special_hermite_polynomial_h);
+}
+
+const SIGS_special_hermite_polynomial_he = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_hermite_polynomial_he`: `special_hermite_polynomial_he`, `special_hermite_polynomial_he.x_scalar`, `special_hermite_polynomial_he.n_scalar`. */
+export function special_hermite_polynomial_he(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_hermite_polynomial_he(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_hermite_polynomial_he", a[--n] as Kw);
+  // special_hermite_polynomial_he (out=: special_hermite_polynomial_he.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_hermite_polynomial_he", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_he", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_he_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_he(v0, v1);
+    }
+  }
+  // special_hermite_polynomial_he.x_scalar (out=: special_hermite_polynomial_he.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_hermite_polynomial_he", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_he", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_he_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_he_x_scalar(v0, v1);
+    }
+  }
+  // special_hermite_polynomial_he.n_scalar (out=: special_hermite_polynomial_he.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_hermite_polynomial_he", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_hermite_polynomial_he", 'out', 'Tensor', isTensor(out), out);
+        return at.special_hermite_polynomial_he_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_hermite_polynomial_he_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_hermite_polynomial_he", a, SIGS_special_hermite_polynomial_he);
+}
+
+const SIGS_special_laguerre_polynomial_l = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_laguerre_polynomial_l`: `special_laguerre_polynomial_l`, `special_laguerre_polynomial_l.x_scalar`, `special_laguerre_polynomial_l.n_scalar`. */
+export function special_laguerre_polynomial_l(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_laguerre_polynomial_l(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_laguerre_polynomial_l", a[--n] as Kw);
+  // special_laguerre_polynomial_l (out=: special_laguerre_polynomial_l.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_laguerre_polynomial_l", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_laguerre_polynomial_l", 'out', 'Tensor', isTensor(out), out);
+        return at.special_laguerre_polynomial_l_out(v0, v1, out as Tensor);
+      }
+      return at.special_laguerre_polynomial_l(v0, v1);
+    }
+  }
+  // special_laguerre_polynomial_l.x_scalar (out=: special_laguerre_polynomial_l.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_laguerre_polynomial_l", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_laguerre_polynomial_l", 'out', 'Tensor', isTensor(out), out);
+        return at.special_laguerre_polynomial_l_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_laguerre_polynomial_l_x_scalar(v0, v1);
+    }
+  }
+  // special_laguerre_polynomial_l.n_scalar (out=: special_laguerre_polynomial_l.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_laguerre_polynomial_l", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_laguerre_polynomial_l", 'out', 'Tensor', isTensor(out), out);
+        return at.special_laguerre_polynomial_l_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_laguerre_polynomial_l_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_laguerre_polynomial_l", a, SIGS_special_laguerre_polynomial_l);
+}
+
+const SIGS_special_legendre_polynomial_p = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_legendre_polynomial_p`: `special_legendre_polynomial_p`, `special_legendre_polynomial_p.x_scalar`, `special_legendre_polynomial_p.n_scalar`. */
+export function special_legendre_polynomial_p(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_legendre_polynomial_p(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_legendre_polynomial_p", a[--n] as Kw);
+  // special_legendre_polynomial_p (out=: special_legendre_polynomial_p.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_legendre_polynomial_p", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_legendre_polynomial_p", 'out', 'Tensor', isTensor(out), out);
+        return at.special_legendre_polynomial_p_out(v0, v1, out as Tensor);
+      }
+      return at.special_legendre_polynomial_p(v0, v1);
+    }
+  }
+  // special_legendre_polynomial_p.x_scalar (out=: special_legendre_polynomial_p.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_legendre_polynomial_p", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_legendre_polynomial_p", 'out', 'Tensor', isTensor(out), out);
+        return at.special_legendre_polynomial_p_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_legendre_polynomial_p_x_scalar(v0, v1);
+    }
+  }
+  // special_legendre_polynomial_p.n_scalar (out=: special_legendre_polynomial_p.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_legendre_polynomial_p", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_legendre_polynomial_p", 'out', 'Tensor', isTensor(out), out);
+        return at.special_legendre_polynomial_p_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_legendre_polynomial_p_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_legendre_polynomial_p", a, SIGS_special_legendre_polynomial_p);
+}
+
+const SIGS_special_shifted_chebyshev_polynomial_t = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_shifted_chebyshev_polynomial_t`: `special_shifted_chebyshev_polynomial_t`, `special_shifted_chebyshev_polynomial_t.x_scalar`, `special_shifted_chebyshev_polynomial_t.n_scalar`. */
+export function special_shifted_chebyshev_polynomial_t(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_t(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_shifted_chebyshev_polynomial_t", a[--n] as Kw);
+  // special_shifted_chebyshev_polynomial_t (out=: special_shifted_chebyshev_polynomial_t.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_t_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_t(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_t.x_scalar (out=: special_shifted_chebyshev_polynomial_t.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_t_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_t_x_scalar(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_t.n_scalar (out=: special_shifted_chebyshev_polynomial_t.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_t", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_t", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_t_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_t_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_shifted_chebyshev_polynomial_t", a, SIGS_special_shifted_chebyshev_polynomial_t);
+}
+
+const SIGS_special_shifted_chebyshev_polynomial_u = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_shifted_chebyshev_polynomial_u`: `special_shifted_chebyshev_polynomial_u`, `special_shifted_chebyshev_polynomial_u.x_scalar`, `special_shifted_chebyshev_polynomial_u.n_scalar`. */
+export function special_shifted_chebyshev_polynomial_u(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_u(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_shifted_chebyshev_polynomial_u", a[--n] as Kw);
+  // special_shifted_chebyshev_polynomial_u (out=: special_shifted_chebyshev_polynomial_u.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_u_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_u(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_u.x_scalar (out=: special_shifted_chebyshev_polynomial_u.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_u_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_u_x_scalar(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_u.n_scalar (out=: special_shifted_chebyshev_polynomial_u.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_u", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_u", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_u_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_u_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_shifted_chebyshev_polynomial_u", a, SIGS_special_shifted_chebyshev_polynomial_u);
+}
+
+const SIGS_special_shifted_chebyshev_polynomial_v = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_shifted_chebyshev_polynomial_v`: `special_shifted_chebyshev_polynomial_v`, `special_shifted_chebyshev_polynomial_v.x_scalar`, `special_shifted_chebyshev_polynomial_v.n_scalar`. */
+export function special_shifted_chebyshev_polynomial_v(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_v(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_shifted_chebyshev_polynomial_v", a[--n] as Kw);
+  // special_shifted_chebyshev_polynomial_v (out=: special_shifted_chebyshev_polynomial_v.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_v_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_v(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_v.x_scalar (out=: special_shifted_chebyshev_polynomial_v.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_v_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_v_x_scalar(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_v.n_scalar (out=: special_shifted_chebyshev_polynomial_v.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_v", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_v", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_v_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_v_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_shifted_chebyshev_polynomial_v", a, SIGS_special_shifted_chebyshev_polynomial_v);
+}
+
+const SIGS_special_shifted_chebyshev_polynomial_w = ["(Tensor x, Tensor n, *, Tensor out = None)","(Number x, Tensor n, *, Tensor out = None)","(Tensor x, Number n, *, Tensor out = None)"];
+
+/** `torch.special_shifted_chebyshev_polynomial_w`: `special_shifted_chebyshev_polynomial_w`, `special_shifted_chebyshev_polynomial_w.x_scalar`, `special_shifted_chebyshev_polynomial_w.n_scalar`. */
+export function special_shifted_chebyshev_polynomial_w(x: Tensor, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(x: Tensor, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(options: { x: number | boolean; n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(x: number | boolean, options: { n: Tensor; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(x: number | boolean, n: Tensor, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(x: Tensor, options: { n: number | boolean; out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(x: Tensor, n: number | boolean, options?: { out?: Tensor }): Tensor;
+export function special_shifted_chebyshev_polynomial_w(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("special_shifted_chebyshev_polynomial_w", a[--n] as Kw);
+  // special_shifted_chebyshev_polynomial_w (out=: special_shifted_chebyshev_polynomial_w.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_w_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_w(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_w.x_scalar (out=: special_shifted_chebyshev_polynomial_w.x_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_w_x_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_w_x_scalar(v0, v1);
+    }
+  }
+  // special_shifted_chebyshev_polynomial_w.n_scalar (out=: special_shifted_chebyshev_polynomial_w.n_scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["x","n","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("special_shifted_chebyshev_polynomial_w", o, ["x","n","out"], ["x","n"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("special_shifted_chebyshev_polynomial_w", 'out', 'Tensor', isTensor(out), out);
+        return at.special_shifted_chebyshev_polynomial_w_n_scalar_out(v0, v1, out as Tensor);
+      }
+      return at.special_shifted_chebyshev_polynomial_w_n_scalar(v0, v1);
+    }
+  }
+  return noMatch("special_shifted_chebyshev_polynomial_w", a, SIGS_special_shifted_chebyshev_polynomial_w);
+}

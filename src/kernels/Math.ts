@@ -1,5 +1,6 @@
 // The special functions of aten/src/ATen/native/Math.h as PyTorch computes them on the CPU: calc_erfinv
-// (rational start + two Newton steps), zeta / calc_digamma / trigamma / calc_polygamma and calc_i0 / calc_i1
+// (rational start + two Newton steps), zeta / calc_digamma / trigamma / calc_polygamma and calc_i0 / calc_i1 /
+// calc_i0e / calc_i1e
 // (Cephes-derived: see Note [Cephes-derived special functions]), plus lgamma, which PyTorch takes from libm.
 // Everything is computed in double; the float32 kernels round the double result once (Note [Float opmath in
 // unary kernels] in UnaryOps.ts), which is within the few ulps by which PyTorch's float code differs.
@@ -16,7 +17,7 @@ import { erfDouble } from './UnaryOps.js';
 // with the reflection formula below 1/2, within ~1e-15 absolute of glibc's.
 
 /** Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl). */
-function chbevl(x: number, a: readonly number[]): number {
+export function chbevl(x: number, a: readonly number[]): number {
   let b0 = a[0] as number;
   let b1 = 0;
   let b2 = 0;
@@ -247,5 +248,19 @@ export function i0(v: number): number {
 export function i1(v: number): number {
   const x = Math.abs(v);
   const out = x <= 8 ? Math.exp(x) * x * chbevl(x / 2 - 2, I1E_A) : (Math.exp(x) * chbevl(32 / x - 2, I1E_B)) / Math.sqrt(x);
+  return v < 0 ? -out : out;
+}
+
+/** calc_i0e: exp(-|x|) I0(x), the series of calc_i0 without the exponential. */
+export function i0e(v: number): number {
+  const x = Math.abs(v);
+  if (x <= 8) return chbevl(x / 2 - 2, I0E_A);
+  return chbevl(32 / x - 2, I0E_B) / Math.sqrt(x);
+}
+
+/** calc_i1e: exp(-|x|) I1(x), odd in x. */
+export function i1e(v: number): number {
+  const x = Math.abs(v);
+  const out = x <= 8 ? chbevl(x / 2 - 2, I1E_A) * x : chbevl(32 / x - 2, I1E_B) / Math.sqrt(x);
   return v < 0 ? -out : out;
 }

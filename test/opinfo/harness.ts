@@ -244,6 +244,12 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
       ? fn('polygamma')(...withKw([c.args[0], c.input, ...c.args.slice(1)], kw))
       : fn('polygamma')(...withKw([n, c.input, ...c.args], kw));
   },
+  // op=lambda x, n, **kwargs: torch.special.polygamma(n, x, **kwargs)
+  'special.polygamma': (c) => {
+    const { n, ...kw } = c.kwargs as Record<string, unknown>;
+    const f = namespaced('special.polygamma') as Fn;
+    return n === undefined ? f(...withKw([c.args[0], c.input, ...c.args.slice(1)], kw)) : f(...withKw([n, c.input, ...c.args], kw));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)

@@ -510,7 +510,12 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
       if (fa !== undefined) a = fa;
     }
     const info = a?.info;
-    const neverDifferentiable = info !== undefined && info.formulas.length === 0 && info.outputDifferentiability?.every((d) => !d) === true;
+    // every output non-differentiable, or every input listed `non_differentiable` (torch.special's Bessel functions):
+    // PyTorch records no grad_fn and the outputs do not require grad
+    const neverDifferentiable =
+      info !== undefined &&
+      info.formulas.length === 0 &&
+      (info.outputDifferentiability?.every((d) => !d) === true || info.nonDifferentiable.length > 0);
     if (neverDifferentiable) {
       // DONT_REQUIRE_DERIVATIVE: the outputs never require grad; the built-in autograd fallback redispatches.
     } else if (kind === 'out') autogradLines.push(...emitKernel(nf, null, true));
