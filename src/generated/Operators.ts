@@ -1002,6 +1002,26 @@ export interface AtenOps {
   mish_: OperatorHandle<(self: Tensor) => Tensor>;
   /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
   mish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor` */
+  threshold: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean) => Tensor>;
+  /** `threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)` */
+  threshold_: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean) => Tensor>;
+  /** `threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)` */
+  threshold_out: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor) => Tensor>;
+  /** `hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+  hardshrink: OperatorHandle<(self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardshrink_out: OperatorHandle<(self: Tensor, lambd: number | boolean, out: Tensor) => Tensor>;
+  /** `softshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+  softshrink: OperatorHandle<(self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+  softshrink_out: OperatorHandle<(self: Tensor, lambd: number | boolean, out: Tensor) => Tensor>;
+  /** `threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor` */
+  threshold_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, threshold: number | boolean) => Tensor>;
+  /** `hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor` */
+  hardshrink_backward: OperatorHandle<(gradOut: Tensor, self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor` */
+  softshrink_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, lambd: number | boolean) => Tensor>;
   /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
   leaky_relu_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean) => Tensor>;
   /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */
@@ -2210,6 +2230,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mish: find('aten::mish', ''),
     mish_: find('aten::mish_', ''),
     mish_out: find('aten::mish', 'out'),
+    threshold: find('aten::threshold', ''),
+    threshold_: find('aten::threshold_', ''),
+    threshold_out: find('aten::threshold', 'out'),
+    hardshrink: find('aten::hardshrink', ''),
+    hardshrink_out: find('aten::hardshrink', 'out'),
+    softshrink: find('aten::softshrink', ''),
+    softshrink_out: find('aten::softshrink', 'out'),
+    threshold_backward: find('aten::threshold_backward', ''),
+    hardshrink_backward: find('aten::hardshrink_backward', ''),
+    softshrink_backward: find('aten::softshrink_backward', ''),
     leaky_relu_backward: find('aten::leaky_relu_backward', ''),
     elu_backward: find('aten::elu_backward', ''),
     softplus_backward: find('aten::softplus_backward', ''),

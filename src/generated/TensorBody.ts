@@ -999,6 +999,26 @@ export function mish(self: Tensor): Tensor { return aten().mish.call(self); }
 export function mish_(self: Tensor): Tensor { return aten().mish_.call(self); }
 /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
 export function mish_out(self: Tensor, out: Tensor): Tensor { return aten().mish_out.call(self, out); }
+/** `threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor` */
+export function threshold(self: Tensor, threshold: number | boolean, value: number | boolean): Tensor { return aten().threshold.call(self, threshold, value); }
+/** `threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)` */
+export function threshold_(self: Tensor, threshold: number | boolean, value: number | boolean): Tensor { return aten().threshold_.call(self, threshold, value); }
+/** `threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)` */
+export function threshold_out(self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor): Tensor { return aten().threshold_out.call(self, threshold, value, out); }
+/** `hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+export function hardshrink(self: Tensor, lambd: number | boolean = 0.5): Tensor { return aten().hardshrink.call(self, lambd); }
+/** `hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+export function hardshrink_out(self: Tensor, lambd: number | boolean, out: Tensor): Tensor { return aten().hardshrink_out.call(self, lambd, out); }
+/** `softshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+export function softshrink(self: Tensor, lambd: number | boolean = 0.5): Tensor { return aten().softshrink.call(self, lambd); }
+/** `softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+export function softshrink_out(self: Tensor, lambd: number | boolean, out: Tensor): Tensor { return aten().softshrink_out.call(self, lambd, out); }
+/** `threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor` */
+export function threshold_backward(gradOutput: Tensor, self: Tensor, threshold: number | boolean): Tensor { return aten().threshold_backward.call(gradOutput, self, threshold); }
+/** `hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor` */
+export function hardshrink_backward(gradOut: Tensor, self: Tensor, lambd: number | boolean): Tensor { return aten().hardshrink_backward.call(gradOut, self, lambd); }
+/** `softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor` */
+export function softshrink_backward(gradOutput: Tensor, self: Tensor, lambd: number | boolean): Tensor { return aten().softshrink_backward.call(gradOutput, self, lambd); }
 /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
 export function leaky_relu_backward(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor { return aten().leaky_relu_backward.call(gradOutput, self, negativeSlope, selfIsResult); }
 /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */

@@ -4936,7 +4936,178 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:702). */
+/** Backward of `threshold` (derivatives.yaml:702). */
+export class ThresholdBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold']['call']>[1];
+
+  name(): string {
+    return 'ThresholdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `threshold_` (derivatives.yaml:705). */
+export class ThresholdBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
+
+  name(): string {
+    return 'ThresholdBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `threshold_backward` (derivatives.yaml:708). */
+export class ThresholdBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
+
+  name(): string {
+    return 'ThresholdBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardshrink` (derivatives.yaml:712). */
+export class HardshrinkBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
+
+  name(): string {
+    return 'HardshrinkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.hardshrink_backward(grad, self, lambd);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardshrink_backward` (derivatives.yaml:715). */
+export class HardshrinkBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
+
+  name(): string {
+    return 'HardshrinkBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.hardshrink_backward(grad, self, lambd);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `softshrink` (derivatives.yaml:719). */
+export class SoftshrinkBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
+
+  name(): string {
+    return 'SoftshrinkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.softshrink_backward(grad, self, lambd);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `softshrink_backward` (derivatives.yaml:722). */
+export class SoftshrinkBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
+
+  name(): string {
+    return 'SoftshrinkBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.softshrink_backward(grad, self, lambd);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_prelu_kernel` (derivatives.yaml:726). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4962,7 +5133,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:706). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:730). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4987,7 +5158,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:710). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:734). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5017,7 +5188,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:714). */
+/** Backward of `huber_loss` (derivatives.yaml:738). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5047,7 +5218,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:718). */
+/** Backward of `addcmul` (derivatives.yaml:742). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5076,7 +5247,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:723). */
+/** Backward of `addcdiv` (derivatives.yaml:747). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5105,7 +5276,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:728). */
+/** Backward of `clamp_min` (derivatives.yaml:752). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5129,7 +5300,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:731). */
+/** Backward of `clamp_max` (derivatives.yaml:755). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5153,7 +5324,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:735). */
+/** Backward of `max` (derivatives.yaml:759). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5178,7 +5349,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:738). */
+/** Backward of `min` (derivatives.yaml:762). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5203,7 +5374,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:741). */
+/** Backward of `sort.stable` (derivatives.yaml:765). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5229,7 +5400,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:745). */
+/** Backward of `_unique2` (derivatives.yaml:769). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5245,7 +5416,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:749). */
+/** Backward of `unique_dim` (derivatives.yaml:773). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5261,7 +5432,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:754). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:778). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5277,7 +5448,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:758). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:782). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5303,7 +5474,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:762). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:786). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5329,7 +5500,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:767). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:791). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5360,7 +5531,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:771). */
+/** Backward of `unique_consecutive` (derivatives.yaml:795). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5376,7 +5547,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:775). */
+/** Backward of `diagonal` (derivatives.yaml:799). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5400,7 +5571,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:778). */
+/** Backward of `diagonal_backward` (derivatives.yaml:802). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5422,7 +5593,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:782). */
+/** Backward of `_linalg_svd` (derivatives.yaml:806). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5451,7 +5622,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:786). */
+/** Backward of `div.Scalar` (derivatives.yaml:810). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5469,7 +5640,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:790). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:814). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5514,7 +5685,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:798). */
+/** Backward of `detach` (derivatives.yaml:822). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5529,7 +5700,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:803). */
+/** Backward of `acosh` (derivatives.yaml:827). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5551,7 +5722,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:806). */
+/** Backward of `asinh` (derivatives.yaml:830). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5573,7 +5744,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:809). */
+/** Backward of `atanh` (derivatives.yaml:833). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5595,7 +5766,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:812). */
+/** Backward of `log10` (derivatives.yaml:836). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5617,7 +5788,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:815). */
+/** Backward of `sgn` (derivatives.yaml:839). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -5633,7 +5804,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:818). */
+/** Backward of `erfinv` (derivatives.yaml:842). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5655,7 +5826,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:821). */
+/** Backward of `lgamma` (derivatives.yaml:845). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5677,7 +5848,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:824). */
+/** Backward of `digamma` (derivatives.yaml:848). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5699,7 +5870,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:827). */
+/** Backward of `polygamma` (derivatives.yaml:851). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -5723,7 +5894,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:830). */
+/** Backward of `polygamma_` (derivatives.yaml:854). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5747,7 +5918,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:833). */
+/** Backward of `i0` (derivatives.yaml:857). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5769,7 +5940,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:836). */
+/** Backward of `sinc` (derivatives.yaml:860). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5791,7 +5962,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:839). */
+/** Backward of `logit` (derivatives.yaml:863). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -5815,7 +5986,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:842). */
+/** Backward of `deg2rad` (derivatives.yaml:866). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -5831,7 +6002,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:845). */
+/** Backward of `rad2deg` (derivatives.yaml:869). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -5847,7 +6018,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:848). */
+/** Backward of `hypot` (derivatives.yaml:872). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5876,7 +6047,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:852). */
+/** Backward of `logaddexp` (derivatives.yaml:876). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5902,7 +6073,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:856). */
+/** Backward of `logaddexp2` (derivatives.yaml:880). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5928,7 +6099,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:860). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:884). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5954,7 +6125,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:864). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:888). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -5978,7 +6149,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:867). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:891). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6002,7 +6173,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:870). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:894). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6031,7 +6202,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:874). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:898). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6056,7 +6227,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:877). */
+/** Backward of `nextafter` (derivatives.yaml:901). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6082,7 +6253,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:881). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:905). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6108,7 +6279,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:887). */
+/** Backward of `nansum` (derivatives.yaml:911). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6134,7 +6305,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:890). */
+/** Backward of `var_mean.correction` (derivatives.yaml:914). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6161,7 +6332,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:893). */
+/** Backward of `std_mean.correction` (derivatives.yaml:917). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6191,7 +6362,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:896). */
+/** Backward of `aminmax` (derivatives.yaml:920). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6222,7 +6393,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:899). */
+/** Backward of `median` (derivatives.yaml:923). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6247,7 +6418,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:902). */
+/** Backward of `median.dim` (derivatives.yaml:926). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6275,7 +6446,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:906). */
+/** Backward of `nanmedian` (derivatives.yaml:930). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6300,7 +6471,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:909). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:933). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6328,7 +6499,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:913). */
+/** Backward of `mode` (derivatives.yaml:937). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6356,7 +6527,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:917). */
+/** Backward of `kthvalue` (derivatives.yaml:941). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6384,7 +6555,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:921). */
+/** Backward of `cummax` (derivatives.yaml:945). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6411,7 +6582,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:925). */
+/** Backward of `cummin` (derivatives.yaml:949). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6438,7 +6609,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:929). */
+/** Backward of `logcumsumexp` (derivatives.yaml:953). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6465,7 +6636,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:934). */
+/** Backward of `rot90` (derivatives.yaml:958). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6485,7 +6656,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:937). */
+/** Backward of `diag_embed` (derivatives.yaml:961). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6507,7 +6678,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:940). */
+/** Backward of `block_diag` (derivatives.yaml:964). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6531,7 +6702,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:943). */
+/** Backward of `trace` (derivatives.yaml:967). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6549,7 +6720,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:946). */
+/** Backward of `linalg_cross` (derivatives.yaml:970). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -6577,7 +6748,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:951). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:975). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -6615,7 +6786,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:955). */
+/** Backward of `index_reduce` (derivatives.yaml:979). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -6653,7 +6824,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:959). */
+/** Backward of `index_add` (derivatives.yaml:983). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6684,7 +6855,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:963). */
+/** Backward of `index_copy` (derivatives.yaml:987). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6713,7 +6884,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:967). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:991). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6737,7 +6908,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:970). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:994). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6762,7 +6933,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:974). */
+/** Backward of `put` (derivatives.yaml:998). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -6792,7 +6963,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:978). */
+/** Backward of `take` (derivatives.yaml:1002). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -6816,7 +6987,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:981). */
+/** Backward of `masked_scatter` (derivatives.yaml:1005). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -6841,7 +7012,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:985). */
+/** Backward of `slice_scatter` (derivatives.yaml:1009). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -6872,7 +7043,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:989). */
+/** Backward of `select_scatter` (derivatives.yaml:1013). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -6899,7 +7070,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:993). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1017). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -6928,7 +7099,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:997). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1021). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -6955,7 +7126,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1001). */
+/** Backward of `unfold` (derivatives.yaml:1025). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -6979,7 +7150,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1004). */
+/** Backward of `unfold_backward` (derivatives.yaml:1028). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7001,7 +7172,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1007). */
+/** Backward of `im2col` (derivatives.yaml:1031). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7027,7 +7198,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1010). */
+/** Backward of `col2im` (derivatives.yaml:1034). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7051,7 +7222,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1038). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7069,7 +7240,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1041). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7087,7 +7258,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1044). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7105,7 +7276,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1023). */
+/** Backward of `glu` (derivatives.yaml:1047). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7129,7 +7300,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1050). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7156,7 +7327,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1029). */
+/** Backward of `dist` (derivatives.yaml:1053). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -11169,6 +11340,96 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mish'));
     return ops.mish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
+  threshold: kernel('threshold', (ks, self, threshold, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const gradFn = new ThresholdBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  threshold_: kernel('threshold_', (ks, self, threshold, value) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const gradFn = new ThresholdBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  threshold_out: kernel('threshold_out', (ks, self, threshold, value, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('threshold'));
+    return ops.threshold_out.redispatch(ks.and(afterAutogradKeyset), self, threshold, value, out);
+  }),
+  hardshrink: kernel('hardshrink', (ks, self, lambd) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const gradFn = new HardshrinkBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardshrink_out: kernel('hardshrink_out', (ks, self, lambd, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardshrink'));
+    return ops.hardshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+  }),
+  softshrink: kernel('softshrink', (ks, self, lambd) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const gradFn = new SoftshrinkBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softshrink'));
+    return ops.softshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+  }),
+  threshold_backward: kernel('threshold_backward', (ks, gradOutput, self, threshold) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    const gradFn = new ThresholdBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardshrink_backward: kernel('hardshrink_backward', (ks, gradOut, self, lambd) => {
+    const rg = anyRequiresGrad(gradOut, self);
+    if (!rg) return ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    const gradFn = new HardshrinkBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softshrink_backward: kernel('softshrink_backward', (ks, gradOutput, self, lambd) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    const gradFn = new SoftshrinkBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   leaky_relu_backward: kernel('leaky_relu_backward', (ks, gradOutput, self, negativeSlope, selfIsResult) => {
     const rg = anyRequiresGrad(gradOutput, self);
     if (!rg) return ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
@@ -14674,6 +14935,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   mish_out: kernel('mish_out', (ks, self, out) => {
     const result = ops.mish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  threshold_: kernel('threshold_', (ks, self, threshold, value) => {
+    const result = ops.threshold_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, threshold, value);
+    self.bumpVersion();
+    return result;
+  }),
+  threshold_out: kernel('threshold_out', (ks, self, threshold, value, out) => {
+    const result = ops.threshold_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, threshold, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardshrink_out: kernel('hardshrink_out', (ks, self, lambd, out) => {
+    const result = ops.hardshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
+    out.bumpVersion();
+    return result;
+  }),
+  softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
+    const result = ops.softshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
     out.bumpVersion();
     return result;
   }),

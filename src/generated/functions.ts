@@ -12886,6 +12886,273 @@ function bad_mish_(a: readonly unknown[]): never {
   ], false, SIGS_mish_);
 }
 
+const SIGS_threshold = ["(Tensor input, Number threshold, Number value, *, Tensor out = None)"];
+
+/** `torch.threshold`: `threshold`. */
+export function threshold(input: Tensor, options: { threshold: number | boolean; value: number | boolean; out?: Tensor }): Tensor;
+export function threshold(input: Tensor, threshold: number | boolean, options: { value: number | boolean; out?: Tensor }): Tensor;
+export function threshold(input: Tensor, threshold: number | boolean, value: number | boolean, options?: { out?: Tensor }): Tensor;
+export function threshold(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold", a[--n] as Kw);
+  // threshold (out=: threshold.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","threshold","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold", o, ["input","threshold","value","out"], ["input","threshold","value"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("threshold", 'out', 'Tensor', isTensor(out), out);
+        return at.threshold_out(v0, v1, v2, out as Tensor);
+      }
+      return at.threshold(v0, v1, v2);
+    }
+  }
+  return bad_threshold(a);
+}
+
+function bad_threshold(a: readonly unknown[]): never {
+  return badCall("threshold", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_threshold);
+}
+
+const SIGS_threshold_ = ["(Tensor input, Number threshold, Number value)"];
+
+/** `torch.threshold_`: `threshold_`. */
+export function threshold_(input: Tensor, options: { threshold: number | boolean; value: number | boolean }): Tensor;
+export function threshold_(input: Tensor, threshold: number | boolean, options: { value: number | boolean }): Tensor;
+export function threshold_(input: Tensor, threshold: number | boolean, value: number | boolean): Tensor;
+export function threshold_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold_", a[--n] as Kw);
+  // threshold_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","threshold","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold_", o, ["input","threshold","value"], ["input","threshold","value"], n);
+      return at.threshold_(v0, v1, v2);
+    }
+  }
+  return bad_threshold_(a);
+}
+
+function bad_threshold_(a: readonly unknown[]): never {
+  return badCall("threshold_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_threshold_);
+}
+
+const SIGS_hardshrink = ["(Tensor input, Number lambd = 0.5, *, Tensor out = None)"];
+
+/** `torch.hardshrink`: `hardshrink`. */
+export function hardshrink(input: Tensor, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function hardshrink(input: Tensor, lambd?: number | boolean, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function hardshrink(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink", a[--n] as Kw);
+  // hardshrink (out=: hardshrink.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("hardshrink", 'lambd', 'Number', isScalar(o.lambd), o.lambd);
+        v1 = o.lambd as number | boolean;
+      } else v1 = 0.5;
+      if (o !== undefined) checkKw("hardshrink", o, ["input","lambd","out"], ["input","lambd"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardshrink", 'out', 'Tensor', isTensor(out), out);
+        return at.hardshrink_out(v0, v1, out as Tensor);
+      }
+      return at.hardshrink(v0, v1);
+    }
+  }
+  return bad_hardshrink(a);
+}
+
+function bad_hardshrink(a: readonly unknown[]): never {
+  return badCall("hardshrink", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardshrink);
+}
+
+const SIGS_softshrink = ["(Tensor input, Number lambd = 0.5, *, Tensor out = None)"];
+
+/** `torch.softshrink`: `softshrink`. */
+export function softshrink(input: Tensor, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function softshrink(input: Tensor, lambd?: number | boolean, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function softshrink(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softshrink", a[--n] as Kw);
+  // softshrink (out=: softshrink.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("softshrink", 'lambd', 'Number', isScalar(o.lambd), o.lambd);
+        v1 = o.lambd as number | boolean;
+      } else v1 = 0.5;
+      if (o !== undefined) checkKw("softshrink", o, ["input","lambd","out"], ["input","lambd"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("softshrink", 'out', 'Tensor', isTensor(out), out);
+        return at.softshrink_out(v0, v1, out as Tensor);
+      }
+      return at.softshrink(v0, v1);
+    }
+  }
+  return bad_softshrink(a);
+}
+
+function bad_softshrink(a: readonly unknown[]): never {
+  return badCall("softshrink", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_softshrink);
+}
+
+const SIGS_threshold_backward = ["(Tensor grad_output, Tensor input, Number threshold)"];
+
+/** `torch.threshold_backward`: `threshold_backward`. */
+export function threshold_backward(gradOutput: Tensor, options: { input: Tensor; threshold: number | boolean }): Tensor;
+export function threshold_backward(gradOutput: Tensor, input: Tensor, options: { threshold: number | boolean }): Tensor;
+export function threshold_backward(gradOutput: Tensor, input: Tensor, threshold: number | boolean): Tensor;
+export function threshold_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold_backward", a[--n] as Kw);
+  // threshold_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","threshold"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold_backward", o, ["grad_output","input","threshold"], ["grad_output","input","threshold"], n);
+      return at.threshold_backward(v0, v1, v2);
+    }
+  }
+  return bad_threshold_backward(a);
+}
+
+function bad_threshold_backward(a: readonly unknown[]): never {
+  return badCall("threshold_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_threshold_backward);
+}
+
+const SIGS_hardshrink_backward = ["(Tensor grad_out, Tensor input, Number lambd)"];
+
+/** `torch.hardshrink_backward`: `hardshrink_backward`. */
+export function hardshrink_backward(gradOut: Tensor, options: { input: Tensor; lambd: number | boolean }): Tensor;
+export function hardshrink_backward(gradOut: Tensor, input: Tensor, options: { lambd: number | boolean }): Tensor;
+export function hardshrink_backward(gradOut: Tensor, input: Tensor, lambd: number | boolean): Tensor;
+export function hardshrink_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink_backward", a[--n] as Kw);
+  // hardshrink_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_out","input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("hardshrink_backward", o, ["grad_out","input","lambd"], ["grad_out","input","lambd"], n);
+      return at.hardshrink_backward(v0, v1, v2);
+    }
+  }
+  return bad_hardshrink_backward(a);
+}
+
+function bad_hardshrink_backward(a: readonly unknown[]): never {
+  return badCall("hardshrink_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardshrink_backward);
+}
+
+const SIGS_softshrink_backward = ["(Tensor grad_output, Tensor input, Number lambd)"];
+
+/** `torch.softshrink_backward`: `softshrink_backward`. */
+export function softshrink_backward(gradOutput: Tensor, options: { input: Tensor; lambd: number | boolean }): Tensor;
+export function softshrink_backward(gradOutput: Tensor, input: Tensor, options: { lambd: number | boolean }): Tensor;
+export function softshrink_backward(gradOutput: Tensor, input: Tensor, lambd: number | boolean): Tensor;
+export function softshrink_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softshrink_backward", a[--n] as Kw);
+  // softshrink_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("softshrink_backward", o, ["grad_output","input","lambd"], ["grad_output","input","lambd"], n);
+      return at.softshrink_backward(v0, v1, v2);
+    }
+  }
+  return bad_softshrink_backward(a);
+}
+
+function bad_softshrink_backward(a: readonly unknown[]): never {
+  return badCall("softshrink_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_softshrink_backward);
+}
+
 const SIGS_leaky_relu_backward = ["(Tensor grad_output, Tensor input, Number negative_slope, bool self_is_result)"];
 
 /** `torch.leaky_relu_backward`: `leaky_relu_backward`. */

@@ -5,10 +5,12 @@
 export {
   elu,
   gelu,
+  hardshrink,
   hardswish,
   hardtanh,
   leaky_relu,
   log_softmax,
+  logsigmoid,
   mish,
   prelu,
   relu,
@@ -16,8 +18,14 @@ export {
   sigmoid,
   silu,
   softmax,
+  softmin,
   softplus,
+  softshrink,
+  softsign,
   tanh,
+  tanhshrink,
+  threshold,
+  threshold_,
 } from './functional/activation.js';
 export { bilinear, linear } from './functional/linear.js';
 export { dropout } from './functional/dropout.js';

@@ -8,7 +8,25 @@ export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
 export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
-export { ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention } from './modules/activation.js';
+export {
+  ReLU,
+  LeakyReLU,
+  PReLU,
+  GELU,
+  SiLU,
+  Tanh,
+  Sigmoid,
+  Softmax,
+  LogSoftmax,
+  Softmin,
+  LogSigmoid,
+  Softsign,
+  Tanhshrink,
+  Threshold,
+  Softshrink,
+  Hardshrink,
+  MultiheadAttention,
+} from './modules/activation.js';
 export { Flatten, Unflatten } from './modules/flatten.js';
 export { Dropout } from './modules/dropout.js';
 export { Embedding } from './modules/sparse.js';
