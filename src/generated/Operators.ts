@@ -696,6 +696,8 @@ export interface AtenOps {
   binary_cross_entropy_with_logits: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, posWeight: Opt<Tensor>, reduction: number) => Tensor>;
   /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
   layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnable: boolean) => Tensor>;
+  /** `rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor` */
+  rms_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight?: Opt<Tensor>, eps?: Opt<number>) => Tensor>;
   /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
   native_layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number) => [Tensor, Tensor, Tensor]>;
   /** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
@@ -2077,6 +2079,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     binary_cross_entropy: find('aten::binary_cross_entropy', ''),
     binary_cross_entropy_with_logits: find('aten::binary_cross_entropy_with_logits', ''),
     layer_norm: find('aten::layer_norm', ''),
+    rms_norm: find('aten::rms_norm', ''),
     native_layer_norm: find('aten::native_layer_norm', ''),
     native_layer_norm_backward: find('aten::native_layer_norm_backward', ''),
     dropout: find('aten::dropout', ''),

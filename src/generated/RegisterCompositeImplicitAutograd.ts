@@ -65,6 +65,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cross_entropy_loss: LossNLL.crossEntropy,
   l1_loss: Loss.l1Loss,
   layer_norm: layer_norm.layerNorm,
+  rms_norm: layer_norm.rmsNorm,
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
   conv1d: Convolution.conv1d,

@@ -693,6 +693,8 @@ export function binary_cross_entropy(self: Tensor, target: Tensor, weight: Opt<T
 export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, weight: Opt<Tensor> = null, posWeight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().binary_cross_entropy_with_logits.call(self, target, weight, posWeight, reduction); }
 /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
 export function layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor> = null, bias: Opt<Tensor> = null, eps: number = 0.00001, cudnnEnable: boolean = true): Tensor { return aten().layer_norm.call(input, normalizedShape, weight, bias, eps, cudnnEnable); }
+/** `rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor` */
+export function rms_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor> = null, eps: Opt<number> = null): Tensor { return aten().rms_norm.call(input, normalizedShape, weight, eps); }
 /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
 export function native_layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number): [Tensor, Tensor, Tensor] { return aten().native_layer_norm.call(input, normalizedShape, weight, bias, eps); }
 /** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */

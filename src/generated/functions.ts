@@ -7484,6 +7484,54 @@ function bad_layer_norm(a: readonly unknown[]): never {
   ], false, SIGS_layer_norm);
 }
 
+const SIGS_rms_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, float eps = None)"];
+
+/** `torch.rms_norm`: `rms_norm`. */
+export function rms_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, eps?: number | null, options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rms_norm", a[--n] as Kw);
+  // rms_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("rms_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("rms_norm", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v3 = o.eps as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("rms_norm", o, ["input","normalized_shape","weight","eps"], ["input","normalized_shape","weight","eps"], n);
+      return at.rms_norm(v0, v1, v2, v3);
+    }
+  }
+  return bad_rms_norm(a);
+}
+
+function bad_rms_norm(a: readonly unknown[]): never {
+  return badCall("rms_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "normalized_shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rms_norm);
+}
+
 const SIGS_native_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight, Tensor bias, float eps)"];
 
 /** `torch.native_layer_norm`: `native_layer_norm`. */

@@ -48,7 +48,7 @@ export {
   pad,
   unfold,
 } from './functional/conv.js';
-export { batch_norm, group_norm, instance_norm, layer_norm, normalize } from './functional/normalization.js';
+export { batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, normalize, rms_norm } from './functional/normalization.js';
 export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
@@ -82,4 +82,5 @@ export {
   poisson_nll_loss,
   soft_margin_loss,
   triplet_margin_loss,
+  triplet_margin_with_distance_loss,
 } from './functional/margin.js';
