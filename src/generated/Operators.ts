@@ -704,6 +704,18 @@ export interface AtenOps {
   native_layer_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
   /** `dropout(Tensor input, float p, bool train) -> Tensor` */
   dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_dropout(Tensor input, float p, bool train) -> Tensor` */
+  feature_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  feature_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
+  /** `alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+  alpha_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  alpha_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+  feature_alpha_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  feature_alpha_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
   conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
@@ -2083,6 +2095,12 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     native_layer_norm: find('aten::native_layer_norm', ''),
     native_layer_norm_backward: find('aten::native_layer_norm_backward', ''),
     dropout: find('aten::dropout', ''),
+    feature_dropout: find('aten::feature_dropout', ''),
+    feature_dropout_: find('aten::feature_dropout_', ''),
+    alpha_dropout: find('aten::alpha_dropout', ''),
+    alpha_dropout_: find('aten::alpha_dropout_', ''),
+    feature_alpha_dropout: find('aten::feature_alpha_dropout', ''),
+    feature_alpha_dropout_: find('aten::feature_alpha_dropout_', ''),
     conv2d: find('aten::conv2d', ''),
     convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),

@@ -701,6 +701,18 @@ export function native_layer_norm(input: Tensor, normalizedShape: number[], weig
 export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]): [Tensor, Tensor, Tensor] { return aten().native_layer_norm_backward.call(gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask); }
 /** `dropout(Tensor input, float p, bool train) -> Tensor` */
 export function dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().dropout.call(input, p, train); }
+/** `feature_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function feature_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().feature_dropout.call(input, p, train); }
+/** `feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function feature_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().feature_dropout_.call(self, p, train); }
+/** `alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function alpha_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().alpha_dropout.call(input, p, train); }
+/** `alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().alpha_dropout_.call(self, p, train); }
+/** `feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function feature_alpha_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout.call(input, p, train); }
+/** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function feature_alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout_.call(self, p, train); }
 /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
 export function conv2d(input: Tensor, weight: Tensor, bias: Opt<Tensor> = null, stride: number[] = [1, 1], padding: number[] = [0, 0], dilation: number[] = [1, 1], groups: number = 1): Tensor { return aten().conv2d.call(input, weight, bias, stride, padding, dilation, groups); }
 /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */

@@ -7658,6 +7658,216 @@ function bad_dropout(a: readonly unknown[]): never {
   ], false, SIGS_dropout);
 }
 
+const SIGS_feature_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_dropout`: `feature_dropout`. */
+export function feature_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_dropout", a[--n] as Kw);
+  // feature_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_dropout(v0, v1, v2);
+    }
+  }
+  return bad_feature_dropout(a);
+}
+
+function bad_feature_dropout(a: readonly unknown[]): never {
+  return badCall("feature_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_dropout);
+}
+
+const SIGS_feature_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_dropout_`: `feature_dropout_`. */
+export function feature_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_dropout_", a[--n] as Kw);
+  // feature_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_feature_dropout_(a);
+}
+
+function bad_feature_dropout_(a: readonly unknown[]): never {
+  return badCall("feature_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_dropout_);
+}
+
+const SIGS_alpha_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.alpha_dropout`: `alpha_dropout`. */
+export function alpha_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function alpha_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function alpha_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function alpha_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alpha_dropout", a[--n] as Kw);
+  // alpha_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("alpha_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.alpha_dropout(v0, v1, v2);
+    }
+  }
+  return bad_alpha_dropout(a);
+}
+
+function bad_alpha_dropout(a: readonly unknown[]): never {
+  return badCall("alpha_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_alpha_dropout);
+}
+
+const SIGS_alpha_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.alpha_dropout_`: `alpha_dropout_`. */
+export function alpha_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function alpha_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function alpha_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function alpha_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alpha_dropout_", a[--n] as Kw);
+  // alpha_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("alpha_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.alpha_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_alpha_dropout_(a);
+}
+
+function bad_alpha_dropout_(a: readonly unknown[]): never {
+  return badCall("alpha_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_alpha_dropout_);
+}
+
+const SIGS_feature_alpha_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_alpha_dropout`: `feature_alpha_dropout`. */
+export function feature_alpha_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_alpha_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_alpha_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_alpha_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_alpha_dropout", a[--n] as Kw);
+  // feature_alpha_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_alpha_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_alpha_dropout(v0, v1, v2);
+    }
+  }
+  return bad_feature_alpha_dropout(a);
+}
+
+function bad_feature_alpha_dropout(a: readonly unknown[]): never {
+  return badCall("feature_alpha_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_alpha_dropout);
+}
+
+const SIGS_feature_alpha_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_alpha_dropout_`: `feature_alpha_dropout_`. */
+export function feature_alpha_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_alpha_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_alpha_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_alpha_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_alpha_dropout_", a[--n] as Kw);
+  // feature_alpha_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_alpha_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_alpha_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_feature_alpha_dropout_(a);
+}
+
+function bad_feature_alpha_dropout_(a: readonly unknown[]): never {
+  return badCall("feature_alpha_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_alpha_dropout_);
+}
+
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv2d`: `conv2d`, `conv2d.padding`. */

@@ -28,7 +28,7 @@ export {
   threshold_,
 } from './functional/activation.js';
 export { bilinear, linear } from './functional/linear.js';
-export { dropout } from './functional/dropout.js';
+export { alpha_dropout, dropout, dropout2d, dropout3d, feature_alpha_dropout } from './functional/dropout.js';
 export { embedding, one_hot } from './functional/sparse.js';
 export { cosine_similarity, pairwise_distance } from './functional/distance.js';
 export {
