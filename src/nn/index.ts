@@ -28,9 +28,9 @@ export {
   MultiheadAttention,
 } from './modules/activation.js';
 export { Flatten, Unflatten } from './modules/flatten.js';
-export { Dropout } from './modules/dropout.js';
+export { Dropout, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from './modules/dropout.js';
 export { Embedding } from './modules/sparse.js';
-export { LayerNorm, GroupNorm } from './modules/normalization.js';
+export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
 export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d } from './modules/pooling.js';
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
@@ -44,7 +44,9 @@ export {
   KLDivLoss,
   BCELoss,
   BCEWithLogitsLoss,
+  TripletMarginWithDistanceLoss,
 } from './modules/loss.js';
+export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
 /** `torch.nn.functional`: the functional forms of layers, activations and losses. */
 export * as functional from './functional.js';
