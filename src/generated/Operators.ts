@@ -1084,6 +1084,12 @@ export interface AtenOps {
   cosine_similarity: OperatorHandle<(x1: Tensor, x2: Tensor, dim: number, eps: number) => Tensor>;
   /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
   pairwise_distance: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean) => Tensor>;
+  /** `pdist(Tensor self, float p=2) -> Tensor` */
+  pdist: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `_pdist_forward(Tensor self, float p=2) -> Tensor` */
+  _pdist_forward: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
+  _pdist_backward: OperatorHandle<(grad: Tensor, self: Tensor, p: number, pdist: Tensor) => Tensor>;
   /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
   addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
@@ -2285,6 +2291,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     kl_div: find('aten::kl_div', ''),
     cosine_similarity: find('aten::cosine_similarity', ''),
     pairwise_distance: find('aten::pairwise_distance', ''),
+    pdist: find('aten::pdist', ''),
+    _pdist_forward: find('aten::_pdist_forward', ''),
+    _pdist_backward: find('aten::_pdist_backward', ''),
     addcmul_out: find('aten::addcmul', 'out'),
     addcmul: find('aten::addcmul', ''),
     addcmul_: find('aten::addcmul_', ''),

@@ -115,6 +115,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   kl_div: Loss.klDiv,
   cosine_similarity: Distance.cosineSimilarity,
   pairwise_distance: Distance.pairwiseDistance,
+  pdist: Distance.pdist,
   max_other: ReduceOps.maxOther,
   min_other: ReduceOps.minOther,
   var: ReduceOps.varUnbiased,

@@ -23,6 +23,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
 import * as Im2Col from '../kernels/Im2Col.js';
@@ -2710,6 +2711,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _prelu_kernel_backward: Activation.preluKernelBackward,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
+  _pdist_forward: Distance.pdistForward,
+  _pdist_backward: Distance.pdistBackward,
   addcmul_out: meta_addcmul_out,
   addcmul: meta_addcmul,
   addcmul_: meta_addcmul_,

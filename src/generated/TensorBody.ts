@@ -1081,6 +1081,12 @@ export function kl_div(self: Tensor, target: Tensor, reduction: number = 1, logT
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim: number = 1, eps: number = 1e-8): Tensor { return aten().cosine_similarity.call(x1, x2, dim, eps); }
 /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
 export function pairwise_distance(x1: Tensor, x2: Tensor, p: number = 2, eps: number = 0.000001, keepdim: boolean = false): Tensor { return aten().pairwise_distance.call(x1, x2, p, eps, keepdim); }
+/** `pdist(Tensor self, float p=2) -> Tensor` */
+export function pdist(self: Tensor, p: number = 2): Tensor { return aten().pdist.call(self, p); }
+/** `_pdist_forward(Tensor self, float p=2) -> Tensor` */
+export function _pdist_forward(self: Tensor, p: number = 2): Tensor { return aten()._pdist_forward.call(self, p); }
+/** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
+export function _pdist_backward(grad: Tensor, self: Tensor, p: number, pdist: Tensor): Tensor { return aten()._pdist_backward.call(grad, self, p, pdist); }
 /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
 export function addcmul_out(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor { return aten().addcmul_out.call(self, tensor1, tensor2, value, out); }
 /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */

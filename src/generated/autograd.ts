@@ -7358,6 +7358,33 @@ export class DistBackward0 extends Node {
   }
 }
 
+/** Backward of `_pdist_forward` (derivatives.yaml:1057). */
+export class PdistBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PdistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._pdist_backward(grad, self, p, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -11580,6 +11607,27 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.reduction_ = reduction;
     gradFn.delta_ = delta;
     const result = ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _pdist_forward: kernel('_pdist_forward', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new PdistBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    const result = ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _pdist_backward: kernel('_pdist_backward', (ks, grad, self, p, pdist) => {
+    const rg = anyRequiresGrad(grad, self, pdist);
+    if (!rg) return ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_pdist_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(self), gradientEdge(pdist)]);
+    const result = ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
     setHistory(result, gradFn, 0);
     return result;
   }),

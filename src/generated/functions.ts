@@ -14293,6 +14293,118 @@ function bad_pairwise_distance(a: readonly unknown[]): never {
   ], false, SIGS_pairwise_distance);
 }
 
+const SIGS_pdist = ["(Tensor input, float p = 2)"];
+
+/** `torch.pdist`: `pdist`. */
+export function pdist(input: Tensor, options?: { p?: number }): Tensor;
+export function pdist(input: Tensor, p?: number, options?: { p?: number }): Tensor;
+export function pdist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pdist", a[--n] as Kw);
+  // pdist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("pdist", 'p', 'float', isFloat(o.p), o.p);
+        v1 = o.p as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("pdist", o, ["input","p"], ["input","p"], n);
+      return at.pdist(v0, v1);
+    }
+  }
+  return bad_pdist(a);
+}
+
+function bad_pdist(a: readonly unknown[]): never {
+  return badCall("pdist", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pdist);
+}
+
+const SIGS__pdist_forward = ["(Tensor input, float p = 2)"];
+
+/** `torch._pdist_forward`: `_pdist_forward`. */
+export function _pdist_forward(input: Tensor, options?: { p?: number }): Tensor;
+export function _pdist_forward(input: Tensor, p?: number, options?: { p?: number }): Tensor;
+export function _pdist_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_pdist_forward", a[--n] as Kw);
+  // _pdist_forward
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("_pdist_forward", 'p', 'float', isFloat(o.p), o.p);
+        v1 = o.p as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("_pdist_forward", o, ["input","p"], ["input","p"], n);
+      return at._pdist_forward(v0, v1);
+    }
+  }
+  return bad__pdist_forward(a);
+}
+
+function bad__pdist_forward(a: readonly unknown[]): never {
+  return badCall("_pdist_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS__pdist_forward);
+}
+
+const SIGS__pdist_backward = ["(Tensor grad, Tensor input, float p, Tensor pdist)"];
+
+/** `torch._pdist_backward`: `_pdist_backward`. */
+export function _pdist_backward(grad: Tensor, options: { input: Tensor; p: number; pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, options: { p: number; pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, p: number, options: { pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, p: number, pdist: Tensor): Tensor;
+export function _pdist_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_pdist_backward", a[--n] as Kw);
+  // _pdist_backward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad","input","p","pdist"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("_pdist_backward", o, ["grad","input","p","pdist"], ["grad","input","p","pdist"], n);
+      return at._pdist_backward(v0, v1, v2, v3);
+    }
+  }
+  return bad__pdist_backward(a);
+}
+
+function bad__pdist_backward(a: readonly unknown[]): never {
+  return badCall("_pdist_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "pdist", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__pdist_backward);
+}
+
 const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 /** `torch.addcmul`: `addcmul`. */

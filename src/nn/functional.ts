@@ -30,7 +30,7 @@ export {
 export { bilinear, linear } from './functional/linear.js';
 export { alpha_dropout, dropout, dropout2d, dropout3d, feature_alpha_dropout } from './functional/dropout.js';
 export { embedding, one_hot } from './functional/sparse.js';
-export { cosine_similarity, pairwise_distance } from './functional/distance.js';
+export { cosine_similarity, pairwise_distance, pdist } from './functional/distance.js';
 export {
   adaptive_avg_pool2d,
   adaptive_avg_pool3d,
