@@ -632,6 +632,26 @@ export const atenCpu = {
   mish_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
   /** `at::cpu::mish_outf` */
   mish_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
+  /** `at::cpu::threshold` */
+  threshold: (self: Tensor, threshold: number | boolean, value: number | boolean): Tensor => RegisterCPU.cpu_threshold(NO_KEYS, self, threshold, value),
+  /** `at::cpu::threshold_` */
+  threshold_: (self: Tensor, threshold: number | boolean, value: number | boolean): Tensor => RegisterCPU.cpu_threshold_(NO_KEYS, self, threshold, value),
+  /** `at::cpu::threshold_out` */
+  threshold_out: (out: Tensor, self: Tensor, threshold: number | boolean, value: number | boolean): Tensor => RegisterCPU.cpu_threshold_out(NO_KEYS, self, threshold, value, out),
+  /** `at::cpu::threshold_outf` */
+  threshold_outf: (self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_threshold_out(NO_KEYS, self, threshold, value, out),
+  /** `at::cpu::hardshrink` */
+  hardshrink: (self: Tensor, lambd: number | boolean = 0.5): Tensor => RegisterCPU.cpu_hardshrink(NO_KEYS, self, lambd),
+  /** `at::cpu::hardshrink_out` */
+  hardshrink_out: (out: Tensor, self: Tensor, lambd: number | boolean = 0.5): Tensor => RegisterCPU.cpu_hardshrink_out(NO_KEYS, self, lambd, out),
+  /** `at::cpu::hardshrink_outf` */
+  hardshrink_outf: (self: Tensor, lambd: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_hardshrink_out(NO_KEYS, self, lambd, out),
+  /** `at::cpu::softshrink` */
+  softshrink: (self: Tensor, lambd: number | boolean = 0.5): Tensor => RegisterCPU.cpu_softshrink(NO_KEYS, self, lambd),
+  /** `at::cpu::softshrink_out` */
+  softshrink_out: (out: Tensor, self: Tensor, lambd: number | boolean = 0.5): Tensor => RegisterCPU.cpu_softshrink_out(NO_KEYS, self, lambd, out),
+  /** `at::cpu::softshrink_outf` */
+  softshrink_outf: (self: Tensor, lambd: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_softshrink_out(NO_KEYS, self, lambd, out),
   /** `at::cpu::addcmul_out` */
   addcmul_out: (out: Tensor, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul_out(NO_KEYS, self, tensor1, tensor2, value, out),
   /** `at::cpu::addcmul_outf` */

@@ -696,12 +696,26 @@ export interface AtenOps {
   binary_cross_entropy_with_logits: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, posWeight: Opt<Tensor>, reduction: number) => Tensor>;
   /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
   layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnable: boolean) => Tensor>;
+  /** `rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor` */
+  rms_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight?: Opt<Tensor>, eps?: Opt<number>) => Tensor>;
   /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
   native_layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number) => [Tensor, Tensor, Tensor]>;
   /** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
   native_layer_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
   /** `dropout(Tensor input, float p, bool train) -> Tensor` */
   dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_dropout(Tensor input, float p, bool train) -> Tensor` */
+  feature_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  feature_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
+  /** `alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+  alpha_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  alpha_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+  feature_alpha_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+  feature_alpha_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
   conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
@@ -1002,6 +1016,26 @@ export interface AtenOps {
   mish_: OperatorHandle<(self: Tensor) => Tensor>;
   /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
   mish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor` */
+  threshold: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean) => Tensor>;
+  /** `threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)` */
+  threshold_: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean) => Tensor>;
+  /** `threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)` */
+  threshold_out: OperatorHandle<(self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor) => Tensor>;
+  /** `hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+  hardshrink: OperatorHandle<(self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardshrink_out: OperatorHandle<(self: Tensor, lambd: number | boolean, out: Tensor) => Tensor>;
+  /** `softshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+  softshrink: OperatorHandle<(self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+  softshrink_out: OperatorHandle<(self: Tensor, lambd: number | boolean, out: Tensor) => Tensor>;
+  /** `threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor` */
+  threshold_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, threshold: number | boolean) => Tensor>;
+  /** `hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor` */
+  hardshrink_backward: OperatorHandle<(gradOut: Tensor, self: Tensor, lambd: number | boolean) => Tensor>;
+  /** `softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor` */
+  softshrink_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, lambd: number | boolean) => Tensor>;
   /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
   leaky_relu_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean) => Tensor>;
   /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */
@@ -1050,6 +1084,12 @@ export interface AtenOps {
   cosine_similarity: OperatorHandle<(x1: Tensor, x2: Tensor, dim: number, eps: number) => Tensor>;
   /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
   pairwise_distance: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean) => Tensor>;
+  /** `pdist(Tensor self, float p=2) -> Tensor` */
+  pdist: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `_pdist_forward(Tensor self, float p=2) -> Tensor` */
+  _pdist_forward: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
+  _pdist_backward: OperatorHandle<(grad: Tensor, self: Tensor, p: number, pdist: Tensor) => Tensor>;
   /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
   addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
@@ -2309,9 +2349,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     binary_cross_entropy: find('aten::binary_cross_entropy', ''),
     binary_cross_entropy_with_logits: find('aten::binary_cross_entropy_with_logits', ''),
     layer_norm: find('aten::layer_norm', ''),
+    rms_norm: find('aten::rms_norm', ''),
     native_layer_norm: find('aten::native_layer_norm', ''),
     native_layer_norm_backward: find('aten::native_layer_norm_backward', ''),
     dropout: find('aten::dropout', ''),
+    feature_dropout: find('aten::feature_dropout', ''),
+    feature_dropout_: find('aten::feature_dropout_', ''),
+    alpha_dropout: find('aten::alpha_dropout', ''),
+    alpha_dropout_: find('aten::alpha_dropout_', ''),
+    feature_alpha_dropout: find('aten::feature_alpha_dropout', ''),
+    feature_alpha_dropout_: find('aten::feature_alpha_dropout_', ''),
     conv2d: find('aten::conv2d', ''),
     convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),
@@ -2462,6 +2509,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mish: find('aten::mish', ''),
     mish_: find('aten::mish_', ''),
     mish_out: find('aten::mish', 'out'),
+    threshold: find('aten::threshold', ''),
+    threshold_: find('aten::threshold_', ''),
+    threshold_out: find('aten::threshold', 'out'),
+    hardshrink: find('aten::hardshrink', ''),
+    hardshrink_out: find('aten::hardshrink', 'out'),
+    softshrink: find('aten::softshrink', ''),
+    softshrink_out: find('aten::softshrink', 'out'),
+    threshold_backward: find('aten::threshold_backward', ''),
+    hardshrink_backward: find('aten::hardshrink_backward', ''),
+    softshrink_backward: find('aten::softshrink_backward', ''),
     leaky_relu_backward: find('aten::leaky_relu_backward', ''),
     elu_backward: find('aten::elu_backward', ''),
     softplus_backward: find('aten::softplus_backward', ''),
@@ -2486,6 +2543,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     kl_div: find('aten::kl_div', ''),
     cosine_similarity: find('aten::cosine_similarity', ''),
     pairwise_distance: find('aten::pairwise_distance', ''),
+    pdist: find('aten::pdist', ''),
+    _pdist_forward: find('aten::_pdist_forward', ''),
+    _pdist_backward: find('aten::_pdist_backward', ''),
     addcmul_out: find('aten::addcmul', 'out'),
     addcmul: find('aten::addcmul', ''),
     addcmul_: find('aten::addcmul_', ''),

@@ -23,6 +23,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
 import * as FusedAdam from '../kernels/FusedAdam.js';
@@ -2114,6 +2115,69 @@ export function cpu_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
   return out;
 }
 
+/** `threshold`, CPU (functional). */
+export function cpu_threshold(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean): Tensor {
+  const k = Activation.thresholdStructured;
+  const fast = k.fast?.(self, threshold, value);
+  if (fast) return fast;
+  const iter = k.meta(null, self, threshold, value);
+  k.impl(iter, self, threshold, value);
+  return iter.output() as Tensor;
+}
+
+/** `threshold_`, CPU (inplace). */
+export function cpu_threshold_(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean): Tensor {
+  const k = Activation.thresholdStructured;
+  const iter = k.meta(self, self, threshold, value);
+  checkInplace(self, iter);
+  k.impl(iter, self, threshold, value);
+  return self;
+}
+
+/** `threshold.out`, CPU (out). */
+export function cpu_threshold_out(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor): Tensor {
+  const k = Activation.thresholdStructured;
+  const iter = k.meta(out, self, threshold, value);
+  k.impl(iter, self, threshold, value);
+  return out;
+}
+
+/** `hardshrink`, CPU (functional). */
+export function cpu_hardshrink(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean): Tensor {
+  const k = Activation.hardshrinkStructured;
+  const fast = k.fast?.(self, lambd);
+  if (fast) return fast;
+  const iter = k.meta(null, self, lambd);
+  k.impl(iter, self, lambd);
+  return iter.output() as Tensor;
+}
+
+/** `hardshrink.out`, CPU (out). */
+export function cpu_hardshrink_out(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardshrinkStructured;
+  const iter = k.meta(out, self, lambd);
+  k.impl(iter, self, lambd);
+  return out;
+}
+
+/** `softshrink`, CPU (functional). */
+export function cpu_softshrink(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean): Tensor {
+  const k = Activation.softshrinkStructured;
+  const fast = k.fast?.(self, lambd);
+  if (fast) return fast;
+  const iter = k.meta(null, self, lambd);
+  k.impl(iter, self, lambd);
+  return iter.output() as Tensor;
+}
+
+/** `softshrink.out`, CPU (out). */
+export function cpu_softshrink_out(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softshrinkStructured;
+  const iter = k.meta(out, self, lambd);
+  k.impl(iter, self, lambd);
+  return out;
+}
+
 /** `addcmul.out`, CPU (out). */
 export function cpu_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
   const k = PointwiseOps.addcmulStructured;
@@ -3734,6 +3798,16 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   mish: cpu_mish,
   mish_: cpu_mish_,
   mish_out: cpu_mish_out,
+  threshold: cpu_threshold,
+  threshold_: cpu_threshold_,
+  threshold_out: cpu_threshold_out,
+  hardshrink: cpu_hardshrink,
+  hardshrink_out: cpu_hardshrink_out,
+  softshrink: cpu_softshrink,
+  softshrink_out: cpu_softshrink_out,
+  threshold_backward: Activation.thresholdBackward,
+  hardshrink_backward: Activation.hardshrinkBackward,
+  softshrink_backward: Activation.softshrinkBackward,
   leaky_relu_backward: Activation.leakyReluBackward,
   elu_backward: Activation.eluBackward,
   softplus_backward: Activation.softplusBackward,
@@ -3749,6 +3823,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _prelu_kernel_backward: Activation.preluKernelBackward,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
+  _pdist_forward: Distance.pdistForward,
+  _pdist_backward: Distance.pdistBackward,
   addcmul_out: cpu_addcmul_out,
   addcmul: cpu_addcmul,
   addcmul_: cpu_addcmul_,

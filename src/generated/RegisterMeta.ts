@@ -23,6 +23,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
 import * as Im2Col from '../kernels/Im2Col.js';
@@ -1728,6 +1729,56 @@ function meta_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   return out;
 }
 
+/** `threshold`, Meta (functional). */
+function meta_threshold(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean): Tensor {
+  const k = Activation.thresholdStructured;
+  const iter = k.meta(null, self, threshold, value);
+  return iter.output() as Tensor;
+}
+
+/** `threshold_`, Meta (inplace). */
+function meta_threshold_(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean): Tensor {
+  const k = Activation.thresholdStructured;
+  const iter = k.meta(self, self, threshold, value);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `threshold.out`, Meta (out). */
+function meta_threshold_out(_ks: DispatchKeySet, self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor): Tensor {
+  const k = Activation.thresholdStructured;
+  k.meta(out, self, threshold, value);
+  return out;
+}
+
+/** `hardshrink`, Meta (functional). */
+function meta_hardshrink(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean): Tensor {
+  const k = Activation.hardshrinkStructured;
+  const iter = k.meta(null, self, lambd);
+  return iter.output() as Tensor;
+}
+
+/** `hardshrink.out`, Meta (out). */
+function meta_hardshrink_out(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardshrinkStructured;
+  k.meta(out, self, lambd);
+  return out;
+}
+
+/** `softshrink`, Meta (functional). */
+function meta_softshrink(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean): Tensor {
+  const k = Activation.softshrinkStructured;
+  const iter = k.meta(null, self, lambd);
+  return iter.output() as Tensor;
+}
+
+/** `softshrink.out`, Meta (out). */
+function meta_softshrink_out(_ks: DispatchKeySet, self: Tensor, lambd: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softshrinkStructured;
+  k.meta(out, self, lambd);
+  return out;
+}
+
 /** `addcmul.out`, Meta (out). */
 function meta_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
   const k = PointwiseOps.addcmulStructured;
@@ -3098,6 +3149,16 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   mish: meta_mish,
   mish_: meta_mish_,
   mish_out: meta_mish_out,
+  threshold: meta_threshold,
+  threshold_: meta_threshold_,
+  threshold_out: meta_threshold_out,
+  hardshrink: meta_hardshrink,
+  hardshrink_out: meta_hardshrink_out,
+  softshrink: meta_softshrink,
+  softshrink_out: meta_softshrink_out,
+  threshold_backward: Activation.thresholdBackward,
+  hardshrink_backward: Activation.hardshrinkBackward,
+  softshrink_backward: Activation.softshrinkBackward,
   leaky_relu_backward: Activation.leakyReluBackward,
   elu_backward: Activation.eluBackward,
   softplus_backward: Activation.softplusBackward,
@@ -3113,6 +3174,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _prelu_kernel_backward: Activation.preluKernelBackward,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
+  _pdist_forward: Distance.pdistForward,
+  _pdist_backward: Distance.pdistBackward,
   addcmul_out: meta_addcmul_out,
   addcmul: meta_addcmul,
   addcmul_: meta_addcmul_,

@@ -693,12 +693,26 @@ export function binary_cross_entropy(self: Tensor, target: Tensor, weight: Opt<T
 export function binary_cross_entropy_with_logits(self: Tensor, target: Tensor, weight: Opt<Tensor> = null, posWeight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().binary_cross_entropy_with_logits.call(self, target, weight, posWeight, reduction); }
 /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
 export function layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor> = null, bias: Opt<Tensor> = null, eps: number = 0.00001, cudnnEnable: boolean = true): Tensor { return aten().layer_norm.call(input, normalizedShape, weight, bias, eps, cudnnEnable); }
+/** `rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor` */
+export function rms_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor> = null, eps: Opt<number> = null): Tensor { return aten().rms_norm.call(input, normalizedShape, weight, eps); }
 /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
 export function native_layer_norm(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number): [Tensor, Tensor, Tensor] { return aten().native_layer_norm.call(input, normalizedShape, weight, bias, eps); }
 /** `native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
 export function native_layer_norm_backward(gradOut: Tensor, input: Tensor, normalizedShape: number[], mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, outputMask: boolean[]): [Tensor, Tensor, Tensor] { return aten().native_layer_norm_backward.call(gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask); }
 /** `dropout(Tensor input, float p, bool train) -> Tensor` */
 export function dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().dropout.call(input, p, train); }
+/** `feature_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function feature_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().feature_dropout.call(input, p, train); }
+/** `feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function feature_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().feature_dropout_.call(self, p, train); }
+/** `alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function alpha_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().alpha_dropout.call(input, p, train); }
+/** `alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().alpha_dropout_.call(self, p, train); }
+/** `feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor` */
+export function feature_alpha_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout.call(input, p, train); }
+/** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
+export function feature_alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout_.call(self, p, train); }
 /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
 export function conv2d(input: Tensor, weight: Tensor, bias: Opt<Tensor> = null, stride: number[] = [1, 1], padding: number[] = [0, 0], dilation: number[] = [1, 1], groups: number = 1): Tensor { return aten().conv2d.call(input, weight, bias, stride, padding, dilation, groups); }
 /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
@@ -999,6 +1013,26 @@ export function mish(self: Tensor): Tensor { return aten().mish.call(self); }
 export function mish_(self: Tensor): Tensor { return aten().mish_.call(self); }
 /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
 export function mish_out(self: Tensor, out: Tensor): Tensor { return aten().mish_out.call(self, out); }
+/** `threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor` */
+export function threshold(self: Tensor, threshold: number | boolean, value: number | boolean): Tensor { return aten().threshold.call(self, threshold, value); }
+/** `threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)` */
+export function threshold_(self: Tensor, threshold: number | boolean, value: number | boolean): Tensor { return aten().threshold_.call(self, threshold, value); }
+/** `threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!)` */
+export function threshold_out(self: Tensor, threshold: number | boolean, value: number | boolean, out: Tensor): Tensor { return aten().threshold_out.call(self, threshold, value, out); }
+/** `hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+export function hardshrink(self: Tensor, lambd: number | boolean = 0.5): Tensor { return aten().hardshrink.call(self, lambd); }
+/** `hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+export function hardshrink_out(self: Tensor, lambd: number | boolean, out: Tensor): Tensor { return aten().hardshrink_out.call(self, lambd, out); }
+/** `softshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+export function softshrink(self: Tensor, lambd: number | boolean = 0.5): Tensor { return aten().softshrink.call(self, lambd); }
+/** `softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)` */
+export function softshrink_out(self: Tensor, lambd: number | boolean, out: Tensor): Tensor { return aten().softshrink_out.call(self, lambd, out); }
+/** `threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor` */
+export function threshold_backward(gradOutput: Tensor, self: Tensor, threshold: number | boolean): Tensor { return aten().threshold_backward.call(gradOutput, self, threshold); }
+/** `hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor` */
+export function hardshrink_backward(gradOut: Tensor, self: Tensor, lambd: number | boolean): Tensor { return aten().hardshrink_backward.call(gradOut, self, lambd); }
+/** `softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor` */
+export function softshrink_backward(gradOutput: Tensor, self: Tensor, lambd: number | boolean): Tensor { return aten().softshrink_backward.call(gradOutput, self, lambd); }
 /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
 export function leaky_relu_backward(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor { return aten().leaky_relu_backward.call(gradOutput, self, negativeSlope, selfIsResult); }
 /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */
@@ -1047,6 +1081,12 @@ export function kl_div(self: Tensor, target: Tensor, reduction: number = 1, logT
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim: number = 1, eps: number = 1e-8): Tensor { return aten().cosine_similarity.call(x1, x2, dim, eps); }
 /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
 export function pairwise_distance(x1: Tensor, x2: Tensor, p: number = 2, eps: number = 0.000001, keepdim: boolean = false): Tensor { return aten().pairwise_distance.call(x1, x2, p, eps, keepdim); }
+/** `pdist(Tensor self, float p=2) -> Tensor` */
+export function pdist(self: Tensor, p: number = 2): Tensor { return aten().pdist.call(self, p); }
+/** `_pdist_forward(Tensor self, float p=2) -> Tensor` */
+export function _pdist_forward(self: Tensor, p: number = 2): Tensor { return aten()._pdist_forward.call(self, p); }
+/** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
+export function _pdist_backward(grad: Tensor, self: Tensor, p: number, pdist: Tensor): Tensor { return aten()._pdist_backward.call(grad, self, p, pdist); }
 /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
 export function addcmul_out(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor { return aten().addcmul_out.call(self, tensor1, tensor2, value, out); }
 /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */

@@ -4936,7 +4936,178 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:702). */
+/** Backward of `threshold` (derivatives.yaml:702). */
+export class ThresholdBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold']['call']>[1];
+
+  name(): string {
+    return 'ThresholdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `threshold_` (derivatives.yaml:705). */
+export class ThresholdBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
+
+  name(): string {
+    return 'ThresholdBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `threshold_backward` (derivatives.yaml:708). */
+export class ThresholdBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
+
+  name(): string {
+    return 'ThresholdBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = at.threshold_backward(grad, self, threshold);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardshrink` (derivatives.yaml:712). */
+export class HardshrinkBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
+
+  name(): string {
+    return 'HardshrinkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.hardshrink_backward(grad, self, lambd);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardshrink_backward` (derivatives.yaml:715). */
+export class HardshrinkBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
+
+  name(): string {
+    return 'HardshrinkBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.hardshrink_backward(grad, self, lambd);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `softshrink` (derivatives.yaml:719). */
+export class SoftshrinkBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
+
+  name(): string {
+    return 'SoftshrinkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.softshrink_backward(grad, self, lambd);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `softshrink_backward` (derivatives.yaml:722). */
+export class SoftshrinkBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
+
+  name(): string {
+    return 'SoftshrinkBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const lambd = this.lambd_;
+    if (this.shouldComputeOutput(0)) out[0] = at.softshrink_backward(grad, self, lambd);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_prelu_kernel` (derivatives.yaml:726). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4962,7 +5133,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:706). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:730). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4987,7 +5158,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:710). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:734). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5017,7 +5188,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:714). */
+/** Backward of `huber_loss` (derivatives.yaml:738). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5047,7 +5218,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:718). */
+/** Backward of `addcmul` (derivatives.yaml:742). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5076,7 +5247,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:723). */
+/** Backward of `addcdiv` (derivatives.yaml:747). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5105,7 +5276,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:728). */
+/** Backward of `clamp_min` (derivatives.yaml:752). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5129,7 +5300,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:731). */
+/** Backward of `clamp_max` (derivatives.yaml:755). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5153,7 +5324,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:735). */
+/** Backward of `max` (derivatives.yaml:759). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5178,7 +5349,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:738). */
+/** Backward of `min` (derivatives.yaml:762). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5203,7 +5374,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:741). */
+/** Backward of `sort.stable` (derivatives.yaml:765). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5229,7 +5400,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:745). */
+/** Backward of `_unique2` (derivatives.yaml:769). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5245,7 +5416,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:749). */
+/** Backward of `unique_dim` (derivatives.yaml:773). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5261,7 +5432,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:754). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:778). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5277,7 +5448,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:758). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:782). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5303,7 +5474,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:762). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:786). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5329,7 +5500,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:767). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:791). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5360,7 +5531,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:771). */
+/** Backward of `unique_consecutive` (derivatives.yaml:795). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5376,7 +5547,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:775). */
+/** Backward of `diagonal` (derivatives.yaml:799). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5400,7 +5571,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:778). */
+/** Backward of `diagonal_backward` (derivatives.yaml:802). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5422,7 +5593,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:782). */
+/** Backward of `_linalg_svd` (derivatives.yaml:806). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5451,7 +5622,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:786). */
+/** Backward of `div.Scalar` (derivatives.yaml:810). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5469,7 +5640,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:790). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:814). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5514,7 +5685,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:798). */
+/** Backward of `detach` (derivatives.yaml:822). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5529,7 +5700,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:803). */
+/** Backward of `acosh` (derivatives.yaml:827). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5551,7 +5722,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:806). */
+/** Backward of `asinh` (derivatives.yaml:830). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5573,7 +5744,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:809). */
+/** Backward of `atanh` (derivatives.yaml:833). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5595,7 +5766,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:812). */
+/** Backward of `log10` (derivatives.yaml:836). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5617,7 +5788,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:815). */
+/** Backward of `sgn` (derivatives.yaml:839). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -5633,7 +5804,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:818). */
+/** Backward of `erfinv` (derivatives.yaml:842). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5655,7 +5826,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:821). */
+/** Backward of `lgamma` (derivatives.yaml:845). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5677,7 +5848,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:824). */
+/** Backward of `digamma` (derivatives.yaml:848). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5699,7 +5870,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:827). */
+/** Backward of `polygamma` (derivatives.yaml:851). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -5723,7 +5894,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:830). */
+/** Backward of `polygamma_` (derivatives.yaml:854). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5747,7 +5918,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:833). */
+/** Backward of `i0` (derivatives.yaml:857). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5769,7 +5940,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:836). */
+/** Backward of `sinc` (derivatives.yaml:860). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5791,7 +5962,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:839). */
+/** Backward of `logit` (derivatives.yaml:863). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -5815,7 +5986,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:842). */
+/** Backward of `deg2rad` (derivatives.yaml:866). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -5831,7 +6002,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:845). */
+/** Backward of `rad2deg` (derivatives.yaml:869). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -5847,7 +6018,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:848). */
+/** Backward of `hypot` (derivatives.yaml:872). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5876,7 +6047,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:852). */
+/** Backward of `logaddexp` (derivatives.yaml:876). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5902,7 +6073,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:856). */
+/** Backward of `logaddexp2` (derivatives.yaml:880). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5928,7 +6099,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:860). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:884). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5954,7 +6125,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:864). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:888). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -5978,7 +6149,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:867). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:891). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6002,7 +6173,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:870). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:894). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6031,7 +6202,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:874). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:898). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6056,7 +6227,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:877). */
+/** Backward of `nextafter` (derivatives.yaml:901). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6082,7 +6253,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:881). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:905). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6108,7 +6279,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:887). */
+/** Backward of `nansum` (derivatives.yaml:911). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6134,7 +6305,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:890). */
+/** Backward of `var_mean.correction` (derivatives.yaml:914). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6161,7 +6332,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:893). */
+/** Backward of `std_mean.correction` (derivatives.yaml:917). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6191,7 +6362,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:896). */
+/** Backward of `aminmax` (derivatives.yaml:920). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6222,7 +6393,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:899). */
+/** Backward of `median` (derivatives.yaml:923). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6247,7 +6418,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:902). */
+/** Backward of `median.dim` (derivatives.yaml:926). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6275,7 +6446,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:906). */
+/** Backward of `nanmedian` (derivatives.yaml:930). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6300,7 +6471,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:909). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:933). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6328,7 +6499,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:913). */
+/** Backward of `mode` (derivatives.yaml:937). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6356,7 +6527,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:917). */
+/** Backward of `kthvalue` (derivatives.yaml:941). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6384,7 +6555,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:921). */
+/** Backward of `cummax` (derivatives.yaml:945). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6411,7 +6582,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:925). */
+/** Backward of `cummin` (derivatives.yaml:949). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6438,7 +6609,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:929). */
+/** Backward of `logcumsumexp` (derivatives.yaml:953). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6465,7 +6636,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:934). */
+/** Backward of `rot90` (derivatives.yaml:958). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6485,7 +6656,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:937). */
+/** Backward of `diag_embed` (derivatives.yaml:961). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6507,7 +6678,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:940). */
+/** Backward of `block_diag` (derivatives.yaml:964). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6531,7 +6702,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:943). */
+/** Backward of `trace` (derivatives.yaml:967). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6549,7 +6720,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:946). */
+/** Backward of `linalg_cross` (derivatives.yaml:970). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -6577,7 +6748,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:951). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:975). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -6615,7 +6786,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:955). */
+/** Backward of `index_reduce` (derivatives.yaml:979). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -6653,7 +6824,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:959). */
+/** Backward of `index_add` (derivatives.yaml:983). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6684,7 +6855,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:963). */
+/** Backward of `index_copy` (derivatives.yaml:987). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6713,7 +6884,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:967). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:991). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6737,7 +6908,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:970). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:994). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6762,7 +6933,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:974). */
+/** Backward of `put` (derivatives.yaml:998). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -6792,7 +6963,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:978). */
+/** Backward of `take` (derivatives.yaml:1002). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -6816,7 +6987,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:981). */
+/** Backward of `masked_scatter` (derivatives.yaml:1005). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -6841,7 +7012,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:985). */
+/** Backward of `slice_scatter` (derivatives.yaml:1009). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -6872,7 +7043,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:989). */
+/** Backward of `select_scatter` (derivatives.yaml:1013). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -6899,7 +7070,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:993). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1017). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -6928,7 +7099,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:997). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1021). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -6955,7 +7126,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1001). */
+/** Backward of `unfold` (derivatives.yaml:1025). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -6979,7 +7150,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1004). */
+/** Backward of `unfold_backward` (derivatives.yaml:1028). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7001,7 +7172,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1007). */
+/** Backward of `im2col` (derivatives.yaml:1031). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7027,7 +7198,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1010). */
+/** Backward of `col2im` (derivatives.yaml:1034). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7051,7 +7222,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1038). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7069,7 +7240,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1041). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7087,7 +7258,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1044). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7105,7 +7276,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1023). */
+/** Backward of `glu` (derivatives.yaml:1047). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7129,7 +7300,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1050). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7156,7 +7327,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1029). */
+/** Backward of `dist` (derivatives.yaml:1053). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7187,7 +7358,34 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1036). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1057). */
+export class PdistBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PdistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._pdist_backward(grad, self, p, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `special_entr` (derivatives.yaml:1063). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7209,7 +7407,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1039). */
+/** Backward of `special_ndtri` (derivatives.yaml:1066). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -7231,7 +7429,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1042). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1069). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7256,7 +7454,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1045). */
+/** Backward of `special_erfcx` (derivatives.yaml:1072). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7281,7 +7479,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1048). */
+/** Backward of `special_i0e` (derivatives.yaml:1075). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7306,7 +7504,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1051). */
+/** Backward of `special_i1` (derivatives.yaml:1078). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7331,7 +7529,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1054). */
+/** Backward of `special_i1e` (derivatives.yaml:1081). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7356,7 +7554,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1057). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1084). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7382,7 +7580,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1061). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1088). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7406,7 +7604,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1064). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1091). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -7430,7 +7628,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1067). */
+/** Backward of `special_zeta` (derivatives.yaml:1094). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7456,7 +7654,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1071). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1098). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7480,7 +7678,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1074). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1101). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -7496,7 +7694,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1077). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1104). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -7511,7 +7709,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1080). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1107). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -7526,7 +7724,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1083). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1110). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -7541,7 +7739,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1086). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1113). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -7556,7 +7754,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1089). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1116). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -7571,7 +7769,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1092). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1119). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -7586,7 +7784,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1095). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1122). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -7601,7 +7799,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1098). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1125). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -7616,7 +7814,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1101). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1128). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -7631,7 +7829,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1104). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1131). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -7646,7 +7844,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1107). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1134). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -7661,7 +7859,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1110). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1137). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -7676,7 +7874,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1113). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1140). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -7691,7 +7889,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1117). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1144). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -7706,7 +7904,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1120). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1147). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -7721,7 +7919,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1123). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1150). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -7736,7 +7934,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1127). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1154). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -7751,7 +7949,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1130). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1157). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -7766,7 +7964,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1133). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1160). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -7781,7 +7979,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1137). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1164). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -7796,7 +7994,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1140). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1167). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -7811,7 +8009,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1143). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1170). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -7826,7 +8024,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1147). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1174). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -7841,7 +8039,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1150). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1177). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -7856,7 +8054,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1153). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1180). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -7871,7 +8069,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1157). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1184). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -7886,7 +8084,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1160). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1187). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -7901,7 +8099,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1163). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1190). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -7916,7 +8114,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1167). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1194). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -7931,7 +8129,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1170). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1197). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -7946,7 +8144,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1173). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1200). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -7961,7 +8159,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1177). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1204). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -7976,7 +8174,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1180). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1207). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -7991,7 +8189,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1183). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1210). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -8006,7 +8204,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1187). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1214). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -8021,7 +8219,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1190). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1217). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -8036,7 +8234,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1193). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1220). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8051,7 +8249,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1197). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1224). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8066,7 +8264,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1200). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1227). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8081,7 +8279,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1203). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1230). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8096,7 +8294,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1207). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1234). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8111,7 +8309,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1210). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1237). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8126,7 +8324,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1213). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1240). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8141,7 +8339,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1217). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1244). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8156,7 +8354,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1220). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1247). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8171,7 +8369,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1223). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1250). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8186,7 +8384,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1227). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1254). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8201,7 +8399,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1230). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1257). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -12198,6 +12396,96 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mish'));
     return ops.mish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
+  threshold: kernel('threshold', (ks, self, threshold, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const gradFn = new ThresholdBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  threshold_: kernel('threshold_', (ks, self, threshold, value) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const gradFn = new ThresholdBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  threshold_out: kernel('threshold_out', (ks, self, threshold, value, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('threshold'));
+    return ops.threshold_out.redispatch(ks.and(afterAutogradKeyset), self, threshold, value, out);
+  }),
+  hardshrink: kernel('hardshrink', (ks, self, lambd) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const gradFn = new HardshrinkBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardshrink_out: kernel('hardshrink_out', (ks, self, lambd, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardshrink'));
+    return ops.hardshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+  }),
+  softshrink: kernel('softshrink', (ks, self, lambd) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const gradFn = new SoftshrinkBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softshrink'));
+    return ops.softshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+  }),
+  threshold_backward: kernel('threshold_backward', (ks, gradOutput, self, threshold) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    const gradFn = new ThresholdBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.threshold_ = threshold;
+    const result = ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardshrink_backward: kernel('hardshrink_backward', (ks, gradOut, self, lambd) => {
+    const rg = anyRequiresGrad(gradOut, self);
+    if (!rg) return ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    const gradFn = new HardshrinkBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softshrink_backward: kernel('softshrink_backward', (ks, gradOutput, self, lambd) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    const gradFn = new SoftshrinkBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lambd_ = lambd;
+    const result = ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   leaky_relu_backward: kernel('leaky_relu_backward', (ks, gradOutput, self, negativeSlope, selfIsResult) => {
     const rg = anyRequiresGrad(gradOutput, self);
     if (!rg) return ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
@@ -12348,6 +12636,27 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.reduction_ = reduction;
     gradFn.delta_ = delta;
     const result = ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _pdist_forward: kernel('_pdist_forward', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new PdistBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    const result = ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _pdist_backward: kernel('_pdist_backward', (ks, grad, self, p, pdist) => {
+    const rg = anyRequiresGrad(grad, self, pdist);
+    if (!rg) return ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_pdist_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(self), gradientEdge(pdist)]);
+    const result = ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -16086,6 +16395,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   mish_out: kernel('mish_out', (ks, self, out) => {
     const result = ops.mish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  threshold_: kernel('threshold_', (ks, self, threshold, value) => {
+    const result = ops.threshold_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, threshold, value);
+    self.bumpVersion();
+    return result;
+  }),
+  threshold_out: kernel('threshold_out', (ks, self, threshold, value, out) => {
+    const result = ops.threshold_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, threshold, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardshrink_out: kernel('hardshrink_out', (ks, self, lambd, out) => {
+    const result = ops.hardshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
+    out.bumpVersion();
+    return result;
+  }),
+  softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
+    const result = ops.softshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
     out.bumpVersion();
     return result;
   }),

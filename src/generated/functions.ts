@@ -7484,6 +7484,54 @@ function bad_layer_norm(a: readonly unknown[]): never {
   ], false, SIGS_layer_norm);
 }
 
+const SIGS_rms_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, float eps = None)"];
+
+/** `torch.rms_norm`: `rms_norm`. */
+export function rms_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, eps?: number | null, options?: { weight?: Tensor | null; eps?: number | null }): Tensor;
+export function rms_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rms_norm", a[--n] as Kw);
+  // rms_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("rms_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("rms_norm", 'eps', 'float', (o.eps === null || isFloat(o.eps)), o.eps);
+        v3 = o.eps as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("rms_norm", o, ["input","normalized_shape","weight","eps"], ["input","normalized_shape","weight","eps"], n);
+      return at.rms_norm(v0, v1, v2, v3);
+    }
+  }
+  return bad_rms_norm(a);
+}
+
+function bad_rms_norm(a: readonly unknown[]): never {
+  return badCall("rms_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "normalized_shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rms_norm);
+}
+
 const SIGS_native_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight, Tensor bias, float eps)"];
 
 /** `torch.native_layer_norm`: `native_layer_norm`. */
@@ -7608,6 +7656,216 @@ function bad_dropout(a: readonly unknown[]): never {
     { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
     { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
   ], false, SIGS_dropout);
+}
+
+const SIGS_feature_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_dropout`: `feature_dropout`. */
+export function feature_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_dropout", a[--n] as Kw);
+  // feature_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_dropout(v0, v1, v2);
+    }
+  }
+  return bad_feature_dropout(a);
+}
+
+function bad_feature_dropout(a: readonly unknown[]): never {
+  return badCall("feature_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_dropout);
+}
+
+const SIGS_feature_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_dropout_`: `feature_dropout_`. */
+export function feature_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_dropout_", a[--n] as Kw);
+  // feature_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_feature_dropout_(a);
+}
+
+function bad_feature_dropout_(a: readonly unknown[]): never {
+  return badCall("feature_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_dropout_);
+}
+
+const SIGS_alpha_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.alpha_dropout`: `alpha_dropout`. */
+export function alpha_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function alpha_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function alpha_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function alpha_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alpha_dropout", a[--n] as Kw);
+  // alpha_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("alpha_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.alpha_dropout(v0, v1, v2);
+    }
+  }
+  return bad_alpha_dropout(a);
+}
+
+function bad_alpha_dropout(a: readonly unknown[]): never {
+  return badCall("alpha_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_alpha_dropout);
+}
+
+const SIGS_alpha_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.alpha_dropout_`: `alpha_dropout_`. */
+export function alpha_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function alpha_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function alpha_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function alpha_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alpha_dropout_", a[--n] as Kw);
+  // alpha_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("alpha_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.alpha_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_alpha_dropout_(a);
+}
+
+function bad_alpha_dropout_(a: readonly unknown[]): never {
+  return badCall("alpha_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_alpha_dropout_);
+}
+
+const SIGS_feature_alpha_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_alpha_dropout`: `feature_alpha_dropout`. */
+export function feature_alpha_dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_alpha_dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_alpha_dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_alpha_dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_alpha_dropout", a[--n] as Kw);
+  // feature_alpha_dropout
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_alpha_dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_alpha_dropout(v0, v1, v2);
+    }
+  }
+  return bad_feature_alpha_dropout(a);
+}
+
+function bad_feature_alpha_dropout(a: readonly unknown[]): never {
+  return badCall("feature_alpha_dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_alpha_dropout);
+}
+
+const SIGS_feature_alpha_dropout_ = ["(Tensor input, float p, bool train)"];
+
+/** `torch.feature_alpha_dropout_`: `feature_alpha_dropout_`. */
+export function feature_alpha_dropout_(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function feature_alpha_dropout_(input: Tensor, p: number, options: { train: boolean }): Tensor;
+export function feature_alpha_dropout_(input: Tensor, p: number, train: boolean): Tensor;
+export function feature_alpha_dropout_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("feature_alpha_dropout_", a[--n] as Kw);
+  // feature_alpha_dropout_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("feature_alpha_dropout_", o, ["input","p","train"], ["input","p","train"], n);
+      return at.feature_alpha_dropout_(v0, v1, v2);
+    }
+  }
+  return bad_feature_alpha_dropout_(a);
+}
+
+function bad_feature_alpha_dropout_(a: readonly unknown[]): never {
+  return badCall("feature_alpha_dropout_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_feature_alpha_dropout_);
 }
 
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
@@ -12886,6 +13144,273 @@ function bad_mish_(a: readonly unknown[]): never {
   ], false, SIGS_mish_);
 }
 
+const SIGS_threshold = ["(Tensor input, Number threshold, Number value, *, Tensor out = None)"];
+
+/** `torch.threshold`: `threshold`. */
+export function threshold(input: Tensor, options: { threshold: number | boolean; value: number | boolean; out?: Tensor }): Tensor;
+export function threshold(input: Tensor, threshold: number | boolean, options: { value: number | boolean; out?: Tensor }): Tensor;
+export function threshold(input: Tensor, threshold: number | boolean, value: number | boolean, options?: { out?: Tensor }): Tensor;
+export function threshold(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold", a[--n] as Kw);
+  // threshold (out=: threshold.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","threshold","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold", o, ["input","threshold","value","out"], ["input","threshold","value"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("threshold", 'out', 'Tensor', isTensor(out), out);
+        return at.threshold_out(v0, v1, v2, out as Tensor);
+      }
+      return at.threshold(v0, v1, v2);
+    }
+  }
+  return bad_threshold(a);
+}
+
+function bad_threshold(a: readonly unknown[]): never {
+  return badCall("threshold", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_threshold);
+}
+
+const SIGS_threshold_ = ["(Tensor input, Number threshold, Number value)"];
+
+/** `torch.threshold_`: `threshold_`. */
+export function threshold_(input: Tensor, options: { threshold: number | boolean; value: number | boolean }): Tensor;
+export function threshold_(input: Tensor, threshold: number | boolean, options: { value: number | boolean }): Tensor;
+export function threshold_(input: Tensor, threshold: number | boolean, value: number | boolean): Tensor;
+export function threshold_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold_", a[--n] as Kw);
+  // threshold_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","threshold","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold_", o, ["input","threshold","value"], ["input","threshold","value"], n);
+      return at.threshold_(v0, v1, v2);
+    }
+  }
+  return bad_threshold_(a);
+}
+
+function bad_threshold_(a: readonly unknown[]): never {
+  return badCall("threshold_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_threshold_);
+}
+
+const SIGS_hardshrink = ["(Tensor input, Number lambd = 0.5, *, Tensor out = None)"];
+
+/** `torch.hardshrink`: `hardshrink`. */
+export function hardshrink(input: Tensor, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function hardshrink(input: Tensor, lambd?: number | boolean, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function hardshrink(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink", a[--n] as Kw);
+  // hardshrink (out=: hardshrink.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("hardshrink", 'lambd', 'Number', isScalar(o.lambd), o.lambd);
+        v1 = o.lambd as number | boolean;
+      } else v1 = 0.5;
+      if (o !== undefined) checkKw("hardshrink", o, ["input","lambd","out"], ["input","lambd"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardshrink", 'out', 'Tensor', isTensor(out), out);
+        return at.hardshrink_out(v0, v1, out as Tensor);
+      }
+      return at.hardshrink(v0, v1);
+    }
+  }
+  return bad_hardshrink(a);
+}
+
+function bad_hardshrink(a: readonly unknown[]): never {
+  return badCall("hardshrink", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardshrink);
+}
+
+const SIGS_softshrink = ["(Tensor input, Number lambd = 0.5, *, Tensor out = None)"];
+
+/** `torch.softshrink`: `softshrink`. */
+export function softshrink(input: Tensor, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function softshrink(input: Tensor, lambd?: number | boolean, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+export function softshrink(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softshrink", a[--n] as Kw);
+  // softshrink (out=: softshrink.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("softshrink", 'lambd', 'Number', isScalar(o.lambd), o.lambd);
+        v1 = o.lambd as number | boolean;
+      } else v1 = 0.5;
+      if (o !== undefined) checkKw("softshrink", o, ["input","lambd","out"], ["input","lambd"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("softshrink", 'out', 'Tensor', isTensor(out), out);
+        return at.softshrink_out(v0, v1, out as Tensor);
+      }
+      return at.softshrink(v0, v1);
+    }
+  }
+  return bad_softshrink(a);
+}
+
+function bad_softshrink(a: readonly unknown[]): never {
+  return badCall("softshrink", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_softshrink);
+}
+
+const SIGS_threshold_backward = ["(Tensor grad_output, Tensor input, Number threshold)"];
+
+/** `torch.threshold_backward`: `threshold_backward`. */
+export function threshold_backward(gradOutput: Tensor, options: { input: Tensor; threshold: number | boolean }): Tensor;
+export function threshold_backward(gradOutput: Tensor, input: Tensor, options: { threshold: number | boolean }): Tensor;
+export function threshold_backward(gradOutput: Tensor, input: Tensor, threshold: number | boolean): Tensor;
+export function threshold_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("threshold_backward", a[--n] as Kw);
+  // threshold_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","threshold"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("threshold_backward", o, ["grad_output","input","threshold"], ["grad_output","input","threshold"], n);
+      return at.threshold_backward(v0, v1, v2);
+    }
+  }
+  return bad_threshold_backward(a);
+}
+
+function bad_threshold_backward(a: readonly unknown[]): never {
+  return badCall("threshold_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_threshold_backward);
+}
+
+const SIGS_hardshrink_backward = ["(Tensor grad_out, Tensor input, Number lambd)"];
+
+/** `torch.hardshrink_backward`: `hardshrink_backward`. */
+export function hardshrink_backward(gradOut: Tensor, options: { input: Tensor; lambd: number | boolean }): Tensor;
+export function hardshrink_backward(gradOut: Tensor, input: Tensor, options: { lambd: number | boolean }): Tensor;
+export function hardshrink_backward(gradOut: Tensor, input: Tensor, lambd: number | boolean): Tensor;
+export function hardshrink_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink_backward", a[--n] as Kw);
+  // hardshrink_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_out","input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("hardshrink_backward", o, ["grad_out","input","lambd"], ["grad_out","input","lambd"], n);
+      return at.hardshrink_backward(v0, v1, v2);
+    }
+  }
+  return bad_hardshrink_backward(a);
+}
+
+function bad_hardshrink_backward(a: readonly unknown[]): never {
+  return badCall("hardshrink_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardshrink_backward);
+}
+
+const SIGS_softshrink_backward = ["(Tensor grad_output, Tensor input, Number lambd)"];
+
+/** `torch.softshrink_backward`: `softshrink_backward`. */
+export function softshrink_backward(gradOutput: Tensor, options: { input: Tensor; lambd: number | boolean }): Tensor;
+export function softshrink_backward(gradOutput: Tensor, input: Tensor, options: { lambd: number | boolean }): Tensor;
+export function softshrink_backward(gradOutput: Tensor, input: Tensor, lambd: number | boolean): Tensor;
+export function softshrink_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softshrink_backward", a[--n] as Kw);
+  // softshrink_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("softshrink_backward", o, ["grad_output","input","lambd"], ["grad_output","input","lambd"], n);
+      return at.softshrink_backward(v0, v1, v2);
+    }
+  }
+  return bad_softshrink_backward(a);
+}
+
+function bad_softshrink_backward(a: readonly unknown[]): never {
+  return badCall("softshrink_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_softshrink_backward);
+}
+
 const SIGS_leaky_relu_backward = ["(Tensor grad_output, Tensor input, Number negative_slope, bool self_is_result)"];
 
 /** `torch.leaky_relu_backward`: `leaky_relu_backward`. */
@@ -13766,6 +14291,118 @@ function bad_pairwise_distance(a: readonly unknown[]): never {
     { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_pairwise_distance);
+}
+
+const SIGS_pdist = ["(Tensor input, float p = 2)"];
+
+/** `torch.pdist`: `pdist`. */
+export function pdist(input: Tensor, options?: { p?: number }): Tensor;
+export function pdist(input: Tensor, p?: number, options?: { p?: number }): Tensor;
+export function pdist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pdist", a[--n] as Kw);
+  // pdist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("pdist", 'p', 'float', isFloat(o.p), o.p);
+        v1 = o.p as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("pdist", o, ["input","p"], ["input","p"], n);
+      return at.pdist(v0, v1);
+    }
+  }
+  return bad_pdist(a);
+}
+
+function bad_pdist(a: readonly unknown[]): never {
+  return badCall("pdist", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pdist);
+}
+
+const SIGS__pdist_forward = ["(Tensor input, float p = 2)"];
+
+/** `torch._pdist_forward`: `_pdist_forward`. */
+export function _pdist_forward(input: Tensor, options?: { p?: number }): Tensor;
+export function _pdist_forward(input: Tensor, p?: number, options?: { p?: number }): Tensor;
+export function _pdist_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_pdist_forward", a[--n] as Kw);
+  // _pdist_forward
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("_pdist_forward", 'p', 'float', isFloat(o.p), o.p);
+        v1 = o.p as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("_pdist_forward", o, ["input","p"], ["input","p"], n);
+      return at._pdist_forward(v0, v1);
+    }
+  }
+  return bad__pdist_forward(a);
+}
+
+function bad__pdist_forward(a: readonly unknown[]): never {
+  return badCall("_pdist_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS__pdist_forward);
+}
+
+const SIGS__pdist_backward = ["(Tensor grad, Tensor input, float p, Tensor pdist)"];
+
+/** `torch._pdist_backward`: `_pdist_backward`. */
+export function _pdist_backward(grad: Tensor, options: { input: Tensor; p: number; pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, options: { p: number; pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, p: number, options: { pdist: Tensor }): Tensor;
+export function _pdist_backward(grad: Tensor, input: Tensor, p: number, pdist: Tensor): Tensor;
+export function _pdist_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_pdist_backward", a[--n] as Kw);
+  // _pdist_backward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad","input","p","pdist"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("_pdist_backward", o, ["grad","input","p","pdist"], ["grad","input","p","pdist"], n);
+      return at._pdist_backward(v0, v1, v2, v3);
+    }
+  }
+  return bad__pdist_backward(a);
+}
+
+function bad__pdist_backward(a: readonly unknown[]): never {
+  return badCall("_pdist_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "pdist", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__pdist_backward);
 }
 
 const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];

@@ -738,6 +738,13 @@ export interface TensorMethods {
   norm(p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  /** `hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor` */
+  hardshrink(options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+  hardshrink(lambd?: number | boolean, options?: { lambd?: number | boolean; out?: Tensor }): Tensor;
+  /** `hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor` */
+  hardshrink_backward(options: { grad_out?: Tensor; gradOut?: Tensor; lambd: number | boolean }): Tensor;
+  hardshrink_backward(gradOut: Tensor, options: { lambd: number | boolean }): Tensor;
+  hardshrink_backward(gradOut: Tensor, lambd: number | boolean): Tensor;
   /** `prelu(Tensor self, Tensor weight) -> Tensor` */
   prelu(options: { weight: Tensor }): Tensor;
   prelu(weight: Tensor): Tensor;
@@ -7658,6 +7665,73 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.norm", a, SIGS_norm);
 }
 
+const SIGS_hardshrink = ["(Number lambd = 0.5, *, Tensor out = None)"];
+
+function method_hardshrink(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink", a[--n] as Kw);
+  // hardshrink (out=: hardshrink.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isScalar(p[0]))) {
+      let v0: number | boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | boolean;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("hardshrink", 'lambd', 'Number', isScalar(o.lambd), o.lambd);
+        v0 = o.lambd as number | boolean;
+      } else v0 = 0.5;
+      if (o !== undefined) checkKw("hardshrink", o, ["lambd","out"], ["lambd"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardshrink", 'out', 'Tensor', isTensor(out), out);
+        return at.hardshrink_out(this, v0, out as Tensor);
+      }
+      return at.hardshrink(this, v0);
+    }
+  }
+  return bad_hardshrink(a);
+}
+
+function bad_hardshrink(a: readonly unknown[]): never {
+  return badCall("hardshrink", a, [
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardshrink);
+}
+
+const SIGS_hardshrink_backward = ["(Tensor grad_out, Number lambd)"];
+
+function method_hardshrink_backward(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardshrink_backward", a[--n] as Kw);
+  // hardshrink_backward
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_out","lambd"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("hardshrink_backward", o, ["grad_out","lambd"], ["grad_out","lambd"], n);
+      return at.hardshrink_backward(v0, this, v1);
+    }
+  }
+  return bad_hardshrink_backward(a);
+}
+
+function bad_hardshrink_backward(a: readonly unknown[]): never {
+  return badCall("hardshrink_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lambd", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardshrink_backward);
+}
+
 const SIGS_prelu = ["(Tensor weight)"];
 
 function method_prelu(this: Tensor, ...a: unknown[]): unknown {
@@ -12022,6 +12096,8 @@ export function installTensorMethods(proto: object): void {
     cumprod: { value: method_cumprod, writable: true, configurable: true },
     cumprod_: { value: method_cumprod_, writable: true, configurable: true },
     norm: { value: method_norm, writable: true, configurable: true },
+    hardshrink: { value: method_hardshrink, writable: true, configurable: true },
+    hardshrink_backward: { value: method_hardshrink_backward, writable: true, configurable: true },
     prelu: { value: method_prelu, writable: true, configurable: true },
     addcmul: { value: method_addcmul, writable: true, configurable: true },
     addcmul_: { value: method_addcmul_, writable: true, configurable: true },

@@ -2,7 +2,7 @@
 // gelu (with `approximate`). Mirrors aten/src/ATen/native/Activation.cpp and native/cpu/Activation.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { TensorIterator, TensorIteratorConfig, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -363,4 +363,103 @@ export function preluKernelBackward(_ks: DispatchKeySet, grad: Tensor, self: Ten
     if (lead > 0) gradWeight = aten().view.call(gradWeight, [...ws]);
   }
   return [gradSelf, gradWeight];
+}
+
+// ---- threshold, hardshrink, softshrink (Activation.cpp) and their backward operators
+
+/** The scalar as the iterator's dtype computes with it: truncated for the integer dtypes, rounded for the floats. */
+function scalarIn(dtype: ScalarType, v: Num): number {
+  return isFloatingType(dtype) ? rounderFor(dtype)(Number(v)) : Math.trunc(Number(v));
+}
+
+/** `threshold(self, threshold, value)`: x <= threshold ? value : x, every dtype but Bool (NaN stays NaN). */
+export const thresholdStructured: StructuredKernel<[Tensor, Num, Num]> = {
+  meta: (out, self) => TensorIterator.unaryOp(out, self),
+  impl(iter, _self, threshold, value) {
+    if (iter.isMeta) return;
+    const dtype = iter.commonDtype;
+    if (dtype === ScalarType.Bool || !(isFloatingType(dtype) || isIntegralType(dtype, false)))
+      throw notImplementedForDtype('threshold_cpu', dtype);
+    const [t, v] = [scalarIn(dtype, threshold), scalarIn(dtype, value)];
+    cpuKernel(iter, (x) => (x <= t ? v : x));
+  },
+};
+
+/** `threshold_backward(grad, self, threshold)`: self <= threshold ? 0 : grad. */
+export function thresholdBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, threshold: Num): Tensor {
+  const iter = TensorIterator.binaryOp(null, grad, self);
+  if (!iter.isMeta) {
+    const dtype = iter.commonDtype;
+    if (dtype === ScalarType.Bool || !(isFloatingType(dtype) || isIntegralType(dtype, false)))
+      throw notImplementedForDtype('threshold_backward_cpu', dtype);
+    const t = scalarIn(dtype, threshold);
+    cpuKernel(iter, (g, x) => (x <= t ? 0 : g));
+  }
+  return iter.output() as Tensor;
+}
+
+/** `hardshrink(self, lambd=0.5)`: 0 on [-lambd, lambd], x elsewhere (NaN stays NaN). */
+export const hardshrinkStructured = floatUnary(
+  'hardshrink_cpu',
+  (lambd = 0.5) =>
+    (x) =>
+      x >= -lambd && x <= lambd ? 0 : x,
+);
+
+export function hardshrinkBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor, lambd: Num): Tensor {
+  const l = Number(lambd);
+  return floatBackward(ks, 'hardshrink_backward_cpu', grad, self, (g, x) => (x >= -l && x <= l ? 0 : g));
+}
+
+/** The largest finite value of a floating dtype (PyTorch's `std::numeric_limits<T>::max()`), as C++ prints it. */
+const MAX_TEXT: Partial<Record<ScalarType, string>> = {
+  [ScalarType.Float]: '3.40282e+38',
+  [ScalarType.Double]: '1.79769e+308',
+  [ScalarType.Half]: '65504',
+  [ScalarType.BFloat16]: '3.38953e+38',
+};
+const MAX_VALUE: Partial<Record<ScalarType, number>> = {
+  [ScalarType.Float]: 3.4028234663852886e38,
+  [ScalarType.Double]: Number.MAX_VALUE,
+  [ScalarType.Half]: 65504,
+  [ScalarType.BFloat16]: 3.3895313892515355e38,
+};
+
+/** `softshrink(self, lambd=0.5)`: x ∓ lambd outside [-lambd, lambd], a signed zero inside (x·0), NaN kept; lambd in [0, max]. */
+export const softshrinkStructured: StructuredKernel<[Tensor, Num]> = {
+  meta(out, self, lambd) {
+    const dtype = self.scalarType;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype('softshrink_check', dtype);
+    const l = Number(lambd);
+    if (!(l >= 0 && l <= (MAX_VALUE[dtype] ?? Infinity))) {
+      throw new Error(
+        `lambda must be in range [0, ${MAX_TEXT[dtype] ?? ''}] for input dtype ${scalarTypeToString(dtype)}, but found ${cppDouble(l)}`,
+      );
+    }
+    return TensorIterator.unaryOp(out, self);
+  },
+  impl(iter, _self, lambd) {
+    if (iter.isMeta) return;
+    const r = rounderFor(iter.commonDtype);
+    const l = r(Number(lambd));
+    cpuKernel(iter, (x) => (x !== x ? x : x > l ? r(x - l) : x < -l ? r(x + l) : x * 0));
+  },
+};
+
+export function softshrinkBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor, lambd: Num): Tensor {
+  const l = Number(lambd);
+  return floatBackward(ks, 'softshrink_backward_cpu', grad, self, (g, x) => (x >= -l && x <= l ? 0 : g));
+}
+
+/** A double as C++'s `ostream <<` prints it (6 significant digits, no trailing zeros). */
+function cppDouble(v: number): string {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+  const s = v.toPrecision(6);
+  if (s.includes('e')) {
+    const [m, e] = s.split('e') as [string, string];
+    const mm = m.includes('.') ? m.replace(/\.?0+$/, '') : m;
+    const n = Number(e);
+    return `${mm}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
+  }
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }

@@ -2,7 +2,8 @@
 // aten/src/ATen/native/layer_norm.cpp and native/cpu/layer_norm_kernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
@@ -294,4 +295,50 @@ function writeAll(t: Tensor, values: Float64Array): void {
   }
   const T = storedElements(t);
   for (let i = 0; i < values.length; i++) writeElement(t.scalarType, T.data, T.base + i, values[i] as number);
+}
+
+/** float32's machine epsilon and float64's (`std::numeric_limits<opmath_t>::epsilon()`). */
+const EPSILON: Partial<Record<ScalarType, number>> = { [ScalarType.Float]: 1.1920928955078125e-7, [ScalarType.Double]: Number.EPSILON };
+
+/**
+ * `rms_norm(input, normalized_shape, weight=None, eps=None)`, CompositeImplicitAutograd as PyTorch's CPU path
+ * (layer_norm.cpp, rms_norm_composite): input · rsqrt(mean(input², trailing dims, keepdim) + eps), times the
+ * weight, cast back to the input's dtype; eps defaults to the computation dtype's machine epsilon. Half and
+ * BFloat16 compute in float (the opmath type).
+ */
+export function rmsNorm(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  normalizedShape: number[],
+  weight: Tensor | null = null,
+  eps: number | null = null,
+): Tensor {
+  const k = normalizedShape.length;
+  const ns = `[${normalizedShape.join(', ')}]`;
+  if (k === 0) {
+    throw new Error(
+      `Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`,
+    );
+  }
+  if (weight !== null && !(weight.dim() === k && weight.sizes.every((s, i) => s === normalizedShape[i]))) {
+    throw new Error(
+      `Expected weight to be of same shape as normalized_shape, but got weight of shape [${weight.sizes.join(', ')}] and normalized_shape = ${ns}`,
+    );
+  }
+  const axis = input.dim() - k;
+  if (axis < 0 || input.sizes.slice(axis).some((s, i) => s !== normalizedShape[i])) {
+    throw new Error(
+      `Given normalized_shape=${ns}, expected input with shape [*${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`,
+    );
+  }
+  const dtype = input.scalarType;
+  const opmath = dtype === ScalarType.Half || dtype === ScalarType.BFloat16 ? ScalarType.Float : dtype;
+  const epsVal = eps ?? EPSILON[opmath];
+  if (epsVal === undefined) throw notImplementedForDtype('rms_norm', dtype);
+  const dims = normalizedShape.map((_, i) => input.dim() - i - 1);
+  const up = at.to_dtype(input, opmath);
+  const rstd = at.rsqrt(at.add__Tensor(at.mean_dim(at.pow_Tensor_Scalar(up, 2), dims, true), wrapScalar(epsVal)));
+  let result = at.mul_Tensor(up, rstd);
+  if (weight !== null) result = at.mul_Tensor(result, weight);
+  return at.to_dtype(result, dtype);
 }

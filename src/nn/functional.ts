@@ -5,10 +5,12 @@
 export {
   elu,
   gelu,
+  hardshrink,
   hardswish,
   hardtanh,
   leaky_relu,
   log_softmax,
+  logsigmoid,
   mish,
   prelu,
   relu,
@@ -16,13 +18,19 @@ export {
   sigmoid,
   silu,
   softmax,
+  softmin,
   softplus,
+  softshrink,
+  softsign,
   tanh,
+  tanhshrink,
+  threshold,
+  threshold_,
 } from './functional/activation.js';
 export { bilinear, linear } from './functional/linear.js';
-export { dropout } from './functional/dropout.js';
+export { alpha_dropout, dropout, dropout2d, dropout3d, feature_alpha_dropout } from './functional/dropout.js';
 export { embedding, one_hot } from './functional/sparse.js';
-export { cosine_similarity, pairwise_distance } from './functional/distance.js';
+export { cosine_similarity, pairwise_distance, pdist } from './functional/distance.js';
 export {
   adaptive_avg_pool2d,
   adaptive_avg_pool3d,
@@ -40,7 +48,7 @@ export {
   pad,
   unfold,
 } from './functional/conv.js';
-export { batch_norm, group_norm, instance_norm, layer_norm, normalize } from './functional/normalization.js';
+export { batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, normalize, rms_norm } from './functional/normalization.js';
 export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
@@ -74,4 +82,5 @@ export {
   poisson_nll_loss,
   soft_margin_loss,
   triplet_margin_loss,
+  triplet_margin_with_distance_loss,
 } from './functional/margin.js';

@@ -8,11 +8,29 @@ export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
 export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
-export { ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention } from './modules/activation.js';
+export {
+  ReLU,
+  LeakyReLU,
+  PReLU,
+  GELU,
+  SiLU,
+  Tanh,
+  Sigmoid,
+  Softmax,
+  LogSoftmax,
+  Softmin,
+  LogSigmoid,
+  Softsign,
+  Tanhshrink,
+  Threshold,
+  Softshrink,
+  Hardshrink,
+  MultiheadAttention,
+} from './modules/activation.js';
 export { Flatten, Unflatten } from './modules/flatten.js';
-export { Dropout } from './modules/dropout.js';
+export { Dropout, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from './modules/dropout.js';
 export { Embedding } from './modules/sparse.js';
-export { LayerNorm, GroupNorm } from './modules/normalization.js';
+export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
 export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d } from './modules/pooling.js';
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
@@ -26,7 +44,9 @@ export {
   KLDivLoss,
   BCELoss,
   BCEWithLogitsLoss,
+  TripletMarginWithDistanceLoss,
 } from './modules/loss.js';
+export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
 /** `torch.nn.functional`: the functional forms of layers, activations and losses. */
 export * as functional from './functional.js';

@@ -6,8 +6,35 @@ import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { parseArgs, type Rest } from '../modules/utils.js';
 
-// F.softplus is the native binding itself (torch._C._nn.softplus).
-export { softplus } from '../../api/torch.js';
+// F.softplus, F.softshrink and F.hardshrink are the native bindings themselves (torch._C._nn.softplus,
+// torch._C._nn.softshrink, torch.hardshrink); F.logsigmoid is torch._C._nn.log_sigmoid.
+export { hardshrink, log_sigmoid as logsigmoid, softplus, softshrink } from '../../api/torch.js';
+
+/** `F.threshold(input, threshold, value, inplace=False)`: `torch.threshold` / `threshold_`. */
+export function threshold(
+  input: Tensor,
+  threshold: number,
+  value: number,
+  ...rest: Rest<[inplace: boolean], { inplace?: boolean }>
+): Tensor {
+  const { inplace } = parseArgs('threshold', { inplace: false }, rest);
+  return inplace ? torch.threshold_(input, threshold, value) : torch.threshold(input, threshold, value);
+}
+
+/** `F.threshold_(input, threshold, value)`. */
+export function threshold_(input: Tensor, threshold: number, value: number): Tensor {
+  return torch.threshold_(input, threshold, value);
+}
+
+/** `F.softsign(input)`: input / (|input| + 1), PyTorch's Python composition (DivBackward0). */
+export function softsign(input: Tensor): Tensor {
+  return input.div(input.abs().add(1));
+}
+
+/** `F.tanhshrink(input)`: input - tanh(input), PyTorch's Python composition (SubBackward0). */
+export function tanhshrink(input: Tensor): Tensor {
+  return input.sub(input.tanh());
+}
 
 /** `F.prelu(input, weight)`: max(0, x) + weight·min(0, x), the weight per channel (dim 1) or one for all (`torch.prelu`). */
 export function prelu(input: Tensor, weight: Tensor): Tensor {
@@ -82,6 +109,15 @@ export function log_softmax(
 ): Tensor {
   const { dim, dtype } = parseArgs('log_softmax', { dim: null as number | null, dtype: null as string | null }, rest);
   return input.log_softmax(dim ?? softmaxDim('log_softmax', input.dim()), dtype);
+}
+
+/** `F.softmin(input, dim=None, dtype=None)`: softmax of -input (PyTorch's Python composition). */
+export function softmin(
+  input: Tensor,
+  ...rest: Rest<[dim: number | null, dtype: string | null], { dim?: number | null; dtype?: string | null }>
+): Tensor {
+  const { dim, dtype } = parseArgs('softmin', { dim: null as number | null, dtype: null as string | null }, rest);
+  return input.neg().softmax(dim ?? softmaxDim('softmin', input.dim()), dtype);
 }
 
 /** `F.elu(input, alpha=1.0, inplace=False)`: `torch.elu` / `elu_`. */

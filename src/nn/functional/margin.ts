@@ -178,3 +178,41 @@ export function gaussian_nll_loss(
   if (a.reduction === 'sum') return torch.sum(loss);
   return loss;
 }
+
+/**
+ * `F.triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+ * swap=False, reduction='mean')`: PyTorch's Python form over `distance_function` (default
+ * `torch.pairwise_distance`).
+ */
+export function triplet_margin_with_distance_loss(
+  anchor: Tensor,
+  positive: Tensor,
+  negative: Tensor,
+  options: {
+    distance_function?: ((a: Tensor, b: Tensor) => Tensor) | null;
+    margin?: number;
+    swap?: boolean;
+    reduction?: Reduction;
+  } = {},
+): Tensor {
+  const a = parseArgs(
+    'triplet_margin_with_distance_loss',
+    { distance_function: null as ((a: Tensor, b: Tensor) => Tensor) | null, margin: 1.0, swap: false, reduction: 'mean' as string },
+    [options],
+  );
+  if (a.reduction !== 'mean' && a.reduction !== 'sum' && a.reduction !== 'none')
+    throw new Error(`${a.reduction} is not a valid value for reduction`);
+  if (a.margin <= 0) throw new Error(`margin must be greater than 0, got ${pyFloat(a.margin)}`);
+  const [ad, pd, nd] = [anchor.dim(), positive.dim(), negative.dim()];
+  if (!(ad === pd && pd === nd)) {
+    throw new Error(
+      `The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor ${ad}D, positive ${pd}D, and negative ${nd}D inputs`,
+    );
+  }
+  const dist = a.distance_function ?? ((x: Tensor, y: Tensor): Tensor => torch.pairwise_distance(x, y));
+  const distPos = dist(anchor, positive);
+  let distNeg = dist(anchor, negative);
+  if (a.swap) distNeg = torch.minimum(distNeg, dist(positive, negative));
+  const loss = torch.clamp_min(distPos.add(a.margin).sub(distNeg), 0);
+  return a.reduction === 'sum' ? torch.sum(loss) : a.reduction === 'mean' ? torch.mean(loss) : loss;
+}

@@ -1,4 +1,5 @@
-// nn.functional: the normalization functions batch_norm, layer_norm, group_norm, instance_norm and normalize.
+// nn.functional: the normalization functions batch_norm, layer_norm, rms_norm, group_norm, instance_norm,
+// local_response_norm and normalize.
 // Mirrors the matching parts of torch/nn/functional.py. Each binds PyTorch's Python signature and calls the
 // native operator (torch.batch_norm, torch.layer_norm, torch.group_norm), so autograd records PyTorch's nodes;
 // normalize is PyTorch's decomposition.
@@ -122,4 +123,46 @@ export function normalize(
   const norm = torch.norm(input, p, { dim, keepdim: true });
   if (out === null) return input.div(norm.clamp_min(eps).expandAs(input));
   return torch.div(input, norm.clamp_min_(eps).expandAs(input), { out });
+}
+
+/** `F.rms_norm(input, normalized_shape, weight=None, eps=None)`: `torch.rms_norm`. */
+export function rms_norm(
+  input: Tensor,
+  normalized_shape: number | number[],
+  ...rest: Rest<[weight: Tensor | null, eps: number | null], { weight?: Tensor | null; eps?: number | null }>
+): Tensor {
+  const a = parseArgs('rms_norm', { weight: null as Tensor | null, eps: null as number | null }, rest);
+  return torch.rms_norm(input, typeof normalized_shape === 'number' ? [normalized_shape] : normalized_shape, a.weight, a.eps);
+}
+
+/**
+ * `F.local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0)`: PyTorch's Python form, an average of the
+ * squares over `size` neighbouring channels (avg_pool2d for 3-d input, avg_pool3d above).
+ */
+export function local_response_norm(
+  input: Tensor,
+  size: number,
+  ...rest: Rest<[alpha: number, beta: number, k: number], { alpha?: number; beta?: number; k?: number }>
+): Tensor {
+  const a = parseArgs('local_response_norm', { alpha: 1e-4, beta: 0.75, k: 1.0 }, rest);
+  const dim = input.dim();
+  if (dim < 3) throw new Error(`Expected 3D or higher dimensionality                          input (got ${dim} dimensions)`);
+  if (input.numel() === 0) return input;
+  let div = input.mul(input);
+  const [lo, hi] = [Math.floor(size / 2), Math.floor((size - 1) / 2)];
+  if (dim === 3) {
+    div = torch.constant_pad_nd(div.unsqueeze(1), [0, 0, lo, hi], 0);
+    div = torch.avg_pool2d(div, [size, 1], [1]).squeeze(1);
+  } else {
+    const sizes = input.sizes;
+    div = div.view([sizes[0] as number, 1, sizes[1] as number, sizes[2] as number, -1]);
+    div = torch.constant_pad_nd(div, [0, 0, 0, 0, lo, hi], 0);
+    // PyTorch: avg_pool3d(div, (size, 1, 1), stride=1). A (size, 1) window of avg_pool2d over the (C, H·W)
+    // planes sums the same elements in the same order, with the same divisor.
+    const [n, , c, h, w] = div.sizes as [number, number, number, number, number];
+    div = torch.avg_pool2d(div.reshape([n, 1, c, h * w]), [size, 1], [1]).squeeze(1);
+    div = div.view([...sizes]);
+  }
+  div = div.mul(a.alpha).add(a.k).pow(a.beta);
+  return input.div(div);
 }

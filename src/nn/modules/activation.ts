@@ -1,4 +1,5 @@
-// ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention.
+// ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, Softmin, LogSigmoid, Softsign,
+// Tanhshrink, Threshold, Softshrink, Hardshrink, MultiheadAttention.
 // Mirrors torch/nn/modules/activation.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -138,6 +139,91 @@ export class LogSoftmax extends Module {
   }
   override extra_repr(): string {
     return `dim=${pyRepr(this.dim)}`;
+  }
+}
+
+/** `nn.Softmin(dim=None)`. */
+export class Softmin extends Module {
+  declare dim: number | null;
+  constructor(...rest: Rest<[dim: number | null], { dim?: number | null }>) {
+    super();
+    this.dim = parseArgs('Softmin', { dim: null as number | null }, rest).dim;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softmin(input, this.dim);
+  }
+  override extra_repr(): string {
+    return `dim=${pyRepr(this.dim)}`;
+  }
+}
+
+/** `nn.LogSigmoid()`. */
+export class LogSigmoid extends Module {
+  override forward(input: Tensor): Tensor {
+    return F.logsigmoid(input);
+  }
+}
+
+/** `nn.Softsign()`. */
+export class Softsign extends Module {
+  override forward(input: Tensor): Tensor {
+    return F.softsign(input);
+  }
+}
+
+/** `nn.Tanhshrink()`. */
+export class Tanhshrink extends Module {
+  override forward(input: Tensor): Tensor {
+    return F.tanhshrink(input);
+  }
+}
+
+/** `nn.Threshold(threshold, value, inplace=False)`. */
+export class Threshold extends Module {
+  declare threshold: number;
+  declare value: number;
+  declare inplace: boolean;
+  constructor(threshold: number, value: number, ...rest: Rest<[inplace: boolean], { inplace?: boolean }>) {
+    super();
+    this.threshold = threshold;
+    this.value = value;
+    this.inplace = parseArgs('Threshold', { inplace: false }, rest).inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.threshold(input, this.threshold, this.value, this.inplace);
+  }
+  override extra_repr(): string {
+    return `threshold=${pyRepr(this.threshold)}, value=${pyRepr(this.value)}${this.inplace ? ', inplace=True' : ''}`;
+  }
+}
+
+/** `nn.Softshrink(lambd=0.5)`. */
+export class Softshrink extends Module {
+  declare lambd: number;
+  constructor(...rest: Rest<[lambd: number], { lambd?: number }>) {
+    super();
+    this.lambd = parseArgs('Softshrink', { lambd: 0.5 }, rest).lambd;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softshrink(input, this.lambd);
+  }
+  override extra_repr(): string {
+    return pyRepr(this.lambd);
+  }
+}
+
+/** `nn.Hardshrink(lambd=0.5)`. */
+export class Hardshrink extends Module {
+  declare lambd: number;
+  constructor(...rest: Rest<[lambd: number], { lambd?: number }>) {
+    super();
+    this.lambd = parseArgs('Hardshrink', { lambd: 0.5 }, rest).lambd;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.hardshrink(input, this.lambd);
+  }
+  override extra_repr(): string {
+    return pyRepr(this.lambd);
   }
 }
 

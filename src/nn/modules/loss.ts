@@ -1,5 +1,5 @@
 // The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, BCELoss,
-// BCEWithLogitsLoss.
+// BCEWithLogitsLoss, TripletMarginWithDistanceLoss.
 // Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
 import { warn } from '../../c10/Warning.js';
@@ -7,6 +7,7 @@ import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import type { Reduction } from '../functional/loss.js';
 import { reductionEnum } from '../functional/loss.js';
+import { PairwiseDistance } from './distance.js';
 import { Module } from './module.js';
 import { parseArgs } from './utils.js';
 
@@ -173,6 +174,36 @@ export class BCEWithLogitsLoss extends _Loss {
       weight: this.weight,
       reduction: this.reduction,
       pos_weight: this.pos_weight,
+    });
+  }
+}
+
+/** `nn.TripletMarginWithDistanceLoss(*, distance_function=None, margin=1.0, swap=False, reduction='mean')`. */
+export class TripletMarginWithDistanceLoss extends _Loss {
+  declare distance_function: ((a: Tensor, b: Tensor) => Tensor) | PairwiseDistance;
+  declare margin: number;
+  declare swap: boolean;
+  constructor(
+    options: { distance_function?: ((a: Tensor, b: Tensor) => Tensor) | null; margin?: number; swap?: boolean; reduction?: Reduction } = {},
+  ) {
+    const a = parseArgs(
+      'TripletMarginWithDistanceLoss',
+      { distance_function: null as ((a: Tensor, b: Tensor) => Tensor) | null, margin: 1.0, swap: false, reduction: 'mean' as string },
+      [options],
+    );
+    super(a.reduction);
+    if (a.margin <= 0) throw new Error(`TripletMarginWithDistanceLoss: expected margin to be greater than 0, got ${a.margin} instead`);
+    this.distance_function = a.distance_function ?? new PairwiseDistance();
+    this.margin = a.margin;
+    this.swap = a.swap;
+  }
+  override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
+    const d = this.distance_function;
+    return F.triplet_margin_with_distance_loss(anchor, positive, negative, {
+      distance_function: d instanceof PairwiseDistance ? (a: Tensor, b: Tensor): Tensor => d.call(a, b) as Tensor : d,
+      margin: this.margin,
+      swap: this.swap,
+      reduction: this.reduction,
     });
   }
 }
