@@ -1622,6 +1622,38 @@ export interface AtenOps {
   new_full: OperatorHandle<(self: Tensor, size: number[], fillValue: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
   new_empty: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+  narrow_copy: OperatorHandle<(self: Tensor, dim: number, start: number, length: number) => Tensor>;
+  /** `expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor` */
+  expand_copy: OperatorHandle<(self: Tensor, size: number[], implicit: boolean) => Tensor>;
+  /** `diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+  diagonal_copy: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `alias_copy(Tensor self) -> Tensor` */
+  alias_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+  as_strided_copy: OperatorHandle<(self: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
+  /** `permute_copy(Tensor self, int[] dims) -> Tensor` */
+  permute_copy: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
+  /** `split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+  split_with_sizes_copy: OperatorHandle<(self: Tensor, splitSizes: number[], dim: number) => Tensor[]>;
+  /** `squeeze_copy(Tensor self) -> Tensor` */
+  squeeze_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `squeeze_copy.dim(Tensor self, int dim) -> Tensor` */
+  squeeze_copy_dim: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `squeeze_copy.dims(Tensor self, int[] dim) -> Tensor` */
+  squeeze_copy_dims: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
+  /** `t_copy(Tensor self) -> Tensor` */
+  t_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor` */
+  transpose_copy_int: OperatorHandle<(self: Tensor, dim0: number, dim1: number) => Tensor>;
+  /** `unsqueeze_copy(Tensor self, int dim) -> Tensor` */
+  unsqueeze_copy: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `unbind_copy.int(Tensor self, int dim=0) -> Tensor[]` */
+  unbind_copy_int: OperatorHandle<(self: Tensor, dim: number) => Tensor[]>;
+  /** `view_copy(Tensor self, SymInt[] size) -> Tensor` */
+  view_copy: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
+  unfold_copy: OperatorHandle<(self: Tensor, dimension: number, size: number, step: number) => Tensor>;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce_two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
   /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
@@ -2520,6 +2552,22 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     new_ones: find('aten::new_ones', ''),
     new_full: find('aten::new_full', ''),
     new_empty: find('aten::new_empty', ''),
+    narrow_copy: find('aten::narrow_copy', ''),
+    expand_copy: find('aten::expand_copy', ''),
+    diagonal_copy: find('aten::diagonal_copy', ''),
+    alias_copy: find('aten::alias_copy', ''),
+    as_strided_copy: find('aten::as_strided_copy', ''),
+    permute_copy: find('aten::permute_copy', ''),
+    split_with_sizes_copy: find('aten::split_with_sizes_copy', ''),
+    squeeze_copy: find('aten::squeeze_copy', ''),
+    squeeze_copy_dim: find('aten::squeeze_copy', 'dim'),
+    squeeze_copy_dims: find('aten::squeeze_copy', 'dims'),
+    t_copy: find('aten::t_copy', ''),
+    transpose_copy_int: find('aten::transpose_copy', 'int'),
+    unsqueeze_copy: find('aten::unsqueeze_copy', ''),
+    unbind_copy_int: find('aten::unbind_copy', 'int'),
+    view_copy: find('aten::view_copy', ''),
+    unfold_copy: find('aten::unfold_copy', ''),
     scatter_reduce_two: find('aten::scatter_reduce', 'two'),
     scatter_reduce__two: find('aten::scatter_reduce_', 'two'),
     index_add: find('aten::index_add', ''),

@@ -7,6 +7,7 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
+import * as CompositeViewCopyKernels from '../kernels/CompositeViewCopyKernels.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Distance from '../kernels/Distance.js';
@@ -167,6 +168,22 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   new_ones: TensorFactories.newOnes,
   new_full: TensorFactories.newFull,
   new_empty: TensorFactories.newEmpty,
+  narrow_copy: CompositeViewCopyKernels.narrowCopy,
+  expand_copy: CompositeViewCopyKernels.expandCopy,
+  diagonal_copy: CompositeViewCopyKernels.diagonalCopy,
+  alias_copy: CompositeViewCopyKernels.aliasCopy,
+  as_strided_copy: CompositeViewCopyKernels.asStridedCopy,
+  permute_copy: CompositeViewCopyKernels.permuteCopy,
+  split_with_sizes_copy: CompositeViewCopyKernels.splitWithSizesCopy,
+  squeeze_copy: CompositeViewCopyKernels.squeezeCopy,
+  squeeze_copy_dim: CompositeViewCopyKernels.squeezeCopyDim,
+  squeeze_copy_dims: CompositeViewCopyKernels.squeezeCopyDims,
+  t_copy: CompositeViewCopyKernels.tCopy,
+  transpose_copy_int: CompositeViewCopyKernels.transposeCopyInt,
+  unsqueeze_copy: CompositeViewCopyKernels.unsqueezeCopy,
+  unbind_copy_int: CompositeViewCopyKernels.unbindCopyInt,
+  view_copy: CompositeViewCopyKernels.viewCopySize,
+  unfold_copy: CompositeViewCopyKernels.unfoldCopy,
   slice_scatter: TensorShapeComposite.sliceScatter,
   select_scatter: TensorShapeComposite.selectScatter,
   diagonal_scatter: TensorShapeComposite.diagonalScatter,

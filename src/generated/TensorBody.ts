@@ -1620,6 +1620,38 @@ export function new_ones(self: Tensor, size: number[], dtype: Opt<ScalarType> = 
 export function new_full(self: Tensor, size: number[], fillValue: number | boolean, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_full.call(self, size, fillValue, dtype, layout, device, pinMemory); }
 /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
 export function new_empty(self: Tensor, size: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_empty.call(self, size, dtype, layout, device, pinMemory); }
+/** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+export function narrow_copy(self: Tensor, dim: number, start: number, length: number): Tensor { return aten().narrow_copy.call(self, dim, start, length); }
+/** `expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor` */
+export function expand_copy(self: Tensor, size: number[], implicit: boolean = false): Tensor { return aten().expand_copy.call(self, size, implicit); }
+/** `diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+export function diagonal_copy(self: Tensor, offset: number = 0, dim1: number = 0, dim2: number = 1): Tensor { return aten().diagonal_copy.call(self, offset, dim1, dim2); }
+/** `alias_copy(Tensor self) -> Tensor` */
+export function alias_copy(self: Tensor): Tensor { return aten().alias_copy.call(self); }
+/** `as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+export function as_strided_copy(self: Tensor, size: number[], stride: number[], storageOffset: Opt<number> = null): Tensor { return aten().as_strided_copy.call(self, size, stride, storageOffset); }
+/** `permute_copy(Tensor self, int[] dims) -> Tensor` */
+export function permute_copy(self: Tensor, dims: number[]): Tensor { return aten().permute_copy.call(self, dims); }
+/** `split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+export function split_with_sizes_copy(self: Tensor, splitSizes: number[], dim: number = 0): Tensor[] { return aten().split_with_sizes_copy.call(self, splitSizes, dim); }
+/** `squeeze_copy(Tensor self) -> Tensor` */
+export function squeeze_copy(self: Tensor): Tensor { return aten().squeeze_copy.call(self); }
+/** `squeeze_copy.dim(Tensor self, int dim) -> Tensor` */
+export function squeeze_copy_dim(self: Tensor, dim: number): Tensor { return aten().squeeze_copy_dim.call(self, dim); }
+/** `squeeze_copy.dims(Tensor self, int[] dim) -> Tensor` */
+export function squeeze_copy_dims(self: Tensor, dim: number[]): Tensor { return aten().squeeze_copy_dims.call(self, dim); }
+/** `t_copy(Tensor self) -> Tensor` */
+export function t_copy(self: Tensor): Tensor { return aten().t_copy.call(self); }
+/** `transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor` */
+export function transpose_copy_int(self: Tensor, dim0: number, dim1: number): Tensor { return aten().transpose_copy_int.call(self, dim0, dim1); }
+/** `unsqueeze_copy(Tensor self, int dim) -> Tensor` */
+export function unsqueeze_copy(self: Tensor, dim: number): Tensor { return aten().unsqueeze_copy.call(self, dim); }
+/** `unbind_copy.int(Tensor self, int dim=0) -> Tensor[]` */
+export function unbind_copy_int(self: Tensor, dim: number = 0): Tensor[] { return aten().unbind_copy_int.call(self, dim); }
+/** `view_copy(Tensor self, SymInt[] size) -> Tensor` */
+export function view_copy(self: Tensor, size: number[]): Tensor { return aten().view_copy.call(self, size); }
+/** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
+export function unfold_copy(self: Tensor, dimension: number, size: number, step: number): Tensor { return aten().unfold_copy.call(self, dimension, size, step); }
 /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
 export function scatter_reduce_two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce_two.call(self, dim, index, src, reduce, includeSelf); }
 /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */

@@ -7187,6 +7187,324 @@ export class DistBackward0 extends Node {
   }
 }
 
+/** Backward of `narrow_copy` (derivatives.yaml:1034). */
+export class NarrowCopyBackward0 extends Node {
+  dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
+  start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
+  length_!: Parameters<AtenOps['narrow_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'NarrowCopyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const start = this.start_;
+    const length = this.length_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sliceBackward(grad, self_sizes, dim, start, start + length, 1);
+    return out;
+  }
+}
+
+/** Backward of `expand_copy` (derivatives.yaml:3871). */
+export class ExpandBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ExpandBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sumTo(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `diagonal_copy` (derivatives.yaml:3877). */
+export class DiagonalBackward0_copy extends Node {
+  offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
+  dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
+  dim2_!: Parameters<AtenOps['diagonal_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'DiagonalBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = diagonalBackward(grad, self_sizes, offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `alias_copy` (derivatives.yaml:3883). */
+export class AliasBackward0_copy extends Node {
+
+  name(): string {
+    return 'AliasBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `as_strided_copy` (derivatives.yaml:3889). */
+export class AsStridedBackward0_copy extends Node {
+  size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
+  stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
+  storage_offset_!: Parameters<AtenOps['as_strided_copy']['call']>[3];
+  self_sizes!: number[];
+  self_strides!: number[];
+  self_storageOffset!: number;
+
+  name(): string {
+    return 'AsStridedBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const size = this.size_;
+    const stride = this.stride_;
+    const storage_offset = this.storage_offset_;
+    const self_sizes = this.self_sizes;
+    const self_strides = this.self_strides;
+    const self_storageOffset = this.self_storageOffset;
+    if (this.shouldComputeOutput(0)) out[0] = asStridedBackward(grad, self_sizes, self_strides, self_storageOffset, size, stride, storage_offset ?? null);
+    return out;
+  }
+}
+
+/** Backward of `permute_copy` (derivatives.yaml:3895). */
+export class PermuteBackward0_copy extends Node {
+  dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
+
+  name(): string {
+    return 'PermuteBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = permuteBackward(grad, dims);
+    return out;
+  }
+}
+
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:3901). */
+export class SplitWithSizesBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
+  split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SplitWithSizesBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_sizes = this.split_sizes_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitWithSizesSizes(self_sizes, split_sizes, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy` (derivatives.yaml:3907). */
+export class SqueezeBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:3913). */
+export class SqueezeBackward1_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward1_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:3919). */
+export class SqueezeBackward2_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward2_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `t_copy` (derivatives.yaml:3925). */
+export class TBackward0_copy extends Node {
+
+  name(): string {
+    return 'TBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
+    return out;
+  }
+}
+
+/** Backward of `transpose_copy.int` (derivatives.yaml:3931). */
+export class TransposeBackward0_copy extends Node {
+  dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
+  dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
+
+  name(): string {
+    return 'TransposeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim0 = this.dim0_;
+    const dim1 = this.dim1_;
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
+    return out;
+  }
+}
+
+/** Backward of `unsqueeze_copy` (derivatives.yaml:3937). */
+export class UnsqueezeBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
+
+  name(): string {
+    return 'UnsqueezeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
+    return out;
+  }
+}
+
+/** Backward of `unbind_copy.int` (derivatives.yaml:3943). */
+export class UnbindBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnbindBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = unbindBackward(grads, self_sizes, dim);
+    return out;
+  }
+}
+
+/** Backward of `view_copy` (derivatives.yaml:3949). */
+export class ViewBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ViewBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `unfold_copy` (derivatives.yaml:3955). */
+export class UnfoldBackward0_copy extends Node {
+  dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
+  size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
+  step_!: Parameters<AtenOps['unfold_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnfoldBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dimension = this.dimension_;
+    const size = this.size_;
+    const step = this.step_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.unfold_backward(grad, self_sizes, dimension, size, step);
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -13212,6 +13530,182 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty'));
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  narrow_copy: kernel('narrow_copy', (ks, self, dim, start, length) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    const gradFn = new NarrowCopyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.start_ = start;
+    gradFn.length_ = length;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  expand_copy: kernel('expand_copy', (ks, self, size, implicit) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    const gradFn = new ExpandBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diagonal_copy: kernel('diagonal_copy', (ks, self, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const gradFn = new DiagonalBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  alias_copy: kernel('alias_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AliasBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  as_strided_copy: kernel('as_strided_copy', (ks, self, size, stride, storageOffset) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    const gradFn = new AsStridedBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.size_ = size;
+    gradFn.stride_ = stride;
+    gradFn.storage_offset_ = storageOffset;
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_strides = self.strides.slice();
+    gradFn.self_storageOffset = self.storageOffset;
+    const result = ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  permute_copy: kernel('permute_copy', (ks, self, dims) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    const gradFn = new PermuteBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dims_ = dims;
+    const result = ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  split_with_sizes_copy: kernel('split_with_sizes_copy', (ks, self, splitSizes, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const gradFn = new SplitWithSizesBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_sizes_ = splitSizes;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  squeeze_copy: kernel('squeeze_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SqueezeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  squeeze_copy_dim: kernel('squeeze_copy_dim', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward1_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  squeeze_copy_dims: kernel('squeeze_copy_dims', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward2_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  t_copy: kernel('t_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new TBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  transpose_copy_int: kernel('transpose_copy_int', (ks, self, dim0, dim1) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const gradFn = new TransposeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim0_ = dim0;
+    gradFn.dim1_ = dim1;
+    const result = ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unsqueeze_copy: kernel('unsqueeze_copy', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new UnsqueezeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    const result = ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unbind_copy_int: kernel('unbind_copy_int', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new UnbindBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  view_copy: kernel('view_copy', (ks, self, size) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const gradFn = new ViewBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unfold_copy: kernel('unfold_copy', (ks, self, dimension, size, step) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    const gradFn = new UnfoldBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dimension_ = dimension;
+    gradFn.size_ = size;
+    gradFn.step_ = step;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
     setHistory(result, gradFn, 0);
     return result;
   }),

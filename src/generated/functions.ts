@@ -20353,6 +20353,531 @@ function bad_triu_indices(a: readonly unknown[]): never {
   ], false, SIGS_triu_indices);
 }
 
+const SIGS_narrow_copy = ["(Tensor input, int dim, int start, int length)"];
+
+/** `torch.narrow_copy`: `narrow_copy`. */
+export function narrow_copy(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, start: number, length: number): Tensor;
+export function narrow_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow_copy", a[--n] as Kw);
+  // narrow_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow_copy", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return at.narrow_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_narrow_copy(a);
+}
+
+function bad_narrow_copy(a: readonly unknown[]): never {
+  return badCall("narrow_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow_copy);
+}
+
+const SIGS_expand_copy = ["(Tensor input, tuple of ints size, *, bool implicit = False)"];
+
+/** `torch.expand_copy`: `expand_copy`. */
+export function expand_copy(input: Tensor, options: { size: readonly number[]; implicit?: boolean }): Tensor;
+export function expand_copy(input: Tensor, size: readonly number[], options?: { implicit?: boolean }): Tensor;
+export function expand_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expand_copy", a[--n] as Kw);
+  // expand_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let k0: boolean;
+      if (o !== undefined && o.implicit !== undefined) {
+        kwArg("expand_copy", 'implicit', 'bool', isBool(o.implicit), o.implicit);
+        k0 = o.implicit as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("expand_copy", o, ["input","size","implicit"], ["input","size"], n);
+      return at.expand_copy(v0, v1, k0);
+    }
+  }
+  return bad_expand_copy(a);
+}
+
+function bad_expand_copy(a: readonly unknown[]): never {
+  return badCall("expand_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "implicit", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_expand_copy);
+}
+
+const SIGS_diagonal_copy = ["(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+/** `torch.diagonal_copy`: `diagonal_copy`. */
+export function diagonal_copy(input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal_copy", a[--n] as Kw);
+  // diagonal_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal_copy", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal_copy", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = 0;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal_copy", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("diagonal_copy", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
+      return at.diagonal_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_diagonal_copy(a);
+}
+
+function bad_diagonal_copy(a: readonly unknown[]): never {
+  return badCall("diagonal_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal_copy);
+}
+
+const SIGS_alias_copy = ["(Tensor input)"];
+
+/** `torch.alias_copy`: `alias_copy`. */
+export function alias_copy(input: Tensor): Tensor;
+export function alias_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alias_copy", a[--n] as Kw);
+  // alias_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("alias_copy", o, ["input"], ["input"], n);
+      return at.alias_copy(v0);
+    }
+  }
+  return bad_alias_copy(a);
+}
+
+function bad_alias_copy(a: readonly unknown[]): never {
+  return badCall("alias_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_alias_copy);
+}
+
+const SIGS_as_strided_copy = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
+
+/** `torch.as_strided_copy`: `as_strided_copy`. */
+export function as_strided_copy(input: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided_copy", a[--n] as Kw);
+  // as_strided_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided_copy", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v3 = o.storage_offset as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("as_strided_copy", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
+      return at.as_strided_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_as_strided_copy(a);
+}
+
+function bad_as_strided_copy(a: readonly unknown[]): never {
+  return badCall("as_strided_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided_copy);
+}
+
+const SIGS_permute_copy = ["(Tensor input, tuple of ints dims)"];
+
+/** `torch.permute_copy`: `permute_copy`. */
+export function permute_copy(input: Tensor, options: { dims: readonly number[] }): Tensor;
+export function permute_copy(input: Tensor, dims: readonly number[]): Tensor;
+export function permute_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("permute_copy", a[--n] as Kw);
+  // permute_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("permute_copy", o, ["input","dims"], ["input","dims"], n);
+      return at.permute_copy(v0, v1);
+    }
+  }
+  return bad_permute_copy(a);
+}
+
+function bad_permute_copy(a: readonly unknown[]): never {
+  return badCall("permute_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_permute_copy);
+}
+
+const SIGS_split_with_sizes_copy = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
+
+/** `torch.split_with_sizes_copy`: `split_with_sizes_copy`. */
+export function split_with_sizes_copy(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
+export function split_with_sizes_copy(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+export function split_with_sizes_copy(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function split_with_sizes_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split_with_sizes_copy", a[--n] as Kw);
+  // split_with_sizes_copy
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split_with_sizes_copy", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split_with_sizes_copy", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return at.split_with_sizes_copy(v0, v1, v2);
+    }
+  }
+  return bad_split_with_sizes_copy(a);
+}
+
+function bad_split_with_sizes_copy(a: readonly unknown[]): never {
+  return badCall("split_with_sizes_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split_with_sizes_copy);
+}
+
+const SIGS_squeeze_copy = ["(Tensor input)","(Tensor input, int dim)","(Tensor input, tuple of ints dim)"];
+
+/** `torch.squeeze_copy`: `squeeze_copy`, `squeeze_copy.dim`, `squeeze_copy.dims`. */
+export function squeeze_copy(input: Tensor): Tensor;
+export function squeeze_copy(input: Tensor, options: { dim: number }): Tensor;
+export function squeeze_copy(input: Tensor, dim: number): Tensor;
+export function squeeze_copy(input: Tensor, options: { dim: readonly number[] }): Tensor;
+export function squeeze_copy(input: Tensor, dim: readonly number[]): Tensor;
+export function squeeze_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze_copy", a[--n] as Kw);
+  // squeeze_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input"], ["input"], n);
+      return at.squeeze_copy(v0);
+    }
+  }
+  // squeeze_copy.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.squeeze_copy_dim(v0, v1);
+    }
+  }
+  // squeeze_copy.dims
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.squeeze_copy_dims(v0, v1);
+    }
+  }
+  return noMatch("squeeze_copy", a, SIGS_squeeze_copy);
+}
+
+const SIGS_t_copy = ["(Tensor input)"];
+
+/** `torch.t_copy`: `t_copy`. */
+export function t_copy(input: Tensor): Tensor;
+export function t_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t_copy", a[--n] as Kw);
+  // t_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("t_copy", o, ["input"], ["input"], n);
+      return at.t_copy(v0);
+    }
+  }
+  return bad_t_copy(a);
+}
+
+function bad_t_copy(a: readonly unknown[]): never {
+  return badCall("t_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_t_copy);
+}
+
+const SIGS_transpose_copy = ["(Tensor input, int dim0, int dim1)"];
+
+/** `torch.transpose_copy`: `transpose_copy.int`. */
+export function transpose_copy(input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+export function transpose_copy(input: Tensor, dim0: number, options: { dim1: number }): Tensor;
+export function transpose_copy(input: Tensor, dim0: number, dim1: number): Tensor;
+export function transpose_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose_copy", a[--n] as Kw);
+  // transpose_copy.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("transpose_copy", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
+      return at.transpose_copy_int(v0, v1, v2);
+    }
+  }
+  return bad_transpose_copy(a);
+}
+
+function bad_transpose_copy(a: readonly unknown[]): never {
+  return badCall("transpose_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim0", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_transpose_copy);
+}
+
+const SIGS_unsqueeze_copy = ["(Tensor input, int dim)"];
+
+/** `torch.unsqueeze_copy`: `unsqueeze_copy`. */
+export function unsqueeze_copy(input: Tensor, options: { dim: number }): Tensor;
+export function unsqueeze_copy(input: Tensor, dim: number): Tensor;
+export function unsqueeze_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze_copy", a[--n] as Kw);
+  // unsqueeze_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("unsqueeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.unsqueeze_copy(v0, v1);
+    }
+  }
+  return bad_unsqueeze_copy(a);
+}
+
+function bad_unsqueeze_copy(a: readonly unknown[]): never {
+  return badCall("unsqueeze_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unsqueeze_copy);
+}
+
+const SIGS_unbind_copy = ["(Tensor input, int dim = 0)"];
+
+/** `torch.unbind_copy`: `unbind_copy.int`. */
+export function unbind_copy(input: Tensor, options?: { dim?: number }): Tensor[];
+export function unbind_copy(input: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+export function unbind_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unbind_copy", a[--n] as Kw);
+  // unbind_copy.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unbind_copy", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unbind_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.unbind_copy_int(v0, v1);
+    }
+  }
+  return bad_unbind_copy(a);
+}
+
+function bad_unbind_copy(a: readonly unknown[]): never {
+  return badCall("unbind_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unbind_copy);
+}
+
+const SIGS_view_copy = ["(Tensor input, tuple of ints size)"];
+
+/** `torch.view_copy`: `view_copy`. */
+export function view_copy(input: Tensor, options: { size: readonly number[] }): Tensor;
+export function view_copy(input: Tensor, size: readonly number[]): Tensor;
+export function view_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view_copy", a[--n] as Kw);
+  // view_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("view_copy", o, ["input","size"], ["input","size"], n);
+      return at.view_copy(v0, v1);
+    }
+  }
+  return bad_view_copy(a);
+}
+
+function bad_view_copy(a: readonly unknown[]): never {
+  return badCall("view_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_view_copy);
+}
+
+const SIGS_unfold_copy = ["(Tensor input, int dimension, int size, int step)"];
+
+/** `torch.unfold_copy`: `unfold_copy`. */
+export function unfold_copy(input: Tensor, options: { dimension: number; size: number; step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, options: { size: number; step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, size: number, options: { step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, size: number, step: number): Tensor;
+export function unfold_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unfold_copy", a[--n] as Kw);
+  // unfold_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dimension","size","step"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("unfold_copy", o, ["input","dimension","size","step"], ["input","dimension","size","step"], n);
+      return at.unfold_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_unfold_copy(a);
+}
+
+function bad_unfold_copy(a: readonly unknown[]): never {
+  return badCall("unfold_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dimension", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unfold_copy);
+}
+
 const SIGS_scatter_reduce = ["(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 /** `torch.scatter_reduce`: `scatter_reduce.two`. */

@@ -1090,6 +1090,11 @@ export interface TensorMethods {
   new_empty(...size: number[]): Tensor;
   new_empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
   new_empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+  narrow_copy(options: { dim: number; start: number; length: number }): Tensor;
+  narrow_copy(dim: number, options: { start: number; length: number }): Tensor;
+  narrow_copy(dim: number, start: number, options: { length: number }): Tensor;
+  narrow_copy(dim: number, start: number, length: number): Tensor;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce(options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
   scatter_reduce(dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
@@ -10868,6 +10873,37 @@ function bad_new_empty(a: readonly unknown[]): never {
   ], true, SIGS_new_empty);
 }
 
+const SIGS_narrow_copy = ["(int dim, int start, int length)"];
+
+function method_narrow_copy(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow_copy", a[--n] as Kw);
+  // narrow_copy
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("narrow_copy", o, ["dim","start","length"], ["dim","start","length"], n);
+      return at.narrow_copy(this, v0, v1, v2);
+    }
+  }
+  return bad_narrow_copy(a);
+}
+
+function bad_narrow_copy(a: readonly unknown[]): never {
+  return badCall("narrow_copy", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow_copy);
+}
+
 const SIGS_scatter_reduce = ["(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 function method_scatter_reduce(this: Tensor, ...a: unknown[]): unknown {
@@ -12120,6 +12156,7 @@ export function installTensorMethods(proto: object): void {
     new_ones: { value: method_new_ones, writable: true, configurable: true },
     new_full: { value: method_new_full, writable: true, configurable: true },
     new_empty: { value: method_new_empty, writable: true, configurable: true },
+    narrow_copy: { value: method_narrow_copy, writable: true, configurable: true },
     scatter_reduce: { value: method_scatter_reduce, writable: true, configurable: true },
     scatter_reduce_: { value: method_scatter_reduce_, writable: true, configurable: true },
     index_add: { value: method_index_add, writable: true, configurable: true },
