@@ -1654,6 +1654,46 @@ export interface AtenOps {
   view_copy: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
   unfold_copy: OperatorHandle<(self: Tensor, dimension: number, size: number, step: number) => Tensor>;
+  /** `broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+  broadcast_to: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `sum_to_size(Tensor self, SymInt[] size) -> Tensor` */
+  sum_to_size: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  reshape_as: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `view_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  view_as: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]` */
+  unsafe_split_Tensor: OperatorHandle<(self: Tensor, splitSize: number, dim: number) => Tensor[]>;
+  /** `unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+  unsafe_split_with_sizes: OperatorHandle<(self: Tensor, splitSizes: number[], dim: number) => Tensor[]>;
+  /** `unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]` */
+  unsafe_chunk: OperatorHandle<(self: Tensor, chunks: number, dim: number) => Tensor[]>;
+  /** `fill.Scalar(Tensor self, Scalar value) -> Tensor` */
+  fill_Scalar: OperatorHandle<(self: Tensor, value: number | boolean) => Tensor>;
+  /** `fill.Tensor(Tensor self, Tensor value) -> Tensor` */
+  fill_Tensor: OperatorHandle<(self: Tensor, value: Tensor) => Tensor>;
+  /** `msort(Tensor self) -> Tensor` */
+  msort: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `argwhere(Tensor self) -> Tensor` */
+  argwhere: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  scalar_tensor: OperatorHandle<(s: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty_strided: OperatorHandle<(self: Tensor, size: number[], stride: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  empty_permuted: OperatorHandle<(size: number[], physicalLayout: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `_conj_physical(Tensor self) -> Tensor` */
+  _conj_physical: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj_physical(Tensor self) -> Tensor` */
+  conj_physical: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj_physical_(Tensor(a!) self) -> Tensor(a!)` */
+  conj_physical_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj(Tensor(a) self) -> Tensor(a)` */
+  conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resolve_conj(Tensor(a) self) -> Tensor(a)` */
+  resolve_conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
+  resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce_two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
   /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
@@ -2568,6 +2608,26 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unbind_copy_int: find('aten::unbind_copy', 'int'),
     view_copy: find('aten::view_copy', ''),
     unfold_copy: find('aten::unfold_copy', ''),
+    broadcast_to: find('aten::broadcast_to', ''),
+    sum_to_size: find('aten::sum_to_size', ''),
+    reshape_as: find('aten::reshape_as', ''),
+    view_as: find('aten::view_as', ''),
+    unsafe_split_Tensor: find('aten::unsafe_split', 'Tensor'),
+    unsafe_split_with_sizes: find('aten::unsafe_split_with_sizes', ''),
+    unsafe_chunk: find('aten::unsafe_chunk', ''),
+    fill_Scalar: find('aten::fill', 'Scalar'),
+    fill_Tensor: find('aten::fill', 'Tensor'),
+    msort: find('aten::msort', ''),
+    argwhere: find('aten::argwhere', ''),
+    scalar_tensor: find('aten::scalar_tensor', ''),
+    new_empty_strided: find('aten::new_empty_strided', ''),
+    empty_permuted: find('aten::empty_permuted', ''),
+    _conj_physical: find('aten::_conj_physical', ''),
+    conj_physical: find('aten::conj_physical', ''),
+    conj_physical_: find('aten::conj_physical_', ''),
+    conj: find('aten::conj', ''),
+    resolve_conj: find('aten::resolve_conj', ''),
+    resolve_neg: find('aten::resolve_neg', ''),
     scatter_reduce_two: find('aten::scatter_reduce', 'two'),
     scatter_reduce__two: find('aten::scatter_reduce_', 'two'),
     index_add: find('aten::index_add', ''),

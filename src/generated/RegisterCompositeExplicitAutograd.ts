@@ -7,11 +7,13 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
+import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as CompositeViewCopyKernels from '../kernels/CompositeViewCopyKernels.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
+import * as Fill from '../kernels/Fill.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -184,6 +186,15 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   unbind_copy_int: CompositeViewCopyKernels.unbindCopyInt,
   view_copy: CompositeViewCopyKernels.viewCopySize,
   unfold_copy: CompositeViewCopyKernels.unfoldCopy,
+  unsafe_split_Tensor: TensorShapeComposite.unsafeSplit,
+  unsafe_split_with_sizes: TensorShapeComposite.unsafeSplitWithSizes,
+  fill_Scalar: Fill.fill,
+  fill_Tensor: Fill.fillTensor,
+  scalar_tensor: TensorFactories.scalarTensor,
+  new_empty_strided: TensorFactories.newEmptyStrided,
+  empty_permuted: TensorFactories.emptyPermuted,
+  _conj_physical: ComplexHelper.conjPhysicalOut,
+  conj_physical_: ComplexHelper.conjPhysical_,
   slice_scatter: TensorShapeComposite.sliceScatter,
   select_scatter: TensorShapeComposite.selectScatter,
   diagonal_scatter: TensorShapeComposite.diagonalScatter,

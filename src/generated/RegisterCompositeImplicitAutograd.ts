@@ -35,6 +35,7 @@ import * as Sorting from '../kernels/Sorting.js';
 import * as SortingQuantile from '../kernels/SortingQuantile.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -183,6 +184,17 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   combinations: Itertools.combinations,
   repeat_interleave_self_Tensor: Repeat.repeatInterleaveSelfTensor,
   repeat_interleave_self_int: Repeat.repeatInterleaveSelfInt,
+  broadcast_to: TensorShapeComposite.broadcastTo,
+  sum_to_size: TensorShapeComposite.sumToSize,
+  reshape_as: TensorShapeComposite.reshapeAs,
+  view_as: TensorShapeComposite.viewAs,
+  unsafe_chunk: TensorShapeComposite.unsafeChunk,
+  msort: Sorting.msort,
+  argwhere: TensorAdvancedIndexingComposite.argwhere,
+  conj_physical: ComplexHelper.conjPhysical,
+  conj: ComplexHelper.conj,
+  resolve_conj: ComplexHelper.resolveConj,
+  resolve_neg: ComplexHelper.resolveConj,
   hinge_embedding_loss: LossComposite.hingeEmbeddingLoss,
   margin_ranking_loss: LossComposite.marginRankingLoss,
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,

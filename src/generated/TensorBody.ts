@@ -1652,6 +1652,46 @@ export function unbind_copy_int(self: Tensor, dim: number = 0): Tensor[] { retur
 export function view_copy(self: Tensor, size: number[]): Tensor { return aten().view_copy.call(self, size); }
 /** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
 export function unfold_copy(self: Tensor, dimension: number, size: number, step: number): Tensor { return aten().unfold_copy.call(self, dimension, size, step); }
+/** `broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+export function broadcast_to(self: Tensor, size: number[]): Tensor { return aten().broadcast_to.call(self, size); }
+/** `sum_to_size(Tensor self, SymInt[] size) -> Tensor` */
+export function sum_to_size(self: Tensor, size: number[]): Tensor { return aten().sum_to_size.call(self, size); }
+/** `reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+export function reshape_as(self: Tensor, other: Tensor): Tensor { return aten().reshape_as.call(self, other); }
+/** `view_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+export function view_as(self: Tensor, other: Tensor): Tensor { return aten().view_as.call(self, other); }
+/** `unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]` */
+export function unsafe_split_Tensor(self: Tensor, splitSize: number, dim: number = 0): Tensor[] { return aten().unsafe_split_Tensor.call(self, splitSize, dim); }
+/** `unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+export function unsafe_split_with_sizes(self: Tensor, splitSizes: number[], dim: number = 0): Tensor[] { return aten().unsafe_split_with_sizes.call(self, splitSizes, dim); }
+/** `unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]` */
+export function unsafe_chunk(self: Tensor, chunks: number, dim: number = 0): Tensor[] { return aten().unsafe_chunk.call(self, chunks, dim); }
+/** `fill.Scalar(Tensor self, Scalar value) -> Tensor` */
+export function fill_Scalar(self: Tensor, value: number | boolean): Tensor { return aten().fill_Scalar.call(self, value); }
+/** `fill.Tensor(Tensor self, Tensor value) -> Tensor` */
+export function fill_Tensor(self: Tensor, value: Tensor): Tensor { return aten().fill_Tensor.call(self, value); }
+/** `msort(Tensor self) -> Tensor` */
+export function msort(self: Tensor): Tensor { return aten().msort.call(self); }
+/** `argwhere(Tensor self) -> Tensor` */
+export function argwhere(self: Tensor): Tensor { return aten().argwhere.call(self); }
+/** `scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function scalar_tensor(s: number | boolean, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().scalar_tensor.call(s, dtype, layout, device, pinMemory); }
+/** `new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function new_empty_strided(self: Tensor, size: number[], stride: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_empty_strided.call(self, size, stride, dtype, layout, device, pinMemory); }
+/** `empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function empty_permuted(size: number[], physicalLayout: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().empty_permuted.call(size, physicalLayout, dtype, layout, device, pinMemory); }
+/** `_conj_physical(Tensor self) -> Tensor` */
+export function _conj_physical(self: Tensor): Tensor { return aten()._conj_physical.call(self); }
+/** `conj_physical(Tensor self) -> Tensor` */
+export function conj_physical(self: Tensor): Tensor { return aten().conj_physical.call(self); }
+/** `conj_physical_(Tensor(a!) self) -> Tensor(a!)` */
+export function conj_physical_(self: Tensor): Tensor { return aten().conj_physical_.call(self); }
+/** `conj(Tensor(a) self) -> Tensor(a)` */
+export function conj(self: Tensor): Tensor { return aten().conj.call(self); }
+/** `resolve_conj(Tensor(a) self) -> Tensor(a)` */
+export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.call(self); }
+/** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
+export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
 /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
 export function scatter_reduce_two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce_two.call(self, dim, index, src, reduce, includeSelf); }
 /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */

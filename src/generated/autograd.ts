@@ -7211,6 +7211,113 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1038). */
+export class UnsafeSplitBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
+  split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeSplitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_size = this.split_size_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitSizes(self_sizes, split_size, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1041). */
+export class UnsafeSplitWithSizesBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
+  split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeSplitWithSizesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_sizes = this.split_sizes_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitWithSizesSizes(self_sizes, split_sizes, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `fill.Scalar` (derivatives.yaml:1044). */
+export class FillBackward0 extends Node {
+
+  name(): string {
+    return 'FillBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `fill.Tensor` (derivatives.yaml:1047). */
+export class FillBackward1 extends Node {
+
+  name(): string {
+    return 'FillBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(grad);
+    return out;
+  }
+}
+
+/** Backward of `_conj_physical` (derivatives.yaml:1051). */
+export class ConjPhysicalBackward0 extends Node {
+
+  name(): string {
+    return 'ConjPhysicalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj_physical(grad);
+    return out;
+  }
+}
+
+/** Backward of `conj_physical_` (derivatives.yaml:1054). */
+export class ConjPhysicalBackward1 extends Node {
+
+  name(): string {
+    return 'ConjPhysicalBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj_physical(grad);
+    return out;
+  }
+}
+
 /** Backward of `expand_copy` (derivatives.yaml:3871). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
@@ -13709,6 +13816,76 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  unsafe_split_Tensor: kernel('unsafe_split_Tensor', (ks, self, splitSize, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    const gradFn = new UnsafeSplitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_size_ = splitSize;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  unsafe_split_with_sizes: kernel('unsafe_split_with_sizes', (ks, self, splitSizes, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const gradFn = new UnsafeSplitWithSizesBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_sizes_ = splitSizes;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  fill_Scalar: kernel('fill_Scalar', (ks, self, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const gradFn = new FillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fill_Tensor: kernel('fill_Tensor', (ks, self, value) => {
+    const rg = anyRequiresGrad(self, value);
+    if (!rg) return ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const gradFn = new FillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    const result = ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_empty_strided: kernel('new_empty_strided', (ks, self, size, stride, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty_strided'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conj_physical: kernel('_conj_physical', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjPhysicalBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  conj_physical_: kernel('conj_physical_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjPhysicalBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   scatter_reduce_two: kernel('scatter_reduce_two', (ks, self, dim, index, src, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
@@ -15680,6 +15857,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     const result = ops.aminmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, max);
     min.bumpVersion();
     max.bumpVersion();
+    return result;
+  }),
+  conj_physical_: kernel('conj_physical_', (ks, self) => {
+    const result = ops.conj_physical_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
     return result;
   }),
   scatter_reduce__two: kernel('scatter_reduce__two', (ks, self, dim, index, src, reduce, includeSelf) => {

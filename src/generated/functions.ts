@@ -20878,6 +20878,545 @@ function bad_unfold_copy(a: readonly unknown[]): never {
   ], false, SIGS_unfold_copy);
 }
 
+const SIGS_broadcast_to = ["(Tensor input, tuple of ints size)"];
+
+/** `torch.broadcast_to`: `broadcast_to`. */
+export function broadcast_to(input: Tensor, options: { size: readonly number[] }): Tensor;
+export function broadcast_to(input: Tensor, size: readonly number[]): Tensor;
+export function broadcast_to(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("broadcast_to", a[--n] as Kw);
+  // broadcast_to
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("broadcast_to", o, ["input","size"], ["input","size"], n);
+      return at.broadcast_to(v0, v1);
+    }
+  }
+  return bad_broadcast_to(a);
+}
+
+function bad_broadcast_to(a: readonly unknown[]): never {
+  return badCall("broadcast_to", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_broadcast_to);
+}
+
+const SIGS_unsafe_split = ["(Tensor input, int split_size, int dim = 0)"];
+
+/** `torch.unsafe_split`: `unsafe_split.Tensor`. */
+export function unsafe_split(input: Tensor, options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
+export function unsafe_split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split", a[--n] as Kw);
+  // unsafe_split.Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return at.unsafe_split_Tensor(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_split(a);
+}
+
+function bad_unsafe_split(a: readonly unknown[]): never {
+  return badCall("unsafe_split", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split);
+}
+
+const SIGS_unsafe_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
+
+/** `torch.unsafe_split_with_sizes`: `unsafe_split_with_sizes`. */
+export function unsafe_split_with_sizes(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split_with_sizes", a[--n] as Kw);
+  // unsafe_split_with_sizes
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return at.unsafe_split_with_sizes(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_split_with_sizes(a);
+}
+
+function bad_unsafe_split_with_sizes(a: readonly unknown[]): never {
+  return badCall("unsafe_split_with_sizes", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split_with_sizes);
+}
+
+const SIGS_unsafe_chunk = ["(Tensor input, int chunks, int dim = 0)"];
+
+/** `torch.unsafe_chunk`: `unsafe_chunk`. */
+export function unsafe_chunk(input: Tensor, options: { chunks: number; dim?: number }): Tensor[];
+export function unsafe_chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
+export function unsafe_chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_chunk(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_chunk", a[--n] as Kw);
+  // unsafe_chunk
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
+      return at.unsafe_chunk(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_chunk(a);
+}
+
+function bad_unsafe_chunk(a: readonly unknown[]): never {
+  return badCall("unsafe_chunk", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_chunk);
+}
+
+const SIGS_fill = ["(Tensor input, Tensor value)","(Tensor input, Number value)"];
+
+/** `torch.fill`: `fill.Scalar`, `fill.Tensor`. */
+export function fill(input: Tensor, options: { value: number | boolean }): Tensor;
+export function fill(input: Tensor, value: number | boolean): Tensor;
+export function fill(input: Tensor, options: { value: Tensor }): Tensor;
+export function fill(input: Tensor, value: Tensor): Tensor;
+export function fill(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fill", a[--n] as Kw);
+  // fill.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fill", o, ["input","value"], ["input","value"], n);
+      return at.fill_Scalar(v0, v1);
+    }
+  }
+  // fill.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fill", o, ["input","value"], ["input","value"], n);
+      return at.fill_Tensor(v0, v1);
+    }
+  }
+  return noMatch("fill", a, SIGS_fill);
+}
+
+const SIGS_msort = ["(Tensor input)"];
+
+/** `torch.msort`: `msort`. */
+export function msort(input: Tensor): Tensor;
+export function msort(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("msort", a[--n] as Kw);
+  // msort
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("msort", o, ["input"], ["input"], n);
+      return at.msort(v0);
+    }
+  }
+  return bad_msort(a);
+}
+
+function bad_msort(a: readonly unknown[]): never {
+  return badCall("msort", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_msort);
+}
+
+const SIGS_argwhere = ["(Tensor input)"];
+
+/** `torch.argwhere`: `argwhere`. */
+export function argwhere(input: Tensor): Tensor;
+export function argwhere(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argwhere", a[--n] as Kw);
+  // argwhere
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("argwhere", o, ["input"], ["input"], n);
+      return at.argwhere(v0);
+    }
+  }
+  return bad_argwhere(a);
+}
+
+function bad_argwhere(a: readonly unknown[]): never {
+  return badCall("argwhere", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_argwhere);
+}
+
+const SIGS_scalar_tensor = ["(Number s, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.scalar_tensor`: `scalar_tensor`. */
+export function scalar_tensor(options: { s: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function scalar_tensor(s: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function scalar_tensor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scalar_tensor", a[--n] as Kw);
+  // scalar_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["s"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("scalar_tensor", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("scalar_tensor", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("scalar_tensor", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("scalar_tensor", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("scalar_tensor", o, ["s","dtype","layout","device","pin_memory","requires_grad"], ["s"], n);
+      const r = at.scalar_tensor(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_scalar_tensor(a);
+}
+
+function bad_scalar_tensor(a: readonly unknown[]): never {
+  return badCall("scalar_tensor", a, [
+    { name: "s", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_scalar_tensor);
+}
+
+const SIGS_empty_permuted = ["(tuple of ints size, tuple of ints physical_layout, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.empty_permuted`: `empty_permuted`. */
+export function empty_permuted(options: { size: readonly number[]; physical_layout?: readonly number[]; physicalLayout?: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(size: readonly number[], options: { physical_layout?: readonly number[]; physicalLayout?: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(size: readonly number[], physicalLayout: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_permuted", a[--n] as Kw);
+  // empty_permuted
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","physical_layout"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_permuted", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_permuted", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_permuted", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_permuted", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("empty_permuted", o, ["size","physical_layout","dtype","layout","device","pin_memory","requires_grad"], ["size","physical_layout"], n);
+      const r = at.empty_permuted(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_empty_permuted(a);
+}
+
+function bad_empty_permuted(a: readonly unknown[]): never {
+  return badCall("empty_permuted", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "physical_layout", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_empty_permuted);
+}
+
+const SIGS__conj_physical = ["(Tensor input)"];
+
+/** `torch._conj_physical`: `_conj_physical`. */
+export function _conj_physical(input: Tensor): Tensor;
+export function _conj_physical(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conj_physical", a[--n] as Kw);
+  // _conj_physical
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_conj_physical", o, ["input"], ["input"], n);
+      return at._conj_physical(v0);
+    }
+  }
+  return bad__conj_physical(a);
+}
+
+function bad__conj_physical(a: readonly unknown[]): never {
+  return badCall("_conj_physical", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__conj_physical);
+}
+
+const SIGS_conj_physical = ["(Tensor input)"];
+
+/** `torch.conj_physical`: `conj_physical`. */
+export function conj_physical(input: Tensor): Tensor;
+export function conj_physical(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical", a[--n] as Kw);
+  // conj_physical
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj_physical", o, ["input"], ["input"], n);
+      return at.conj_physical(v0);
+    }
+  }
+  return bad_conj_physical(a);
+}
+
+function bad_conj_physical(a: readonly unknown[]): never {
+  return badCall("conj_physical", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj_physical);
+}
+
+const SIGS_conj_physical_ = ["(Tensor input)"];
+
+/** `torch.conj_physical_`: `conj_physical_`. */
+export function conj_physical_(input: Tensor): Tensor;
+export function conj_physical_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical_", a[--n] as Kw);
+  // conj_physical_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj_physical_", o, ["input"], ["input"], n);
+      return at.conj_physical_(v0);
+    }
+  }
+  return bad_conj_physical_(a);
+}
+
+function bad_conj_physical_(a: readonly unknown[]): never {
+  return badCall("conj_physical_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj_physical_);
+}
+
+const SIGS_conj = ["(Tensor input)"];
+
+/** `torch.conj`: `conj`. */
+export function conj(input: Tensor): Tensor;
+export function conj(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj", a[--n] as Kw);
+  // conj
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj", o, ["input"], ["input"], n);
+      return at.conj(v0);
+    }
+  }
+  return bad_conj(a);
+}
+
+function bad_conj(a: readonly unknown[]): never {
+  return badCall("conj", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj);
+}
+
+const SIGS_resolve_conj = ["(Tensor input)"];
+
+/** `torch.resolve_conj`: `resolve_conj`. */
+export function resolve_conj(input: Tensor): Tensor;
+export function resolve_conj(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_conj", a[--n] as Kw);
+  // resolve_conj
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("resolve_conj", o, ["input"], ["input"], n);
+      return at.resolve_conj(v0);
+    }
+  }
+  return bad_resolve_conj(a);
+}
+
+function bad_resolve_conj(a: readonly unknown[]): never {
+  return badCall("resolve_conj", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_resolve_conj);
+}
+
+const SIGS_resolve_neg = ["(Tensor input)"];
+
+/** `torch.resolve_neg`: `resolve_neg`. */
+export function resolve_neg(input: Tensor): Tensor;
+export function resolve_neg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_neg", a[--n] as Kw);
+  // resolve_neg
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("resolve_neg", o, ["input"], ["input"], n);
+      return at.resolve_neg(v0);
+    }
+  }
+  return bad_resolve_neg(a);
+}
+
+function bad_resolve_neg(a: readonly unknown[]): never {
+  return badCall("resolve_neg", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_resolve_neg);
+}
+
 const SIGS_scatter_reduce = ["(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 /** `torch.scatter_reduce`: `scatter_reduce.two`. */

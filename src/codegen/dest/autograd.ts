@@ -97,6 +97,8 @@ const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
   clamp: 1,
   bernoulli: 0,
   'bernoulli_.float': 2,
+  'fill.Scalar': 0,
+  'fill.Tensor': 1,
   'fill_.Scalar': 2,
   'fill_.Tensor': 3,
 };
