@@ -1,5 +1,5 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
-// `torch.broadcast_tensors(*tensors)`, `torch.broadcast_shapes(*shapes)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
+// `torch.broadcast_tensors(*tensors)`, `torch.broadcast_shapes(*shapes)`, `torch.unravel_index(indices, shape)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
 // (or its sublist form), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
 // torch/functional.py. Browser-safe.
 
@@ -20,6 +20,8 @@ import {
   unique_consecutive as uniqueConsecutiveBinding,
   unique_dim as uniqueDimBinding,
 } from '../generated/functions.js';
+import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import * as at from '../generated/TensorBody.js';
 import { Size } from '../tensor/Size.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { isKw, parseKw } from './python_arg_parser.js';
@@ -66,6 +68,30 @@ export function broadcast_shapes(...shapes: (number | readonly number[] | null)[
     }
   });
   return new Size(common);
+}
+
+/**
+ * `torch.unravel_index(indices, shape)`: the coordinates in `shape` of flat indices, one tensor per dim
+ * (torch/functional.py's `_unravel_index`: floor-divide by the strides of a contiguous `shape`, modulo its sizes).
+ *
+ * @example
+ * torch.unravel_index(torch.tensor([4, 1]), [2, 3]); // [tensor([1, 0]), tensor([1, 1])]
+ */
+export function unravel_index(indices: Tensor, shape: number | readonly number[]): Tensor[] {
+  const t = indices.scalarType;
+  if (isComplexType(t) || isFloatingType(t) || t === ScalarType.Bool) {
+    throw new TypeError(`expected 'indices' to be integer dtype, but got ${indices.dtype.toString()}`);
+  }
+  const dims = typeof shape === 'number' ? [shape] : [...shape];
+  if (dims.some((d) => !Number.isInteger(d))) throw new TypeError("expected 'shape' sequence to only contain ints");
+  if (dims.some((d) => d < 0)) {
+    throw new Error(`'shape' cannot have negative values, but got (${dims.join(', ')}${dims.length === 1 ? ',' : ''})`);
+  }
+  const coefs = dims.map((_, i) => dims.slice(i + 1).reduce((a, b) => a * b, 1));
+  const long = (v: number[]): Tensor =>
+    v.length === 0 ? at.zeros([0], ScalarType.Long) : at.stack(v.map((c) => at.scalar_tensor(c, ScalarType.Long, null, indices.device)));
+  const q = at.div_Tensor_mode(at.unsqueeze(indices, -1), long(coefs), 'floor');
+  return at.unbind_int(at.remainder_Tensor(q, long(dims)), -1);
 }
 
 /**

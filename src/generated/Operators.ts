@@ -1694,6 +1694,60 @@ export interface AtenOps {
   resolve_conj: OperatorHandle<(self: Tensor) => Tensor>;
   /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
   resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmv: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+  addmv_: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
+  addmv_out: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor) => Tensor>;
+  /** `vdot(Tensor self, Tensor other) -> Tensor` */
+  vdot: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addr: OperatorHandle<(self: Tensor, vec1: Tensor, vec2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addbmm: OperatorHandle<(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace: OperatorHandle<(start: number | boolean, end: number | boolean, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Tensor_Tensor: OperatorHandle<(start: Tensor, end: Tensor, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Tensor_Scalar: OperatorHandle<(start: Tensor, end: number | boolean, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  cumulative_trapezoid_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+  cumulative_trapezoid_dx: OperatorHandle<(y: Tensor, dx: number | boolean, dim: number) => Tensor>;
+  /** `trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  trapezoid_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+  trapezoid_dx: OperatorHandle<(y: Tensor, dx: number | boolean, dim: number) => Tensor>;
+  /** `trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  trapz_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor` */
+  trapz_dx: OperatorHandle<(y: Tensor, dx: number, dim: number) => Tensor>;
+  /** `isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Tensor_Tensor_out: OperatorHandle<(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Tensor_Tensor: OperatorHandle<(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Tensor_Scalar_out: OperatorHandle<(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Tensor_Scalar: OperatorHandle<(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Scalar_Tensor_out: OperatorHandle<(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Scalar_Tensor: OperatorHandle<(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)` */
+  renorm_out: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor) => Tensor>;
+  /** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+  renorm: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean) => Tensor>;
+  /** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+  renorm_: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean) => Tensor>;
+  /** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+  nonzero_static: OperatorHandle<(self: Tensor, size: number, fillValue: number) => Tensor>;
+  /** `_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor` */
+  _chunk_cat: OperatorHandle<(tensors: Tensor[], dim: number, numChunks: number) => Tensor>;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce_two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
   /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
@@ -2628,6 +2682,33 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     conj: find('aten::conj', ''),
     resolve_conj: find('aten::resolve_conj', ''),
     resolve_neg: find('aten::resolve_neg', ''),
+    addmv: find('aten::addmv', ''),
+    addmv_: find('aten::addmv_', ''),
+    addmv_out: find('aten::addmv', 'out'),
+    vdot: find('aten::vdot', ''),
+    addr: find('aten::addr', ''),
+    addbmm: find('aten::addbmm', ''),
+    logspace: find('aten::logspace', ''),
+    logspace_Tensor_Tensor: find('aten::logspace', 'Tensor_Tensor'),
+    logspace_Tensor_Scalar: find('aten::logspace', 'Tensor_Scalar'),
+    logspace_Scalar_Tensor: find('aten::logspace', 'Scalar_Tensor'),
+    cumulative_trapezoid_x: find('aten::cumulative_trapezoid', 'x'),
+    cumulative_trapezoid_dx: find('aten::cumulative_trapezoid', 'dx'),
+    trapezoid_x: find('aten::trapezoid', 'x'),
+    trapezoid_dx: find('aten::trapezoid', 'dx'),
+    trapz_x: find('aten::trapz', 'x'),
+    trapz_dx: find('aten::trapz', 'dx'),
+    isin_Tensor_Tensor_out: find('aten::isin', 'Tensor_Tensor_out'),
+    isin_Tensor_Tensor: find('aten::isin', 'Tensor_Tensor'),
+    isin_Tensor_Scalar_out: find('aten::isin', 'Tensor_Scalar_out'),
+    isin_Tensor_Scalar: find('aten::isin', 'Tensor_Scalar'),
+    isin_Scalar_Tensor_out: find('aten::isin', 'Scalar_Tensor_out'),
+    isin_Scalar_Tensor: find('aten::isin', 'Scalar_Tensor'),
+    renorm_out: find('aten::renorm', 'out'),
+    renorm: find('aten::renorm', ''),
+    renorm_: find('aten::renorm_', ''),
+    nonzero_static: find('aten::nonzero_static', ''),
+    _chunk_cat: find('aten::_chunk_cat', ''),
     scatter_reduce_two: find('aten::scatter_reduce', 'two'),
     scatter_reduce__two: find('aten::scatter_reduce_', 'two'),
     index_add: find('aten::index_add', ''),

@@ -17,8 +17,10 @@ import * as Fill from '../kernels/Fill.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as PixelShuffle from '../kernels/PixelShuffle.js';
+import * as RangeFactories from '../kernels/RangeFactories.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -195,6 +197,13 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   empty_permuted: TensorFactories.emptyPermuted,
   _conj_physical: ComplexHelper.conjPhysicalOut,
   conj_physical_: ComplexHelper.conjPhysical_,
+  addr: LinearAlgebraComposite.addr,
+  addbmm: LinearAlgebraComposite.addbmm,
+  logspace: RangeFactories.logspace,
+  logspace_Tensor_Tensor: RangeFactories.logspaceTensor,
+  logspace_Tensor_Scalar: RangeFactories.logspaceTensor,
+  logspace_Scalar_Tensor: RangeFactories.logspaceTensor,
+  _chunk_cat: TensorShapeComposite.chunkCat,
   slice_scatter: TensorShapeComposite.sliceScatter,
   select_scatter: TensorShapeComposite.selectScatter,
   diagonal_scatter: TensorShapeComposite.diagonalScatter,

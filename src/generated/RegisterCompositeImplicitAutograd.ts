@@ -17,6 +17,7 @@ import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as Integration from '../kernels/Integration.js';
 import * as Itertools from '../kernels/Itertools.js';
 import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -195,6 +196,12 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   conj: ComplexHelper.conj,
   resolve_conj: ComplexHelper.resolveConj,
   resolve_neg: ComplexHelper.resolveConj,
+  cumulative_trapezoid_x: Integration.cumulativeTrapezoidX,
+  cumulative_trapezoid_dx: Integration.cumulativeTrapezoidDx,
+  trapezoid_x: Integration.trapezoidX,
+  trapezoid_dx: Integration.trapezoidDx,
+  trapz_x: Integration.trapezoidX,
+  trapz_dx: Integration.trapezoidDx,
   hinge_embedding_loss: LossComposite.hingeEmbeddingLoss,
   margin_ranking_loss: LossComposite.marginRankingLoss,
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,

@@ -1692,6 +1692,60 @@ export function conj(self: Tensor): Tensor { return aten().conj.call(self); }
 export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.call(self); }
 /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
 export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
+/** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv.call(self, mat, vec, beta, alpha); }
+/** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+export function addmv_(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv_.call(self, mat, vec, beta, alpha); }
+/** `addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
+export function addmv_out(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor): Tensor { return aten().addmv_out.call(self, mat, vec, beta, alpha, out); }
+/** `vdot(Tensor self, Tensor other) -> Tensor` */
+export function vdot(self: Tensor, other: Tensor): Tensor { return aten().vdot.call(self, other); }
+/** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addr(self: Tensor, vec1: Tensor, vec2: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addr.call(self, vec1, vec2, beta, alpha); }
+/** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addbmm.call(self, batch1, batch2, beta, alpha); }
+/** `logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace(start: number | boolean, end: number | boolean, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Tensor_Tensor(start: Tensor, end: Tensor, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Tensor_Tensor.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Tensor_Scalar(start: Tensor, end: number | boolean, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Tensor_Scalar.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Scalar_Tensor(start: number | boolean, end: Tensor, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Scalar_Tensor.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function cumulative_trapezoid_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().cumulative_trapezoid_x.call(y, x, dim); }
+/** `cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+export function cumulative_trapezoid_dx(y: Tensor, dx: number | boolean = 1, dim: number = -1): Tensor { return aten().cumulative_trapezoid_dx.call(y, dx, dim); }
+/** `trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function trapezoid_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().trapezoid_x.call(y, x, dim); }
+/** `trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+export function trapezoid_dx(y: Tensor, dx: number | boolean = 1, dim: number = -1): Tensor { return aten().trapezoid_dx.call(y, dx, dim); }
+/** `trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function trapz_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().trapz_x.call(y, x, dim); }
+/** `trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor` */
+export function trapz_dx(y: Tensor, dx: number = 1, dim: number = -1): Tensor { return aten().trapz_dx.call(y, dx, dim); }
+/** `isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Tensor_Tensor_out(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Tensor_Tensor_out.call(elements, testElements, assumeUnique, invert, out); }
+/** `isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Tensor_Tensor(elements: Tensor, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Tensor_Tensor.call(elements, testElements, assumeUnique, invert); }
+/** `isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Tensor_Scalar_out(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Tensor_Scalar_out.call(elements, testElement, assumeUnique, invert, out); }
+/** `isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Tensor_Scalar(elements: Tensor, testElement: number | boolean, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Tensor_Scalar.call(elements, testElement, assumeUnique, invert); }
+/** `isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Scalar_Tensor_out(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Scalar_Tensor_out.call(element, testElements, assumeUnique, invert, out); }
+/** `isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Scalar_Tensor(element: number | boolean, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Scalar_Tensor.call(element, testElements, assumeUnique, invert); }
+/** `renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)` */
+export function renorm_out(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor): Tensor { return aten().renorm_out.call(self, p, dim, maxnorm, out); }
+/** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+export function renorm(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor { return aten().renorm.call(self, p, dim, maxnorm); }
+/** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+export function renorm_(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor { return aten().renorm_.call(self, p, dim, maxnorm); }
+/** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+export function nonzero_static(self: Tensor, size: number, fillValue: number = -1): Tensor { return aten().nonzero_static.call(self, size, fillValue); }
+/** `_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor` */
+export function _chunk_cat(tensors: Tensor[], dim: number, numChunks: number): Tensor { return aten()._chunk_cat.call(tensors, dim, numChunks); }
 /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
 export function scatter_reduce_two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce_two.call(self, dim, index, src, reduce, includeSelf); }
 /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7318,6 +7318,157 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
+/** Backward of `addmv` (derivatives.yaml:1058). */
+export class AddmvBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addmv']['call']>[3];
+  vec_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addmv']['call']>[4];
+  mat_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddmvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const mat = (this.mat_.defined() ? this.mat_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.outer(grad, vec), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.mv(at.t(mat), grad), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec_.reset();
+    this.mat_.reset();
+  }
+}
+
+/** Backward of `vdot` (derivatives.yaml:1063). */
+export class VdotBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'VdotBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `addr` (derivatives.yaml:1067). */
+export class AddrBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addr']['call']>[3];
+  vec2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addr']['call']>[4];
+  vec1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const vec2 = (this.vec2_.defined() ? this.vec2_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const vec1 = (this.vec1_.defined() ? this.vec1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.mv(grad, vec2), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.mv(at.t(grad), vec1), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec2_.reset();
+    this.vec1_.reset();
+  }
+}
+
+/** Backward of `addbmm` (derivatives.yaml:1072). */
+export class AddbmmBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addbmm']['call']>[3];
+  batch2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addbmm']['call']>[4];
+  batch1_: SavedVariable = NONE;
+  batch1_sizes!: number[];
+  batch2_sizes!: number[];
+
+  name(): string {
+    return 'AddbmmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const batch2 = (this.batch2_.defined() ? this.batch2_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const batch1 = (this.batch1_.defined() ? this.batch1_.unpack(this) : null) as Tensor;
+    const batch1_sizes = this.batch1_sizes;
+    const batch2_sizes = this.batch2_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = addbmmBatch1Backward(grad, batch1_sizes, batch2, alpha);
+    if (this.shouldComputeOutput(2)) out[2] = addbmmBatch2Backward(grad, batch1, batch2_sizes, alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.batch2_.reset();
+    this.batch1_.reset();
+  }
+}
+
+/** Backward of `renorm` (derivatives.yaml:1077). */
+export class RenormBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['renorm']['call']>[1];
+  dim_!: Parameters<AtenOps['renorm']['call']>[2];
+  maxnorm_!: Parameters<AtenOps['renorm']['call']>[3];
+
+  name(): string {
+    return 'RenormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const dim = this.dim_;
+    const maxnorm = this.maxnorm_;
+    if (this.shouldComputeOutput(0)) out[0] = renormBackward(grad, self, p, dim, maxnorm);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
 /** Backward of `expand_copy` (derivatives.yaml:3871). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
@@ -13886,6 +14037,191 @@ export function autogradKernels(ops: AtenOps) {
     rebaseHistory(self, gradFn);
     return result;
   }),
+  addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
+    const rg = anyRequiresGrad(self, mat, vec);
+    if (!rg) return ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const gradFn = new AddmvBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
+    const result = ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addmv_: kernel('addmv_', (ks, self, mat, vec, beta, alpha) => {
+    const rg = anyRequiresGrad(self, mat, vec);
+    checkInplace(self, rg);
+    if (!rg) return ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const gradFn = new AddmvBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
+    const result = ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  addmv_out: kernel('addmv_out', (ks, self, mat, vec, beta, alpha, out) => {
+    if (anyRequiresGrad(self, mat, vec, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addmv'));
+    return ops.addmv_out.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha, out);
+  }),
+  vdot: kernel('vdot', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new VdotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addr: kernel('addr', (ks, self, vec1, vec2, beta, alpha) => {
+    const rg = anyRequiresGrad(self, vec1, vec2);
+    if (!rg) return ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    const gradFn = new AddrBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec1), gradientEdge(vec2)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec2_ = new SavedVariable(vec2, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.vec1_ = new SavedVariable(vec1, false);
+    const result = ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addbmm: kernel('addbmm', (ks, self, batch1, batch2, beta, alpha) => {
+    const rg = anyRequiresGrad(self, batch1, batch2);
+    if (!rg) return ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    const gradFn = new AddbmmBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.batch2_ = new SavedVariable(batch2, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
+    gradFn.batch1_sizes = batch1.sizes.slice();
+    gradFn.batch2_sizes = batch2.sizes.slice();
+    const result = ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Tensor_Tensor: kernel('logspace_Tensor_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start, end);
+    if (!rg) return ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
+    const result = ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Tensor_Scalar: kernel('logspace_Tensor_Scalar', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start);
+    if (!rg) return ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(start)]);
+    const result = ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Scalar_Tensor: kernel('logspace_Scalar_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(end);
+    if (!rg) return ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(end)]);
+    const result = ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Tensor_Tensor_out: kernel('isin_Tensor_Tensor_out', (ks, elements, testElements, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(elements, testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Tensor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert, out);
+  }),
+  isin_Tensor_Tensor: kernel('isin_Tensor_Tensor', (ks, elements, testElements, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(elements, testElements);
+    if (!rg) return ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(elements), gradientEdge(testElements)]);
+    const result = ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Tensor_Scalar_out: kernel('isin_Tensor_Scalar_out', (ks, elements, testElement, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(elements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert, out);
+  }),
+  isin_Tensor_Scalar: kernel('isin_Tensor_Scalar', (ks, elements, testElement, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(elements);
+    if (!rg) return ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(elements)]);
+    const result = ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Scalar_Tensor_out: kernel('isin_Scalar_Tensor_out', (ks, element, testElements, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Scalar_Tensor_out.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert, out);
+  }),
+  isin_Scalar_Tensor: kernel('isin_Scalar_Tensor', (ks, element, testElements, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(testElements);
+    if (!rg) return ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(testElements)]);
+    const result = ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  renorm_out: kernel('renorm_out', (ks, self, p, dim, maxnorm, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('renorm'));
+    return ops.renorm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm, out);
+  }),
+  renorm: kernel('renorm', (ks, self, p, dim, maxnorm) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const gradFn = new RenormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    gradFn.dim_ = dim;
+    gradFn.maxnorm_ = maxnorm;
+    const result = ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  renorm_: kernel('renorm_', (ks, self, p, dim, maxnorm) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const gradFn = new RenormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.p_ = p;
+    gradFn.dim_ = dim;
+    gradFn.maxnorm_ = maxnorm;
+    const result = ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  nonzero_static: kernel('nonzero_static', (ks, self, size, fillValue) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('nonzero_static'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _chunk_cat: kernel('_chunk_cat', (ks, tensors, dim, numChunks) => {
+    const rg = anyRequiresGradList(tensors);
+    if (!rg) return ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_chunk_cat'));
+    gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    const result = ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   scatter_reduce_two: kernel('scatter_reduce_two', (ks, self, dim, index, src, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
@@ -15861,6 +16197,41 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   conj_physical_: kernel('conj_physical_', (ks, self) => {
     const result = ops.conj_physical_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  addmv_: kernel('addmv_', (ks, self, mat, vec, beta, alpha) => {
+    const result = ops.addmv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mat, vec, beta, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  addmv_out: kernel('addmv_out', (ks, self, mat, vec, beta, alpha, out) => {
+    const result = ops.addmv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mat, vec, beta, alpha, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Tensor_Tensor_out: kernel('isin_Tensor_Tensor_out', (ks, elements, testElements, assumeUnique, invert, out) => {
+    const result = ops.isin_Tensor_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), elements, testElements, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Tensor_Scalar_out: kernel('isin_Tensor_Scalar_out', (ks, elements, testElement, assumeUnique, invert, out) => {
+    const result = ops.isin_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), elements, testElement, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Scalar_Tensor_out: kernel('isin_Scalar_Tensor_out', (ks, element, testElements, assumeUnique, invert, out) => {
+    const result = ops.isin_Scalar_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), element, testElements, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  renorm_out: kernel('renorm_out', (ks, self, p, dim, maxnorm, out) => {
+    const result = ops.renorm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, maxnorm, out);
+    out.bumpVersion();
+    return result;
+  }),
+  renorm_: kernel('renorm_', (ks, self, p, dim, maxnorm) => {
+    const result = ops.renorm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, maxnorm);
     self.bumpVersion();
     return result;
   }),

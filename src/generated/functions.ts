@@ -21417,6 +21417,793 @@ function bad_resolve_neg(a: readonly unknown[]): never {
   ], false, SIGS_resolve_neg);
 }
 
+const SIGS_addmv = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
+
+/** `torch.addmv`: `addmv`. */
+export function addmv(input: Tensor, options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(input: Tensor, mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(input: Tensor, mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv", a[--n] as Kw);
+  // addmv (out=: addmv.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv", o, ["input","mat","vec","beta","alpha","out"], ["input","mat","vec"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addmv", 'out', 'Tensor', isTensor(out), out);
+        return at.addmv_out(v0, v1, v2, k0, k1, out as Tensor);
+      }
+      return at.addmv(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addmv(a);
+}
+
+function bad_addmv(a: readonly unknown[]): never {
+  return badCall("addmv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv);
+}
+
+const SIGS_addmv_ = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addmv_`: `addmv_`. */
+export function addmv_(input: Tensor, options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(input: Tensor, mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(input: Tensor, mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv_", a[--n] as Kw);
+  // addmv_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv_", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv_", o, ["input","mat","vec","beta","alpha"], ["input","mat","vec"], n);
+      return at.addmv_(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addmv_(a);
+}
+
+function bad_addmv_(a: readonly unknown[]): never {
+  return badCall("addmv_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv_);
+}
+
+const SIGS_vdot = ["(Tensor input, Tensor other)"];
+
+/** `torch.vdot`: `vdot`. */
+export function vdot(input: Tensor, options: { other: Tensor }): Tensor;
+export function vdot(input: Tensor, other: Tensor): Tensor;
+export function vdot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vdot", a[--n] as Kw);
+  // vdot
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("vdot", o, ["input","other"], ["input","other"], n);
+      return at.vdot(v0, v1);
+    }
+  }
+  return bad_vdot(a);
+}
+
+function bad_vdot(a: readonly unknown[]): never {
+  return badCall("vdot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_vdot);
+}
+
+const SIGS_addr = ["(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addr`: `addr`. */
+export function addr(input: Tensor, options: { vec1: Tensor; vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(input: Tensor, vec1: Tensor, options: { vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(input: Tensor, vec1: Tensor, vec2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addr", a[--n] as Kw);
+  // addr
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","vec1","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addr", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addr", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addr", o, ["input","vec1","vec2","beta","alpha"], ["input","vec1","vec2"], n);
+      return at.addr(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addr(a);
+}
+
+function bad_addr(a: readonly unknown[]): never {
+  return badCall("addr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addr);
+}
+
+const SIGS_addbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addbmm`: `addbmm`. */
+export function addbmm(input: Tensor, options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(input: Tensor, batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addbmm", a[--n] as Kw);
+  // addbmm
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
+      return at.addbmm(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addbmm(a);
+}
+
+function bad_addbmm(a: readonly unknown[]): never {
+  return badCall("addbmm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addbmm);
+}
+
+const SIGS_logspace = ["(Tensor start, Tensor end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Tensor end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Tensor start, Number end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Number end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.logspace`: `logspace`, `logspace.Tensor_Tensor`, `logspace.Tensor_Scalar`, `logspace.Scalar_Tensor`. */
+export function logspace(options: { start: number | boolean; end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, options: { end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, options: { end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, options: { end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(options: { start: number | boolean; end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, options: { end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logspace", a[--n] as Kw);
+  // logspace
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Tensor_Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Tensor_Tensor(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Tensor_Scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isScalar(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Tensor_Scalar(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Scalar_Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isScalar(p[0]) && isTensor(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Scalar_Tensor(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("logspace", a, SIGS_logspace);
+}
+
+const SIGS_cumulative_trapezoid = ["(Tensor y, Tensor x, *, int dim = -1)","(Tensor y, *, Number dx = 1, int dim = -1)"];
+
+/** `torch.cumulative_trapezoid`: `cumulative_trapezoid.x`, `cumulative_trapezoid.dx`. */
+export function cumulative_trapezoid(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function cumulative_trapezoid(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function cumulative_trapezoid(y: Tensor, options?: { dx?: number | boolean; dim?: number }): Tensor;
+export function cumulative_trapezoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumulative_trapezoid", a[--n] as Kw);
+  // cumulative_trapezoid.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("cumulative_trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("cumulative_trapezoid", o, ["y","x","dim"], ["y","x"], n);
+      return at.cumulative_trapezoid_x(v0, v1, k0);
+    }
+  }
+  // cumulative_trapezoid.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("cumulative_trapezoid", 'dx', 'Number', isScalar(o.dx), o.dx);
+        k0 = o.dx as number | boolean;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("cumulative_trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("cumulative_trapezoid", o, ["y","dx","dim"], ["y"], n);
+      return at.cumulative_trapezoid_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("cumulative_trapezoid", a, SIGS_cumulative_trapezoid);
+}
+
+const SIGS_trapezoid = ["(Tensor y, Tensor x, *, int dim = -1)","(Tensor y, *, Number dx = 1, int dim = -1)"];
+
+/** `torch.trapezoid`: `trapezoid.x`, `trapezoid.dx`. */
+export function trapezoid(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function trapezoid(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function trapezoid(y: Tensor, options?: { dx?: number | boolean; dim?: number }): Tensor;
+export function trapezoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trapezoid", a[--n] as Kw);
+  // trapezoid.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("trapezoid", o, ["y","x","dim"], ["y","x"], n);
+      return at.trapezoid_x(v0, v1, k0);
+    }
+  }
+  // trapezoid.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("trapezoid", 'dx', 'Number', isScalar(o.dx), o.dx);
+        k0 = o.dx as number | boolean;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("trapezoid", o, ["y","dx","dim"], ["y"], n);
+      return at.trapezoid_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("trapezoid", a, SIGS_trapezoid);
+}
+
+const SIGS_trapz = ["(Tensor y, *, float dx = 1, int dim = -1)","(Tensor y, Tensor x, *, int dim = -1)"];
+
+/** `torch.trapz`: `trapz.x`, `trapz.dx`. */
+export function trapz(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function trapz(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function trapz(y: Tensor, options?: { dx?: number; dim?: number }): Tensor;
+export function trapz(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trapz", a[--n] as Kw);
+  // trapz.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapz", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("trapz", o, ["y","x","dim"], ["y","x"], n);
+      return at.trapz_x(v0, v1, k0);
+    }
+  }
+  // trapz.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("trapz", 'dx', 'float', isFloat(o.dx), o.dx);
+        k0 = o.dx as number;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapz", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("trapz", o, ["y","dx","dim"], ["y"], n);
+      return at.trapz_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("trapz", a, SIGS_trapz);
+}
+
+const SIGS_isin = ["(Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)","(Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)","(Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = False, Tensor out = None)"];
+
+/** `torch.isin`: `isin.Tensor_Tensor`, `isin.Tensor_Scalar`, `isin.Scalar_Tensor`. */
+export function isin(elements: Tensor, options: { test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, testElements: Tensor, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, options: { test_element?: number | boolean; testElement?: number | boolean; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, testElement: number | boolean, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(options: { element: number | boolean; test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(element: number | boolean, options: { test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(element: number | boolean, testElements: Tensor, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isin", a[--n] as Kw);
+  // isin.Tensor_Tensor (out=: isin.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["elements","test_elements"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["elements","test_elements","assume_unique","invert","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["elements","test_elements","assume_unique","invert","out"], ["elements","test_elements"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Tensor_Tensor_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Tensor_Tensor(v0, v1, k0, k1);
+    }
+  }
+  // isin.Tensor_Scalar (out=: isin.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["elements","test_element"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["elements","test_element","assume_unique","invert","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["elements","test_element","assume_unique","invert","out"], ["elements","test_element"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Tensor_Scalar_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Tensor_Scalar(v0, v1, k0, k1);
+    }
+  }
+  // isin.Scalar_Tensor (out=: isin.Scalar_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["element","test_elements"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["element","test_elements","assume_unique","invert","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["element","test_elements","assume_unique","invert","out"], ["element","test_elements"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Scalar_Tensor_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Scalar_Tensor(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("isin", a, SIGS_isin);
+}
+
+const SIGS_renorm = ["(Tensor input, Number p, int dim, Number maxnorm, *, Tensor out = None)"];
+
+/** `torch.renorm`: `renorm`. */
+export function renorm(input: Tensor, options: { p: number | boolean; dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, options: { dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, dim: number, options: { maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, options?: { out?: Tensor }): Tensor;
+export function renorm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm", a[--n] as Kw);
+  // renorm (out=: renorm.out)
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isScalar(p[1]) && isInt(p[2]) && isScalar(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("renorm", o, ["input","p","dim","maxnorm","out"], ["input","p","dim","maxnorm"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("renorm", 'out', 'Tensor', isTensor(out), out);
+        return at.renorm_out(v0, v1, v2, v3, out as Tensor);
+      }
+      return at.renorm(v0, v1, v2, v3);
+    }
+  }
+  return bad_renorm(a);
+}
+
+function bad_renorm(a: readonly unknown[]): never {
+  return badCall("renorm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_renorm);
+}
+
+const SIGS_nonzero_static = ["(Tensor input, *, int size, int fill_value = -1)"];
+
+/** `torch.nonzero_static`: `nonzero_static`. */
+export function nonzero_static(input: Tensor, options: { size: number; fill_value?: number; fillValue?: number }): Tensor;
+export function nonzero_static(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero_static", a[--n] as Kw);
+  // nonzero_static
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.size !== undefined) {
+        kwArg("nonzero_static", 'size', 'int', isInt(o.size), o.size);
+        k0 = o.size as number;
+      } else return bad_nonzero_static(a);
+      let k1: number;
+      if (o !== undefined && o.fill_value !== undefined) {
+        kwArg("nonzero_static", 'fill_value', 'int', isInt(o.fill_value), o.fill_value);
+        k1 = o.fill_value as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("nonzero_static", o, ["input","size","fill_value"], ["input"], n);
+      return at.nonzero_static(v0, k0, k1);
+    }
+  }
+  return bad_nonzero_static(a);
+}
+
+function bad_nonzero_static(a: readonly unknown[]): never {
+  return badCall("nonzero_static", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: true },
+    { name: "fill_value", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_nonzero_static);
+}
+
+const SIGS__chunk_cat = ["(tuple of Tensors tensors, int dim, int num_chunks)"];
+
+/** `torch._chunk_cat`: `_chunk_cat`. */
+export function _chunk_cat(options: { tensors: readonly Tensor[]; dim: number; num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], options: { dim: number; num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], dim: number, options: { num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], dim: number, numChunks: number): Tensor;
+export function _chunk_cat(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_chunk_cat", a[--n] as Kw);
+  // _chunk_cat
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["tensors","dim","num_chunks"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("_chunk_cat", o, ["tensors","dim","num_chunks"], ["tensors","dim","num_chunks"], n);
+      return at._chunk_cat(v0, v1, v2);
+    }
+  }
+  return bad__chunk_cat(a);
+}
+
+function bad__chunk_cat(a: readonly unknown[]): never {
+  return badCall("_chunk_cat", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "num_chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__chunk_cat);
+}
+
 const SIGS_scatter_reduce = ["(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 /** `torch.scatter_reduce`: `scatter_reduce.two`. */

@@ -1141,6 +1141,37 @@ export interface TensorMethods {
   resolve_conj(): Tensor;
   /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
   resolve_neg(): Tensor;
+  /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmv(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  addmv(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  addmv(mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+  addmv_(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): this;
+  addmv_(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): this;
+  addmv_(mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): this;
+  /** `vdot(Tensor self, Tensor other) -> Tensor` */
+  vdot(options: { other: Tensor }): Tensor;
+  vdot(other: Tensor): Tensor;
+  /** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addr(options: { vec1: Tensor; vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addr(vec1: Tensor, options: { vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addr(vec1: Tensor, vec2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addbmm(options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addbmm(batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+  renorm(options: { p: number | boolean; dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, options: { dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, dim: number, options: { maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, dim: number, maxnorm: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+  renorm_(options: { p: number | boolean; dim: number; maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, options: { dim: number; maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, dim: number, options: { maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, dim: number, maxnorm: number | boolean): this;
+  /** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+  nonzero_static(options: { size: number; fill_value?: number; fillValue?: number }): Tensor;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce(options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
   scatter_reduce(dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
@@ -11352,6 +11383,307 @@ function method_resolve_neg(this: Tensor, ...a: unknown[]): unknown {
   return noArgs("resolve_neg", a);
 }
 
+const SIGS_addmv = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
+
+function method_addmv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv", a[--n] as Kw);
+  // addmv (out=: addmv.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv", o, ["mat","vec","beta","alpha","out"], ["mat","vec"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addmv", 'out', 'Tensor', isTensor(out), out);
+        return at.addmv_out(this, v0, v1, k0, k1, out as Tensor);
+      }
+      return at.addmv(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addmv(a);
+}
+
+function bad_addmv(a: readonly unknown[]): never {
+  return badCall("addmv", a, [
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv);
+}
+
+const SIGS_addmv_ = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addmv_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv_", a[--n] as Kw);
+  // addmv_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv_", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv_", o, ["mat","vec","beta","alpha"], ["mat","vec"], n);
+      return at.addmv_(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addmv_(a);
+}
+
+function bad_addmv_(a: readonly unknown[]): never {
+  return badCall("addmv_", a, [
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv_);
+}
+
+const SIGS_vdot = ["(Tensor other)"];
+
+function method_vdot(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vdot", a[--n] as Kw);
+  // vdot
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("vdot", o, ["other"], ["other"], n);
+      return at.vdot(this, v0);
+    }
+  }
+  return bad_vdot(a);
+}
+
+function bad_vdot(a: readonly unknown[]): never {
+  return badCall("vdot", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_vdot);
+}
+
+const SIGS_addr = ["(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addr", a[--n] as Kw);
+  // addr
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["vec1","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addr", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addr", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addr", o, ["vec1","vec2","beta","alpha"], ["vec1","vec2"], n);
+      return at.addr(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addr(a);
+}
+
+function bad_addr(a: readonly unknown[]): never {
+  return badCall("addr", a, [
+    { name: "vec1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addr);
+}
+
+const SIGS_addbmm = ["(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addbmm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addbmm", a[--n] as Kw);
+  // addbmm
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
+      return at.addbmm(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addbmm(a);
+}
+
+function bad_addbmm(a: readonly unknown[]): never {
+  return badCall("addbmm", a, [
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addbmm);
+}
+
+const SIGS_renorm = ["(Number p, int dim, Number maxnorm, *, Tensor out = None)"];
+
+function method_renorm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm", a[--n] as Kw);
+  // renorm (out=: renorm.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isInt(p[1]) && isScalar(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number = p[1] as number;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("renorm", o, ["p","dim","maxnorm","out"], ["p","dim","maxnorm"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("renorm", 'out', 'Tensor', isTensor(out), out);
+        return at.renorm_out(this, v0, v1, v2, out as Tensor);
+      }
+      return at.renorm(this, v0, v1, v2);
+    }
+  }
+  return bad_renorm(a);
+}
+
+function bad_renorm(a: readonly unknown[]): never {
+  return badCall("renorm", a, [
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_renorm);
+}
+
+const SIGS_renorm_ = ["(Number p, int dim, Number maxnorm)"];
+
+function method_renorm_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm_", a[--n] as Kw);
+  // renorm_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isInt(p[1]) && isScalar(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number = p[1] as number;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("renorm_", o, ["p","dim","maxnorm"], ["p","dim","maxnorm"], n);
+      return at.renorm_(this, v0, v1, v2);
+    }
+  }
+  return bad_renorm_(a);
+}
+
+function bad_renorm_(a: readonly unknown[]): never {
+  return badCall("renorm_", a, [
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_renorm_);
+}
+
+const SIGS_nonzero_static = ["(*, int size, int fill_value = -1)"];
+
+function method_nonzero_static(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero_static", a[--n] as Kw);
+  // nonzero_static
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number;
+      if (o !== undefined && o.size !== undefined) {
+        kwArg("nonzero_static", 'size', 'int', isInt(o.size), o.size);
+        k0 = o.size as number;
+      } else return bad_nonzero_static(a);
+      let k1: number;
+      if (o !== undefined && o.fill_value !== undefined) {
+        kwArg("nonzero_static", 'fill_value', 'int', isInt(o.fill_value), o.fill_value);
+        k1 = o.fill_value as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("nonzero_static", o, ["size","fill_value"], [], n);
+      return at.nonzero_static(this, k0, k1);
+    }
+  }
+  return bad_nonzero_static(a);
+}
+
+function bad_nonzero_static(a: readonly unknown[]): never {
+  return badCall("nonzero_static", a, [
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: true },
+    { name: "fill_value", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_nonzero_static);
+}
+
 const SIGS_scatter_reduce = ["(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 function method_scatter_reduce(this: Tensor, ...a: unknown[]): unknown {
@@ -12621,6 +12953,14 @@ export function installTensorMethods(proto: object): void {
     conj: { value: method_conj, writable: true, configurable: true },
     resolve_conj: { value: method_resolve_conj, writable: true, configurable: true },
     resolve_neg: { value: method_resolve_neg, writable: true, configurable: true },
+    addmv: { value: method_addmv, writable: true, configurable: true },
+    addmv_: { value: method_addmv_, writable: true, configurable: true },
+    vdot: { value: method_vdot, writable: true, configurable: true },
+    addr: { value: method_addr, writable: true, configurable: true },
+    addbmm: { value: method_addbmm, writable: true, configurable: true },
+    renorm: { value: method_renorm, writable: true, configurable: true },
+    renorm_: { value: method_renorm_, writable: true, configurable: true },
+    nonzero_static: { value: method_nonzero_static, writable: true, configurable: true },
     scatter_reduce: { value: method_scatter_reduce, writable: true, configurable: true },
     scatter_reduce_: { value: method_scatter_reduce_, writable: true, configurable: true },
     index_add: { value: method_index_add, writable: true, configurable: true },

@@ -205,14 +205,15 @@ export function linspace(
 // values (`item()`), so the result is the Scalar overload's. A Meta endpoint has no value: PyTorch 2.13 then
 // returns a Meta result of `steps` elements (its meta registration), whatever `device` says.
 
-function linspaceEndpoints(start: Tensor | number, end: Tensor | number): void {
+/** The endpoints check of linspace/logspace's tensor overloads (`name` the operator's, in the text). */
+export function linspaceEndpoints(start: Tensor | number, end: Tensor | number, name = 'linspace'): void {
   const sd = typeof start === 'number' ? null : start.dim();
   const ed = typeof end === 'number' ? null : end.dim();
   if ((sd ?? 0) === 0 && (ed ?? 0) === 0) return;
   const parts: string[] = [];
   if (sd !== null) parts.push(`start with ${sd} dimension(s)`);
   if (ed !== null) parts.push(`end with ${ed} dimension(s)`);
-  throw new Error(`linspace only supports 0-dimensional start and end tensors, but got ${parts.join(' and ')}.`);
+  throw new Error(`${name} only supports 0-dimensional start and end tensors, but got ${parts.join(' and ')}.`);
 }
 
 /** `linspace.Tensor_Tensor`, `linspace.Tensor_Scalar`, `linspace.Scalar_Tensor` (Note [linspace with tensor endpoints]). */

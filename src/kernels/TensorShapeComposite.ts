@@ -387,3 +387,47 @@ export function unsafeChunk(_ks: DispatchKeySet, self: Tensor, chunks: number, d
   if (splitSize === 0 && size === 0) return at.unsafe_split_with_sizes(self, new Array<number>(chunks).fill(0), d);
   return at.unsafe_split_Tensor(self, splitSize, d);
 }
+
+// ---- _chunk_cat (TensorShape.cpp) ---------------------------------------------------------------------------
+
+/** _chunk_cat_check: PyTorch's checks and texts, in its order; returns the wrapped dim. */
+function chunkCatCheck(tensors: Tensor[], dim: number, numChunks: number): number {
+  if (tensors.length === 0) throw new Error('_chunk_cat expects a non-empty input tensor list');
+  const first = tensors[0] as Tensor;
+  for (const t of tensors) {
+    if (t.numel() <= 0) throw new Error('_chunk_cat expects non-empty tensor');
+    if (t.scalarType !== first.scalarType) throw new Error('_chunk_cat expects all input tensors with the same dtype');
+    if (!t.device.equals(first.device)) throw new Error('_chunk_cat expects all inputs tensors on the same device');
+  }
+  if (numChunks < 1) throw new Error('_chunk_cat expects positive num_chunks');
+  if (tensors.every((t) => t.dim() === first.dim())) return maybeWrapDim(dim, first.dim());
+  if (dim < 0) throw new Error('_chunk_cat expects non-negative dim when input tensors have different ndims');
+  if (tensors.some((t) => dim >= t.dim())) throw new Error('_chunk_cat expects dim < ndim for all input tensors');
+  for (const t of tensors) {
+    for (let i = 0; i < dim; i++) {
+      if (t.sizes[i] !== first.sizes[i]) throw new Error('_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors');
+    }
+  }
+  return dim;
+}
+
+/**
+ * `_chunk_cat(tensors, dim, num_chunks)`: each tensor zero-padded along dim to a multiple of num_chunks, viewed
+ * as [...sizes[:dim], num_chunks, -1], and the views concatenated along dim + 1.
+ */
+export function chunkCat(_ks: DispatchKeySet, tensors: Tensor[], dim: number, numChunks: number): Tensor {
+  const d = chunkCatCheck(tensors, dim, numChunks);
+  const views = tensors.map((t) => {
+    const size = t.sizes[d] as number;
+    const padded = Math.ceil(size / numChunks) * numChunks;
+    let p = t;
+    if (padded !== size) {
+      const sizes = [...t.sizes];
+      sizes[d] = padded;
+      p = at.new_zeros(t, sizes);
+      at.copy_(at.narrow(p, d, 0, size), t);
+    }
+    return at.view(p, [...t.sizes.slice(0, d), numChunks, -1]);
+  });
+  return at.cat(views, d + 1);
+}
