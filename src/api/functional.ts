@@ -1,5 +1,5 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
-// `torch.broadcast_tensors(*tensors)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
+// `torch.broadcast_tensors(*tensors)`, `torch.broadcast_shapes(*shapes)`, `torch.unravel_index(indices, shape)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
 // (or its sublist form), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
 // torch/functional.py. Browser-safe.
 
@@ -20,6 +20,9 @@ import {
   unique_consecutive as uniqueConsecutiveBinding,
   unique_dim as uniqueDimBinding,
 } from '../generated/functions.js';
+import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import * as at from '../generated/TensorBody.js';
+import { Size } from '../tensor/Size.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { isKw, parseKw } from './python_arg_parser.js';
 
@@ -27,6 +30,68 @@ import { isKw, parseKw } from './python_arg_parser.js';
 export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
   const list = tensors.length === 1 && Array.isArray(tensors[0]) ? (tensors[0] as readonly Tensor[]) : (tensors as Tensor[]);
   return broadcastTensorsBinding([...list]);
+}
+
+/**
+ * `torch.broadcast_shapes(*shapes)`: the shape every one of `shapes` (ints, or lists of ints) broadcasts to,
+ * as a torch.Size, with torch._refs._broadcast_shapes's checks and texts.
+ *
+ * @example
+ * torch.broadcast_shapes([2], [3, 1], [1, 1, 1]); // torch.Size([1, 3, 2])
+ */
+export function broadcast_shapes(...shapes: (number | readonly number[] | null)[]): Size {
+  const list = shapes.filter((x) => x !== null).map((x) => (typeof x === 'number' ? [x] : x));
+  if (list.length === 0) return new Size([]);
+  for (const shape of list) {
+    if (!Array.isArray(shape)) {
+      throw new Error(`Input shapes should be of type ints, a tuple of ints, or a list of ints, got ${String(shape)}`);
+    }
+  }
+  const common = new Array<number>(Math.max(...list.map((x) => x.length))).fill(1);
+  const py = (a: readonly number[]): string => `[${a.join(', ')}]`;
+  // a shape prints as the Python tuple it is there (an int becomes `(n,)`)
+  const tuple = (a: readonly number[]): string => (a.length === 1 ? `(${a[0]},)` : `(${a.join(', ')})`);
+  list.forEach((shape, argIdx) => {
+    for (let idx = -1; idx >= -shape.length; idx--) {
+      const s = shape[shape.length + idx] as number;
+      const c = common.length + idx;
+      if (s === common[c]) continue;
+      if (common[c] === 1) {
+        if (s < 0) throw new Error('Attempting to broadcast a dimension with negative length!');
+        common[c] = s;
+      }
+      if (s !== 1 && common[c] !== s) {
+        throw new Error(
+          `Attempting to broadcast a dimension of length ${s} at ${idx}! Mismatching argument at index ${argIdx} had ${tuple(shape)}; but expected shape should be broadcastable to ${py(common)}`,
+        );
+      }
+    }
+  });
+  return new Size(common);
+}
+
+/**
+ * `torch.unravel_index(indices, shape)`: the coordinates in `shape` of flat indices, one tensor per dim
+ * (torch/functional.py's `_unravel_index`: floor-divide by the strides of a contiguous `shape`, modulo its sizes).
+ *
+ * @example
+ * torch.unravel_index(torch.tensor([4, 1]), [2, 3]); // [tensor([1, 0]), tensor([1, 1])]
+ */
+export function unravel_index(indices: Tensor, shape: number | readonly number[]): Tensor[] {
+  const t = indices.scalarType;
+  if (isComplexType(t) || isFloatingType(t) || t === ScalarType.Bool) {
+    throw new TypeError(`expected 'indices' to be integer dtype, but got ${indices.dtype.toString()}`);
+  }
+  const dims = typeof shape === 'number' ? [shape] : [...shape];
+  if (dims.some((d) => !Number.isInteger(d))) throw new TypeError("expected 'shape' sequence to only contain ints");
+  if (dims.some((d) => d < 0)) {
+    throw new Error(`'shape' cannot have negative values, but got (${dims.join(', ')}${dims.length === 1 ? ',' : ''})`);
+  }
+  const coefs = dims.map((_, i) => dims.slice(i + 1).reduce((a, b) => a * b, 1));
+  const long = (v: number[]): Tensor =>
+    v.length === 0 ? at.zeros([0], ScalarType.Long) : at.stack(v.map((c) => at.scalar_tensor(c, ScalarType.Long, null, indices.device)));
+  const q = at.div_Tensor_mode(at.unsqueeze(indices, -1), long(coefs), 'floor');
+  return at.unbind_int(at.remainder_Tensor(q, long(dims)), -1);
 }
 
 /**

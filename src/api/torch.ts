@@ -48,6 +48,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
+import { installConversionMethods } from './python_variable_methods.js';
 import { installTensorIndexing } from './TensorIndexing.js';
 import { installVariableData } from './python_variable.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
@@ -82,6 +83,7 @@ installNonzeroAsTuple();
 installTensorIndexing(Tensor.prototype);
 installVariableData(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
+installConversionMethods(Tensor.prototype);
 setKernelBackend('wasm');
 
 /**
@@ -506,7 +508,7 @@ function installNonzeroAsTuple(): void {
   });
 }
 
-export { broadcast_tensors, norm } from './functional.js';
+export { broadcast_shapes, broadcast_tensors, norm, unravel_index } from './functional.js';
 // torch/functional.py's unique and einsum.
 export { einsum, unique } from './functional.js';
 // torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).

@@ -1,9 +1,12 @@
 // The derivative helpers of the linear-algebra operators of BatchLinearAlgebra.ts: svd_backward of
-// torch/csrc/autograd/FunctionsManual.cpp, for `_linalg_svd` (LinalgSvdBackward0). Re-exported by
+// torch/csrc/autograd/FunctionsManual.cpp, for `_linalg_svd` (LinalgSvdBackward0), and addbmm's batch formulas
+// (AddbmmBackward0, derivatives.yaml's expressions). Re-exported by
 // FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /**
  * `_linalg_svd`'s formula in derivatives.yaml: with full_matrices, the gradients of U and Vh (and U, Vh) are
@@ -79,4 +82,22 @@ export function svdBackward(gU: Tensor | null, gS: Tensor | null, gVh: Tensor | 
     return mm(U, gA);
   }
   return m >= n ? mm(U, mm(gA, Vh)) : mm(mm(U, gA), Vh);
+}
+
+/** grad broadcast to the batch of products, [b, m, n], as addbmm's formulas expand it. */
+function addbmmGradBatch(grad: Tensor, b: number, m: number, n: number): Tensor {
+  return at.expand(at.unsqueeze(grad, 0), [b, m, n]);
+}
+const scaled = (t: Tensor, alpha: number | boolean): Tensor => (Number(alpha) === 1 ? t : at.mul_Tensor(t, wrapScalar(alpha)));
+
+/** addbmm's batch1 gradient: grad (per batch) @ batch2ᵀ, times alpha. */
+export function addbmmBatch1Backward(grad: Tensor, batch1Sizes: number[], batch2: Tensor, alpha: number | boolean): Tensor {
+  const g = addbmmGradBatch(grad, batch1Sizes[0] as number, batch1Sizes[1] as number, batch2.sizes[2] as number);
+  return scaled(at.bmm(g, at.transpose_int(batch2, 1, 2)), alpha);
+}
+
+/** addbmm's batch2 gradient: batch1ᵀ @ grad (per batch), times alpha. */
+export function addbmmBatch2Backward(grad: Tensor, batch1: Tensor, batch2Sizes: number[], alpha: number | boolean): Tensor {
+  const g = addbmmGradBatch(grad, batch1.sizes[0] as number, batch1.sizes[1] as number, batch2Sizes[2] as number);
+  return scaled(at.bmm(at.transpose_int(batch1, 1, 2), g), alpha);
 }

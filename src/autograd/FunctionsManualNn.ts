@@ -8,6 +8,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
+import { normBackward } from './FunctionsManual.js';
 
 // Note [One backward call for three gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -432,4 +433,20 @@ export function gluBackward(grad: Tensor, self: Tensor, dim: number): Tensor {
   const sig = at.sigmoid(at.narrow(self, d, n, n));
   const gb = at.mul_Tensor(at.mul_Tensor(at.mul_Tensor(at.sub_Tensor(wrapScalar(1), sig), sig), a), grad);
   return at.cat([at.mul_Tensor(sig, grad), gb], d);
+}
+
+/**
+ * `renorm_backward` (FunctionsManual.cpp): where a slice's norm exceeds maxnorm, d(self · maxnorm / (norm + 1e-7)),
+ * the norm's own derivative through norm_backward of Σ grad · self; elsewhere grad.
+ */
+export function renormBackward(grad: Tensor, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor {
+  const d = dim < 0 ? dim + self.dim() : dim;
+  const dims = [...Array(self.dim()).keys()].filter((i) => i !== d);
+  const norm = at.linalg_vector_norm(self, Number(p), dims, true);
+  const gradOutput = at.sum_dim_IntList(at.mul_Tensor(self, grad), dims, true);
+  const nb = normBackward(gradOutput, self, p, norm, dims, true);
+  const invnorm = at.reciprocal(at.add_Tensor(norm, wrapScalar(1e-7)));
+  const factor = at.mul_Tensor(invnorm, wrapScalar(Number(maxnorm)));
+  const inside = at.sub_Tensor(at.mul_Tensor(factor, grad), at.mul_Tensor(at.mul_Tensor(factor, invnorm), nb));
+  return at.where_self(at.gt_Scalar(norm, maxnorm), inside, grad);
 }

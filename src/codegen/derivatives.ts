@@ -39,6 +39,8 @@ export interface DerivativeInfo {
   readonly outputDifferentiability: readonly boolean[] | null;
   readonly file: string;
   readonly line: number;
+  /** Set on the entries derived for a `view_copy` operator: the op name of its view (See Note [view_copy derivatives]). */
+  readonly viewCopyOf?: string;
 }
 
 const KNOWN_KEYS = ['name', 'output_differentiability', 'dispatch', 'result'];
@@ -118,6 +120,36 @@ export function parseDerivatives(text: string, functions: readonly NativeFunctio
       else formulas.push({ arg: key, expr: String(value).trim() });
     }
     out.push({ name, opName, formulas, nonDifferentiable: nonDiff, outputDifferentiability: outputDiff, file, line });
+  }
+  return out;
+}
+
+// Note [view_copy derivatives]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `*_copy` operators (`expand_copy`, `unbind_copy.int`, tagged `view_copy` in native_functions.yaml)
+// are their view's result cloned; torchgen gives each the derivative of its view (load_derivatives.py's
+// add_view_copy_derivatives), its node named after the view's with `_copy` appended (`ExpandBackward0_copy`).
+// addViewCopyDerivatives does the same: a `view_copy` operator without an entry of its own gets the formulas
+// of the operator named without `_copy` (same overload), which must have one; the schemas' argument names agree.
+
+/** The derivatives.yaml entries plus one per `view_copy` operator (See Note [view_copy derivatives]). */
+export function addViewCopyDerivatives(infos: readonly DerivativeInfo[], functions: readonly NativeFunction[]): DerivativeInfo[] {
+  const byOpName = new Map(infos.map((i) => [i.opName, i] as const));
+  const out = [...infos];
+  for (const nf of functions) {
+    if (!nf.tags.includes('view_copy') || byOpName.has(nf.opName)) continue;
+    const [name, overload] = nf.opName.split('.') as [string, string | undefined];
+    const viewOp = `${name.replace(/_copy$/, '')}${overload === undefined ? '' : `.${overload}`}`;
+    const view = byOpName.get(viewOp);
+    if (view === undefined) {
+      throw new NativeFunctionsError(
+        nf.file,
+        nf.line,
+        `${nf.opName}(...)`,
+        `a view_copy operator whose view '${viewOp}' has no derivatives.yaml entry`,
+      );
+    }
+    out.push({ ...view, name: nf.funcText, opName: nf.opName, file: nf.file, line: nf.line, viewCopyOf: viewOp });
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // generated file's text by path. Mirrors torchgen/gen.py's main() minus the file system (the driver,
 // src/cli/codegen.ts, reads and writes). Pure.
 
-import { parseDerivatives } from './derivatives.js';
+import { addViewCopyDerivatives, parseDerivatives } from './derivatives.js';
 import { SUPPORTED_DISPATCH_KEYS, parseNativeFunctions } from './model.js';
 import { emitAutograd } from './dest/autograd.js';
 import { emitDispatchArity } from './dest/DispatchArity.js';
@@ -29,7 +29,7 @@ export function generateAll(
   kernelModules?: readonly string[],
 ): Record<string, string> {
   const fns = parseNativeFunctions(nativeFunctionsYaml, YAML_PATH, kernelModules === undefined ? {} : { kernelModules });
-  const derivatives = parseDerivatives(derivativesYaml, fns, DERIVATIVES_PATH);
+  const derivatives = addViewCopyDerivatives(parseDerivatives(derivativesYaml, fns, DERIVATIVES_PATH), fns);
   const files: Record<string, string> = {
     [`${GENERATED_DIR}/Operators.ts`]: emitOperators(fns),
     [`${GENERATED_DIR}/RegisterSchema.ts`]: emitRegisterSchema(fns),

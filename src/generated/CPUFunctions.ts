@@ -838,6 +838,40 @@ export const atenCpu = {
   copysign: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign_Tensor(NO_KEYS, self, other),
   /** `at::cpu::copysign_` */
   copysign_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::addmv` */
+  addmv: (self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_addmv(NO_KEYS, self, mat, vec, beta, alpha),
+  /** `at::cpu::addmv_` */
+  addmv_: (self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_addmv_(NO_KEYS, self, mat, vec, beta, alpha),
+  /** `at::cpu::addmv_out` */
+  addmv_out: (out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_addmv_out(NO_KEYS, self, mat, vec, beta, alpha, out),
+  /** `at::cpu::addmv_outf` */
+  addmv_outf: (self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_addmv_out(NO_KEYS, self, mat, vec, beta, alpha, out),
+  /** `at::cpu::isin_out (isin.Tensor_Tensor_out)` */
+  isin_Tensor_Tensor_out: (out: Tensor, elements: Tensor, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Tensor_Tensor_out(NO_KEYS, elements, testElements, assumeUnique, invert, out),
+  /** `at::cpu::isin_outf (isin.Tensor_Tensor_out)` */
+  isin_Tensor_Tensor_outf: (elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor => RegisterCPU.cpu_isin_Tensor_Tensor_out(NO_KEYS, elements, testElements, assumeUnique, invert, out),
+  /** `at::cpu::isin (isin.Tensor_Tensor)` */
+  isin_Tensor_Tensor: (elements: Tensor, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Tensor_Tensor(NO_KEYS, elements, testElements, assumeUnique, invert),
+  /** `at::cpu::isin_out (isin.Tensor_Scalar_out)` */
+  isin_Tensor_Scalar_out: (out: Tensor, elements: Tensor, testElement: number | boolean, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Tensor_Scalar_out(NO_KEYS, elements, testElement, assumeUnique, invert, out),
+  /** `at::cpu::isin_outf (isin.Tensor_Scalar_out)` */
+  isin_Tensor_Scalar_outf: (elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor => RegisterCPU.cpu_isin_Tensor_Scalar_out(NO_KEYS, elements, testElement, assumeUnique, invert, out),
+  /** `at::cpu::isin (isin.Tensor_Scalar)` */
+  isin_Tensor_Scalar: (elements: Tensor, testElement: number | boolean, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Tensor_Scalar(NO_KEYS, elements, testElement, assumeUnique, invert),
+  /** `at::cpu::isin_out (isin.Scalar_Tensor_out)` */
+  isin_Scalar_Tensor_out: (out: Tensor, element: number | boolean, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Scalar_Tensor_out(NO_KEYS, element, testElements, assumeUnique, invert, out),
+  /** `at::cpu::isin_outf (isin.Scalar_Tensor_out)` */
+  isin_Scalar_Tensor_outf: (element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor => RegisterCPU.cpu_isin_Scalar_Tensor_out(NO_KEYS, element, testElements, assumeUnique, invert, out),
+  /** `at::cpu::isin (isin.Scalar_Tensor)` */
+  isin_Scalar_Tensor: (element: number | boolean, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor => RegisterCPU.cpu_isin_Scalar_Tensor(NO_KEYS, element, testElements, assumeUnique, invert),
+  /** `at::cpu::renorm_out` */
+  renorm_out: (out: Tensor, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor => RegisterCPU.cpu_renorm_out(NO_KEYS, self, p, dim, maxnorm, out),
+  /** `at::cpu::renorm_outf` */
+  renorm_outf: (self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_renorm_out(NO_KEYS, self, p, dim, maxnorm, out),
+  /** `at::cpu::renorm` */
+  renorm: (self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor => RegisterCPU.cpu_renorm(NO_KEYS, self, p, dim, maxnorm),
+  /** `at::cpu::renorm_` */
+  renorm_: (self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor => RegisterCPU.cpu_renorm_(NO_KEYS, self, p, dim, maxnorm),
   /** `at::cpu::special_entr` */
   special_entr: (self: Tensor): Tensor => RegisterCPU.cpu_special_entr(NO_KEYS, self),
   /** `at::cpu::special_entr_out` */

@@ -1662,6 +1662,132 @@ export interface AtenOps {
   new_full: OperatorHandle<(self: Tensor, size: number[], fillValue: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
   new_empty: OperatorHandle<(self: Tensor, size: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+  narrow_copy: OperatorHandle<(self: Tensor, dim: number, start: number, length: number) => Tensor>;
+  /** `expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor` */
+  expand_copy: OperatorHandle<(self: Tensor, size: number[], implicit: boolean) => Tensor>;
+  /** `diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+  diagonal_copy: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `alias_copy(Tensor self) -> Tensor` */
+  alias_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+  as_strided_copy: OperatorHandle<(self: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
+  /** `permute_copy(Tensor self, int[] dims) -> Tensor` */
+  permute_copy: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
+  /** `split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+  split_with_sizes_copy: OperatorHandle<(self: Tensor, splitSizes: number[], dim: number) => Tensor[]>;
+  /** `squeeze_copy(Tensor self) -> Tensor` */
+  squeeze_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `squeeze_copy.dim(Tensor self, int dim) -> Tensor` */
+  squeeze_copy_dim: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `squeeze_copy.dims(Tensor self, int[] dim) -> Tensor` */
+  squeeze_copy_dims: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
+  /** `t_copy(Tensor self) -> Tensor` */
+  t_copy: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor` */
+  transpose_copy_int: OperatorHandle<(self: Tensor, dim0: number, dim1: number) => Tensor>;
+  /** `unsqueeze_copy(Tensor self, int dim) -> Tensor` */
+  unsqueeze_copy: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `unbind_copy.int(Tensor self, int dim=0) -> Tensor[]` */
+  unbind_copy_int: OperatorHandle<(self: Tensor, dim: number) => Tensor[]>;
+  /** `view_copy(Tensor self, SymInt[] size) -> Tensor` */
+  view_copy: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
+  unfold_copy: OperatorHandle<(self: Tensor, dimension: number, size: number, step: number) => Tensor>;
+  /** `broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+  broadcast_to: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `sum_to_size(Tensor self, SymInt[] size) -> Tensor` */
+  sum_to_size: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
+  /** `reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  reshape_as: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `view_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  view_as: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]` */
+  unsafe_split_Tensor: OperatorHandle<(self: Tensor, splitSize: number, dim: number) => Tensor[]>;
+  /** `unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+  unsafe_split_with_sizes: OperatorHandle<(self: Tensor, splitSizes: number[], dim: number) => Tensor[]>;
+  /** `unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]` */
+  unsafe_chunk: OperatorHandle<(self: Tensor, chunks: number, dim: number) => Tensor[]>;
+  /** `fill.Scalar(Tensor self, Scalar value) -> Tensor` */
+  fill_Scalar: OperatorHandle<(self: Tensor, value: number | boolean) => Tensor>;
+  /** `fill.Tensor(Tensor self, Tensor value) -> Tensor` */
+  fill_Tensor: OperatorHandle<(self: Tensor, value: Tensor) => Tensor>;
+  /** `msort(Tensor self) -> Tensor` */
+  msort: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `argwhere(Tensor self) -> Tensor` */
+  argwhere: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  scalar_tensor: OperatorHandle<(s: number | boolean, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty_strided: OperatorHandle<(self: Tensor, size: number[], stride: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  empty_permuted: OperatorHandle<(size: number[], physicalLayout: number[], dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `_conj_physical(Tensor self) -> Tensor` */
+  _conj_physical: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj_physical(Tensor self) -> Tensor` */
+  conj_physical: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj_physical_(Tensor(a!) self) -> Tensor(a!)` */
+  conj_physical_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `conj(Tensor(a) self) -> Tensor(a)` */
+  conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resolve_conj(Tensor(a) self) -> Tensor(a)` */
+  resolve_conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
+  resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmv: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+  addmv_: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
+  addmv_out: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor) => Tensor>;
+  /** `vdot(Tensor self, Tensor other) -> Tensor` */
+  vdot: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addr: OperatorHandle<(self: Tensor, vec1: Tensor, vec2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addbmm: OperatorHandle<(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace: OperatorHandle<(start: number | boolean, end: number | boolean, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Tensor_Tensor: OperatorHandle<(start: Tensor, end: Tensor, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Tensor_Scalar: OperatorHandle<(start: Tensor, end: number | boolean, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  logspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, base: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  cumulative_trapezoid_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+  cumulative_trapezoid_dx: OperatorHandle<(y: Tensor, dx: number | boolean, dim: number) => Tensor>;
+  /** `trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  trapezoid_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+  trapezoid_dx: OperatorHandle<(y: Tensor, dx: number | boolean, dim: number) => Tensor>;
+  /** `trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+  trapz_x: OperatorHandle<(y: Tensor, x: Tensor, dim: number) => Tensor>;
+  /** `trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor` */
+  trapz_dx: OperatorHandle<(y: Tensor, dx: number, dim: number) => Tensor>;
+  /** `isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Tensor_Tensor_out: OperatorHandle<(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Tensor_Tensor: OperatorHandle<(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Tensor_Scalar_out: OperatorHandle<(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Tensor_Scalar: OperatorHandle<(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+  isin_Scalar_Tensor_out: OperatorHandle<(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor) => Tensor>;
+  /** `isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+  isin_Scalar_Tensor: OperatorHandle<(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean) => Tensor>;
+  /** `renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)` */
+  renorm_out: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor) => Tensor>;
+  /** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+  renorm: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean) => Tensor>;
+  /** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+  renorm_: OperatorHandle<(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean) => Tensor>;
+  /** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+  nonzero_static: OperatorHandle<(self: Tensor, size: number, fillValue: number) => Tensor>;
+  /** `_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor` */
+  _chunk_cat: OperatorHandle<(tensors: Tensor[], dim: number, numChunks: number) => Tensor>;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce_two: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean) => Tensor>;
   /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */
@@ -2832,6 +2958,69 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     new_ones: find('aten::new_ones', ''),
     new_full: find('aten::new_full', ''),
     new_empty: find('aten::new_empty', ''),
+    narrow_copy: find('aten::narrow_copy', ''),
+    expand_copy: find('aten::expand_copy', ''),
+    diagonal_copy: find('aten::diagonal_copy', ''),
+    alias_copy: find('aten::alias_copy', ''),
+    as_strided_copy: find('aten::as_strided_copy', ''),
+    permute_copy: find('aten::permute_copy', ''),
+    split_with_sizes_copy: find('aten::split_with_sizes_copy', ''),
+    squeeze_copy: find('aten::squeeze_copy', ''),
+    squeeze_copy_dim: find('aten::squeeze_copy', 'dim'),
+    squeeze_copy_dims: find('aten::squeeze_copy', 'dims'),
+    t_copy: find('aten::t_copy', ''),
+    transpose_copy_int: find('aten::transpose_copy', 'int'),
+    unsqueeze_copy: find('aten::unsqueeze_copy', ''),
+    unbind_copy_int: find('aten::unbind_copy', 'int'),
+    view_copy: find('aten::view_copy', ''),
+    unfold_copy: find('aten::unfold_copy', ''),
+    broadcast_to: find('aten::broadcast_to', ''),
+    sum_to_size: find('aten::sum_to_size', ''),
+    reshape_as: find('aten::reshape_as', ''),
+    view_as: find('aten::view_as', ''),
+    unsafe_split_Tensor: find('aten::unsafe_split', 'Tensor'),
+    unsafe_split_with_sizes: find('aten::unsafe_split_with_sizes', ''),
+    unsafe_chunk: find('aten::unsafe_chunk', ''),
+    fill_Scalar: find('aten::fill', 'Scalar'),
+    fill_Tensor: find('aten::fill', 'Tensor'),
+    msort: find('aten::msort', ''),
+    argwhere: find('aten::argwhere', ''),
+    scalar_tensor: find('aten::scalar_tensor', ''),
+    new_empty_strided: find('aten::new_empty_strided', ''),
+    empty_permuted: find('aten::empty_permuted', ''),
+    _conj_physical: find('aten::_conj_physical', ''),
+    conj_physical: find('aten::conj_physical', ''),
+    conj_physical_: find('aten::conj_physical_', ''),
+    conj: find('aten::conj', ''),
+    resolve_conj: find('aten::resolve_conj', ''),
+    resolve_neg: find('aten::resolve_neg', ''),
+    addmv: find('aten::addmv', ''),
+    addmv_: find('aten::addmv_', ''),
+    addmv_out: find('aten::addmv', 'out'),
+    vdot: find('aten::vdot', ''),
+    addr: find('aten::addr', ''),
+    addbmm: find('aten::addbmm', ''),
+    logspace: find('aten::logspace', ''),
+    logspace_Tensor_Tensor: find('aten::logspace', 'Tensor_Tensor'),
+    logspace_Tensor_Scalar: find('aten::logspace', 'Tensor_Scalar'),
+    logspace_Scalar_Tensor: find('aten::logspace', 'Scalar_Tensor'),
+    cumulative_trapezoid_x: find('aten::cumulative_trapezoid', 'x'),
+    cumulative_trapezoid_dx: find('aten::cumulative_trapezoid', 'dx'),
+    trapezoid_x: find('aten::trapezoid', 'x'),
+    trapezoid_dx: find('aten::trapezoid', 'dx'),
+    trapz_x: find('aten::trapz', 'x'),
+    trapz_dx: find('aten::trapz', 'dx'),
+    isin_Tensor_Tensor_out: find('aten::isin', 'Tensor_Tensor_out'),
+    isin_Tensor_Tensor: find('aten::isin', 'Tensor_Tensor'),
+    isin_Tensor_Scalar_out: find('aten::isin', 'Tensor_Scalar_out'),
+    isin_Tensor_Scalar: find('aten::isin', 'Tensor_Scalar'),
+    isin_Scalar_Tensor_out: find('aten::isin', 'Scalar_Tensor_out'),
+    isin_Scalar_Tensor: find('aten::isin', 'Scalar_Tensor'),
+    renorm_out: find('aten::renorm', 'out'),
+    renorm: find('aten::renorm', ''),
+    renorm_: find('aten::renorm_', ''),
+    nonzero_static: find('aten::nonzero_static', ''),
+    _chunk_cat: find('aten::_chunk_cat', ''),
     scatter_reduce_two: find('aten::scatter_reduce', 'two'),
     scatter_reduce__two: find('aten::scatter_reduce_', 'two'),
     index_add: find('aten::index_add', ''),

@@ -51,7 +51,9 @@ import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
+import * as TensorCompareIsin from '../kernels/TensorCompareIsin.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
@@ -2799,6 +2801,114 @@ export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: T
   return self;
 }
 
+/** `addmv`, CPU (functional). */
+export function cpu_addmv(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta(null, self, mat, vec, beta, alpha);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], self, mat, vec, beta, alpha);
+  return out0;
+}
+
+/** `addmv_`, CPU (inplace). */
+export function cpu_addmv_(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta([self], self, mat, vec, beta, alpha);
+  checkInplaceOutput(self, m, 0);
+  k.impl([self], self, mat, vec, beta, alpha);
+  return self;
+}
+
+/** `addmv.out`, CPU (out). */
+export function cpu_addmv_out(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta([out], self, mat, vec, beta, alpha);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], self, mat, vec, beta, alpha);
+  return out;
+}
+
+/** `isin.Tensor_Tensor_out`, CPU (out). */
+export function cpu_isin_Tensor_Tensor_out(_ks: DispatchKeySet, elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinTensorTensorStructured;
+  const m = k.meta([out], elements, testElements, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], elements, testElements, assumeUnique, invert);
+  return out;
+}
+
+/** `isin.Tensor_Tensor`, CPU (functional). */
+export function cpu_isin_Tensor_Tensor(_ks: DispatchKeySet, elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinTensorTensorStructured;
+  const m = k.meta(null, elements, testElements, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], elements, testElements, assumeUnique, invert);
+  return out0;
+}
+
+/** `isin.Tensor_Scalar_out`, CPU (out). */
+export function cpu_isin_Tensor_Scalar_out(_ks: DispatchKeySet, elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinTensorScalarStructured;
+  const m = k.meta([out], elements, testElement, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], elements, testElement, assumeUnique, invert);
+  return out;
+}
+
+/** `isin.Tensor_Scalar`, CPU (functional). */
+export function cpu_isin_Tensor_Scalar(_ks: DispatchKeySet, elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinTensorScalarStructured;
+  const m = k.meta(null, elements, testElement, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], elements, testElement, assumeUnique, invert);
+  return out0;
+}
+
+/** `isin.Scalar_Tensor_out`, CPU (out). */
+export function cpu_isin_Scalar_Tensor_out(_ks: DispatchKeySet, element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinScalarTensorStructured;
+  const m = k.meta([out], element, testElements, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], element, testElements, assumeUnique, invert);
+  return out;
+}
+
+/** `isin.Scalar_Tensor`, CPU (functional). */
+export function cpu_isin_Scalar_Tensor(_ks: DispatchKeySet, element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinScalarTensorStructured;
+  const m = k.meta(null, element, testElements, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], element, testElements, assumeUnique, invert);
+  return out0;
+}
+
+/** `renorm.out`, CPU (out). */
+export function cpu_renorm_out(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta([out], self, p, dim, maxnorm);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], self, p, dim, maxnorm);
+  return out;
+}
+
+/** `renorm`, CPU (functional). */
+export function cpu_renorm(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta(null, self, p, dim, maxnorm);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], self, p, dim, maxnorm);
+  return out0;
+}
+
+/** `renorm_`, CPU (inplace). */
+export function cpu_renorm_(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta([self], self, p, dim, maxnorm);
+  checkInplaceOutput(self, m, 0);
+  k.impl([self], self, p, dim, maxnorm);
+  return self;
+}
+
 /** `special_entr`, CPU (functional). */
 export function cpu_special_entr(_ks: DispatchKeySet, self: Tensor): Tensor {
   const k = SpecialOpsKernel.specialEntrStructured;
@@ -3937,6 +4047,20 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   histc: SummaryOps.histc,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
+  addmv: cpu_addmv,
+  addmv_: cpu_addmv_,
+  addmv_out: cpu_addmv_out,
+  vdot: Blas.vdot,
+  isin_Tensor_Tensor_out: cpu_isin_Tensor_Tensor_out,
+  isin_Tensor_Tensor: cpu_isin_Tensor_Tensor,
+  isin_Tensor_Scalar_out: cpu_isin_Tensor_Scalar_out,
+  isin_Tensor_Scalar: cpu_isin_Tensor_Scalar,
+  isin_Scalar_Tensor_out: cpu_isin_Scalar_Tensor_out,
+  isin_Scalar_Tensor: cpu_isin_Scalar_Tensor,
+  renorm_out: cpu_renorm_out,
+  renorm: cpu_renorm,
+  renorm_: cpu_renorm_,
+  nonzero_static: TensorAdvancedIndexingComposite.nonzeroStatic,
   scatter_reduce_two: ScatterGatherKernel.scatterReduceTwo,
   scatter_reduce__two: ScatterGatherKernel.scatterReduceTwo_,
   index_add: ScatterGatherKernel.indexAdd,

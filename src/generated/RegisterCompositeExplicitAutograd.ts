@@ -7,15 +7,20 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
+import * as ComplexHelper from '../kernels/ComplexHelper.js';
+import * as CompositeViewCopyKernels from '../kernels/CompositeViewCopyKernels.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
+import * as Fill from '../kernels/Fill.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as PixelShuffle from '../kernels/PixelShuffle.js';
+import * as RangeFactories from '../kernels/RangeFactories.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -168,6 +173,38 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   new_ones: TensorFactories.newOnes,
   new_full: TensorFactories.newFull,
   new_empty: TensorFactories.newEmpty,
+  narrow_copy: CompositeViewCopyKernels.narrowCopy,
+  expand_copy: CompositeViewCopyKernels.expandCopy,
+  diagonal_copy: CompositeViewCopyKernels.diagonalCopy,
+  alias_copy: CompositeViewCopyKernels.aliasCopy,
+  as_strided_copy: CompositeViewCopyKernels.asStridedCopy,
+  permute_copy: CompositeViewCopyKernels.permuteCopy,
+  split_with_sizes_copy: CompositeViewCopyKernels.splitWithSizesCopy,
+  squeeze_copy: CompositeViewCopyKernels.squeezeCopy,
+  squeeze_copy_dim: CompositeViewCopyKernels.squeezeCopyDim,
+  squeeze_copy_dims: CompositeViewCopyKernels.squeezeCopyDims,
+  t_copy: CompositeViewCopyKernels.tCopy,
+  transpose_copy_int: CompositeViewCopyKernels.transposeCopyInt,
+  unsqueeze_copy: CompositeViewCopyKernels.unsqueezeCopy,
+  unbind_copy_int: CompositeViewCopyKernels.unbindCopyInt,
+  view_copy: CompositeViewCopyKernels.viewCopySize,
+  unfold_copy: CompositeViewCopyKernels.unfoldCopy,
+  unsafe_split_Tensor: TensorShapeComposite.unsafeSplit,
+  unsafe_split_with_sizes: TensorShapeComposite.unsafeSplitWithSizes,
+  fill_Scalar: Fill.fill,
+  fill_Tensor: Fill.fillTensor,
+  scalar_tensor: TensorFactories.scalarTensor,
+  new_empty_strided: TensorFactories.newEmptyStrided,
+  empty_permuted: TensorFactories.emptyPermuted,
+  _conj_physical: ComplexHelper.conjPhysicalOut,
+  conj_physical_: ComplexHelper.conjPhysical_,
+  addr: LinearAlgebraComposite.addr,
+  addbmm: LinearAlgebraComposite.addbmm,
+  logspace: RangeFactories.logspace,
+  logspace_Tensor_Tensor: RangeFactories.logspaceTensor,
+  logspace_Tensor_Scalar: RangeFactories.logspaceTensor,
+  logspace_Scalar_Tensor: RangeFactories.logspaceTensor,
+  _chunk_cat: TensorShapeComposite.chunkCat,
   slice_scatter: TensorShapeComposite.sliceScatter,
   select_scatter: TensorShapeComposite.selectScatter,
   diagonal_scatter: TensorShapeComposite.diagonalScatter,

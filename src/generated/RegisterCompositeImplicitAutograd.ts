@@ -17,6 +17,7 @@ import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as Integration from '../kernels/Integration.js';
 import * as Itertools from '../kernels/Itertools.js';
 import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -36,6 +37,7 @@ import * as SortingQuantile from '../kernels/SortingQuantile.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -192,6 +194,23 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   combinations: Itertools.combinations,
   repeat_interleave_self_Tensor: Repeat.repeatInterleaveSelfTensor,
   repeat_interleave_self_int: Repeat.repeatInterleaveSelfInt,
+  broadcast_to: TensorShapeComposite.broadcastTo,
+  sum_to_size: TensorShapeComposite.sumToSize,
+  reshape_as: TensorShapeComposite.reshapeAs,
+  view_as: TensorShapeComposite.viewAs,
+  unsafe_chunk: TensorShapeComposite.unsafeChunk,
+  msort: Sorting.msort,
+  argwhere: TensorAdvancedIndexingComposite.argwhere,
+  conj_physical: ComplexHelper.conjPhysical,
+  conj: ComplexHelper.conj,
+  resolve_conj: ComplexHelper.resolveConj,
+  resolve_neg: ComplexHelper.resolveConj,
+  cumulative_trapezoid_x: Integration.cumulativeTrapezoidX,
+  cumulative_trapezoid_dx: Integration.cumulativeTrapezoidDx,
+  trapezoid_x: Integration.trapezoidX,
+  trapezoid_dx: Integration.trapezoidDx,
+  trapz_x: Integration.trapezoidX,
+  trapz_dx: Integration.trapezoidDx,
   hinge_embedding_loss: LossComposite.hingeEmbeddingLoss,
   margin_ranking_loss: LossComposite.marginRankingLoss,
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,

@@ -49,7 +49,9 @@ import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
+import * as TensorCompareIsin from '../kernels/TensorCompareIsin.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
@@ -2283,6 +2285,102 @@ function meta_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
   return self;
 }
 
+/** `addmv`, Meta (functional). */
+function meta_addmv(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta(null, self, mat, vec, beta, alpha);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `addmv_`, Meta (inplace). */
+function meta_addmv_(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta([self], self, mat, vec, beta, alpha);
+  checkInplaceOutput(self, m, 0);
+  return self;
+}
+
+/** `addmv.out`, Meta (out). */
+function meta_addmv_out(_ks: DispatchKeySet, self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor): Tensor {
+  const k = Blas.addmvStructured;
+  const m = k.meta([out], self, mat, vec, beta, alpha);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `isin.Tensor_Tensor_out`, Meta (out). */
+function meta_isin_Tensor_Tensor_out(_ks: DispatchKeySet, elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinTensorTensorStructured;
+  const m = k.meta([out], elements, testElements, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `isin.Tensor_Tensor`, Meta (functional). */
+function meta_isin_Tensor_Tensor(_ks: DispatchKeySet, elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinTensorTensorStructured;
+  const m = k.meta(null, elements, testElements, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `isin.Tensor_Scalar_out`, Meta (out). */
+function meta_isin_Tensor_Scalar_out(_ks: DispatchKeySet, elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinTensorScalarStructured;
+  const m = k.meta([out], elements, testElement, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `isin.Tensor_Scalar`, Meta (functional). */
+function meta_isin_Tensor_Scalar(_ks: DispatchKeySet, elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinTensorScalarStructured;
+  const m = k.meta(null, elements, testElement, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `isin.Scalar_Tensor_out`, Meta (out). */
+function meta_isin_Scalar_Tensor_out(_ks: DispatchKeySet, element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor {
+  const k = TensorCompareIsin.isinScalarTensorStructured;
+  const m = k.meta([out], element, testElements, assumeUnique, invert);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `isin.Scalar_Tensor`, Meta (functional). */
+function meta_isin_Scalar_Tensor(_ks: DispatchKeySet, element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean): Tensor {
+  const k = TensorCompareIsin.isinScalarTensorStructured;
+  const m = k.meta(null, element, testElements, assumeUnique, invert);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `renorm.out`, Meta (out). */
+function meta_renorm_out(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta([out], self, p, dim, maxnorm);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `renorm`, Meta (functional). */
+function meta_renorm(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta(null, self, p, dim, maxnorm);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `renorm_`, Meta (inplace). */
+function meta_renorm_(_ks: DispatchKeySet, self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor {
+  const k = Normalization.renormStructured;
+  const m = k.meta([self], self, p, dim, maxnorm);
+  checkInplaceOutput(self, m, 0);
+  return self;
+}
+
 /** `special_entr`, Meta (functional). */
 function meta_special_entr(_ks: DispatchKeySet, self: Tensor): Tensor {
   const k = SpecialOpsKernel.specialEntrStructured;
@@ -3280,6 +3378,20 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   histc: SummaryOps.histc,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
+  addmv: meta_addmv,
+  addmv_: meta_addmv_,
+  addmv_out: meta_addmv_out,
+  vdot: Blas.vdot,
+  isin_Tensor_Tensor_out: meta_isin_Tensor_Tensor_out,
+  isin_Tensor_Tensor: meta_isin_Tensor_Tensor,
+  isin_Tensor_Scalar_out: meta_isin_Tensor_Scalar_out,
+  isin_Tensor_Scalar: meta_isin_Tensor_Scalar,
+  isin_Scalar_Tensor_out: meta_isin_Scalar_Tensor_out,
+  isin_Scalar_Tensor: meta_isin_Scalar_Tensor,
+  renorm_out: meta_renorm_out,
+  renorm: meta_renorm,
+  renorm_: meta_renorm_,
+  nonzero_static: TensorAdvancedIndexingComposite.nonzeroStatic,
   scatter_reduce_two: ScatterGatherKernel.scatterReduceTwo,
   scatter_reduce__two: ScatterGatherKernel.scatterReduceTwo_,
   index_add: ScatterGatherKernel.indexAdd,

@@ -1660,6 +1660,132 @@ export function new_ones(self: Tensor, size: number[], dtype: Opt<ScalarType> = 
 export function new_full(self: Tensor, size: number[], fillValue: number | boolean, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_full.call(self, size, fillValue, dtype, layout, device, pinMemory); }
 /** `new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
 export function new_empty(self: Tensor, size: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_empty.call(self, size, dtype, layout, device, pinMemory); }
+/** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+export function narrow_copy(self: Tensor, dim: number, start: number, length: number): Tensor { return aten().narrow_copy.call(self, dim, start, length); }
+/** `expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor` */
+export function expand_copy(self: Tensor, size: number[], implicit: boolean = false): Tensor { return aten().expand_copy.call(self, size, implicit); }
+/** `diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor` */
+export function diagonal_copy(self: Tensor, offset: number = 0, dim1: number = 0, dim2: number = 1): Tensor { return aten().diagonal_copy.call(self, offset, dim1, dim2); }
+/** `alias_copy(Tensor self) -> Tensor` */
+export function alias_copy(self: Tensor): Tensor { return aten().alias_copy.call(self); }
+/** `as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor` */
+export function as_strided_copy(self: Tensor, size: number[], stride: number[], storageOffset: Opt<number> = null): Tensor { return aten().as_strided_copy.call(self, size, stride, storageOffset); }
+/** `permute_copy(Tensor self, int[] dims) -> Tensor` */
+export function permute_copy(self: Tensor, dims: number[]): Tensor { return aten().permute_copy.call(self, dims); }
+/** `split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+export function split_with_sizes_copy(self: Tensor, splitSizes: number[], dim: number = 0): Tensor[] { return aten().split_with_sizes_copy.call(self, splitSizes, dim); }
+/** `squeeze_copy(Tensor self) -> Tensor` */
+export function squeeze_copy(self: Tensor): Tensor { return aten().squeeze_copy.call(self); }
+/** `squeeze_copy.dim(Tensor self, int dim) -> Tensor` */
+export function squeeze_copy_dim(self: Tensor, dim: number): Tensor { return aten().squeeze_copy_dim.call(self, dim); }
+/** `squeeze_copy.dims(Tensor self, int[] dim) -> Tensor` */
+export function squeeze_copy_dims(self: Tensor, dim: number[]): Tensor { return aten().squeeze_copy_dims.call(self, dim); }
+/** `t_copy(Tensor self) -> Tensor` */
+export function t_copy(self: Tensor): Tensor { return aten().t_copy.call(self); }
+/** `transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor` */
+export function transpose_copy_int(self: Tensor, dim0: number, dim1: number): Tensor { return aten().transpose_copy_int.call(self, dim0, dim1); }
+/** `unsqueeze_copy(Tensor self, int dim) -> Tensor` */
+export function unsqueeze_copy(self: Tensor, dim: number): Tensor { return aten().unsqueeze_copy.call(self, dim); }
+/** `unbind_copy.int(Tensor self, int dim=0) -> Tensor[]` */
+export function unbind_copy_int(self: Tensor, dim: number = 0): Tensor[] { return aten().unbind_copy_int.call(self, dim); }
+/** `view_copy(Tensor self, SymInt[] size) -> Tensor` */
+export function view_copy(self: Tensor, size: number[]): Tensor { return aten().view_copy.call(self, size); }
+/** `unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor` */
+export function unfold_copy(self: Tensor, dimension: number, size: number, step: number): Tensor { return aten().unfold_copy.call(self, dimension, size, step); }
+/** `broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+export function broadcast_to(self: Tensor, size: number[]): Tensor { return aten().broadcast_to.call(self, size); }
+/** `sum_to_size(Tensor self, SymInt[] size) -> Tensor` */
+export function sum_to_size(self: Tensor, size: number[]): Tensor { return aten().sum_to_size.call(self, size); }
+/** `reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+export function reshape_as(self: Tensor, other: Tensor): Tensor { return aten().reshape_as.call(self, other); }
+/** `view_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+export function view_as(self: Tensor, other: Tensor): Tensor { return aten().view_as.call(self, other); }
+/** `unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]` */
+export function unsafe_split_Tensor(self: Tensor, splitSize: number, dim: number = 0): Tensor[] { return aten().unsafe_split_Tensor.call(self, splitSize, dim); }
+/** `unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+export function unsafe_split_with_sizes(self: Tensor, splitSizes: number[], dim: number = 0): Tensor[] { return aten().unsafe_split_with_sizes.call(self, splitSizes, dim); }
+/** `unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]` */
+export function unsafe_chunk(self: Tensor, chunks: number, dim: number = 0): Tensor[] { return aten().unsafe_chunk.call(self, chunks, dim); }
+/** `fill.Scalar(Tensor self, Scalar value) -> Tensor` */
+export function fill_Scalar(self: Tensor, value: number | boolean): Tensor { return aten().fill_Scalar.call(self, value); }
+/** `fill.Tensor(Tensor self, Tensor value) -> Tensor` */
+export function fill_Tensor(self: Tensor, value: Tensor): Tensor { return aten().fill_Tensor.call(self, value); }
+/** `msort(Tensor self) -> Tensor` */
+export function msort(self: Tensor): Tensor { return aten().msort.call(self); }
+/** `argwhere(Tensor self) -> Tensor` */
+export function argwhere(self: Tensor): Tensor { return aten().argwhere.call(self); }
+/** `scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function scalar_tensor(s: number | boolean, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().scalar_tensor.call(s, dtype, layout, device, pinMemory); }
+/** `new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function new_empty_strided(self: Tensor, size: number[], stride: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().new_empty_strided.call(self, size, stride, dtype, layout, device, pinMemory); }
+/** `empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function empty_permuted(size: number[], physicalLayout: number[], dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().empty_permuted.call(size, physicalLayout, dtype, layout, device, pinMemory); }
+/** `_conj_physical(Tensor self) -> Tensor` */
+export function _conj_physical(self: Tensor): Tensor { return aten()._conj_physical.call(self); }
+/** `conj_physical(Tensor self) -> Tensor` */
+export function conj_physical(self: Tensor): Tensor { return aten().conj_physical.call(self); }
+/** `conj_physical_(Tensor(a!) self) -> Tensor(a!)` */
+export function conj_physical_(self: Tensor): Tensor { return aten().conj_physical_.call(self); }
+/** `conj(Tensor(a) self) -> Tensor(a)` */
+export function conj(self: Tensor): Tensor { return aten().conj.call(self); }
+/** `resolve_conj(Tensor(a) self) -> Tensor(a)` */
+export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.call(self); }
+/** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
+export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
+/** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv.call(self, mat, vec, beta, alpha); }
+/** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+export function addmv_(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv_.call(self, mat, vec, beta, alpha); }
+/** `addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
+export function addmv_out(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean, out: Tensor): Tensor { return aten().addmv_out.call(self, mat, vec, beta, alpha, out); }
+/** `vdot(Tensor self, Tensor other) -> Tensor` */
+export function vdot(self: Tensor, other: Tensor): Tensor { return aten().vdot.call(self, other); }
+/** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addr(self: Tensor, vec1: Tensor, vec2: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addr.call(self, vec1, vec2, beta, alpha); }
+/** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+export function addbmm(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addbmm.call(self, batch1, batch2, beta, alpha); }
+/** `logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace(start: number | boolean, end: number | boolean, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Tensor_Tensor(Tensor start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Tensor_Tensor(start: Tensor, end: Tensor, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Tensor_Tensor.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Tensor_Scalar(Tensor start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Tensor_Scalar(start: Tensor, end: number | boolean, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Tensor_Scalar.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `logspace.Scalar_Tensor(Scalar start, Tensor end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function logspace_Scalar_Tensor(start: number | boolean, end: Tensor, steps: number, base: number = 10, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().logspace_Scalar_Tensor.call(start, end, steps, base, dtype, layout, device, pinMemory); }
+/** `cumulative_trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function cumulative_trapezoid_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().cumulative_trapezoid_x.call(y, x, dim); }
+/** `cumulative_trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+export function cumulative_trapezoid_dx(y: Tensor, dx: number | boolean = 1, dim: number = -1): Tensor { return aten().cumulative_trapezoid_dx.call(y, dx, dim); }
+/** `trapezoid.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function trapezoid_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().trapezoid_x.call(y, x, dim); }
+/** `trapezoid.dx(Tensor y, *, Scalar dx=1, int dim=-1) -> Tensor` */
+export function trapezoid_dx(y: Tensor, dx: number | boolean = 1, dim: number = -1): Tensor { return aten().trapezoid_dx.call(y, dx, dim); }
+/** `trapz.x(Tensor y, Tensor x, *, int dim=-1) -> Tensor` */
+export function trapz_x(y: Tensor, x: Tensor, dim: number = -1): Tensor { return aten().trapz_x.call(y, x, dim); }
+/** `trapz.dx(Tensor y, *, float dx=1, int dim=-1) -> Tensor` */
+export function trapz_dx(y: Tensor, dx: number = 1, dim: number = -1): Tensor { return aten().trapz_dx.call(y, dx, dim); }
+/** `isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Tensor_Tensor_out(elements: Tensor, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Tensor_Tensor_out.call(elements, testElements, assumeUnique, invert, out); }
+/** `isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Tensor_Tensor(elements: Tensor, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Tensor_Tensor.call(elements, testElements, assumeUnique, invert); }
+/** `isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Tensor_Scalar_out(elements: Tensor, testElement: number | boolean, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Tensor_Scalar_out.call(elements, testElement, assumeUnique, invert, out); }
+/** `isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Tensor_Scalar(elements: Tensor, testElement: number | boolean, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Tensor_Scalar.call(elements, testElement, assumeUnique, invert); }
+/** `isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)` */
+export function isin_Scalar_Tensor_out(element: number | boolean, testElements: Tensor, assumeUnique: boolean, invert: boolean, out: Tensor): Tensor { return aten().isin_Scalar_Tensor_out.call(element, testElements, assumeUnique, invert, out); }
+/** `isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor` */
+export function isin_Scalar_Tensor(element: number | boolean, testElements: Tensor, assumeUnique: boolean = false, invert: boolean = false): Tensor { return aten().isin_Scalar_Tensor.call(element, testElements, assumeUnique, invert); }
+/** `renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!)` */
+export function renorm_out(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, out: Tensor): Tensor { return aten().renorm_out.call(self, p, dim, maxnorm, out); }
+/** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+export function renorm(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor { return aten().renorm.call(self, p, dim, maxnorm); }
+/** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+export function renorm_(self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean): Tensor { return aten().renorm_.call(self, p, dim, maxnorm); }
+/** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+export function nonzero_static(self: Tensor, size: number, fillValue: number = -1): Tensor { return aten().nonzero_static.call(self, size, fillValue); }
+/** `_chunk_cat(Tensor[] tensors, int dim, int num_chunks) -> Tensor` */
+export function _chunk_cat(tensors: Tensor[], dim: number, numChunks: number): Tensor { return aten()._chunk_cat.call(tensors, dim, numChunks); }
 /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
 export function scatter_reduce_two(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string, includeSelf: boolean = true): Tensor { return aten().scatter_reduce_two.call(self, dim, index, src, reduce, includeSelf); }
 /** `scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7358,7 +7358,289 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1057). */
+/** Backward of `narrow_copy` (derivatives.yaml:1058). */
+export class NarrowCopyBackward0 extends Node {
+  dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
+  start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
+  length_!: Parameters<AtenOps['narrow_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'NarrowCopyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const start = this.start_;
+    const length = this.length_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sliceBackward(grad, self_sizes, dim, start, start + length, 1);
+    return out;
+  }
+}
+
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1062). */
+export class UnsafeSplitBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
+  split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeSplitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_size = this.split_size_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitSizes(self_sizes, split_size, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1065). */
+export class UnsafeSplitWithSizesBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
+  split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeSplitWithSizesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_sizes = this.split_sizes_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitWithSizesSizes(self_sizes, split_sizes, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `fill.Scalar` (derivatives.yaml:1068). */
+export class FillBackward0 extends Node {
+
+  name(): string {
+    return 'FillBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `fill.Tensor` (derivatives.yaml:1071). */
+export class FillBackward1 extends Node {
+
+  name(): string {
+    return 'FillBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum(grad);
+    return out;
+  }
+}
+
+/** Backward of `_conj_physical` (derivatives.yaml:1075). */
+export class ConjPhysicalBackward0 extends Node {
+
+  name(): string {
+    return 'ConjPhysicalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj_physical(grad);
+    return out;
+  }
+}
+
+/** Backward of `conj_physical_` (derivatives.yaml:1078). */
+export class ConjPhysicalBackward1 extends Node {
+
+  name(): string {
+    return 'ConjPhysicalBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj_physical(grad);
+    return out;
+  }
+}
+
+/** Backward of `addmv` (derivatives.yaml:1082). */
+export class AddmvBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addmv']['call']>[3];
+  vec_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addmv']['call']>[4];
+  mat_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddmvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const mat = (this.mat_.defined() ? this.mat_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.outer(grad, vec), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.mv(at.t(mat), grad), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec_.reset();
+    this.mat_.reset();
+  }
+}
+
+/** Backward of `vdot` (derivatives.yaml:1087). */
+export class VdotBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'VdotBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `addr` (derivatives.yaml:1091). */
+export class AddrBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addr']['call']>[3];
+  vec2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addr']['call']>[4];
+  vec1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const vec2 = (this.vec2_.defined() ? this.vec2_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const vec1 = (this.vec1_.defined() ? this.vec1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(at.mv(grad, vec2), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(at.mv(at.t(grad), vec1), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec2_.reset();
+    this.vec1_.reset();
+  }
+}
+
+/** Backward of `addbmm` (derivatives.yaml:1096). */
+export class AddbmmBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addbmm']['call']>[3];
+  batch2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addbmm']['call']>[4];
+  batch1_: SavedVariable = NONE;
+  batch1_sizes!: number[];
+  batch2_sizes!: number[];
+
+  name(): string {
+    return 'AddbmmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const batch2 = (this.batch2_.defined() ? this.batch2_.unpack(this) : null) as Tensor;
+    const alpha = this.alpha_;
+    const batch1 = (this.batch1_.defined() ? this.batch1_.unpack(this) : null) as Tensor;
+    const batch1_sizes = this.batch1_sizes;
+    const batch2_sizes = this.batch2_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = addbmmBatch1Backward(grad, batch1_sizes, batch2, alpha);
+    if (this.shouldComputeOutput(2)) out[2] = addbmmBatch2Backward(grad, batch1, batch2_sizes, alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.batch2_.reset();
+    this.batch1_.reset();
+  }
+}
+
+/** Backward of `renorm` (derivatives.yaml:1101). */
+export class RenormBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['renorm']['call']>[1];
+  dim_!: Parameters<AtenOps['renorm']['call']>[2];
+  maxnorm_!: Parameters<AtenOps['renorm']['call']>[3];
+
+  name(): string {
+    return 'RenormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const dim = this.dim_;
+    const maxnorm = this.maxnorm_;
+    if (this.shouldComputeOutput(0)) out[0] = renormBackward(grad, self, p, dim, maxnorm);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_pdist_forward` (derivatives.yaml:1104). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -7385,7 +7667,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1063). */
+/** Backward of `special_entr` (derivatives.yaml:1110). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7407,7 +7689,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1066). */
+/** Backward of `special_ndtri` (derivatives.yaml:1113). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -7429,7 +7711,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1069). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1116). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7454,7 +7736,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1072). */
+/** Backward of `special_erfcx` (derivatives.yaml:1119). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7479,7 +7761,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1075). */
+/** Backward of `special_i0e` (derivatives.yaml:1122). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7504,7 +7786,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1078). */
+/** Backward of `special_i1` (derivatives.yaml:1125). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7529,7 +7811,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1081). */
+/** Backward of `special_i1e` (derivatives.yaml:1128). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7554,7 +7836,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1084). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1131). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7580,7 +7862,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1088). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1135). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7604,7 +7886,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1091). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1138). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -7628,7 +7910,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1094). */
+/** Backward of `special_zeta` (derivatives.yaml:1141). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7654,7 +7936,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1098). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1145). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7678,7 +7960,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1101). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1148). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -7694,7 +7976,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1104). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1151). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -7709,7 +7991,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1107). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1154). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -7724,7 +8006,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1110). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1157). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -7739,7 +8021,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1113). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1160). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -7754,7 +8036,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1116). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1163). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -7769,7 +8051,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1119). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1166). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -7784,7 +8066,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1122). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1169). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -7799,7 +8081,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1125). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1172). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -7814,7 +8096,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1128). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1175). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -7829,7 +8111,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1131). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1178). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -7844,7 +8126,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1134). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1181). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -7859,7 +8141,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1137). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1184). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -7874,7 +8156,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1140). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1187). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -7889,7 +8171,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1144). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1191). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -7904,7 +8186,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1147). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1194). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -7919,7 +8201,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1150). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1197). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -7934,7 +8216,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1154). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1201). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -7949,7 +8231,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1157). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1204). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -7964,7 +8246,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1160). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1207). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -7979,7 +8261,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1164). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1211). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -7994,7 +8276,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1167). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1214). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8009,7 +8291,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1170). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1217). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8024,7 +8306,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1174). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1221). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8039,7 +8321,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1177). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1224). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8054,7 +8336,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1180). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1227). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8069,7 +8351,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1184). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1231). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -8084,7 +8366,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1187). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1234). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -8099,7 +8381,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1190). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1237). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -8114,7 +8396,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1194). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1241). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -8129,7 +8411,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1197). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1244). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -8144,7 +8426,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1200). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1247). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -8159,7 +8441,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1204). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1251). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -8174,7 +8456,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1207). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1254). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -8189,7 +8471,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1210). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1257). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -8204,7 +8486,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1214). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1261). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -8219,7 +8501,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1217). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1264). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -8234,7 +8516,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1220). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1267). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8249,7 +8531,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1224). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1271). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8264,7 +8546,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1227). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1274). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8279,7 +8561,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1230). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1277). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8294,7 +8576,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1234). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1281). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8309,7 +8591,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1237). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1284). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8324,7 +8606,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1240). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1287). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8339,7 +8621,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1244). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1291). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8354,7 +8636,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1247). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1294). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8369,7 +8651,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1250). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1297). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8384,7 +8666,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1254). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1301). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8399,7 +8681,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1257). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1304). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8410,6 +8692,300 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `expand_copy` (derivatives.yaml:3958). */
+export class ExpandBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ExpandBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sumTo(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `diagonal_copy` (derivatives.yaml:3964). */
+export class DiagonalBackward0_copy extends Node {
+  offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
+  dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
+  dim2_!: Parameters<AtenOps['diagonal_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'DiagonalBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = diagonalBackward(grad, self_sizes, offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `alias_copy` (derivatives.yaml:3970). */
+export class AliasBackward0_copy extends Node {
+
+  name(): string {
+    return 'AliasBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `as_strided_copy` (derivatives.yaml:3976). */
+export class AsStridedBackward0_copy extends Node {
+  size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
+  stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
+  storage_offset_!: Parameters<AtenOps['as_strided_copy']['call']>[3];
+  self_sizes!: number[];
+  self_strides!: number[];
+  self_storageOffset!: number;
+
+  name(): string {
+    return 'AsStridedBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const size = this.size_;
+    const stride = this.stride_;
+    const storage_offset = this.storage_offset_;
+    const self_sizes = this.self_sizes;
+    const self_strides = this.self_strides;
+    const self_storageOffset = this.self_storageOffset;
+    if (this.shouldComputeOutput(0)) out[0] = asStridedBackward(grad, self_sizes, self_strides, self_storageOffset, size, stride, storage_offset ?? null);
+    return out;
+  }
+}
+
+/** Backward of `permute_copy` (derivatives.yaml:3982). */
+export class PermuteBackward0_copy extends Node {
+  dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
+
+  name(): string {
+    return 'PermuteBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = permuteBackward(grad, dims);
+    return out;
+  }
+}
+
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:3988). */
+export class SplitWithSizesBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
+  split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SplitWithSizesBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_sizes = this.split_sizes_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitWithSizesSizes(self_sizes, split_sizes, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy` (derivatives.yaml:3994). */
+export class SqueezeBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4000). */
+export class SqueezeBackward1_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward1_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4006). */
+export class SqueezeBackward2_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward2_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `t_copy` (derivatives.yaml:4012). */
+export class TBackward0_copy extends Node {
+
+  name(): string {
+    return 'TBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.t(grad);
+    return out;
+  }
+}
+
+/** Backward of `transpose_copy.int` (derivatives.yaml:4018). */
+export class TransposeBackward0_copy extends Node {
+  dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
+  dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
+
+  name(): string {
+    return 'TransposeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim0 = this.dim0_;
+    const dim1 = this.dim1_;
+    if (this.shouldComputeOutput(0)) out[0] = at.transpose_int(grad, dim0, dim1);
+    return out;
+  }
+}
+
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4024). */
+export class UnsqueezeBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
+
+  name(): string {
+    return 'UnsqueezeBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = at.squeeze_dim(grad, dim);
+    return out;
+  }
+}
+
+/** Backward of `unbind_copy.int` (derivatives.yaml:4030). */
+export class UnbindBackward0_copy extends Node {
+  dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnbindBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = unbindBackward(grads, self_sizes, dim);
+    return out;
+  }
+}
+
+/** Backward of `view_copy` (derivatives.yaml:4036). */
+export class ViewBackward0_copy extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ViewBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `unfold_copy` (derivatives.yaml:4042). */
+export class UnfoldBackward0_copy extends Node {
+  dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
+  size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
+  step_!: Parameters<AtenOps['unfold_copy']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnfoldBackward0_copy';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dimension = this.dimension_;
+    const size = this.size_;
+    const step = this.step_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.unfold_backward(grad, self_sizes, dimension, size, step);
     return out;
   }
 }
@@ -14553,6 +15129,437 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  narrow_copy: kernel('narrow_copy', (ks, self, dim, start, length) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    const gradFn = new NarrowCopyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.start_ = start;
+    gradFn.length_ = length;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  expand_copy: kernel('expand_copy', (ks, self, size, implicit) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    const gradFn = new ExpandBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diagonal_copy: kernel('diagonal_copy', (ks, self, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const gradFn = new DiagonalBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  alias_copy: kernel('alias_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AliasBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  as_strided_copy: kernel('as_strided_copy', (ks, self, size, stride, storageOffset) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    const gradFn = new AsStridedBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.size_ = size;
+    gradFn.stride_ = stride;
+    gradFn.storage_offset_ = storageOffset;
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_strides = self.strides.slice();
+    gradFn.self_storageOffset = self.storageOffset;
+    const result = ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  permute_copy: kernel('permute_copy', (ks, self, dims) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    const gradFn = new PermuteBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dims_ = dims;
+    const result = ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  split_with_sizes_copy: kernel('split_with_sizes_copy', (ks, self, splitSizes, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const gradFn = new SplitWithSizesBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_sizes_ = splitSizes;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  squeeze_copy: kernel('squeeze_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SqueezeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  squeeze_copy_dim: kernel('squeeze_copy_dim', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward1_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  squeeze_copy_dims: kernel('squeeze_copy_dims', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward2_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  t_copy: kernel('t_copy', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new TBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  transpose_copy_int: kernel('transpose_copy_int', (ks, self, dim0, dim1) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const gradFn = new TransposeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim0_ = dim0;
+    gradFn.dim1_ = dim1;
+    const result = ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unsqueeze_copy: kernel('unsqueeze_copy', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new UnsqueezeBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    const result = ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unbind_copy_int: kernel('unbind_copy_int', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new UnbindBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  view_copy: kernel('view_copy', (ks, self, size) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const gradFn = new ViewBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unfold_copy: kernel('unfold_copy', (ks, self, dimension, size, step) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    const gradFn = new UnfoldBackward0_copy();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dimension_ = dimension;
+    gradFn.size_ = size;
+    gradFn.step_ = step;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unsafe_split_Tensor: kernel('unsafe_split_Tensor', (ks, self, splitSize, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    const gradFn = new UnsafeSplitBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_size_ = splitSize;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  unsafe_split_with_sizes: kernel('unsafe_split_with_sizes', (ks, self, splitSizes, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const gradFn = new UnsafeSplitWithSizesBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_sizes_ = splitSizes;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  fill_Scalar: kernel('fill_Scalar', (ks, self, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const gradFn = new FillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fill_Tensor: kernel('fill_Tensor', (ks, self, value) => {
+    const rg = anyRequiresGrad(self, value);
+    if (!rg) return ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const gradFn = new FillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    const result = ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  new_empty_strided: kernel('new_empty_strided', (ks, self, size, stride, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty_strided'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conj_physical: kernel('_conj_physical', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjPhysicalBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  conj_physical_: kernel('conj_physical_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjPhysicalBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
+    const rg = anyRequiresGrad(self, mat, vec);
+    if (!rg) return ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const gradFn = new AddmvBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
+    const result = ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addmv_: kernel('addmv_', (ks, self, mat, vec, beta, alpha) => {
+    const rg = anyRequiresGrad(self, mat, vec);
+    checkInplace(self, rg);
+    if (!rg) return ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const gradFn = new AddmvBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
+    const result = ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  addmv_out: kernel('addmv_out', (ks, self, mat, vec, beta, alpha, out) => {
+    if (anyRequiresGrad(self, mat, vec, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addmv'));
+    return ops.addmv_out.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha, out);
+  }),
+  vdot: kernel('vdot', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new VdotBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addr: kernel('addr', (ks, self, vec1, vec2, beta, alpha) => {
+    const rg = anyRequiresGrad(self, vec1, vec2);
+    if (!rg) return ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    const gradFn = new AddrBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec1), gradientEdge(vec2)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.vec2_ = new SavedVariable(vec2, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.vec1_ = new SavedVariable(vec1, false);
+    const result = ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addbmm: kernel('addbmm', (ks, self, batch1, batch2, beta, alpha) => {
+    const rg = anyRequiresGrad(self, batch1, batch2);
+    if (!rg) return ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    const gradFn = new AddbmmBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
+    gradFn.beta_ = beta;
+    if (gradFn.hasEdge(1)) gradFn.batch2_ = new SavedVariable(batch2, false);
+    gradFn.alpha_ = alpha;
+    if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
+    gradFn.batch1_sizes = batch1.sizes.slice();
+    gradFn.batch2_sizes = batch2.sizes.slice();
+    const result = ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Tensor_Tensor: kernel('logspace_Tensor_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start, end);
+    if (!rg) return ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
+    const result = ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Tensor_Scalar: kernel('logspace_Tensor_Scalar', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start);
+    if (!rg) return ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(start)]);
+    const result = ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  logspace_Scalar_Tensor: kernel('logspace_Scalar_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(end);
+    if (!rg) return ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
+    gradFn.setNextEdges([gradientEdge(end)]);
+    const result = ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Tensor_Tensor_out: kernel('isin_Tensor_Tensor_out', (ks, elements, testElements, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(elements, testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Tensor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert, out);
+  }),
+  isin_Tensor_Tensor: kernel('isin_Tensor_Tensor', (ks, elements, testElements, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(elements, testElements);
+    if (!rg) return ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(elements), gradientEdge(testElements)]);
+    const result = ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Tensor_Scalar_out: kernel('isin_Tensor_Scalar_out', (ks, elements, testElement, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(elements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert, out);
+  }),
+  isin_Tensor_Scalar: kernel('isin_Tensor_Scalar', (ks, elements, testElement, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(elements);
+    if (!rg) return ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(elements)]);
+    const result = ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isin_Scalar_Tensor_out: kernel('isin_Scalar_Tensor_out', (ks, element, testElements, assumeUnique, invert, out) => {
+    if (anyRequiresGrad(testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
+    return ops.isin_Scalar_Tensor_out.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert, out);
+  }),
+  isin_Scalar_Tensor: kernel('isin_Scalar_Tensor', (ks, element, testElements, assumeUnique, invert) => {
+    const rg = anyRequiresGrad(testElements);
+    if (!rg) return ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
+    gradFn.setNextEdges([gradientEdge(testElements)]);
+    const result = ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  renorm_out: kernel('renorm_out', (ks, self, p, dim, maxnorm, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('renorm'));
+    return ops.renorm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm, out);
+  }),
+  renorm: kernel('renorm', (ks, self, p, dim, maxnorm) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const gradFn = new RenormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    gradFn.dim_ = dim;
+    gradFn.maxnorm_ = maxnorm;
+    const result = ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  renorm_: kernel('renorm_', (ks, self, p, dim, maxnorm) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const gradFn = new RenormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.p_ = p;
+    gradFn.dim_ = dim;
+    gradFn.maxnorm_ = maxnorm;
+    const result = ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  nonzero_static: kernel('nonzero_static', (ks, self, size, fillValue) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('nonzero_static'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _chunk_cat: kernel('_chunk_cat', (ks, tensors, dim, numChunks) => {
+    const rg = anyRequiresGradList(tensors);
+    if (!rg) return ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_chunk_cat'));
+    gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    const result = ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   scatter_reduce_two: kernel('scatter_reduce_two', (ks, self, dim, index, src, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
@@ -16927,6 +17934,46 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     const result = ops.aminmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, max);
     min.bumpVersion();
     max.bumpVersion();
+    return result;
+  }),
+  conj_physical_: kernel('conj_physical_', (ks, self) => {
+    const result = ops.conj_physical_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  addmv_: kernel('addmv_', (ks, self, mat, vec, beta, alpha) => {
+    const result = ops.addmv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mat, vec, beta, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  addmv_out: kernel('addmv_out', (ks, self, mat, vec, beta, alpha, out) => {
+    const result = ops.addmv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mat, vec, beta, alpha, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Tensor_Tensor_out: kernel('isin_Tensor_Tensor_out', (ks, elements, testElements, assumeUnique, invert, out) => {
+    const result = ops.isin_Tensor_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), elements, testElements, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Tensor_Scalar_out: kernel('isin_Tensor_Scalar_out', (ks, elements, testElement, assumeUnique, invert, out) => {
+    const result = ops.isin_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), elements, testElement, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isin_Scalar_Tensor_out: kernel('isin_Scalar_Tensor_out', (ks, element, testElements, assumeUnique, invert, out) => {
+    const result = ops.isin_Scalar_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), element, testElements, assumeUnique, invert, out);
+    out.bumpVersion();
+    return result;
+  }),
+  renorm_out: kernel('renorm_out', (ks, self, p, dim, maxnorm, out) => {
+    const result = ops.renorm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, maxnorm, out);
+    out.bumpVersion();
+    return result;
+  }),
+  renorm_: kernel('renorm_', (ks, self, p, dim, maxnorm) => {
+    const result = ops.renorm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, maxnorm);
+    self.bumpVersion();
     return result;
   }),
   scatter_reduce__two: kernel('scatter_reduce__two', (ks, self, dim, index, src, reduce, includeSelf) => {

@@ -20990,6 +20990,1857 @@ function bad_triu_indices(a: readonly unknown[]): never {
   ], false, SIGS_triu_indices);
 }
 
+const SIGS_narrow_copy = ["(Tensor input, int dim, int start, int length)"];
+
+/** `torch.narrow_copy`: `narrow_copy`. */
+export function narrow_copy(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
+export function narrow_copy(input: Tensor, dim: number, start: number, length: number): Tensor;
+export function narrow_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow_copy", a[--n] as Kw);
+  // narrow_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow_copy", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return at.narrow_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_narrow_copy(a);
+}
+
+function bad_narrow_copy(a: readonly unknown[]): never {
+  return badCall("narrow_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow_copy);
+}
+
+const SIGS_expand_copy = ["(Tensor input, tuple of ints size, *, bool implicit = False)"];
+
+/** `torch.expand_copy`: `expand_copy`. */
+export function expand_copy(input: Tensor, options: { size: readonly number[]; implicit?: boolean }): Tensor;
+export function expand_copy(input: Tensor, size: readonly number[], options?: { implicit?: boolean }): Tensor;
+export function expand_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expand_copy", a[--n] as Kw);
+  // expand_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let k0: boolean;
+      if (o !== undefined && o.implicit !== undefined) {
+        kwArg("expand_copy", 'implicit', 'bool', isBool(o.implicit), o.implicit);
+        k0 = o.implicit as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("expand_copy", o, ["input","size","implicit"], ["input","size"], n);
+      return at.expand_copy(v0, v1, k0);
+    }
+  }
+  return bad_expand_copy(a);
+}
+
+function bad_expand_copy(a: readonly unknown[]): never {
+  return badCall("expand_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "implicit", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_expand_copy);
+}
+
+const SIGS_diagonal_copy = ["(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+/** `torch.diagonal_copy`: `diagonal_copy`. */
+export function diagonal_copy(input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(input: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal_copy", a[--n] as Kw);
+  // diagonal_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal_copy", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal_copy", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = 0;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal_copy", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("diagonal_copy", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
+      return at.diagonal_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_diagonal_copy(a);
+}
+
+function bad_diagonal_copy(a: readonly unknown[]): never {
+  return badCall("diagonal_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal_copy);
+}
+
+const SIGS_alias_copy = ["(Tensor input)"];
+
+/** `torch.alias_copy`: `alias_copy`. */
+export function alias_copy(input: Tensor): Tensor;
+export function alias_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alias_copy", a[--n] as Kw);
+  // alias_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("alias_copy", o, ["input"], ["input"], n);
+      return at.alias_copy(v0);
+    }
+  }
+  return bad_alias_copy(a);
+}
+
+function bad_alias_copy(a: readonly unknown[]): never {
+  return badCall("alias_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_alias_copy);
+}
+
+const SIGS_as_strided_copy = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
+
+/** `torch.as_strided_copy`: `as_strided_copy`. */
+export function as_strided_copy(input: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided_copy", a[--n] as Kw);
+  // as_strided_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided_copy", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v3 = o.storage_offset as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("as_strided_copy", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
+      return at.as_strided_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_as_strided_copy(a);
+}
+
+function bad_as_strided_copy(a: readonly unknown[]): never {
+  return badCall("as_strided_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided_copy);
+}
+
+const SIGS_permute_copy = ["(Tensor input, tuple of ints dims)"];
+
+/** `torch.permute_copy`: `permute_copy`. */
+export function permute_copy(input: Tensor, options: { dims: readonly number[] }): Tensor;
+export function permute_copy(input: Tensor, dims: readonly number[]): Tensor;
+export function permute_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("permute_copy", a[--n] as Kw);
+  // permute_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("permute_copy", o, ["input","dims"], ["input","dims"], n);
+      return at.permute_copy(v0, v1);
+    }
+  }
+  return bad_permute_copy(a);
+}
+
+function bad_permute_copy(a: readonly unknown[]): never {
+  return badCall("permute_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_permute_copy);
+}
+
+const SIGS_split_with_sizes_copy = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
+
+/** `torch.split_with_sizes_copy`: `split_with_sizes_copy`. */
+export function split_with_sizes_copy(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
+export function split_with_sizes_copy(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+export function split_with_sizes_copy(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function split_with_sizes_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split_with_sizes_copy", a[--n] as Kw);
+  // split_with_sizes_copy
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split_with_sizes_copy", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split_with_sizes_copy", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return at.split_with_sizes_copy(v0, v1, v2);
+    }
+  }
+  return bad_split_with_sizes_copy(a);
+}
+
+function bad_split_with_sizes_copy(a: readonly unknown[]): never {
+  return badCall("split_with_sizes_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split_with_sizes_copy);
+}
+
+const SIGS_squeeze_copy = ["(Tensor input)","(Tensor input, int dim)","(Tensor input, tuple of ints dim)"];
+
+/** `torch.squeeze_copy`: `squeeze_copy`, `squeeze_copy.dim`, `squeeze_copy.dims`. */
+export function squeeze_copy(input: Tensor): Tensor;
+export function squeeze_copy(input: Tensor, options: { dim: number }): Tensor;
+export function squeeze_copy(input: Tensor, dim: number): Tensor;
+export function squeeze_copy(input: Tensor, options: { dim: readonly number[] }): Tensor;
+export function squeeze_copy(input: Tensor, dim: readonly number[]): Tensor;
+export function squeeze_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze_copy", a[--n] as Kw);
+  // squeeze_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input"], ["input"], n);
+      return at.squeeze_copy(v0);
+    }
+  }
+  // squeeze_copy.dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.squeeze_copy_dim(v0, v1);
+    }
+  }
+  // squeeze_copy.dims
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("squeeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.squeeze_copy_dims(v0, v1);
+    }
+  }
+  return noMatch("squeeze_copy", a, SIGS_squeeze_copy);
+}
+
+const SIGS_t_copy = ["(Tensor input)"];
+
+/** `torch.t_copy`: `t_copy`. */
+export function t_copy(input: Tensor): Tensor;
+export function t_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t_copy", a[--n] as Kw);
+  // t_copy
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("t_copy", o, ["input"], ["input"], n);
+      return at.t_copy(v0);
+    }
+  }
+  return bad_t_copy(a);
+}
+
+function bad_t_copy(a: readonly unknown[]): never {
+  return badCall("t_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_t_copy);
+}
+
+const SIGS_transpose_copy = ["(Tensor input, int dim0, int dim1)"];
+
+/** `torch.transpose_copy`: `transpose_copy.int`. */
+export function transpose_copy(input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+export function transpose_copy(input: Tensor, dim0: number, options: { dim1: number }): Tensor;
+export function transpose_copy(input: Tensor, dim0: number, dim1: number): Tensor;
+export function transpose_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose_copy", a[--n] as Kw);
+  // transpose_copy.int
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("transpose_copy", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
+      return at.transpose_copy_int(v0, v1, v2);
+    }
+  }
+  return bad_transpose_copy(a);
+}
+
+function bad_transpose_copy(a: readonly unknown[]): never {
+  return badCall("transpose_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim0", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_transpose_copy);
+}
+
+const SIGS_unsqueeze_copy = ["(Tensor input, int dim)"];
+
+/** `torch.unsqueeze_copy`: `unsqueeze_copy`. */
+export function unsqueeze_copy(input: Tensor, options: { dim: number }): Tensor;
+export function unsqueeze_copy(input: Tensor, dim: number): Tensor;
+export function unsqueeze_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze_copy", a[--n] as Kw);
+  // unsqueeze_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("unsqueeze_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.unsqueeze_copy(v0, v1);
+    }
+  }
+  return bad_unsqueeze_copy(a);
+}
+
+function bad_unsqueeze_copy(a: readonly unknown[]): never {
+  return badCall("unsqueeze_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unsqueeze_copy);
+}
+
+const SIGS_unbind_copy = ["(Tensor input, int dim = 0)"];
+
+/** `torch.unbind_copy`: `unbind_copy.int`. */
+export function unbind_copy(input: Tensor, options?: { dim?: number }): Tensor[];
+export function unbind_copy(input: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+export function unbind_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unbind_copy", a[--n] as Kw);
+  // unbind_copy.int
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unbind_copy", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unbind_copy", o, ["input","dim"], ["input","dim"], n);
+      return at.unbind_copy_int(v0, v1);
+    }
+  }
+  return bad_unbind_copy(a);
+}
+
+function bad_unbind_copy(a: readonly unknown[]): never {
+  return badCall("unbind_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unbind_copy);
+}
+
+const SIGS_view_copy = ["(Tensor input, tuple of ints size)"];
+
+/** `torch.view_copy`: `view_copy`. */
+export function view_copy(input: Tensor, options: { size: readonly number[] }): Tensor;
+export function view_copy(input: Tensor, size: readonly number[]): Tensor;
+export function view_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view_copy", a[--n] as Kw);
+  // view_copy
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("view_copy", o, ["input","size"], ["input","size"], n);
+      return at.view_copy(v0, v1);
+    }
+  }
+  return bad_view_copy(a);
+}
+
+function bad_view_copy(a: readonly unknown[]): never {
+  return badCall("view_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_view_copy);
+}
+
+const SIGS_unfold_copy = ["(Tensor input, int dimension, int size, int step)"];
+
+/** `torch.unfold_copy`: `unfold_copy`. */
+export function unfold_copy(input: Tensor, options: { dimension: number; size: number; step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, options: { size: number; step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, size: number, options: { step: number }): Tensor;
+export function unfold_copy(input: Tensor, dimension: number, size: number, step: number): Tensor;
+export function unfold_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unfold_copy", a[--n] as Kw);
+  // unfold_copy
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dimension","size","step"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("unfold_copy", o, ["input","dimension","size","step"], ["input","dimension","size","step"], n);
+      return at.unfold_copy(v0, v1, v2, v3);
+    }
+  }
+  return bad_unfold_copy(a);
+}
+
+function bad_unfold_copy(a: readonly unknown[]): never {
+  return badCall("unfold_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dimension", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unfold_copy);
+}
+
+const SIGS_broadcast_to = ["(Tensor input, tuple of ints size)"];
+
+/** `torch.broadcast_to`: `broadcast_to`. */
+export function broadcast_to(input: Tensor, options: { size: readonly number[] }): Tensor;
+export function broadcast_to(input: Tensor, size: readonly number[]): Tensor;
+export function broadcast_to(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("broadcast_to", a[--n] as Kw);
+  // broadcast_to
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("broadcast_to", o, ["input","size"], ["input","size"], n);
+      return at.broadcast_to(v0, v1);
+    }
+  }
+  return bad_broadcast_to(a);
+}
+
+function bad_broadcast_to(a: readonly unknown[]): never {
+  return badCall("broadcast_to", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_broadcast_to);
+}
+
+const SIGS_unsafe_split = ["(Tensor input, int split_size, int dim = 0)"];
+
+/** `torch.unsafe_split`: `unsafe_split.Tensor`. */
+export function unsafe_split(input: Tensor, options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
+export function unsafe_split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split", a[--n] as Kw);
+  // unsafe_split.Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return at.unsafe_split_Tensor(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_split(a);
+}
+
+function bad_unsafe_split(a: readonly unknown[]): never {
+  return badCall("unsafe_split", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split);
+}
+
+const SIGS_unsafe_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
+
+/** `torch.unsafe_split_with_sizes`: `unsafe_split_with_sizes`. */
+export function unsafe_split_with_sizes(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_split_with_sizes(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split_with_sizes", a[--n] as Kw);
+  // unsafe_split_with_sizes
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return at.unsafe_split_with_sizes(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_split_with_sizes(a);
+}
+
+function bad_unsafe_split_with_sizes(a: readonly unknown[]): never {
+  return badCall("unsafe_split_with_sizes", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split_with_sizes);
+}
+
+const SIGS_unsafe_chunk = ["(Tensor input, int chunks, int dim = 0)"];
+
+/** `torch.unsafe_chunk`: `unsafe_chunk`. */
+export function unsafe_chunk(input: Tensor, options: { chunks: number; dim?: number }): Tensor[];
+export function unsafe_chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
+export function unsafe_chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function unsafe_chunk(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_chunk", a[--n] as Kw);
+  // unsafe_chunk
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("unsafe_chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
+      return at.unsafe_chunk(v0, v1, v2);
+    }
+  }
+  return bad_unsafe_chunk(a);
+}
+
+function bad_unsafe_chunk(a: readonly unknown[]): never {
+  return badCall("unsafe_chunk", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_chunk);
+}
+
+const SIGS_fill = ["(Tensor input, Tensor value)","(Tensor input, Number value)"];
+
+/** `torch.fill`: `fill.Scalar`, `fill.Tensor`. */
+export function fill(input: Tensor, options: { value: number | boolean }): Tensor;
+export function fill(input: Tensor, value: number | boolean): Tensor;
+export function fill(input: Tensor, options: { value: Tensor }): Tensor;
+export function fill(input: Tensor, value: Tensor): Tensor;
+export function fill(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fill", a[--n] as Kw);
+  // fill.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fill", o, ["input","value"], ["input","value"], n);
+      return at.fill_Scalar(v0, v1);
+    }
+  }
+  // fill.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fill", o, ["input","value"], ["input","value"], n);
+      return at.fill_Tensor(v0, v1);
+    }
+  }
+  return noMatch("fill", a, SIGS_fill);
+}
+
+const SIGS_msort = ["(Tensor input)"];
+
+/** `torch.msort`: `msort`. */
+export function msort(input: Tensor): Tensor;
+export function msort(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("msort", a[--n] as Kw);
+  // msort
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("msort", o, ["input"], ["input"], n);
+      return at.msort(v0);
+    }
+  }
+  return bad_msort(a);
+}
+
+function bad_msort(a: readonly unknown[]): never {
+  return badCall("msort", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_msort);
+}
+
+const SIGS_argwhere = ["(Tensor input)"];
+
+/** `torch.argwhere`: `argwhere`. */
+export function argwhere(input: Tensor): Tensor;
+export function argwhere(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argwhere", a[--n] as Kw);
+  // argwhere
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("argwhere", o, ["input"], ["input"], n);
+      return at.argwhere(v0);
+    }
+  }
+  return bad_argwhere(a);
+}
+
+function bad_argwhere(a: readonly unknown[]): never {
+  return badCall("argwhere", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_argwhere);
+}
+
+const SIGS_scalar_tensor = ["(Number s, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.scalar_tensor`: `scalar_tensor`. */
+export function scalar_tensor(options: { s: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function scalar_tensor(s: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function scalar_tensor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scalar_tensor", a[--n] as Kw);
+  // scalar_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["s"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("scalar_tensor", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("scalar_tensor", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("scalar_tensor", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("scalar_tensor", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("scalar_tensor", o, ["s","dtype","layout","device","pin_memory","requires_grad"], ["s"], n);
+      const r = at.scalar_tensor(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_scalar_tensor(a);
+}
+
+function bad_scalar_tensor(a: readonly unknown[]): never {
+  return badCall("scalar_tensor", a, [
+    { name: "s", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_scalar_tensor);
+}
+
+const SIGS_empty_permuted = ["(tuple of ints size, tuple of ints physical_layout, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.empty_permuted`: `empty_permuted`. */
+export function empty_permuted(options: { size: readonly number[]; physical_layout?: readonly number[]; physicalLayout?: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(size: readonly number[], options: { physical_layout?: readonly number[]; physicalLayout?: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(size: readonly number[], physicalLayout: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_permuted(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_permuted", a[--n] as Kw);
+  // empty_permuted
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","physical_layout"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_permuted", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_permuted", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_permuted", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_permuted", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("empty_permuted", o, ["size","physical_layout","dtype","layout","device","pin_memory","requires_grad"], ["size","physical_layout"], n);
+      const r = at.empty_permuted(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_empty_permuted(a);
+}
+
+function bad_empty_permuted(a: readonly unknown[]): never {
+  return badCall("empty_permuted", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "physical_layout", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_empty_permuted);
+}
+
+const SIGS__conj_physical = ["(Tensor input)"];
+
+/** `torch._conj_physical`: `_conj_physical`. */
+export function _conj_physical(input: Tensor): Tensor;
+export function _conj_physical(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conj_physical", a[--n] as Kw);
+  // _conj_physical
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_conj_physical", o, ["input"], ["input"], n);
+      return at._conj_physical(v0);
+    }
+  }
+  return bad__conj_physical(a);
+}
+
+function bad__conj_physical(a: readonly unknown[]): never {
+  return badCall("_conj_physical", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__conj_physical);
+}
+
+const SIGS_conj_physical = ["(Tensor input)"];
+
+/** `torch.conj_physical`: `conj_physical`. */
+export function conj_physical(input: Tensor): Tensor;
+export function conj_physical(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical", a[--n] as Kw);
+  // conj_physical
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj_physical", o, ["input"], ["input"], n);
+      return at.conj_physical(v0);
+    }
+  }
+  return bad_conj_physical(a);
+}
+
+function bad_conj_physical(a: readonly unknown[]): never {
+  return badCall("conj_physical", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj_physical);
+}
+
+const SIGS_conj_physical_ = ["(Tensor input)"];
+
+/** `torch.conj_physical_`: `conj_physical_`. */
+export function conj_physical_(input: Tensor): Tensor;
+export function conj_physical_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical_", a[--n] as Kw);
+  // conj_physical_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj_physical_", o, ["input"], ["input"], n);
+      return at.conj_physical_(v0);
+    }
+  }
+  return bad_conj_physical_(a);
+}
+
+function bad_conj_physical_(a: readonly unknown[]): never {
+  return badCall("conj_physical_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj_physical_);
+}
+
+const SIGS_conj = ["(Tensor input)"];
+
+/** `torch.conj`: `conj`. */
+export function conj(input: Tensor): Tensor;
+export function conj(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj", a[--n] as Kw);
+  // conj
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("conj", o, ["input"], ["input"], n);
+      return at.conj(v0);
+    }
+  }
+  return bad_conj(a);
+}
+
+function bad_conj(a: readonly unknown[]): never {
+  return badCall("conj", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_conj);
+}
+
+const SIGS_resolve_conj = ["(Tensor input)"];
+
+/** `torch.resolve_conj`: `resolve_conj`. */
+export function resolve_conj(input: Tensor): Tensor;
+export function resolve_conj(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_conj", a[--n] as Kw);
+  // resolve_conj
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("resolve_conj", o, ["input"], ["input"], n);
+      return at.resolve_conj(v0);
+    }
+  }
+  return bad_resolve_conj(a);
+}
+
+function bad_resolve_conj(a: readonly unknown[]): never {
+  return badCall("resolve_conj", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_resolve_conj);
+}
+
+const SIGS_resolve_neg = ["(Tensor input)"];
+
+/** `torch.resolve_neg`: `resolve_neg`. */
+export function resolve_neg(input: Tensor): Tensor;
+export function resolve_neg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_neg", a[--n] as Kw);
+  // resolve_neg
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("resolve_neg", o, ["input"], ["input"], n);
+      return at.resolve_neg(v0);
+    }
+  }
+  return bad_resolve_neg(a);
+}
+
+function bad_resolve_neg(a: readonly unknown[]): never {
+  return badCall("resolve_neg", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_resolve_neg);
+}
+
+const SIGS_addmv = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
+
+/** `torch.addmv`: `addmv`. */
+export function addmv(input: Tensor, options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(input: Tensor, mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(input: Tensor, mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+export function addmv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv", a[--n] as Kw);
+  // addmv (out=: addmv.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv", o, ["input","mat","vec","beta","alpha","out"], ["input","mat","vec"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addmv", 'out', 'Tensor', isTensor(out), out);
+        return at.addmv_out(v0, v1, v2, k0, k1, out as Tensor);
+      }
+      return at.addmv(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addmv(a);
+}
+
+function bad_addmv(a: readonly unknown[]): never {
+  return badCall("addmv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv);
+}
+
+const SIGS_addmv_ = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addmv_`: `addmv_`. */
+export function addmv_(input: Tensor, options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(input: Tensor, mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(input: Tensor, mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmv_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv_", a[--n] as Kw);
+  // addmv_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv_", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv_", o, ["input","mat","vec","beta","alpha"], ["input","mat","vec"], n);
+      return at.addmv_(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addmv_(a);
+}
+
+function bad_addmv_(a: readonly unknown[]): never {
+  return badCall("addmv_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv_);
+}
+
+const SIGS_vdot = ["(Tensor input, Tensor other)"];
+
+/** `torch.vdot`: `vdot`. */
+export function vdot(input: Tensor, options: { other: Tensor }): Tensor;
+export function vdot(input: Tensor, other: Tensor): Tensor;
+export function vdot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vdot", a[--n] as Kw);
+  // vdot
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("vdot", o, ["input","other"], ["input","other"], n);
+      return at.vdot(v0, v1);
+    }
+  }
+  return bad_vdot(a);
+}
+
+function bad_vdot(a: readonly unknown[]): never {
+  return badCall("vdot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_vdot);
+}
+
+const SIGS_addr = ["(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addr`: `addr`. */
+export function addr(input: Tensor, options: { vec1: Tensor; vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(input: Tensor, vec1: Tensor, options: { vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(input: Tensor, vec1: Tensor, vec2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addr", a[--n] as Kw);
+  // addr
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","vec1","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addr", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addr", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addr", o, ["input","vec1","vec2","beta","alpha"], ["input","vec1","vec2"], n);
+      return at.addr(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addr(a);
+}
+
+function bad_addr(a: readonly unknown[]): never {
+  return badCall("addr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addr);
+}
+
+const SIGS_addbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addbmm`: `addbmm`. */
+export function addbmm(input: Tensor, options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(input: Tensor, batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addbmm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addbmm", a[--n] as Kw);
+  // addbmm
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
+      return at.addbmm(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_addbmm(a);
+}
+
+function bad_addbmm(a: readonly unknown[]): never {
+  return badCall("addbmm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addbmm);
+}
+
+const SIGS_logspace = ["(Tensor start, Tensor end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Tensor end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Tensor start, Number end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Number end, int steps, float base = 10, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.logspace`: `logspace`, `logspace.Tensor_Tensor`, `logspace.Tensor_Scalar`, `logspace.Scalar_Tensor`. */
+export function logspace(options: { start: number | boolean; end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, options: { end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: number | boolean, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, options: { end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: Tensor, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, options: { end: number | boolean; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: Tensor, end: number | boolean, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(options: { start: number | boolean; end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, options: { end: Tensor; steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, options: { steps: number; base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, steps: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(start: number | boolean, end: Tensor, steps: number, base?: number, options?: { base?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function logspace(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logspace", a[--n] as Kw);
+  // logspace
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Tensor_Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Tensor_Tensor(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Tensor_Scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isScalar(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Tensor_Scalar(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // logspace.Scalar_Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["start","end","steps","base"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isScalar(p[0]) && isTensor(p[1]) && isInt(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (o === undefined || kwFits(o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.base !== undefined) {
+        kwArg("logspace", 'base', 'float', isFloat(o.base), o.base);
+        v3 = o.base as number;
+      } else v3 = 10;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("logspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("logspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("logspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("logspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("logspace", o, ["start","end","steps","base","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps","base"], n);
+      const r = at.logspace_Scalar_Tensor(v0, v1, v2, v3, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("logspace", a, SIGS_logspace);
+}
+
+const SIGS_cumulative_trapezoid = ["(Tensor y, Tensor x, *, int dim = -1)","(Tensor y, *, Number dx = 1, int dim = -1)"];
+
+/** `torch.cumulative_trapezoid`: `cumulative_trapezoid.x`, `cumulative_trapezoid.dx`. */
+export function cumulative_trapezoid(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function cumulative_trapezoid(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function cumulative_trapezoid(y: Tensor, options?: { dx?: number | boolean; dim?: number }): Tensor;
+export function cumulative_trapezoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumulative_trapezoid", a[--n] as Kw);
+  // cumulative_trapezoid.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("cumulative_trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("cumulative_trapezoid", o, ["y","x","dim"], ["y","x"], n);
+      return at.cumulative_trapezoid_x(v0, v1, k0);
+    }
+  }
+  // cumulative_trapezoid.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("cumulative_trapezoid", 'dx', 'Number', isScalar(o.dx), o.dx);
+        k0 = o.dx as number | boolean;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("cumulative_trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("cumulative_trapezoid", o, ["y","dx","dim"], ["y"], n);
+      return at.cumulative_trapezoid_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("cumulative_trapezoid", a, SIGS_cumulative_trapezoid);
+}
+
+const SIGS_trapezoid = ["(Tensor y, Tensor x, *, int dim = -1)","(Tensor y, *, Number dx = 1, int dim = -1)"];
+
+/** `torch.trapezoid`: `trapezoid.x`, `trapezoid.dx`. */
+export function trapezoid(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function trapezoid(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function trapezoid(y: Tensor, options?: { dx?: number | boolean; dim?: number }): Tensor;
+export function trapezoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trapezoid", a[--n] as Kw);
+  // trapezoid.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("trapezoid", o, ["y","x","dim"], ["y","x"], n);
+      return at.trapezoid_x(v0, v1, k0);
+    }
+  }
+  // trapezoid.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("trapezoid", 'dx', 'Number', isScalar(o.dx), o.dx);
+        k0 = o.dx as number | boolean;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapezoid", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("trapezoid", o, ["y","dx","dim"], ["y"], n);
+      return at.trapezoid_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("trapezoid", a, SIGS_trapezoid);
+}
+
+const SIGS_trapz = ["(Tensor y, *, float dx = 1, int dim = -1)","(Tensor y, Tensor x, *, int dim = -1)"];
+
+/** `torch.trapz`: `trapz.x`, `trapz.dx`. */
+export function trapz(y: Tensor, options: { x: Tensor; dim?: number }): Tensor;
+export function trapz(y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+export function trapz(y: Tensor, options?: { dx?: number; dim?: number }): Tensor;
+export function trapz(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trapz", a[--n] as Kw);
+  // trapz.x
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["y","x"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["y","x","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapz", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("trapz", o, ["y","x","dim"], ["y","x"], n);
+      return at.trapz_x(v0, v1, k0);
+    }
+  }
+  // trapz.dx
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["y"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["y","dx","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dx !== undefined) {
+        kwArg("trapz", 'dx', 'float', isFloat(o.dx), o.dx);
+        k0 = o.dx as number;
+      } else k0 = 1;
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("trapz", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("trapz", o, ["y","dx","dim"], ["y"], n);
+      return at.trapz_dx(v0, k0, k1);
+    }
+  }
+  return noMatch("trapz", a, SIGS_trapz);
+}
+
+const SIGS_isin = ["(Tensor elements, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)","(Number element, Tensor test_elements, *, bool assume_unique = False, bool invert = False, Tensor out = None)","(Tensor elements, Number test_element, *, bool assume_unique = False, bool invert = False, Tensor out = None)"];
+
+/** `torch.isin`: `isin.Tensor_Tensor`, `isin.Tensor_Scalar`, `isin.Scalar_Tensor`. */
+export function isin(elements: Tensor, options: { test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, testElements: Tensor, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, options: { test_element?: number | boolean; testElement?: number | boolean; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(elements: Tensor, testElement: number | boolean, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(options: { element: number | boolean; test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(element: number | boolean, options: { test_elements?: Tensor; testElements?: Tensor; assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(element: number | boolean, testElements: Tensor, options?: { assume_unique?: boolean; assumeUnique?: boolean; invert?: boolean; out?: Tensor }): Tensor;
+export function isin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isin", a[--n] as Kw);
+  // isin.Tensor_Tensor (out=: isin.Tensor_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["elements","test_elements"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["elements","test_elements","assume_unique","invert","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["elements","test_elements","assume_unique","invert","out"], ["elements","test_elements"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Tensor_Tensor_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Tensor_Tensor(v0, v1, k0, k1);
+    }
+  }
+  // isin.Tensor_Scalar (out=: isin.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["elements","test_element"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["elements","test_element","assume_unique","invert","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["elements","test_element","assume_unique","invert","out"], ["elements","test_element"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Tensor_Scalar_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Tensor_Scalar(v0, v1, k0, k1);
+    }
+  }
+  // isin.Scalar_Tensor (out=: isin.Scalar_Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["element","test_elements"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["element","test_elements","assume_unique","invert","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.assume_unique !== undefined) {
+        kwArg("isin", 'assume_unique', 'bool', isBool(o.assume_unique), o.assume_unique);
+        k0 = o.assume_unique as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.invert !== undefined) {
+        kwArg("isin", 'invert', 'bool', isBool(o.invert), o.invert);
+        k1 = o.invert as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("isin", o, ["element","test_elements","assume_unique","invert","out"], ["element","test_elements"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isin", 'out', 'Tensor', isTensor(out), out);
+        return at.isin_Scalar_Tensor_out(v0, v1, k0, k1, out as Tensor);
+      }
+      return at.isin_Scalar_Tensor(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("isin", a, SIGS_isin);
+}
+
+const SIGS_renorm = ["(Tensor input, Number p, int dim, Number maxnorm, *, Tensor out = None)"];
+
+/** `torch.renorm`: `renorm`. */
+export function renorm(input: Tensor, options: { p: number | boolean; dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, options: { dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, dim: number, options: { maxnorm: number | boolean; out?: Tensor }): Tensor;
+export function renorm(input: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean, options?: { out?: Tensor }): Tensor;
+export function renorm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm", a[--n] as Kw);
+  // renorm (out=: renorm.out)
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isScalar(p[1]) && isInt(p[2]) && isScalar(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("renorm", o, ["input","p","dim","maxnorm","out"], ["input","p","dim","maxnorm"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("renorm", 'out', 'Tensor', isTensor(out), out);
+        return at.renorm_out(v0, v1, v2, v3, out as Tensor);
+      }
+      return at.renorm(v0, v1, v2, v3);
+    }
+  }
+  return bad_renorm(a);
+}
+
+function bad_renorm(a: readonly unknown[]): never {
+  return badCall("renorm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_renorm);
+}
+
+const SIGS_nonzero_static = ["(Tensor input, *, int size, int fill_value = -1)"];
+
+/** `torch.nonzero_static`: `nonzero_static`. */
+export function nonzero_static(input: Tensor, options: { size: number; fill_value?: number; fillValue?: number }): Tensor;
+export function nonzero_static(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero_static", a[--n] as Kw);
+  // nonzero_static
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.size !== undefined) {
+        kwArg("nonzero_static", 'size', 'int', isInt(o.size), o.size);
+        k0 = o.size as number;
+      } else return bad_nonzero_static(a);
+      let k1: number;
+      if (o !== undefined && o.fill_value !== undefined) {
+        kwArg("nonzero_static", 'fill_value', 'int', isInt(o.fill_value), o.fill_value);
+        k1 = o.fill_value as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("nonzero_static", o, ["input","size","fill_value"], ["input"], n);
+      return at.nonzero_static(v0, k0, k1);
+    }
+  }
+  return bad_nonzero_static(a);
+}
+
+function bad_nonzero_static(a: readonly unknown[]): never {
+  return badCall("nonzero_static", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: true },
+    { name: "fill_value", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_nonzero_static);
+}
+
+const SIGS__chunk_cat = ["(tuple of Tensors tensors, int dim, int num_chunks)"];
+
+/** `torch._chunk_cat`: `_chunk_cat`. */
+export function _chunk_cat(options: { tensors: readonly Tensor[]; dim: number; num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], options: { dim: number; num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], dim: number, options: { num_chunks?: number; numChunks?: number }): Tensor;
+export function _chunk_cat(tensors: readonly Tensor[], dim: number, numChunks: number): Tensor;
+export function _chunk_cat(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_chunk_cat", a[--n] as Kw);
+  // _chunk_cat
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["tensors","dim","num_chunks"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("_chunk_cat", o, ["tensors","dim","num_chunks"], ["tensors","dim","num_chunks"], n);
+      return at._chunk_cat(v0, v1, v2);
+    }
+  }
+  return bad__chunk_cat(a);
+}
+
+function bad__chunk_cat(a: readonly unknown[]): never {
+  return badCall("_chunk_cat", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "num_chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__chunk_cat);
+}
+
 const SIGS_scatter_reduce = ["(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 /** `torch.scatter_reduce`: `scatter_reduce.two`. */

@@ -1097,6 +1097,88 @@ export interface TensorMethods {
   new_empty(...size: number[]): Tensor;
   new_empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
   new_empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor` */
+  narrow_copy(options: { dim: number; start: number; length: number }): Tensor;
+  narrow_copy(dim: number, options: { start: number; length: number }): Tensor;
+  narrow_copy(dim: number, start: number, options: { length: number }): Tensor;
+  narrow_copy(dim: number, start: number, length: number): Tensor;
+  /** `broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+  broadcast_to(options: { size: readonly number[] }): Tensor;
+  broadcast_to(...size: number[]): Tensor;
+  broadcast_to(size: readonly number[]): Tensor;
+  /** `sum_to_size(Tensor self, SymInt[] size) -> Tensor` */
+  sum_to_size(options: { size: readonly number[] }): Tensor;
+  sum_to_size(...size: number[]): Tensor;
+  sum_to_size(size: readonly number[]): Tensor;
+  /** `reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  reshape_as(options: { other: Tensor }): Tensor;
+  reshape_as(other: Tensor): Tensor;
+  /** `view_as(Tensor(a) self, Tensor other) -> Tensor(a)` */
+  view_as(options: { other: Tensor }): Tensor;
+  view_as(other: Tensor): Tensor;
+  /** `unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]` */
+  unsafe_split(options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
+  unsafe_split(splitSize: number, options?: { dim?: number }): Tensor[];
+  unsafe_split(splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]` */
+  unsafe_split_with_sizes(options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
+  unsafe_split_with_sizes(splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+  unsafe_split_with_sizes(splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+  /** `unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]` */
+  unsafe_chunk(options: { chunks: number; dim?: number }): Tensor[];
+  unsafe_chunk(chunks: number, options?: { dim?: number }): Tensor[];
+  unsafe_chunk(chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `msort(Tensor self) -> Tensor` */
+  msort(): Tensor;
+  /** `argwhere(Tensor self) -> Tensor` */
+  argwhere(): Tensor;
+  /** `new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  new_empty_strided(options: { size: readonly number[]; stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_empty_strided(size: readonly number[], options: { stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  new_empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+  /** `_conj_physical(Tensor self) -> Tensor` */
+  _conj_physical(): Tensor;
+  /** `conj_physical(Tensor self) -> Tensor` */
+  conj_physical(): Tensor;
+  /** `conj_physical_(Tensor(a!) self) -> Tensor(a!)` */
+  conj_physical_(): this;
+  /** `conj(Tensor(a) self) -> Tensor(a)` */
+  conj(): Tensor;
+  /** `resolve_conj(Tensor(a) self) -> Tensor(a)` */
+  resolve_conj(): Tensor;
+  /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
+  resolve_neg(): Tensor;
+  /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmv(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  addmv(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  addmv(mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
+  /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
+  addmv_(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): this;
+  addmv_(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean }): this;
+  addmv_(mat: Tensor, vec: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): this;
+  /** `vdot(Tensor self, Tensor other) -> Tensor` */
+  vdot(options: { other: Tensor }): Tensor;
+  vdot(other: Tensor): Tensor;
+  /** `addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addr(options: { vec1: Tensor; vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addr(vec1: Tensor, options: { vec2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addr(vec1: Tensor, vec2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addbmm(options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addbmm(batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor` */
+  renorm(options: { p: number | boolean; dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, options: { dim: number; maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, dim: number, options: { maxnorm: number | boolean; out?: Tensor }): Tensor;
+  renorm(p: number | boolean, dim: number, maxnorm: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)` */
+  renorm_(options: { p: number | boolean; dim: number; maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, options: { dim: number; maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, dim: number, options: { maxnorm: number | boolean }): this;
+  renorm_(p: number | boolean, dim: number, maxnorm: number | boolean): this;
+  /** `nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor` */
+  nonzero_static(options: { size: number; fill_value?: number; fillValue?: number }): Tensor;
   /** `scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor` */
   scatter_reduce(options: { dim: number; index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
   scatter_reduce(dim: number, options: { index: Tensor; src: Tensor; reduce: string; include_self?: boolean; includeSelf?: boolean }): Tensor;
@@ -10942,6 +11024,740 @@ function bad_new_empty(a: readonly unknown[]): never {
   ], true, SIGS_new_empty);
 }
 
+const SIGS_narrow_copy = ["(int dim, int start, int length)"];
+
+function method_narrow_copy(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow_copy", a[--n] as Kw);
+  // narrow_copy
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("narrow_copy", o, ["dim","start","length"], ["dim","start","length"], n);
+      return at.narrow_copy(this, v0, v1, v2);
+    }
+  }
+  return bad_narrow_copy(a);
+}
+
+function bad_narrow_copy(a: readonly unknown[]): never {
+  return badCall("narrow_copy", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow_copy);
+}
+
+const SIGS_broadcast_to = ["(tuple of ints size)"];
+
+function method_broadcast_to(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("broadcast_to", a[--n] as Kw);
+  // broadcast_to
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("broadcast_to", o, ["size"], ["size"], n);
+      return at.broadcast_to(this, v0);
+    }
+  }
+  return bad_broadcast_to(a);
+}
+
+function bad_broadcast_to(a: readonly unknown[]): never {
+  return badCall("broadcast_to", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_broadcast_to);
+}
+
+const SIGS_sum_to_size = ["(tuple of ints size)"];
+
+function method_sum_to_size(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sum_to_size", a[--n] as Kw);
+  // sum_to_size
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("sum_to_size", o, ["size"], ["size"], n);
+      return at.sum_to_size(this, v0);
+    }
+  }
+  return bad_sum_to_size(a);
+}
+
+function bad_sum_to_size(a: readonly unknown[]): never {
+  return badCall("sum_to_size", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_sum_to_size);
+}
+
+const SIGS_reshape_as = ["(Tensor other)"];
+
+function method_reshape_as(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reshape_as", a[--n] as Kw);
+  // reshape_as
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("reshape_as", o, ["other"], ["other"], n);
+      return at.reshape_as(this, v0);
+    }
+  }
+  return bad_reshape_as(a);
+}
+
+function bad_reshape_as(a: readonly unknown[]): never {
+  return badCall("reshape_as", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_reshape_as);
+}
+
+const SIGS_view_as = ["(Tensor other)"];
+
+function method_view_as(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view_as", a[--n] as Kw);
+  // view_as
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("view_as", o, ["other"], ["other"], n);
+      return at.view_as(this, v0);
+    }
+  }
+  return bad_view_as(a);
+}
+
+function bad_view_as(a: readonly unknown[]): never {
+  return badCall("view_as", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_view_as);
+}
+
+const SIGS_unsafe_split = ["(int split_size, int dim = 0)"];
+
+function method_unsafe_split(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split", a[--n] as Kw);
+  // unsafe_split.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unsafe_split", o, ["split_size","dim"], ["split_size","dim"], n);
+      return at.unsafe_split_Tensor(this, v0, v1);
+    }
+  }
+  return bad_unsafe_split(a);
+}
+
+function bad_unsafe_split(a: readonly unknown[]): never {
+  return badCall("unsafe_split", a, [
+    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split);
+}
+
+const SIGS_unsafe_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
+
+function method_unsafe_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_split_with_sizes", a[--n] as Kw);
+  // unsafe_split_with_sizes
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unsafe_split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
+      return at.unsafe_split_with_sizes(this, v0, v1);
+    }
+  }
+  return bad_unsafe_split_with_sizes(a);
+}
+
+function bad_unsafe_split_with_sizes(a: readonly unknown[]): never {
+  return badCall("unsafe_split_with_sizes", a, [
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_split_with_sizes);
+}
+
+const SIGS_unsafe_chunk = ["(int chunks, int dim = 0)"];
+
+function method_unsafe_chunk(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsafe_chunk", a[--n] as Kw);
+  // unsafe_chunk
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unsafe_chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unsafe_chunk", o, ["chunks","dim"], ["chunks","dim"], n);
+      return at.unsafe_chunk(this, v0, v1);
+    }
+  }
+  return bad_unsafe_chunk(a);
+}
+
+function bad_unsafe_chunk(a: readonly unknown[]): never {
+  return badCall("unsafe_chunk", a, [
+    { name: "chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unsafe_chunk);
+}
+
+function method_msort(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("msort", a[--n] as Kw);
+  // msort
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("msort", o);
+      return at.msort(this);
+    }
+  }
+  return noArgs("msort", a);
+}
+
+function method_argwhere(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argwhere", a[--n] as Kw);
+  // argwhere
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("argwhere", o);
+      return at.argwhere(this);
+    }
+  }
+  return noArgs("argwhere", a);
+}
+
+const SIGS_new_empty_strided = ["(tuple of ints size, tuple of ints stride, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+function method_new_empty_strided(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("new_empty_strided", a[--n] as Kw);
+  // new_empty_strided
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("new_empty_strided", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("new_empty_strided", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("new_empty_strided", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("new_empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("new_empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
+      const r = at.new_empty_strided(this, v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_new_empty_strided(a);
+}
+
+function bad_new_empty_strided(a: readonly unknown[]): never {
+  return badCall("new_empty_strided", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_new_empty_strided);
+}
+
+function method__conj_physical(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conj_physical", a[--n] as Kw);
+  // _conj_physical
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("_conj_physical", o);
+      return at._conj_physical(this);
+    }
+  }
+  return noArgs("_conj_physical", a);
+}
+
+function method_conj_physical(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical", a[--n] as Kw);
+  // conj_physical
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("conj_physical", o);
+      return at.conj_physical(this);
+    }
+  }
+  return noArgs("conj_physical", a);
+}
+
+function method_conj_physical_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj_physical_", a[--n] as Kw);
+  // conj_physical_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("conj_physical_", o);
+      return at.conj_physical_(this);
+    }
+  }
+  return noArgs("conj_physical_", a);
+}
+
+function method_conj(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conj", a[--n] as Kw);
+  // conj
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("conj", o);
+      return at.conj(this);
+    }
+  }
+  return noArgs("conj", a);
+}
+
+function method_resolve_conj(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_conj", a[--n] as Kw);
+  // resolve_conj
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("resolve_conj", o);
+      return at.resolve_conj(this);
+    }
+  }
+  return noArgs("resolve_conj", a);
+}
+
+function method_resolve_neg(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resolve_neg", a[--n] as Kw);
+  // resolve_neg
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("resolve_neg", o);
+      return at.resolve_neg(this);
+    }
+  }
+  return noArgs("resolve_neg", a);
+}
+
+const SIGS_addmv = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
+
+function method_addmv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv", a[--n] as Kw);
+  // addmv (out=: addmv.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv", o, ["mat","vec","beta","alpha","out"], ["mat","vec"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addmv", 'out', 'Tensor', isTensor(out), out);
+        return at.addmv_out(this, v0, v1, k0, k1, out as Tensor);
+      }
+      return at.addmv(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addmv(a);
+}
+
+function bad_addmv(a: readonly unknown[]): never {
+  return badCall("addmv", a, [
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv);
+}
+
+const SIGS_addmv_ = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addmv_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmv_", a[--n] as Kw);
+  // addmv_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mat","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmv_", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmv_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmv_", o, ["mat","vec","beta","alpha"], ["mat","vec"], n);
+      return at.addmv_(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addmv_(a);
+}
+
+function bad_addmv_(a: readonly unknown[]): never {
+  return badCall("addmv_", a, [
+    { name: "mat", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmv_);
+}
+
+const SIGS_vdot = ["(Tensor other)"];
+
+function method_vdot(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("vdot", a[--n] as Kw);
+  // vdot
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("vdot", o, ["other"], ["other"], n);
+      return at.vdot(this, v0);
+    }
+  }
+  return bad_vdot(a);
+}
+
+function bad_vdot(a: readonly unknown[]): never {
+  return badCall("vdot", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_vdot);
+}
+
+const SIGS_addr = ["(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addr", a[--n] as Kw);
+  // addr
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["vec1","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addr", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addr", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addr", o, ["vec1","vec2","beta","alpha"], ["vec1","vec2"], n);
+      return at.addr(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addr(a);
+}
+
+function bad_addr(a: readonly unknown[]): never {
+  return badCall("addr", a, [
+    { name: "vec1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addr);
+}
+
+const SIGS_addbmm = ["(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addbmm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addbmm", a[--n] as Kw);
+  // addbmm
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
+      return at.addbmm(this, v0, v1, k0, k1);
+    }
+  }
+  return bad_addbmm(a);
+}
+
+function bad_addbmm(a: readonly unknown[]): never {
+  return badCall("addbmm", a, [
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addbmm);
+}
+
+const SIGS_renorm = ["(Number p, int dim, Number maxnorm, *, Tensor out = None)"];
+
+function method_renorm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm", a[--n] as Kw);
+  // renorm (out=: renorm.out)
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isInt(p[1]) && isScalar(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number = p[1] as number;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("renorm", o, ["p","dim","maxnorm","out"], ["p","dim","maxnorm"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("renorm", 'out', 'Tensor', isTensor(out), out);
+        return at.renorm_out(this, v0, v1, v2, out as Tensor);
+      }
+      return at.renorm(this, v0, v1, v2);
+    }
+  }
+  return bad_renorm(a);
+}
+
+function bad_renorm(a: readonly unknown[]): never {
+  return badCall("renorm", a, [
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_renorm);
+}
+
+const SIGS_renorm_ = ["(Number p, int dim, Number maxnorm)"];
+
+function method_renorm_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("renorm_", a[--n] as Kw);
+  // renorm_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["p","dim","maxnorm"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isInt(p[1]) && isScalar(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number = p[1] as number;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("renorm_", o, ["p","dim","maxnorm"], ["p","dim","maxnorm"], n);
+      return at.renorm_(this, v0, v1, v2);
+    }
+  }
+  return bad_renorm_(a);
+}
+
+function bad_renorm_(a: readonly unknown[]): never {
+  return badCall("renorm_", a, [
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "maxnorm", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_renorm_);
+}
+
+const SIGS_nonzero_static = ["(*, int size, int fill_value = -1)"];
+
+function method_nonzero_static(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero_static", a[--n] as Kw);
+  // nonzero_static
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number;
+      if (o !== undefined && o.size !== undefined) {
+        kwArg("nonzero_static", 'size', 'int', isInt(o.size), o.size);
+        k0 = o.size as number;
+      } else return bad_nonzero_static(a);
+      let k1: number;
+      if (o !== undefined && o.fill_value !== undefined) {
+        kwArg("nonzero_static", 'fill_value', 'int', isInt(o.fill_value), o.fill_value);
+        k1 = o.fill_value as number;
+      } else k1 = -1;
+      if (o !== undefined) checkKw("nonzero_static", o, ["size","fill_value"], [], n);
+      return at.nonzero_static(this, k0, k1);
+    }
+  }
+  return bad_nonzero_static(a);
+}
+
+function bad_nonzero_static(a: readonly unknown[]): never {
+  return badCall("nonzero_static", a, [
+    { name: "size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: true },
+    { name: "fill_value", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_nonzero_static);
+}
+
 const SIGS_scatter_reduce = ["(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = True)"];
 
 function method_scatter_reduce(this: Tensor, ...a: unknown[]): unknown {
@@ -12196,6 +13012,31 @@ export function installTensorMethods(proto: object): void {
     new_ones: { value: method_new_ones, writable: true, configurable: true },
     new_full: { value: method_new_full, writable: true, configurable: true },
     new_empty: { value: method_new_empty, writable: true, configurable: true },
+    narrow_copy: { value: method_narrow_copy, writable: true, configurable: true },
+    broadcast_to: { value: method_broadcast_to, writable: true, configurable: true },
+    sum_to_size: { value: method_sum_to_size, writable: true, configurable: true },
+    reshape_as: { value: method_reshape_as, writable: true, configurable: true },
+    view_as: { value: method_view_as, writable: true, configurable: true },
+    unsafe_split: { value: method_unsafe_split, writable: true, configurable: true },
+    unsafe_split_with_sizes: { value: method_unsafe_split_with_sizes, writable: true, configurable: true },
+    unsafe_chunk: { value: method_unsafe_chunk, writable: true, configurable: true },
+    msort: { value: method_msort, writable: true, configurable: true },
+    argwhere: { value: method_argwhere, writable: true, configurable: true },
+    new_empty_strided: { value: method_new_empty_strided, writable: true, configurable: true },
+    _conj_physical: { value: method__conj_physical, writable: true, configurable: true },
+    conj_physical: { value: method_conj_physical, writable: true, configurable: true },
+    conj_physical_: { value: method_conj_physical_, writable: true, configurable: true },
+    conj: { value: method_conj, writable: true, configurable: true },
+    resolve_conj: { value: method_resolve_conj, writable: true, configurable: true },
+    resolve_neg: { value: method_resolve_neg, writable: true, configurable: true },
+    addmv: { value: method_addmv, writable: true, configurable: true },
+    addmv_: { value: method_addmv_, writable: true, configurable: true },
+    vdot: { value: method_vdot, writable: true, configurable: true },
+    addr: { value: method_addr, writable: true, configurable: true },
+    addbmm: { value: method_addbmm, writable: true, configurable: true },
+    renorm: { value: method_renorm, writable: true, configurable: true },
+    renorm_: { value: method_renorm_, writable: true, configurable: true },
+    nonzero_static: { value: method_nonzero_static, writable: true, configurable: true },
     scatter_reduce: { value: method_scatter_reduce, writable: true, configurable: true },
     scatter_reduce_: { value: method_scatter_reduce_, writable: true, configurable: true },
     index_add: { value: method_index_add, writable: true, configurable: true },

@@ -1,6 +1,7 @@
 // Complex tensors as views of their real storage: `view_as_real` / `view_as_complex` (the same storage read
 // with the other dtype, strides and offset doubled or halved) and `real` / `imag` over them. Mirrors
-// aten/src/ATen/native/ComplexHelper.h and the real/imag of aten/src/ATen/native/UnaryOps.cpp.
+// aten/src/ATen/native/ComplexHelper.h and the real/imag of aten/src/ATen/native/UnaryOps.cpp, with its
+// conj / conj_physical / resolve_conj / resolve_neg (See Note [conj without the conjugate bit]).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
@@ -71,4 +72,39 @@ export function imag(_ks: DispatchKeySet, self: Tensor): Tensor {
   if (!self.isComplex()) throw new Error('imag is not implemented for tensors with non-complex dtypes.');
   const r = aten().view_as_real.call(self);
   return aten().select_int.call(r, r.dim() - 1, 1);
+}
+
+// Note [conj without the conjugate bit]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `conj` of a complex tensor is a lazy view (the conjugate bit, resolved by resolve_conj or by a
+// kernel that reads it); aten-ts has no conjugate or negative bit, so `conj` of a complex tensor is the
+// conjugated copy `_conj_physical` (values as PyTorch's, but not a view of self: writing it leaves self), and
+// resolve_conj / resolve_neg have nothing to resolve. On real tensors all four return self, as PyTorch's do.
+
+/** `_conj_physical(self)`: a copy with the imaginary parts negated (a real tensor's copy). */
+export function conjPhysicalOut(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const r = aten().clone.call(self, null);
+  if (self.isComplex()) aten().neg_.call(aten().imag.call(r));
+  return r;
+}
+
+/** `conj_physical_(self)`: negates the imaginary parts in place (nothing for a real tensor). */
+export function conjPhysical_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (self.isComplex()) aten().neg_.call(aten().imag.call(self));
+  return self;
+}
+
+/** `conj_physical(self)`: self for a real tensor, else `_conj_physical` (CompositeImplicitAutograd). */
+export function conjPhysical(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return self.isComplex() ? aten()._conj_physical.call(self) : self;
+}
+
+/** `conj(self)`: self for a real tensor; See Note [conj without the conjugate bit] for a complex one. */
+export function conj(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return self.isComplex() ? aten()._conj_physical.call(self) : self;
+}
+
+/** `resolve_conj(self)` / `resolve_neg(self)`: self (See Note [conj without the conjugate bit]). */
+export function resolveConj(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return self;
 }

@@ -1,7 +1,11 @@
 // The CompositeImplicitAutograd products of aten/src/ATen/native/LinearAlgebra.cpp that decompose into other
-// operators (kron, tensordot, inner) and ReduceOps.cpp's trace. LinearAlgebra.ts holds the matrix kernels.
+// operators (kron, tensordot, inner) and ReduceOps.cpp's trace; addr (math_addr with addr_out's checks) and
+// addbmm (addbmm_impl_'s loop of addmm over the batches). LinearAlgebra.ts holds the matrix kernels.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isIntegralType, promoteTypes } from '../c10/ScalarType.js';
+import * as at from '../generated/TensorBody.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import { aten } from '../generated/Operators.js';
 import { formatSizes } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -96,4 +100,76 @@ export function trace(_ks: DispatchKeySet, self: Tensor): Tensor {
   if (self.dim() !== 2) throw new Error(`trace: expected a matrix, but got tensor with dim ${self.dim()}`);
   const ops = aten();
   return ops.sum.call(ops.diagonal.call(self, 0, 0, 1), null);
+}
+
+// ---- addr, addbmm (LinearAlgebra.cpp) --------------------------------------------------------------------------
+
+/**
+ * `addr(self, vec1, vec2, *, beta=1, alpha=1)`: beta·self + alpha·outer(vec1, vec2) in the promoted dtype, self
+ * broadcast to the outer product; beta = 0 ignores self (NaN included). Bool tensors take `(beta && self) ||
+ * (alpha && vec1 && vec2)`; integral ones reject floating-point beta/alpha (addr_out's checks and texts).
+ */
+export function addr(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  vec1: Tensor,
+  vec2: Tensor,
+  beta: number | boolean = 1,
+  alpha: number | boolean = 1,
+): Tensor {
+  for (const [t, name] of [
+    [vec1, 'vec1'],
+    [vec2, 'vec2'],
+  ] as const) {
+    if (t.dim() !== 1) throw new Error(`addr: Expected 1-D argument ${name}, but got ${t.dim()}-D`);
+  }
+  const dtype = promoteTypes(promoteTypes(self.scalarType, vec1.scalarType), vec2.scalarType);
+  const isFloat = (v: number | boolean): boolean => typeof v === 'number' && !Number.isInteger(v);
+  if (isIntegralType(dtype, true)) {
+    if (isFloat(beta)) throw new Error('For integral input tensors, argument beta must not be a floating point number.');
+    if (isFloat(alpha)) throw new Error('For integral input tensors, argument alpha must not be a floating point number.');
+  }
+  const sizes = [vec1.sizes[0] as number, vec2.sizes[0] as number];
+  const bias = at.expand(self, sizes);
+  const outer = at.mul_Tensor(at.reshape(vec1, [sizes[0] as number, 1]), vec2);
+  if (dtype === ScalarType.Bool) {
+    const prod = Number(alpha) !== 0 ? outer : at.zeros_like(outer, ScalarType.Bool);
+    return Number(beta) !== 0 ? at.logical_or(bias, prod) : at.to_dtype(prod, ScalarType.Bool);
+  }
+  const scaled = Number(alpha) === 1 ? outer : at.mul_Tensor(outer, wrapScalar(alpha));
+  const out = Number(beta) === 0 ? scaled : at.add_Tensor(Number(beta) === 1 ? bias : at.mul_Tensor(bias, wrapScalar(beta)), scaled);
+  return at.to_dtype(out, dtype);
+}
+
+/**
+ * `addbmm(self, batch1, batch2, *, beta=1, alpha=1)`: beta·self + alpha·Σ_b batch1[b] @ batch2[b], accumulated
+ * as addbmm_impl_ does (addmm per batch, beta only on the first); PyTorch's checks and texts in its order.
+ */
+export function addbmm(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  batch1: Tensor,
+  batch2: Tensor,
+  beta: number | boolean = 1,
+  alpha: number | boolean = 1,
+): Tensor {
+  const b1 = batch1.sizes;
+  const b2 = batch2.sizes;
+  const bias = at.expand(self, [b1[1] as number, b2[2] as number]);
+  if (batch1.dim() !== 3) throw new Error('batch1 must be a 3D tensor');
+  if (batch2.dim() !== 3) throw new Error('batch2 must be a 3D tensor');
+  if (b1[0] !== b2[0]) throw new Error(`batch1 and batch2 must have same number of batches, got ${b1[0]} and ${b2[0]}`);
+  if (b1[2] !== b2[1]) throw new Error(`Incompatible matrix sizes for bmm (${b1[1]}x${b1[2]} and ${b2[1]}x${b2[2]})`);
+  const n = b1[0] as number;
+  // integral tensors take beta and alpha as scalar_t (truncated), as addmm_'s gemm does
+  const integral = isIntegralType(batch1.scalarType, true);
+  const [bt, al] = integral ? [Math.trunc(Number(beta)), Math.trunc(Number(alpha))] : [beta, alpha];
+  if (n === 0) return Number(beta) === 0 ? at.zeros_like(bias) : at.mul_Tensor(bias, wrapScalar(bt));
+  // float32 accumulates in float64 and rounds once: closer to the exact sum than float32 addmm_ steps, so it can
+  // differ from PyTorch's (MKL's float32 sums) by their rounding
+  const up = (t: Tensor): Tensor => (t.scalarType === ScalarType.Float ? at.to_dtype(t, ScalarType.Double) : t);
+  const [s, x, y] = [up(bias), up(batch1), up(batch2)];
+  let r = at.addmm(s, at.select_int(x, 0, 0), at.select_int(y, 0, 0), bt, al);
+  for (let b = 1; b < n; b++) r = at.addmm(r, at.select_int(x, 0, b), at.select_int(y, 0, b), 1, al);
+  return r.scalarType === batch1.scalarType ? r : at.to_dtype(r, batch1.scalarType);
 }

@@ -1,15 +1,19 @@
 // batch_norm, native_batch_norm (training statistics, running-statistics update, evaluation with the running
 // statistics), native_batch_norm_backward and instance_norm. Mirrors aten/src/ATen/native/Normalization.cpp
 // (batch_norm, _batch_norm_impl_index, batch_norm_cpu, batch_norm_backward_cpu, instance_norm) and
-// native/cpu/batch_norm_kernel.cpp.
+// native/cpu/batch_norm_kernel.cpp; renorm (structured, as PyTorch's).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import * as at from '../generated/TensorBody.js';
+import { formatDouble } from '../random/distributions.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { checkFloating, reader, strided1d, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import type { StructuredOutputsKernel } from './TensorMeta.js';
 
 /** `is_mixed_type` + `check_mixed_data_type` (mixed_data_type.h): the parameters' dtype when it differs from the input's. */
 export function mixedType(input: Tensor, ...params: (Tensor | null)[]): boolean {
@@ -264,3 +268,31 @@ export function instanceNorm(
   if (runningVar !== null && rv !== null) ops.copy_.call(runningVar, ops.mean_dim.call(ops.view.call(rv, [b, c]), [0], false, null), false);
   return ops.view.call(out, shape);
 }
+
+// ---- renorm (Normalization.cpp) ------------------------------------------------------------------------------
+
+type RenormArgs = [self: Tensor, p: number | boolean, dim: number, maxnorm: number | boolean];
+
+/**
+ * `renorm.out` (structured, MetaBase; renorm and renorm_ delegate to it): each slice along dim whose p-norm
+ * exceeds maxnorm is scaled by maxnorm / (norm + 1e-7) (the meta's checks and texts; the norm is
+ * linalg_vector_norm over the other dims, as renorm_out computes it).
+ */
+export const renormStructured: StructuredOutputsKernel<RenormArgs> = {
+  meta: (_outs, self, p, _dim, maxnorm) => {
+    if (!(Number(p) > 0)) throw new Error('renorm: non-positive-norm not supported');
+    if (!(Number(maxnorm) >= 0)) throw new Error(`renorm: expected maxnorm to be >= 0 but got ${formatDouble(Number(maxnorm))}`);
+    if (self.dim() <= 1) throw new Error(`renorm: input needs at least 2 dimensions, got ${self.dim()} dimensions`);
+    return { outputs: [{ sizes: self.sizes, dtype: self.scalarType, device: self.device }], precomputed: undefined };
+  },
+  impl: (outs, self, p, dim, maxnorm) => {
+    const out = outs[0] as Tensor;
+    if (out.isMeta()) return;
+    const d = maybeWrapDim(dim, self.dim());
+    const dims = [...Array(self.dim()).keys()].filter((i) => i !== d);
+    const norm = at.linalg_vector_norm(self, Number(p), dims, true);
+    const m = wrapScalar(Number(maxnorm));
+    const factor = at.where_self(at.gt_Tensor(norm, m), at.div_Tensor(m, at.add_Tensor(norm, wrapScalar(1e-7))), at.ones_like(norm));
+    at.copy_(out, at.mul_Tensor(self, factor));
+  },
+};

@@ -1,4 +1,4 @@
-// sort, argsort, topk, median, nanmedian, kthvalue and mode. Mirrors aten/src/ATen/native/Sorting.cpp and
+// sort, argsort, msort, topk, median, nanmedian, kthvalue and mode. Mirrors aten/src/ATen/native/Sorting.cpp and
 // TensorCompare.cpp's argsort and mode (cpu/TensorCompareKernel.cpp's mode_kernel).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -321,4 +321,9 @@ export function mode(_ks: DispatchKeySet, self: Tensor, dim = -1, keepdim = fals
     }
     return best;
   });
+}
+
+/** `msort(self)`: `sort(self, 0)`'s values (CompositeImplicitAutograd; SortBackward0). */
+export function msort(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return at.sort(self, 0, false)[0];
 }

@@ -205,14 +205,15 @@ export function linspace(
 // values (`item()`), so the result is the Scalar overload's. A Meta endpoint has no value: PyTorch 2.13 then
 // returns a Meta result of `steps` elements (its meta registration), whatever `device` says.
 
-function linspaceEndpoints(start: Tensor | number, end: Tensor | number): void {
+/** The endpoints check of linspace/logspace's tensor overloads (`name` the operator's, in the text). */
+export function linspaceEndpoints(start: Tensor | number, end: Tensor | number, name = 'linspace'): void {
   const sd = typeof start === 'number' ? null : start.dim();
   const ed = typeof end === 'number' ? null : end.dim();
   if ((sd ?? 0) === 0 && (ed ?? 0) === 0) return;
   const parts: string[] = [];
   if (sd !== null) parts.push(`start with ${sd} dimension(s)`);
   if (ed !== null) parts.push(`end with ${ed} dimension(s)`);
-  throw new Error(`linspace only supports 0-dimensional start and end tensors, but got ${parts.join(' and ')}.`);
+  throw new Error(`${name} only supports 0-dimensional start and end tensors, but got ${parts.join(' and ')}.`);
 }
 
 /** `linspace.Tensor_Tensor`, `linspace.Tensor_Scalar`, `linspace.Scalar_Tensor` (Note [linspace with tensor endpoints]). */
@@ -400,6 +401,69 @@ export function newEmpty(
   device?: Device | null,
 ): Tensor {
   return aten().empty_memory_format.call(size, dtype ?? self.scalarType, layout, device ?? self.device, null, null);
+}
+
+/** `Tensor.new_empty_strided(size, stride)`: `empty_strided` with self's dtype and device unless given. */
+export function newEmptyStrided(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  size: number[],
+  stride: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+): Tensor {
+  return aten().empty_strided.call(size, stride, dtype ?? self.scalarType, layout, device ?? self.device, pinMemory ?? null);
+}
+
+/** `scalar_tensor(s)`: a 0-dim tensor holding s (the default dtype unless given), TensorFactories.cpp. */
+export function scalarTensor(
+  _ks: DispatchKeySet,
+  s: number | boolean,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+): Tensor {
+  const r = aten().empty_memory_format.call([], dtype ?? null, layout ?? null, device ?? null, pinMemory ?? null, null);
+  return aten().fill__Scalar.call(r, s);
+}
+
+/**
+ * `empty_permuted(size, physical_layout)`: a contiguous allocation of the sizes in `physical_layout`'s order,
+ * permuted back, so that dim physical_layout[0] is outermost in memory (TensorFactories.cpp's checks and texts).
+ */
+export function emptyPermuted(
+  _ks: DispatchKeySet,
+  size: number[],
+  physicalLayout: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+): Tensor {
+  const dim = size.length;
+  if (dim !== physicalLayout.length) {
+    throw new Error(
+      `Number of dimensions in size does not match the length of the physical_layout; i.e. len(size) = ${dim} is not equal to len(physical_layout) = ${physicalLayout.length}`,
+    );
+  }
+  const seen = new Array<boolean>(dim).fill(false);
+  physicalLayout.forEach((p, i) => {
+    if (!(p >= 0 && p < dim)) {
+      throw new Error(
+        `Dimension out of range (expected to be between 0 and ${dim - 1}, but got ${p} at index ${i}).  NB: negative dims not currently supported; file an issue if you want it.`,
+      );
+    }
+    if (seen[p] === true) throw new Error('Duplicate dim not allowed');
+    seen[p] = true;
+  });
+  const phys = physicalLayout.map((p) => size[p] as number);
+  const inverse = new Array<number>(dim).fill(0);
+  physicalLayout.forEach((p, i) => (inverse[p] = i));
+  void pinMemory; // empty_permuted is never pinned (as PyTorch's)
+  return aten().permute.call(aten().empty_memory_format.call(phys, dtype ?? null, layout ?? null, device ?? null, null, null), inverse);
 }
 
 // ---- tril_indices, triu_indices ------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // other operators (autograd records those): atleast_1d/2d/3d, hstack, vstack, row_stack, dstack, column_stack,
 // tensor_split, hsplit, vsplit, dsplit, movedim / moveaxis, ravel, meshgrid, diag, diagflat, and the
 // CompositeExplicitAutograd diag_embed, block_diag and the *_scatter functions (slice/select/diagonal/
-// as_strided_scatter). TensorShape.ts holds the view kernels themselves.
+// as_strided_scatter), broadcast_to, sum_to_size, reshape_as / view_as and the unsafe_ splits.
+// TensorShape.ts holds the view kernels themselves.
 
 import { DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -11,9 +12,10 @@ import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import { resultType } from '../iter/resultType.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { formatSizes } from '../tensor/ExpandUtils.js';
+import { formatSizes, isExpandableTo } from '../tensor/ExpandUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousOf, elementReader } from './StorageAccess.js';
+import { split, splitWithSizes } from './TensorShape.js';
 
 // ---- atleast_Nd and the stacks --------------------------------------------------------------------------
 
@@ -328,4 +330,104 @@ export function asStridedScatter(
 ): Tensor {
   const output = at.clone(self);
   return scatterInto(output, at.as_strided(output, size, stride, storageOffset), src);
+}
+
+// ---- broadcast_to, sum_to_size, reshape_as / view_as, the unsafe_ splits ------------------------------------
+
+/** `broadcast_to(self, size)`: `expand(size)` (CompositeImplicitAutograd, ExpandBackward0). */
+export function broadcastTo(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
+  return at.expand(self, size);
+}
+
+/** `Tensor.sum_to_size(size)`: ExpandUtils.h's sum_to: sums the leading and broadcast dims, then a view. */
+export function sumToSize(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
+  if (!isExpandableTo(size, self.sizes)) {
+    throw new Error(`size {${formatSizes(size)}} is not expandable to size {${formatSizes(self.sizes)}}.`);
+  }
+  if (size.length === 0) return at.sum(self);
+  const sizes = self.sizes;
+  const lead = sizes.length - size.length;
+  const dims: number[] = [];
+  for (let i = 0; i < lead; i++) dims.push(i);
+  for (let i = lead; i < sizes.length; i++) if (size[i - lead] === 1 && sizes[i] !== 1) dims.push(i);
+  const r = dims.length > 0 ? at.sum_dim_IntList(self, dims, true) : self;
+  return lead > 0 ? at.view(r, size) : r;
+}
+
+/** `Tensor.reshape_as(other)`: `reshape(other.sizes())`. */
+export function reshapeAs(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return at.reshape(self, other.sizes);
+}
+
+/** `Tensor.view_as(other)`: `view(other.sizes())`. */
+export function viewAs(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return at.view(self, other.sizes);
+}
+
+/**
+ * `unsafe_split(self, split_size, dim)`: split's views, as outputs of an operator that does not alias
+ * (PyTorch resets their version counters; autograd records UnsafeSplitBackward0).
+ */
+export function unsafeSplit(ks: DispatchKeySet, self: Tensor, splitSize: number, dim = 0): Tensor[] {
+  return split(ks, self, splitSize, dim);
+}
+
+/** `unsafe_split_with_sizes(self, split_sizes, dim)`: as unsafe_split, over split_with_sizes. */
+export function unsafeSplitWithSizes(ks: DispatchKeySet, self: Tensor, splitSizes: number[], dim = 0): Tensor[] {
+  return splitWithSizes(ks, self, splitSizes, dim);
+}
+
+/** `unsafe_chunk(self, chunks, dim)`: chunk's arithmetic over the unsafe splits (TensorShape.cpp). */
+export function unsafeChunk(_ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0): Tensor[] {
+  if (self.dim() === 0) throw new Error('chunk expects at least a 1-dimensional tensor');
+  if (chunks <= 0) throw new Error(`chunk expects \`chunks\` to be greater than 0, got: ${chunks}`);
+  const d = maybeWrapDim(dim, self.dim());
+  const size = self.sizes[d] as number;
+  const splitSize = Math.ceil(size / chunks);
+  if (splitSize === 0 && size === 0) return at.unsafe_split_with_sizes(self, new Array<number>(chunks).fill(0), d);
+  return at.unsafe_split_Tensor(self, splitSize, d);
+}
+
+// ---- _chunk_cat (TensorShape.cpp) ---------------------------------------------------------------------------
+
+/** _chunk_cat_check: PyTorch's checks and texts, in its order; returns the wrapped dim. */
+function chunkCatCheck(tensors: Tensor[], dim: number, numChunks: number): number {
+  if (tensors.length === 0) throw new Error('_chunk_cat expects a non-empty input tensor list');
+  const first = tensors[0] as Tensor;
+  for (const t of tensors) {
+    if (t.numel() <= 0) throw new Error('_chunk_cat expects non-empty tensor');
+    if (t.scalarType !== first.scalarType) throw new Error('_chunk_cat expects all input tensors with the same dtype');
+    if (!t.device.equals(first.device)) throw new Error('_chunk_cat expects all inputs tensors on the same device');
+  }
+  if (numChunks < 1) throw new Error('_chunk_cat expects positive num_chunks');
+  if (tensors.every((t) => t.dim() === first.dim())) return maybeWrapDim(dim, first.dim());
+  if (dim < 0) throw new Error('_chunk_cat expects non-negative dim when input tensors have different ndims');
+  if (tensors.some((t) => dim >= t.dim())) throw new Error('_chunk_cat expects dim < ndim for all input tensors');
+  for (const t of tensors) {
+    for (let i = 0; i < dim; i++) {
+      if (t.sizes[i] !== first.sizes[i]) throw new Error('_chunk_cat expects same sizes of 0,...,dim-1 dimensions for all tensors');
+    }
+  }
+  return dim;
+}
+
+/**
+ * `_chunk_cat(tensors, dim, num_chunks)`: each tensor zero-padded along dim to a multiple of num_chunks, viewed
+ * as [...sizes[:dim], num_chunks, -1], and the views concatenated along dim + 1.
+ */
+export function chunkCat(_ks: DispatchKeySet, tensors: Tensor[], dim: number, numChunks: number): Tensor {
+  const d = chunkCatCheck(tensors, dim, numChunks);
+  const views = tensors.map((t) => {
+    const size = t.sizes[d] as number;
+    const padded = Math.ceil(size / numChunks) * numChunks;
+    let p = t;
+    if (padded !== size) {
+      const sizes = [...t.sizes];
+      sizes[d] = padded;
+      p = at.new_zeros(t, sizes);
+      at.copy_(at.narrow(p, d, 0, size), t);
+    }
+    return at.view(p, [...t.sizes.slice(0, d), numChunks, -1]);
+  });
+  return at.cat(views, d + 1);
 }

@@ -21,6 +21,7 @@ import type { Node } from '../autograd/function.js';
 import type { Generator } from '../random/index.js';
 import type { TensorMethods } from '../generated/methods.js';
 import type { IndexValue, TensorIndex } from '../api/TensorIndexing.js';
+import type { ConversionMethods } from '../api/python_variable_methods.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
@@ -109,7 +110,7 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
  * operation on it goes through the dispatcher. Methods are PyTorch's (`x.add(y)`, `x.sum(1, { keepdim: true })`).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface Tensor extends TensorMethods {
+export interface Tensor extends TensorMethods, ConversionMethods {
   // torch/_tensor.py's methods over torch/functional.py (installed by src/api/functional.ts: installFunctionalMethods)
   /** `x.unique(sorted=True, return_inverse=False, return_counts=False, dim=None)`: `torch.unique(x, ...)`. */
   unique(...rest: (boolean | number | null | UniqueKw | undefined)[]): Tensor | Tensor[];
@@ -434,11 +435,6 @@ export class Tensor extends TensorImpl {
   /** `double()`: `to(torch.float64)`. */
   double(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
     return this.to(ScalarType.Double, options);
-  }
-
-  /** `half()`: `to(torch.float16)`. */
-  half(): Tensor {
-    return this.to(ScalarType.Half);
   }
 
   /** `long()`: `to(torch.int64)`. */

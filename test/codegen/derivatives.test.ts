@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emitAutograd } from '../../src/codegen/dest/autograd.js';
-import { parseDerivatives } from '../../src/codegen/derivatives.js';
+import { addViewCopyDerivatives, parseDerivatives } from '../../src/codegen/derivatives.js';
 import { NativeFunctionsError, parseNativeFunctions } from '../../src/codegen/model.js';
 
 const NF = parseNativeFunctions(readFileSync(new URL('../../src/aten/native_functions.yaml', import.meta.url), 'utf8'));
@@ -100,6 +100,35 @@ describe('emitAutograd', () => {
   it('fails on a name a formula cannot resolve', () => {
     expect(() => emit(`- name: ${MUL}\n  self: grad.mul(Other_1)\n`)).toThrow(
       "d.yaml:1 in 'mul.Tensor(...)': formula for 'self' uses unknown name 'Other_1'",
+    );
+  });
+});
+
+describe('addViewCopyDerivatives (Note [view_copy derivatives])', () => {
+  const infos = addViewCopyDerivatives(parseDerivatives(REAL, NF), NF);
+
+  it("gives every view_copy operator its view's formulas, except those with an entry of their own", () => {
+    const viewCopies = NF.filter((nf) => nf.tags.includes('view_copy')).map((nf) => nf.opName);
+    expect(viewCopies).toContain('unbind_copy.int');
+    for (const op of viewCopies) expect(infos.some((i) => i.opName === op)).toBe(true);
+    const expand = infos.find((i) => i.opName === 'expand_copy');
+    expect(expand?.viewCopyOf).toBe('expand');
+    expect(expand?.formulas).toEqual(infos.find((i) => i.opName === 'expand')?.formulas);
+    expect(infos.find((i) => i.opName === 'narrow_copy')?.viewCopyOf).toBeUndefined();
+  });
+
+  it("names the node after the view's, with _copy (as torchgen)", () => {
+    const text = emitAutograd(NF, infos);
+    expect(text).toContain("return 'ExpandBackward0_copy';");
+    expect(text).toContain("return 'SqueezeBackward2_copy';");
+    expect(text).toContain("return 'UnbindBackward0_copy';");
+    expect(text).toContain("return 'NarrowCopyBackward0';");
+  });
+
+  it('fails on a view_copy operator whose view has no formula', () => {
+    const withoutExpand = parseDerivatives(REAL, NF).filter((i) => i.opName !== 'expand');
+    expect(() => addViewCopyDerivatives(withoutExpand, NF)).toThrow(
+      /expand_copy\(\.\.\.\)': a view_copy operator whose view 'expand' has no derivatives.yaml entry/,
     );
   });
 });

@@ -79,7 +79,7 @@ MAX_NUMEL = 1000
 FILE_BYTES = 280_000
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
 # results that are random or uninitialised memory: dtype/shape/strides only
-NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_strided", "new_empty", "rand_like", "randint", "randint_like", "randn", "randn_like"]
+NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided", "rand_like", "randint", "randint_like", "randn", "randn_like"]
 
 FAMILIES = [
     ("factories", ["arange", "empty", "empty_like", "empty_strided", "eye", "full", "full_like", "linspace", "ones",

@@ -97,6 +97,8 @@ const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
   clamp: 1,
   bernoulli: 0,
   'bernoulli_.float': 2,
+  'fill.Scalar': 0,
+  'fill.Tensor': 1,
   'fill_.Scalar': 2,
   'fill_.Tensor': 3,
 };
@@ -479,6 +481,14 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
   const helpers = new Set<string>();
   for (const info of infos) {
     const nf = nfByOpName.get(info.opName) as NativeFunction;
+    if (info.viewCopyOf !== undefined) {
+      // See Note [view_copy derivatives]: the view's node name with `_copy`.
+      const a = analyse(info, nf, `${(analysed.get(info.viewCopyOf) as Analysed).className}_copy`);
+      analysed.set(info.opName, a);
+      for (const h of a.helpers) helpers.add(h);
+      nodeLines.push(...emitNode(a));
+      continue;
+    }
     const base = nodeBaseName(nf.func.name.replace(/_$/, ''));
     const manual = MANUAL_NODE_NAMES[info.opName];
     // See Note [Node numbers as PyTorch's].
