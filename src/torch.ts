@@ -33,5 +33,5 @@ export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';
 // ---- torch.linalg ---------------------------------------------------------------------------------------
-/** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
+/** `torch.linalg`: the factorisations (`cholesky`, `lu`, `svd`), solvers, `inv`, `det`, `slogdet` and the norms. */
 export * as linalg from './api/linalg.js';

@@ -3,7 +3,20 @@
 // torch/linalg/__init__.py. Browser-safe.
 
 export {
+  linalg_cholesky as cholesky,
+  linalg_cholesky_ex as cholesky_ex,
+  linalg_det as det,
+  linalg_inv as inv,
+  linalg_inv_ex as inv_ex,
+  linalg_lu as lu,
+  linalg_lu_factor as lu_factor,
+  linalg_lu_factor_ex as lu_factor_ex,
+  linalg_lu_solve as lu_solve,
   linalg_matrix_norm as matrix_norm,
+  linalg_slogdet as slogdet,
+  linalg_solve as solve,
+  linalg_solve_ex as solve_ex,
+  linalg_solve_triangular as solve_triangular,
   linalg_svd as svd,
   linalg_svdvals as svdvals,
   linalg_vector_norm as vector_norm,

@@ -506,7 +506,7 @@ function installNonzeroAsTuple(): void {
   });
 }
 
-export { broadcast_tensors, norm } from './functional.js';
+export { broadcast_tensors, lu, norm } from './functional.js';
 // torch/functional.py's unique and einsum.
 export { einsum, unique } from './functional.js';
 // torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).

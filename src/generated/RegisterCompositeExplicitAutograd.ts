@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Copy from '../kernels/Copy.js';
@@ -78,6 +79,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
+  cholesky_solve: BatchLinearAlgebraCholesky.choleskySolve,
   max_unary_out: ReduceOps.maxUnaryOut,
   min_unary_out: ReduceOps.minUnaryOut,
   max_out: ReduceOps.maxOut,

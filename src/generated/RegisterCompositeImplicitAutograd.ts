@@ -9,6 +9,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
+import * as BatchLinearAlgebraComposite from '../kernels/BatchLinearAlgebraComposite.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
@@ -127,6 +128,16 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_svdvals: BatchLinearAlgebra.linalgSvdvals,
   svd: BatchLinearAlgebra.svd,
   linalg_matrix_norm_str_ord: BatchLinearAlgebra.linalgMatrixNormStr,
+  linalg_cholesky: BatchLinearAlgebraComposite.linalgCholesky,
+  linalg_lu_factor: BatchLinearAlgebraComposite.linalgLuFactor,
+  _lu_with_info: BatchLinearAlgebraComposite.luWithInfo,
+  lu_solve: BatchLinearAlgebraComposite.luSolve,
+  linalg_solve_ex: BatchLinearAlgebraComposite.linalgSolveEx,
+  linalg_solve: BatchLinearAlgebraComposite.linalgSolve,
+  linalg_inv: BatchLinearAlgebraComposite.linalgInv,
+  linalg_det: BatchLinearAlgebraComposite.linalgDet,
+  linalg_slogdet: BatchLinearAlgebraComposite.linalgSlogdet,
+  logdet: BatchLinearAlgebraComposite.logdet,
   square: UnaryOpsKernel.square,
   square_out: UnaryOpsKernel.squareOut,
   fix: UnaryOpsKernel.fix,

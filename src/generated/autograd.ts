@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -5451,7 +5451,402 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:786). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:786). */
+export class LinalgCholeskyExBackward0 extends Node {
+  upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
+  L_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgCholeskyExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upper = this.upper_;
+    const L = this.L_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyBackward(grad, upper, L);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.L_.reset();
+  }
+}
+
+/** Backward of `cholesky` (derivatives.yaml:790). */
+export class CholeskyBackward0 extends Node {
+  upper_!: Parameters<AtenOps['cholesky']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyBackward(grad, upper, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `cholesky_inverse` (derivatives.yaml:793). */
+export class CholeskyInverseBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskyInverseBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyInverseBackward(grad, self, upper, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `cholesky_solve` (derivatives.yaml:796). */
+export class CholeskySolveBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  input2_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['cholesky_solve']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskySolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const input2 = this.input2_.unpack(this);
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskySolveBackward(0, grad, self, input2, result, upper);
+    if (this.shouldComputeOutput(1)) out[1] = choleskySolveBackward(1, grad, self, input2, result, upper);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.input2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:800). */
+export class LinalgSolveTriangularBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
+  left_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[3];
+  unitriangular_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSolveTriangularBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const upper = this.upper_;
+    const left = this.left_;
+    const unitriangular = this.unitriangular_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgSolveTriangularBackward(0, grad, self, result, upper, left, unitriangular);
+    if (this.shouldComputeOutput(1)) out[1] = linalgSolveTriangularBackward(1, grad, self, result, upper, left, unitriangular);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `triangular_solve` (derivatives.yaml:804). */
+export class TriangularSolveBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  A_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['triangular_solve']['call']>[2];
+  transpose_!: Parameters<AtenOps['triangular_solve']['call']>[3];
+  unitriangular_!: Parameters<AtenOps['triangular_solve']['call']>[4];
+  solution_: SavedVariable = NONE;
+
+  name(): string {
+    return 'TriangularSolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const A = this.A_.unpack(this);
+    const upper = this.upper_;
+    const transpose = this.transpose_;
+    const unitriangular = this.unitriangular_;
+    const solution = this.solution_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = triangularSolveBackward(0, grads, self, A, solution, upper, transpose, unitriangular);
+    if (this.shouldComputeOutput(1)) out[1] = triangularSolveBackward(1, grads, self, A, solution, upper, transpose, unitriangular);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.A_.reset();
+    this.solution_.reset();
+  }
+}
+
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:808). */
+export class LinalgLuFactorExBackward0 extends Node {
+  pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuFactorExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const pivot = this.pivot_;
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = luFactorExBackward(grad, LU, pivots, pivot);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `linalg_lu` (derivatives.yaml:812). */
+export class LinalgLuBackward0 extends Node {
+  pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
+  P_: SavedVariable = NONE;
+  L_: SavedVariable = NONE;
+  U_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const pivot = this.pivot_;
+    const P = this.P_.unpack(this);
+    const L = this.L_.unpack(this);
+    const U = this.U_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLuBackward(grads[1] ?? null, grads[2] ?? null, P, L, U, pivot);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.P_.reset();
+    this.L_.reset();
+    this.U_.reset();
+  }
+}
+
+/** Backward of `lu_unpack` (derivatives.yaml:816). */
+export class LuUnpackBackward0 extends Node {
+  LU_data_sizes!: number[];
+
+  name(): string {
+    return 'LuUnpackBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const LU_data_sizes = this.LU_data_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = luUnpackBackward(grads[1] ?? null, grads[2] ?? null, LU_data_sizes);
+    return out;
+  }
+}
+
+/** Backward of `linalg_lu_solve` (derivatives.yaml:820). */
+export class LinalgLuSolveBackward0 extends Node {
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+  left_!: Parameters<AtenOps['linalg_lu_solve']['call']>[3];
+  adjoint_!: Parameters<AtenOps['linalg_lu_solve']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuSolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    const left = this.left_;
+    const adjoint = this.adjoint_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLuSolveLU(grad, LU, pivots, result, left, adjoint);
+    if (this.shouldComputeOutput(1)) out[1] = at.linalg_lu_solve(LU, pivots, grad, left, !adjoint);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.LU_.reset();
+    this.pivots_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:824). */
+export class LinalgSolveExBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
+  result_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSolveExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const A = this.A_.unpack(this);
+    const left = this.left_;
+    const result = this.result_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgSolveBackward(0, grad, result, A, LU, pivots, left);
+    if (this.shouldComputeOutput(1)) out[1] = linalgSolveBackward(1, grad, result, A, LU, pivots, left);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.result_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `linalg_inv_ex` (derivatives.yaml:829). */
+export class LinalgInvExBackward0 extends Node {
+  inverse_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgInvExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const inverse = this.inverse_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgInvExBackward(grad, inverse);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.inverse_.reset();
+  }
+}
+
+/** Backward of `_linalg_det` (derivatives.yaml:833). */
+export class LinalgDetBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgDetBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const A = this.A_.unpack(this);
+    const result = this.result_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgDetBackward(grad, result, A, LU, pivots);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.result_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `_linalg_slogdet` (derivatives.yaml:837). */
+export class LinalgSlogdetBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  sign_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSlogdetBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const A = this.A_.unpack(this);
+    const sign = this.sign_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = slogdetBackward(grads, A, sign, LU, pivots);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.sign_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `div.Scalar` (derivatives.yaml:842). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5469,7 +5864,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:790). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:846). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5514,7 +5909,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:798). */
+/** Backward of `detach` (derivatives.yaml:854). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5529,7 +5924,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:803). */
+/** Backward of `acosh` (derivatives.yaml:859). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5551,7 +5946,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:806). */
+/** Backward of `asinh` (derivatives.yaml:862). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5573,7 +5968,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:809). */
+/** Backward of `atanh` (derivatives.yaml:865). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5595,7 +5990,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:812). */
+/** Backward of `log10` (derivatives.yaml:868). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5617,7 +6012,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:815). */
+/** Backward of `sgn` (derivatives.yaml:871). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -5633,7 +6028,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:818). */
+/** Backward of `erfinv` (derivatives.yaml:874). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5655,7 +6050,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:821). */
+/** Backward of `lgamma` (derivatives.yaml:877). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5677,7 +6072,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:824). */
+/** Backward of `digamma` (derivatives.yaml:880). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5699,7 +6094,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:827). */
+/** Backward of `polygamma` (derivatives.yaml:883). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -5723,7 +6118,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:830). */
+/** Backward of `polygamma_` (derivatives.yaml:886). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5747,7 +6142,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:833). */
+/** Backward of `i0` (derivatives.yaml:889). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5769,7 +6164,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:836). */
+/** Backward of `sinc` (derivatives.yaml:892). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5791,7 +6186,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:839). */
+/** Backward of `logit` (derivatives.yaml:895). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -5815,7 +6210,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:842). */
+/** Backward of `deg2rad` (derivatives.yaml:898). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -5831,7 +6226,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:845). */
+/** Backward of `rad2deg` (derivatives.yaml:901). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -5847,7 +6242,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:848). */
+/** Backward of `hypot` (derivatives.yaml:904). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5876,7 +6271,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:852). */
+/** Backward of `logaddexp` (derivatives.yaml:908). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5902,7 +6297,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:856). */
+/** Backward of `logaddexp2` (derivatives.yaml:912). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5928,7 +6323,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:860). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:916). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -5954,7 +6349,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:864). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:920). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -5978,7 +6373,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:867). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:923). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6002,7 +6397,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:870). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:926). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6031,7 +6426,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:874). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:930). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6056,7 +6451,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:877). */
+/** Backward of `nextafter` (derivatives.yaml:933). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6082,7 +6477,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:881). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:937). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6108,7 +6503,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:887). */
+/** Backward of `nansum` (derivatives.yaml:943). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6134,7 +6529,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:890). */
+/** Backward of `var_mean.correction` (derivatives.yaml:946). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6161,7 +6556,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:893). */
+/** Backward of `std_mean.correction` (derivatives.yaml:949). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6191,7 +6586,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:896). */
+/** Backward of `aminmax` (derivatives.yaml:952). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6222,7 +6617,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:899). */
+/** Backward of `median` (derivatives.yaml:955). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6247,7 +6642,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:902). */
+/** Backward of `median.dim` (derivatives.yaml:958). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6275,7 +6670,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:906). */
+/** Backward of `nanmedian` (derivatives.yaml:962). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6300,7 +6695,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:909). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:965). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6328,7 +6723,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:913). */
+/** Backward of `mode` (derivatives.yaml:969). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6356,7 +6751,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:917). */
+/** Backward of `kthvalue` (derivatives.yaml:973). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6384,7 +6779,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:921). */
+/** Backward of `cummax` (derivatives.yaml:977). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6411,7 +6806,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:925). */
+/** Backward of `cummin` (derivatives.yaml:981). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6438,7 +6833,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:929). */
+/** Backward of `logcumsumexp` (derivatives.yaml:985). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6465,7 +6860,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:934). */
+/** Backward of `rot90` (derivatives.yaml:990). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6485,7 +6880,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:937). */
+/** Backward of `diag_embed` (derivatives.yaml:993). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6507,7 +6902,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:940). */
+/** Backward of `block_diag` (derivatives.yaml:996). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6531,7 +6926,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:943). */
+/** Backward of `trace` (derivatives.yaml:999). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6549,7 +6944,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:946). */
+/** Backward of `linalg_cross` (derivatives.yaml:1002). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -6577,7 +6972,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:951). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1007). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -6615,7 +7010,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:955). */
+/** Backward of `index_reduce` (derivatives.yaml:1011). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -6653,7 +7048,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:959). */
+/** Backward of `index_add` (derivatives.yaml:1015). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6684,7 +7079,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:963). */
+/** Backward of `index_copy` (derivatives.yaml:1019). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6713,7 +7108,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:967). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1023). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6737,7 +7132,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:970). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1026). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6762,7 +7157,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:974). */
+/** Backward of `put` (derivatives.yaml:1030). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -6792,7 +7187,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:978). */
+/** Backward of `take` (derivatives.yaml:1034). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -6816,7 +7211,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:981). */
+/** Backward of `masked_scatter` (derivatives.yaml:1037). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -6841,7 +7236,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:985). */
+/** Backward of `slice_scatter` (derivatives.yaml:1041). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -6872,7 +7267,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:989). */
+/** Backward of `select_scatter` (derivatives.yaml:1045). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -6899,7 +7294,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:993). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1049). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -6928,7 +7323,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:997). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1053). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -6955,7 +7350,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1001). */
+/** Backward of `unfold` (derivatives.yaml:1057). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -6979,7 +7374,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1004). */
+/** Backward of `unfold_backward` (derivatives.yaml:1060). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7001,7 +7396,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1007). */
+/** Backward of `im2col` (derivatives.yaml:1063). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7027,7 +7422,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1010). */
+/** Backward of `col2im` (derivatives.yaml:1066). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7051,7 +7446,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1070). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7069,7 +7464,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1073). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7087,7 +7482,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1076). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7105,7 +7500,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1023). */
+/** Backward of `glu` (derivatives.yaml:1079). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7129,7 +7524,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1082). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7156,7 +7551,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1029). */
+/** Backward of `dist` (derivatives.yaml:1085). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -11764,6 +12159,194 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.U_ = new SavedVariable(result[0], true);
     gradFn.S_ = new SavedVariable(result[1], true);
     gradFn.Vh_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  linalg_cholesky_ex: kernel('linalg_cholesky_ex', (ks, self, upper, checkErrors) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    const gradFn = new LinalgCholeskyExBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upper_ = upper;
+    const result = ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.L_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  cholesky: kernel('cholesky', (ks, self, upper) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const gradFn = new CholeskyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  cholesky_inverse: kernel('cholesky_inverse', (ks, self, upper) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const gradFn = new CholeskyInverseBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _cholesky_solve_helper: kernel('_cholesky_solve_helper', (ks, self, A, upper) => {
+    const rg = anyRequiresGrad(self, A);
+    if (!rg) return ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_cholesky_solve_helper'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
+    const result = ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  cholesky_solve: kernel('cholesky_solve', (ks, self, input2, upper) => {
+    const rg = anyRequiresGrad(self, input2);
+    if (!rg) return ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    const gradFn = new CholeskySolveBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(input2)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.input2_ = new SavedVariable(input2, false);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  linalg_solve_triangular: kernel('linalg_solve_triangular', (ks, self, B, upper, left, unitriangular) => {
+    const rg = anyRequiresGrad(self, B);
+    if (!rg) return ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    const gradFn = new LinalgSolveTriangularBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(B)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.upper_ = upper;
+    gradFn.left_ = left;
+    gradFn.unitriangular_ = unitriangular;
+    const result = ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  triangular_solve: kernel('triangular_solve', (ks, self, A, upper, transpose, unitriangular) => {
+    const rg = anyRequiresGrad(self, A);
+    if (!rg) return ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    const gradFn = new TriangularSolveBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.A_ = new SavedVariable(A, false);
+    gradFn.upper_ = upper;
+    gradFn.transpose_ = transpose;
+    gradFn.unitriangular_ = unitriangular;
+    const result = ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.solution_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  linalg_lu_factor_ex: kernel('linalg_lu_factor_ex', (ks, A, pivot, checkErrors) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    const gradFn = new LinalgLuFactorExBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.pivot_ = pivot;
+    const result = ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.LU_ = new SavedVariable(result[0], true);
+    gradFn.pivots_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  linalg_lu: kernel('linalg_lu', (ks, A, pivot) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    const gradFn = new LinalgLuBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.pivot_ = pivot;
+    const result = ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    gradFn.P_ = new SavedVariable(result[0], true);
+    gradFn.L_ = new SavedVariable(result[1], true);
+    gradFn.U_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  lu_unpack: kernel('lu_unpack', (ks, LUData, LUPivots, unpackData, unpackPivots) => {
+    const rg = anyRequiresGrad(LUData, LUPivots);
+    if (!rg) return ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    const gradFn = new LuUnpackBackward0();
+    gradFn.setNextEdges([gradientEdge(LUData)]);
+    gradFn.LU_data_sizes = LUData.sizes.slice();
+    const result = ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  linalg_lu_solve: kernel('linalg_lu_solve', (ks, LU, pivots, B, left, adjoint) => {
+    const rg = anyRequiresGrad(LU, pivots, B);
+    if (!rg) return ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    const gradFn = new LinalgLuSolveBackward0();
+    gradFn.setNextEdges([gradientEdge(LU), gradientEdge(B)]);
+    gradFn.LU_ = new SavedVariable(LU, false);
+    gradFn.pivots_ = new SavedVariable(pivots, false);
+    gradFn.left_ = left;
+    gradFn.adjoint_ = adjoint;
+    const result = ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _linalg_solve_ex: kernel('_linalg_solve_ex', (ks, A, B, left, checkErrors) => {
+    const rg = anyRequiresGrad(A, B);
+    if (!rg) return ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    const gradFn = new LinalgSolveExBackward0();
+    gradFn.setNextEdges([gradientEdge(A), gradientEdge(B)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    gradFn.left_ = left;
+    const result = ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[1], true);
+    gradFn.pivots_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  linalg_inv_ex: kernel('linalg_inv_ex', (ks, A, checkErrors) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    const gradFn = new LinalgInvExBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    const result = ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.inverse_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  _linalg_det: kernel('_linalg_det', (ks, A) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    const gradFn = new LinalgDetBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    const result = ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[1], true);
+    gradFn.pivots_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _linalg_slogdet: kernel('_linalg_slogdet', (ks, A) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    const gradFn = new LinalgSlogdetBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    const result = ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.sign_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[2], true);
+    gradFn.pivots_ = new SavedVariable(result[3], true);
     return result;
   }),
   max_unary_out: kernel('max_unary_out', (ks, self, out) => {
