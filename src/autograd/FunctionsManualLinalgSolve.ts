@@ -252,3 +252,22 @@ export function slogdetBackward(grads: (Tensor | null)[], A: Tensor, sign: Tenso
   if (autogradState.gradMode) return at.linalg_solve(A.mH, d, true);
   return at.linalg_lu_solve(LU, pivots, d, true, !A.isContiguous());
 }
+
+/** `pinv_backward(grad, pinvA, A)`: the products arranged to keep the smaller dimension inside. */
+export function pinvBackward(grad: Tensor | null, pinvA: Tensor, A: Tensor): Tensor | null {
+  if (grad === null) return null;
+  const m = A.sizes[A.dim() - 2] as number;
+  const n = A.sizes[A.dim() - 1] as number;
+  const pinvAh = pinvA.mH;
+  const gradh = grad.mH;
+  if (m <= n) {
+    const K = mm(gradh, pinvA);
+    const KpinvAh = mm(K, pinvAh);
+    const t = sub(add(at.neg(mm(pinvA, K).mH), KpinvAh), mm(mm(A, pinvA), KpinvAh));
+    return add(t, mm(mm(pinvAh, pinvA), sub(gradh, mm(K, A))));
+  }
+  const K = mm(pinvA, gradh);
+  const pinvAhK = mm(pinvAh, K);
+  const t = add(at.neg(mm(K, pinvA).mH), mm(mm(sub(gradh, mm(A, K)), pinvA), pinvAh));
+  return sub(add(t, pinvAhK), mm(mm(pinvAhK, pinvA), A));
+}

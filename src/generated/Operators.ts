@@ -1234,6 +1234,46 @@ export interface AtenOps {
   linalg_slogdet: OperatorHandle<(A: Tensor) => [Tensor, Tensor]>;
   /** `logdet(Tensor self) -> Tensor` */
   logdet: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
+  linalg_diagonal: OperatorHandle<(A: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
+  linalg_vecdot: OperatorHandle<(x: Tensor, y: Tensor, dim: number) => Tensor>;
+  /** `linalg_matrix_power(Tensor self, int n) -> Tensor` */
+  linalg_matrix_power: OperatorHandle<(self: Tensor, n: number) => Tensor>;
+  /** `linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor` */
+  linalg_vander: OperatorHandle<(x: Tensor, N?: Opt<number>) => Tensor>;
+  /** `linalg_tensorinv(Tensor self, int ind=2) -> Tensor` */
+  linalg_tensorinv: OperatorHandle<(self: Tensor, ind: number) => Tensor>;
+  /** `linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor` */
+  linalg_tensorsolve: OperatorHandle<(self: Tensor, other: Tensor, dims?: Opt<number[]>) => Tensor>;
+  /** `linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_matrix_norm: OperatorHandle<(self: Tensor, ord: number | boolean, dim: number[], keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_norm: OperatorHandle<(self: Tensor, ord: Opt<number | boolean>, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_norm_ord_str: OperatorHandle<(self: Tensor, ord: string, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_pinv_atol_rtol_tensor: OperatorHandle<(self: Tensor, atol: Opt<Tensor>, rtol: Opt<Tensor>, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_pinv_atol_rtol_float: OperatorHandle<(self: Tensor, atol: Opt<number>, rtol: Opt<number>, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor` */
+  linalg_pinv: OperatorHandle<(self: Tensor, rcond: number, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor` */
+  linalg_pinv_rcond_tensor: OperatorHandle<(self: Tensor, rcond: Tensor, hermitian: boolean) => Tensor>;
+  /** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+  pinverse: OperatorHandle<(self: Tensor, rcond: number) => Tensor>;
+  /** `linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_atol_rtol_tensor: OperatorHandle<(input: Tensor, atol: Opt<Tensor>, rtol: Opt<Tensor>, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_atol_rtol_float: OperatorHandle<(self: Tensor, atol: Opt<number>, rtol: Opt<number>, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank: OperatorHandle<(self: Tensor, tol: number, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_tol_tensor: OperatorHandle<(input: Tensor, tol: Tensor, hermitian: boolean) => Tensor>;
+  /** `linalg_cond(Tensor self, Scalar? p=None) -> Tensor` */
+  linalg_cond: OperatorHandle<(self: Tensor, p?: Opt<number | boolean>) => Tensor>;
+  /** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
+  linalg_cond_p_str: OperatorHandle<(self: Tensor, p: string) => Tensor>;
   /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
   max_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
   /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
@@ -2376,6 +2416,26 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _linalg_slogdet: find('aten::_linalg_slogdet', ''),
     linalg_slogdet: find('aten::linalg_slogdet', ''),
     logdet: find('aten::logdet', ''),
+    linalg_diagonal: find('aten::linalg_diagonal', ''),
+    linalg_vecdot: find('aten::linalg_vecdot', ''),
+    linalg_matrix_power: find('aten::linalg_matrix_power', ''),
+    linalg_vander: find('aten::linalg_vander', ''),
+    linalg_tensorinv: find('aten::linalg_tensorinv', ''),
+    linalg_tensorsolve: find('aten::linalg_tensorsolve', ''),
+    linalg_matrix_norm: find('aten::linalg_matrix_norm', ''),
+    linalg_norm: find('aten::linalg_norm', ''),
+    linalg_norm_ord_str: find('aten::linalg_norm', 'ord_str'),
+    linalg_pinv_atol_rtol_tensor: find('aten::linalg_pinv', 'atol_rtol_tensor'),
+    linalg_pinv_atol_rtol_float: find('aten::linalg_pinv', 'atol_rtol_float'),
+    linalg_pinv: find('aten::linalg_pinv', ''),
+    linalg_pinv_rcond_tensor: find('aten::linalg_pinv', 'rcond_tensor'),
+    pinverse: find('aten::pinverse', ''),
+    linalg_matrix_rank_atol_rtol_tensor: find('aten::linalg_matrix_rank', 'atol_rtol_tensor'),
+    linalg_matrix_rank_atol_rtol_float: find('aten::linalg_matrix_rank', 'atol_rtol_float'),
+    linalg_matrix_rank: find('aten::linalg_matrix_rank', ''),
+    linalg_matrix_rank_tol_tensor: find('aten::linalg_matrix_rank', 'tol_tensor'),
+    linalg_cond: find('aten::linalg_cond', ''),
+    linalg_cond_p_str: find('aten::linalg_cond', 'p_str'),
     max_unary_out: find('aten::max', 'unary_out'),
     min_unary_out: find('aten::min', 'unary_out'),
     max_out: find('aten::max', 'out'),

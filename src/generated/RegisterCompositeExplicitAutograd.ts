@@ -15,6 +15,7 @@ import * as Distributions from '../kernels/Distributions.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
@@ -80,6 +81,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
   cholesky_solve: BatchLinearAlgebraCholesky.choleskySolve,
+  linalg_pinv_atol_rtol_tensor: LinearAlgebraComposite.linalgPinvTensor,
   max_unary_out: ReduceOps.maxUnaryOut,
   min_unary_out: ReduceOps.minUnaryOut,
   max_out: ReduceOps.maxOut,

@@ -1232,6 +1232,46 @@ export function _linalg_slogdet(A: Tensor): [Tensor, Tensor, Tensor, Tensor] { r
 export function linalg_slogdet(A: Tensor): [Tensor, Tensor] { return aten().linalg_slogdet.call(A); }
 /** `logdet(Tensor self) -> Tensor` */
 export function logdet(self: Tensor): Tensor { return aten().logdet.call(self); }
+/** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
+export function linalg_diagonal(A: Tensor, offset: number = 0, dim1: number = -2, dim2: number = -1): Tensor { return aten().linalg_diagonal.call(A, offset, dim1, dim2); }
+/** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
+export function linalg_vecdot(x: Tensor, y: Tensor, dim: number = -1): Tensor { return aten().linalg_vecdot.call(x, y, dim); }
+/** `linalg_matrix_power(Tensor self, int n) -> Tensor` */
+export function linalg_matrix_power(self: Tensor, n: number): Tensor { return aten().linalg_matrix_power.call(self, n); }
+/** `linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor` */
+export function linalg_vander(x: Tensor, N: Opt<number> = null): Tensor { return aten().linalg_vander.call(x, N); }
+/** `linalg_tensorinv(Tensor self, int ind=2) -> Tensor` */
+export function linalg_tensorinv(self: Tensor, ind: number = 2): Tensor { return aten().linalg_tensorinv.call(self, ind); }
+/** `linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor` */
+export function linalg_tensorsolve(self: Tensor, other: Tensor, dims: Opt<number[]> = null): Tensor { return aten().linalg_tensorsolve.call(self, other, dims); }
+/** `linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_matrix_norm(self: Tensor, ord: number | boolean, dim: number[] = [-2, -1], keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_matrix_norm.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_norm(self: Tensor, ord: Opt<number | boolean> = null, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_norm.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_norm_ord_str(self: Tensor, ord: string, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_norm_ord_str.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_atol_rtol_tensor(self: Tensor, atol: Opt<Tensor> = null, rtol: Opt<Tensor> = null, hermitian: boolean = false): Tensor { return aten().linalg_pinv_atol_rtol_tensor.call(self, atol, rtol, hermitian); }
+/** `linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_atol_rtol_float(self: Tensor, atol: Opt<number> = null, rtol: Opt<number> = null, hermitian: boolean = false): Tensor { return aten().linalg_pinv_atol_rtol_float.call(self, atol, rtol, hermitian); }
+/** `linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor` */
+export function linalg_pinv(self: Tensor, rcond: number, hermitian: boolean = false): Tensor { return aten().linalg_pinv.call(self, rcond, hermitian); }
+/** `linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_rcond_tensor(self: Tensor, rcond: Tensor, hermitian: boolean = false): Tensor { return aten().linalg_pinv_rcond_tensor.call(self, rcond, hermitian); }
+/** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+export function pinverse(self: Tensor, rcond: number = 1e-15): Tensor { return aten().pinverse.call(self, rcond); }
+/** `linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_atol_rtol_tensor(input: Tensor, atol: Opt<Tensor> = null, rtol: Opt<Tensor> = null, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_atol_rtol_tensor.call(input, atol, rtol, hermitian); }
+/** `linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_atol_rtol_float(self: Tensor, atol: Opt<number> = null, rtol: Opt<number> = null, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_atol_rtol_float.call(self, atol, rtol, hermitian); }
+/** `linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank(self: Tensor, tol: number, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank.call(self, tol, hermitian); }
+/** `linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_tol_tensor(input: Tensor, tol: Tensor, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_tol_tensor.call(input, tol, hermitian); }
+/** `linalg_cond(Tensor self, Scalar? p=None) -> Tensor` */
+export function linalg_cond(self: Tensor, p: Opt<number | boolean> = null): Tensor { return aten().linalg_cond.call(self, p); }
+/** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
+export function linalg_cond_p_str(self: Tensor, p: string): Tensor { return aten().linalg_cond_p_str.call(self, p); }
 /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
 export function max_unary_out(self: Tensor, out: Tensor): Tensor { return aten().max_unary_out.call(self, out); }
 /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */

@@ -15392,13 +15392,17 @@ function bad_svd(a: readonly unknown[]): never {
   ], false, SIGS_svd);
 }
 
-const SIGS_linalg_matrix_norm = ["(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_linalg_matrix_norm = ["(Tensor input, Number ord, tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)","(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
 
-/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`. */
+/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`, `linalg_matrix_norm`. */
 export function linalg_matrix_norm(input: Tensor, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], keepdim?: boolean, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, options: { ord: number | boolean; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -15409,7 +15413,7 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: string;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
@@ -15438,17 +15442,35 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
       return at.linalg_matrix_norm_str_ord(v0, v1, v2, v3, k0);
     }
   }
-  return bad_linalg_matrix_norm(a);
-}
-
-function bad_linalg_matrix_norm(a: readonly unknown[]): never {
-  return badCall("linalg_matrix_norm", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "ord", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
-  ], false, SIGS_linalg_matrix_norm);
+  // linalg_matrix_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isScalar(p[1]) && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_matrix_norm", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        v2 = toIntList(o.dim);
+      } else v2 = [-2, -1];
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_matrix_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_matrix_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_matrix_norm(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("linalg_matrix_norm", a, SIGS_linalg_matrix_norm);
 }
 
 const SIGS_linalg_cholesky_ex = ["(Tensor input, *, bool upper = False, bool check_errors = False)"];
@@ -16401,6 +16423,604 @@ function bad_logdet(a: readonly unknown[]): never {
   return badCall("logdet", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_logdet);
+}
+
+const SIGS_linalg_diagonal = ["(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+/** `torch.linalg_diagonal`: `linalg_diagonal`. */
+export function linalg_diagonal(A: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function linalg_diagonal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_diagonal", a[--n] as Kw);
+  // linalg_diagonal
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.offset !== undefined) {
+        kwArg("linalg_diagonal", 'offset', 'int', isInt(o.offset), o.offset);
+        k0 = o.offset as number;
+      } else k0 = 0;
+      let k1: number;
+      if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("linalg_diagonal", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        k1 = o.dim1 as number;
+      } else k1 = -2;
+      let k2: number;
+      if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("linalg_diagonal", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        k2 = o.dim2 as number;
+      } else k2 = -1;
+      if (o !== undefined) checkKw("linalg_diagonal", o, ["A","offset","dim1","dim2"], ["A"], n);
+      return at.linalg_diagonal(v0, k0, k1, k2);
+    }
+  }
+  return bad_linalg_diagonal(a);
+}
+
+function bad_linalg_diagonal(a: readonly unknown[]): never {
+  return badCall("linalg_diagonal", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_diagonal);
+}
+
+const SIGS_linalg_vecdot = ["(Tensor x, Tensor y, *, int dim = -1)"];
+
+/** `torch.linalg_vecdot`: `linalg_vecdot`. */
+export function linalg_vecdot(x: Tensor, options: { y: Tensor; dim?: number }): Tensor;
+export function linalg_vecdot(x: Tensor, y: Tensor, options?: { dim?: number }): Tensor;
+export function linalg_vecdot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vecdot", a[--n] as Kw);
+  // linalg_vecdot
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","y"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_vecdot", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("linalg_vecdot", o, ["x","y","dim"], ["x","y"], n);
+      return at.linalg_vecdot(v0, v1, k0);
+    }
+  }
+  return bad_linalg_vecdot(a);
+}
+
+function bad_linalg_vecdot(a: readonly unknown[]): never {
+  return badCall("linalg_vecdot", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "y", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vecdot);
+}
+
+const SIGS_linalg_matrix_power = ["(Tensor input, int n)"];
+
+/** `torch.linalg_matrix_power`: `linalg_matrix_power`. */
+export function linalg_matrix_power(input: Tensor, options: { n: number }): Tensor;
+export function linalg_matrix_power(input: Tensor, n: number): Tensor;
+export function linalg_matrix_power(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_power", a[--n] as Kw);
+  // linalg_matrix_power
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("linalg_matrix_power", o, ["input","n"], ["input","n"], n);
+      return at.linalg_matrix_power(v0, v1);
+    }
+  }
+  return bad_linalg_matrix_power(a);
+}
+
+function bad_linalg_matrix_power(a: readonly unknown[]): never {
+  return badCall("linalg_matrix_power", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_matrix_power);
+}
+
+const SIGS_linalg_vander = ["(Tensor x, *, int N = None)"];
+
+/** `torch.linalg_vander`: `linalg_vander`. */
+export function linalg_vander(x: Tensor, options?: { N?: number | null }): Tensor;
+export function linalg_vander(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vander", a[--n] as Kw);
+  // linalg_vander
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.N !== undefined) {
+        kwArg("linalg_vander", 'N', 'int', (o.N === null || isInt(o.N)), o.N);
+        k0 = o.N as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_vander", o, ["x","N"], ["x"], n);
+      return at.linalg_vander(v0, k0);
+    }
+  }
+  return bad_linalg_vander(a);
+}
+
+function bad_linalg_vander(a: readonly unknown[]): never {
+  return badCall("linalg_vander", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vander);
+}
+
+const SIGS_linalg_tensorinv = ["(Tensor input, int ind = 2)"];
+
+/** `torch.linalg_tensorinv`: `linalg_tensorinv`. */
+export function linalg_tensorinv(input: Tensor, options?: { ind?: number }): Tensor;
+export function linalg_tensorinv(input: Tensor, ind?: number, options?: { ind?: number }): Tensor;
+export function linalg_tensorinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_tensorinv", a[--n] as Kw);
+  // linalg_tensorinv
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","ind"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.ind !== undefined) {
+        kwArg("linalg_tensorinv", 'ind', 'int', isInt(o.ind), o.ind);
+        v1 = o.ind as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("linalg_tensorinv", o, ["input","ind"], ["input","ind"], n);
+      return at.linalg_tensorinv(v0, v1);
+    }
+  }
+  return bad_linalg_tensorinv(a);
+}
+
+function bad_linalg_tensorinv(a: readonly unknown[]): never {
+  return badCall("linalg_tensorinv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ind", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_linalg_tensorinv);
+}
+
+const SIGS_linalg_tensorsolve = ["(Tensor input, Tensor other, tuple of ints dims = None)"];
+
+/** `torch.linalg_tensorsolve`: `linalg_tensorsolve`. */
+export function linalg_tensorsolve(input: Tensor, options: { other: Tensor; dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(input: Tensor, other: Tensor, options?: { dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(input: Tensor, other: Tensor, dims?: readonly number[] | null, options?: { dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_tensorsolve", a[--n] as Kw);
+  // linalg_tensorsolve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isIntList(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntList(p[2]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("linalg_tensorsolve", 'dims', 'tuple of ints', (o.dims === null || isIntList(o.dims)), o.dims);
+        v2 = o.dims === null ? null : toIntList(o.dims);
+      } else v2 = null;
+      if (o !== undefined) checkKw("linalg_tensorsolve", o, ["input","other","dims"], ["input","other","dims"], n);
+      return at.linalg_tensorsolve(v0, v1, v2);
+    }
+  }
+  return bad_linalg_tensorsolve(a);
+}
+
+function bad_linalg_tensorsolve(a: readonly unknown[]): never {
+  return badCall("linalg_tensorsolve", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_linalg_tensorsolve);
+}
+
+const SIGS_linalg_norm = ["(Tensor input, Number ord = None, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)","(Tensor input, str ord, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_norm`: `linalg_norm`, `linalg_norm.ord_str`. */
+export function linalg_norm(input: Tensor, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, dim?: number | readonly number[] | null, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, options: { ord: string; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_norm", a[--n] as Kw);
+  // linalg_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_norm", 'ord', 'Number', (o.ord === null || isScalar(o.ord)), o.ord);
+        v1 = o.ord as number | boolean | null;
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_norm(v0, v1, v2, v3, k0);
+    }
+  }
+  // linalg_norm.ord_str
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && typeof p[1] === 'string' && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: string = p[1] as string;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_norm_ord_str(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("linalg_norm", a, SIGS_linalg_norm);
+}
+
+const SIGS_linalg_pinv = ["(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False)","(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False)","(Tensor input, Tensor rcond, bool hermitian = False)","(Tensor input, float rcond, bool hermitian = False)"];
+
+/** `torch.linalg_pinv`: `linalg_pinv.atol_rtol_tensor`, `linalg_pinv.atol_rtol_float`, `linalg_pinv`, `linalg_pinv.rcond_tensor`. */
+export function linalg_pinv(input: Tensor, options?: { atol?: Tensor | null; rtol?: Tensor | null; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options?: { atol?: number | null; rtol?: number | null; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options: { rcond: number; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: number, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: number, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options: { rcond: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: Tensor, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: Tensor, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_pinv", a[--n] as Kw);
+  // linalg_pinv.atol_rtol_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_pinv", 'atol', 'Tensor', (o.atol === null || isTensor(o.atol)), o.atol);
+        k0 = o.atol as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_pinv", 'rtol', 'Tensor', (o.rtol === null || isTensor(o.rtol)), o.rtol);
+        k1 = o.rtol as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_pinv_atol_rtol_tensor(v0, k0, k1, k2);
+    }
+  }
+  // linalg_pinv.atol_rtol_float
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_pinv", 'atol', 'float', (o.atol === null || isFloat(o.atol)), o.atol);
+        k0 = o.atol as number | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_pinv", 'rtol', 'float', (o.rtol === null || isFloat(o.rtol)), o.rtol);
+        k1 = o.rtol as number | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_pinv_atol_rtol_float(v0, k0, k1, k2);
+    }
+  }
+  // linalg_pinv
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","rcond","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","rcond","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","rcond","hermitian"], ["input","rcond","hermitian"], n);
+      return at.linalg_pinv(v0, v1, v2);
+    }
+  }
+  // linalg_pinv.rcond_tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","rcond","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","rcond","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","rcond","hermitian"], ["input","rcond","hermitian"], n);
+      return at.linalg_pinv_rcond_tensor(v0, v1, v2);
+    }
+  }
+  return noMatch("linalg_pinv", a, SIGS_linalg_pinv);
+}
+
+const SIGS_pinverse = ["(Tensor input, float rcond = 1e-15)"];
+
+/** `torch.pinverse`: `pinverse`. */
+export function pinverse(input: Tensor, options?: { rcond?: number }): Tensor;
+export function pinverse(input: Tensor, rcond?: number, options?: { rcond?: number }): Tensor;
+export function pinverse(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pinverse", a[--n] as Kw);
+  // pinverse
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","rcond"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.rcond !== undefined) {
+        kwArg("pinverse", 'rcond', 'float', isFloat(o.rcond), o.rcond);
+        v1 = o.rcond as number;
+      } else v1 = 1e-15;
+      if (o !== undefined) checkKw("pinverse", o, ["input","rcond"], ["input","rcond"], n);
+      return at.pinverse(v0, v1);
+    }
+  }
+  return bad_pinverse(a);
+}
+
+function bad_pinverse(a: readonly unknown[]): never {
+  return badCall("pinverse", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rcond", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pinverse);
+}
+
+const SIGS_linalg_matrix_rank = ["(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False)","(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False)","(Tensor input, Tensor tol, bool hermitian = False)","(Tensor input, float tol, bool hermitian = False)"];
+
+/** `torch.linalg_matrix_rank`: `linalg_matrix_rank.atol_rtol_tensor`, `linalg_matrix_rank.atol_rtol_float`, `linalg_matrix_rank`, `linalg_matrix_rank.tol_tensor`. */
+export function linalg_matrix_rank(input: Tensor, options?: { atol?: Tensor | null; rtol?: Tensor | null; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options?: { atol?: number | null; rtol?: number | null; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options: { tol: number; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: number, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: number, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options: { tol: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: Tensor, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: Tensor, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_rank", a[--n] as Kw);
+  // linalg_matrix_rank.atol_rtol_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_matrix_rank", 'atol', 'Tensor', (o.atol === null || isTensor(o.atol)), o.atol);
+        k0 = o.atol as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_matrix_rank", 'rtol', 'Tensor', (o.rtol === null || isTensor(o.rtol)), o.rtol);
+        k1 = o.rtol as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_matrix_rank_atol_rtol_tensor(v0, k0, k1, k2);
+    }
+  }
+  // linalg_matrix_rank.atol_rtol_float
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_matrix_rank", 'atol', 'float', (o.atol === null || isFloat(o.atol)), o.atol);
+        k0 = o.atol as number | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_matrix_rank", 'rtol', 'float', (o.rtol === null || isFloat(o.rtol)), o.rtol);
+        k1 = o.rtol as number | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_matrix_rank_atol_rtol_float(v0, k0, k1, k2);
+    }
+  }
+  // linalg_matrix_rank
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tol","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","tol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","tol","hermitian"], ["input","tol","hermitian"], n);
+      return at.linalg_matrix_rank(v0, v1, v2);
+    }
+  }
+  // linalg_matrix_rank.tol_tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tol","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","tol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","tol","hermitian"], ["input","tol","hermitian"], n);
+      return at.linalg_matrix_rank_tol_tensor(v0, v1, v2);
+    }
+  }
+  return noMatch("linalg_matrix_rank", a, SIGS_linalg_matrix_rank);
+}
+
+const SIGS_linalg_cond = ["(Tensor input, Number p = None)","(Tensor input, str p)"];
+
+/** `torch.linalg_cond`: `linalg_cond`, `linalg_cond.p_str`. */
+export function linalg_cond(input: Tensor, options?: { p?: number | boolean | null }): Tensor;
+export function linalg_cond(input: Tensor, p?: number | boolean | null, options?: { p?: number | boolean | null }): Tensor;
+export function linalg_cond(input: Tensor, options: { p: string }): Tensor;
+export function linalg_cond(input: Tensor, p: string): Tensor;
+export function linalg_cond(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cond", a[--n] as Kw);
+  // linalg_cond
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("linalg_cond", 'p', 'Number', (o.p === null || isScalar(o.p)), o.p);
+        v1 = o.p as number | boolean | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("linalg_cond", o, ["input","p"], ["input","p"], n);
+      return at.linalg_cond(v0, v1);
+    }
+  }
+  // linalg_cond.p_str
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && typeof p[1] === 'string' && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: string = p[1] as string;
+      if (o !== undefined) checkKw("linalg_cond", o, ["input","p"], ["input","p"], n);
+      return at.linalg_cond_p_str(v0, v1);
+    }
+  }
+  return noMatch("linalg_cond", a, SIGS_linalg_cond);
 }
 
 const SIGS__scaled_dot_product_flash_attention_for_cpu = ["(Tensor query, Tensor key, Tensor value, float dropout_p = 0, bool is_causal = False, *, Tensor attn_mask = None, float scale = None)"];

@@ -837,6 +837,9 @@ export interface TensorMethods {
   lu_solve(LUData: Tensor, LUPivots: Tensor): Tensor;
   /** `logdet(Tensor self) -> Tensor` */
   logdet(): Tensor;
+  /** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+  pinverse(options?: { rcond?: number }): Tensor;
+  pinverse(rcond?: number, options?: { rcond?: number }): Tensor;
   /** `acosh(Tensor self) -> Tensor` */
   acosh(options?: { out?: Tensor }): Tensor;
   /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
@@ -8530,6 +8533,38 @@ function method_logdet(this: Tensor, ...a: unknown[]): unknown {
   return noArgs("logdet", a);
 }
 
+const SIGS_pinverse = ["(float rcond = 1e-15)"];
+
+function method_pinverse(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pinverse", a[--n] as Kw);
+  // pinverse
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["rcond"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isFloat(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.rcond !== undefined) {
+        kwArg("pinverse", 'rcond', 'float', isFloat(o.rcond), o.rcond);
+        v0 = o.rcond as number;
+      } else v0 = 1e-15;
+      if (o !== undefined) checkKw("pinverse", o, ["rcond"], ["rcond"], n);
+      return at.pinverse(this, v0);
+    }
+  }
+  return bad_pinverse(a);
+}
+
+function bad_pinverse(a: readonly unknown[]): never {
+  return badCall("pinverse", a, [
+    { name: "rcond", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pinverse);
+}
+
 const SIGS_acosh = ["(*, Tensor out = None)"];
 
 function method_acosh(this: Tensor, ...a: unknown[]): unknown {
@@ -12259,6 +12294,7 @@ export function installTensorMethods(proto: object): void {
     triangular_solve: { value: method_triangular_solve, writable: true, configurable: true },
     lu_solve: { value: method_lu_solve, writable: true, configurable: true },
     logdet: { value: method_logdet, writable: true, configurable: true },
+    pinverse: { value: method_pinverse, writable: true, configurable: true },
     acosh: { value: method_acosh, writable: true, configurable: true },
     acosh_: { value: method_acosh_, writable: true, configurable: true },
     asinh: { value: method_asinh, writable: true, configurable: true },
