@@ -33,7 +33,7 @@ export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';
 // ---- torch.linalg ---------------------------------------------------------------------------------------
-/** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
+/** `torch.linalg`: the factorisations (`cholesky`, `lu`, `svd`), solvers, `inv`, `det`, `slogdet` and the norms. */
 export * as linalg from './api/linalg.js';
 // ---- torch.special, torch.signal ------------------------------------------------------------------------
 /** `torch.special`: the special functions (Bessel, Airy, erfcx, ndtr, zeta, the orthogonal polynomials) and their aliases. */

@@ -14,6 +14,7 @@ import {
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
   einsum as einsumBinding,
+  _lu_with_info as luWithInfoBinding,
   linalg_matrix_norm as matrixNormBinding,
   linalg_vector_norm as vectorNormBinding,
   norm as normBinding,
@@ -132,6 +133,21 @@ export function norm(
   // torch/functional.py: a numeric p, or 'fro' over at most two dims, is linalg.vector_norm (LinalgVectorNormBackward0).
   if (extra.out === undefined) return vectorNormBinding(x, pv as number, dim, v.keepdim as boolean);
   return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
+}
+
+/**
+ * `torch.lu(A, pivot=True, get_infos=False)` (torch/functional.py `_lu_impl`): `_lu_with_info`, so the LU
+ * factors (LinalgLuFactorExBackward0) and pivots, with the infos when `get_infos`.
+ */
+export function lu(A: Tensor, ...rest: (boolean | { pivot?: boolean; get_infos?: boolean } | undefined)[]): Tensor[] {
+  const a: unknown[] = [...rest];
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  const o = n > 0 && isKw(a[n - 1]) ? parseKw('lu', a[--n], ['pivot', 'get_infos']) : {};
+  const pivot = (n > 0 ? a[0] : o.pivot) ?? true;
+  const getInfos = (n > 1 ? a[1] : o.get_infos) ?? false;
+  const [LU, pivots, infos] = luWithInfoBinding(A, pivot as boolean, !(getInfos as boolean));
+  return getInfos ? [LU, pivots, infos] : [LU, pivots];
 }
 
 /** torch.unique's options (torch/functional.py `_unique_impl`). */

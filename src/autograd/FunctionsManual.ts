@@ -913,6 +913,7 @@ export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: numb
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
+export * from './FunctionsManualLinalgSolve.js';
 export * from './FunctionsManualPointwise.js';
 export * from './FunctionsManualReduce.js';
 export * from './FunctionsManualShape.js';

@@ -1224,6 +1224,96 @@ export interface AtenOps {
   svd: OperatorHandle<(self: Tensor, some: boolean, computeUv: boolean) => [Tensor, Tensor, Tensor]>;
   /** `linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   linalg_matrix_norm_str_ord: OperatorHandle<(self: Tensor, ord: string, dim: number[], keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)` */
+  linalg_cholesky_ex: OperatorHandle<(self: Tensor, upper: boolean, checkErrors: boolean) => [Tensor, Tensor]>;
+  /** `linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor` */
+  linalg_cholesky: OperatorHandle<(self: Tensor, upper: boolean) => Tensor>;
+  /** `cholesky(Tensor self, bool upper=False) -> Tensor` */
+  cholesky: OperatorHandle<(self: Tensor, upper: boolean) => Tensor>;
+  /** `cholesky_inverse(Tensor self, bool upper=False) -> Tensor` */
+  cholesky_inverse: OperatorHandle<(self: Tensor, upper: boolean) => Tensor>;
+  /** `_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor` */
+  _cholesky_solve_helper: OperatorHandle<(self: Tensor, A: Tensor, upper: boolean) => Tensor>;
+  /** `cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor` */
+  cholesky_solve: OperatorHandle<(self: Tensor, input2: Tensor, upper: boolean) => Tensor>;
+  /** `linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor` */
+  linalg_solve_triangular: OperatorHandle<(self: Tensor, B: Tensor, upper: boolean, left: boolean, unitriangular: boolean) => Tensor>;
+  /** `triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)` */
+  triangular_solve: OperatorHandle<(self: Tensor, A: Tensor, upper: boolean, transpose: boolean, unitriangular: boolean) => [Tensor, Tensor]>;
+  /** `linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)` */
+  linalg_lu_factor_ex: OperatorHandle<(A: Tensor, pivot: boolean, checkErrors: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)` */
+  linalg_lu_factor: OperatorHandle<(A: Tensor, pivot: boolean) => [Tensor, Tensor]>;
+  /** `_lu_with_info(Tensor self, bool pivot=True, bool check_errors=True) -> (Tensor LU, Tensor pivots, Tensor info)` */
+  _lu_with_info: OperatorHandle<(self: Tensor, pivot: boolean, checkErrors: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)` */
+  linalg_lu: OperatorHandle<(A: Tensor, pivot: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U)` */
+  lu_unpack: OperatorHandle<(LUData: Tensor, LUPivots: Tensor, unpackData: boolean, unpackPivots: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor` */
+  linalg_lu_solve: OperatorHandle<(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean, adjoint: boolean) => Tensor>;
+  /** `lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor` */
+  lu_solve: OperatorHandle<(self: Tensor, LUData: Tensor, LUPivots: Tensor) => Tensor>;
+  /** `_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)` */
+  _linalg_solve_ex: OperatorHandle<(A: Tensor, B: Tensor, left: boolean, checkErrors: boolean) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)` */
+  linalg_solve_ex: OperatorHandle<(A: Tensor, B: Tensor, left: boolean, checkErrors: boolean) => [Tensor, Tensor]>;
+  /** `linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor` */
+  linalg_solve: OperatorHandle<(A: Tensor, B: Tensor, left: boolean) => Tensor>;
+  /** `linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)` */
+  linalg_inv_ex: OperatorHandle<(A: Tensor, checkErrors: boolean) => [Tensor, Tensor]>;
+  /** `linalg_inv(Tensor A) -> Tensor` */
+  linalg_inv: OperatorHandle<(A: Tensor) => Tensor>;
+  /** `_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)` */
+  _linalg_det: OperatorHandle<(A: Tensor) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_det(Tensor A) -> Tensor` */
+  linalg_det: OperatorHandle<(A: Tensor) => Tensor>;
+  /** `_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)` */
+  _linalg_slogdet: OperatorHandle<(A: Tensor) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)` */
+  linalg_slogdet: OperatorHandle<(A: Tensor) => [Tensor, Tensor]>;
+  /** `logdet(Tensor self) -> Tensor` */
+  logdet: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
+  linalg_diagonal: OperatorHandle<(A: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
+  linalg_vecdot: OperatorHandle<(x: Tensor, y: Tensor, dim: number) => Tensor>;
+  /** `linalg_matrix_power(Tensor self, int n) -> Tensor` */
+  linalg_matrix_power: OperatorHandle<(self: Tensor, n: number) => Tensor>;
+  /** `linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor` */
+  linalg_vander: OperatorHandle<(x: Tensor, N?: Opt<number>) => Tensor>;
+  /** `linalg_tensorinv(Tensor self, int ind=2) -> Tensor` */
+  linalg_tensorinv: OperatorHandle<(self: Tensor, ind: number) => Tensor>;
+  /** `linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor` */
+  linalg_tensorsolve: OperatorHandle<(self: Tensor, other: Tensor, dims?: Opt<number[]>) => Tensor>;
+  /** `linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_matrix_norm: OperatorHandle<(self: Tensor, ord: number | boolean, dim: number[], keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_norm: OperatorHandle<(self: Tensor, ord: Opt<number | boolean>, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_norm_ord_str: OperatorHandle<(self: Tensor, ord: string, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_pinv_atol_rtol_tensor: OperatorHandle<(self: Tensor, atol: Opt<Tensor>, rtol: Opt<Tensor>, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_pinv_atol_rtol_float: OperatorHandle<(self: Tensor, atol: Opt<number>, rtol: Opt<number>, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor` */
+  linalg_pinv: OperatorHandle<(self: Tensor, rcond: number, hermitian: boolean) => Tensor>;
+  /** `linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor` */
+  linalg_pinv_rcond_tensor: OperatorHandle<(self: Tensor, rcond: Tensor, hermitian: boolean) => Tensor>;
+  /** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+  pinverse: OperatorHandle<(self: Tensor, rcond: number) => Tensor>;
+  /** `linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_atol_rtol_tensor: OperatorHandle<(input: Tensor, atol: Opt<Tensor>, rtol: Opt<Tensor>, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_atol_rtol_float: OperatorHandle<(self: Tensor, atol: Opt<number>, rtol: Opt<number>, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank: OperatorHandle<(self: Tensor, tol: number, hermitian: boolean) => Tensor>;
+  /** `linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor` */
+  linalg_matrix_rank_tol_tensor: OperatorHandle<(input: Tensor, tol: Tensor, hermitian: boolean) => Tensor>;
+  /** `linalg_cond(Tensor self, Scalar? p=None) -> Tensor` */
+  linalg_cond: OperatorHandle<(self: Tensor, p?: Opt<number | boolean>) => Tensor>;
+  /** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
+  linalg_cond_p_str: OperatorHandle<(self: Tensor, p: string) => Tensor>;
   /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
   max_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
   /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
@@ -2739,6 +2829,51 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linalg_svdvals: find('aten::linalg_svdvals', ''),
     svd: find('aten::svd', ''),
     linalg_matrix_norm_str_ord: find('aten::linalg_matrix_norm', 'str_ord'),
+    linalg_cholesky_ex: find('aten::linalg_cholesky_ex', ''),
+    linalg_cholesky: find('aten::linalg_cholesky', ''),
+    cholesky: find('aten::cholesky', ''),
+    cholesky_inverse: find('aten::cholesky_inverse', ''),
+    _cholesky_solve_helper: find('aten::_cholesky_solve_helper', ''),
+    cholesky_solve: find('aten::cholesky_solve', ''),
+    linalg_solve_triangular: find('aten::linalg_solve_triangular', ''),
+    triangular_solve: find('aten::triangular_solve', ''),
+    linalg_lu_factor_ex: find('aten::linalg_lu_factor_ex', ''),
+    linalg_lu_factor: find('aten::linalg_lu_factor', ''),
+    _lu_with_info: find('aten::_lu_with_info', ''),
+    linalg_lu: find('aten::linalg_lu', ''),
+    lu_unpack: find('aten::lu_unpack', ''),
+    linalg_lu_solve: find('aten::linalg_lu_solve', ''),
+    lu_solve: find('aten::lu_solve', ''),
+    _linalg_solve_ex: find('aten::_linalg_solve_ex', ''),
+    linalg_solve_ex: find('aten::linalg_solve_ex', ''),
+    linalg_solve: find('aten::linalg_solve', ''),
+    linalg_inv_ex: find('aten::linalg_inv_ex', ''),
+    linalg_inv: find('aten::linalg_inv', ''),
+    _linalg_det: find('aten::_linalg_det', ''),
+    linalg_det: find('aten::linalg_det', ''),
+    _linalg_slogdet: find('aten::_linalg_slogdet', ''),
+    linalg_slogdet: find('aten::linalg_slogdet', ''),
+    logdet: find('aten::logdet', ''),
+    linalg_diagonal: find('aten::linalg_diagonal', ''),
+    linalg_vecdot: find('aten::linalg_vecdot', ''),
+    linalg_matrix_power: find('aten::linalg_matrix_power', ''),
+    linalg_vander: find('aten::linalg_vander', ''),
+    linalg_tensorinv: find('aten::linalg_tensorinv', ''),
+    linalg_tensorsolve: find('aten::linalg_tensorsolve', ''),
+    linalg_matrix_norm: find('aten::linalg_matrix_norm', ''),
+    linalg_norm: find('aten::linalg_norm', ''),
+    linalg_norm_ord_str: find('aten::linalg_norm', 'ord_str'),
+    linalg_pinv_atol_rtol_tensor: find('aten::linalg_pinv', 'atol_rtol_tensor'),
+    linalg_pinv_atol_rtol_float: find('aten::linalg_pinv', 'atol_rtol_float'),
+    linalg_pinv: find('aten::linalg_pinv', ''),
+    linalg_pinv_rcond_tensor: find('aten::linalg_pinv', 'rcond_tensor'),
+    pinverse: find('aten::pinverse', ''),
+    linalg_matrix_rank_atol_rtol_tensor: find('aten::linalg_matrix_rank', 'atol_rtol_tensor'),
+    linalg_matrix_rank_atol_rtol_float: find('aten::linalg_matrix_rank', 'atol_rtol_float'),
+    linalg_matrix_rank: find('aten::linalg_matrix_rank', ''),
+    linalg_matrix_rank_tol_tensor: find('aten::linalg_matrix_rank', 'tol_tensor'),
+    linalg_cond: find('aten::linalg_cond', ''),
+    linalg_cond_p_str: find('aten::linalg_cond', 'p_str'),
     max_unary_out: find('aten::max', 'unary_out'),
     min_unary_out: find('aten::min', 'unary_out'),
     max_out: find('aten::max', 'out'),

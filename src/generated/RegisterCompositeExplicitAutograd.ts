@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
@@ -18,6 +19,7 @@ import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
+import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as RangeFactories from '../kernels/RangeFactories.js';
@@ -84,6 +86,8 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
+  cholesky_solve: BatchLinearAlgebraCholesky.choleskySolve,
+  linalg_pinv_atol_rtol_tensor: LinearAlgebraLinalg.linalgPinvTensor,
   max_unary_out: ReduceOps.maxUnaryOut,
   min_unary_out: ReduceOps.minUnaryOut,
   max_out: ReduceOps.maxOut,

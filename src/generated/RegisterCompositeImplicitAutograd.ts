@@ -9,6 +9,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
+import * as BatchLinearAlgebraComposite from '../kernels/BatchLinearAlgebraComposite.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
@@ -22,6 +23,7 @@ import * as Itertools from '../kernels/Itertools.js';
 import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
+import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as LossNLL from '../kernels/LossNLL.js';
@@ -138,6 +140,35 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_svdvals: BatchLinearAlgebra.linalgSvdvals,
   svd: BatchLinearAlgebra.svd,
   linalg_matrix_norm_str_ord: BatchLinearAlgebra.linalgMatrixNormStr,
+  linalg_cholesky: BatchLinearAlgebraComposite.linalgCholesky,
+  linalg_lu_factor: BatchLinearAlgebraComposite.linalgLuFactor,
+  _lu_with_info: BatchLinearAlgebraComposite.luWithInfo,
+  lu_solve: BatchLinearAlgebraComposite.luSolve,
+  linalg_solve_ex: BatchLinearAlgebraComposite.linalgSolveEx,
+  linalg_solve: BatchLinearAlgebraComposite.linalgSolve,
+  linalg_inv: BatchLinearAlgebraComposite.linalgInv,
+  linalg_det: BatchLinearAlgebraComposite.linalgDet,
+  linalg_slogdet: BatchLinearAlgebraComposite.linalgSlogdet,
+  logdet: BatchLinearAlgebraComposite.logdet,
+  linalg_diagonal: LinearAlgebraLinalg.linalgDiagonal,
+  linalg_vecdot: LinearAlgebraLinalg.linalgVecdot,
+  linalg_matrix_power: LinearAlgebraLinalg.linalgMatrixPower,
+  linalg_vander: LinearAlgebraLinalg.linalgVander,
+  linalg_tensorinv: LinearAlgebraLinalg.linalgTensorinv,
+  linalg_tensorsolve: LinearAlgebraLinalg.linalgTensorsolve,
+  linalg_matrix_norm: LinearAlgebraLinalg.linalgMatrixNorm,
+  linalg_norm: LinearAlgebraLinalg.linalgNorm,
+  linalg_norm_ord_str: LinearAlgebraLinalg.linalgNormStr,
+  linalg_pinv_atol_rtol_float: LinearAlgebraLinalg.linalgPinvFloat,
+  linalg_pinv: LinearAlgebraLinalg.linalgPinvRcond,
+  linalg_pinv_rcond_tensor: LinearAlgebraLinalg.linalgPinvRcondTensor,
+  pinverse: LinearAlgebraLinalg.pinverse,
+  linalg_matrix_rank_atol_rtol_tensor: LinearAlgebraLinalg.linalgMatrixRankTensor,
+  linalg_matrix_rank_atol_rtol_float: LinearAlgebraLinalg.linalgMatrixRankFloat,
+  linalg_matrix_rank: LinearAlgebraLinalg.linalgMatrixRankTol,
+  linalg_matrix_rank_tol_tensor: LinearAlgebraLinalg.linalgMatrixRankTolTensor,
+  linalg_cond: LinearAlgebraLinalg.linalgCond,
+  linalg_cond_p_str: LinearAlgebraLinalg.linalgCondStr,
   square: UnaryOpsKernel.square,
   square_out: UnaryOpsKernel.squareOut,
   fix: UnaryOpsKernel.fix,

@@ -15,6 +15,8 @@ import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
+import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
+import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
@@ -3308,6 +3310,20 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
+  linalg_cholesky_ex: BatchLinearAlgebraCholesky.linalgCholeskyEx,
+  cholesky: BatchLinearAlgebraCholesky.cholesky,
+  cholesky_inverse: BatchLinearAlgebraCholesky.choleskyInverse,
+  _cholesky_solve_helper: BatchLinearAlgebraCholesky.choleskySolveHelper,
+  linalg_solve_triangular: BatchLinearAlgebraCholesky.linalgSolveTriangular,
+  triangular_solve: BatchLinearAlgebraCholesky.triangularSolve,
+  linalg_lu_factor_ex: BatchLinearAlgebraLu.linalgLuFactorEx,
+  linalg_lu: BatchLinearAlgebraLu.linalgLu,
+  lu_unpack: BatchLinearAlgebraLu.luUnpack,
+  linalg_lu_solve: BatchLinearAlgebraLu.linalgLuSolve,
+  _linalg_solve_ex: BatchLinearAlgebraLu.linalgSolveExImpl,
+  linalg_inv_ex: BatchLinearAlgebraLu.linalgInvEx,
+  _linalg_det: BatchLinearAlgebraLu.linalgDetImpl,
+  _linalg_slogdet: BatchLinearAlgebraLu.linalgSlogdetImpl,
   bernoulli_out: Distributions.bernoulliOut,
   _scaled_dot_product_flash_attention_for_cpu: attention.scaledDotProductFlashAttentionForCpu,
   _scaled_dot_product_flash_attention_for_cpu_backward: attention.scaledDotProductFlashAttentionForCpuBackward,

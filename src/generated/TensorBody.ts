@@ -1222,6 +1222,96 @@ export function linalg_svdvals(A: Tensor, driver: Opt<string> = null): Tensor { 
 export function svd(self: Tensor, some: boolean = true, computeUv: boolean = true): [Tensor, Tensor, Tensor] { return aten().svd.call(self, some, computeUv); }
 /** `linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
 export function linalg_matrix_norm_str_ord(self: Tensor, ord: string = 'fro', dim: number[] = [-2, -1], keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_matrix_norm_str_ord.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)` */
+export function linalg_cholesky_ex(self: Tensor, upper: boolean = false, checkErrors: boolean = false): [Tensor, Tensor] { return aten().linalg_cholesky_ex.call(self, upper, checkErrors); }
+/** `linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor` */
+export function linalg_cholesky(self: Tensor, upper: boolean = false): Tensor { return aten().linalg_cholesky.call(self, upper); }
+/** `cholesky(Tensor self, bool upper=False) -> Tensor` */
+export function cholesky(self: Tensor, upper: boolean = false): Tensor { return aten().cholesky.call(self, upper); }
+/** `cholesky_inverse(Tensor self, bool upper=False) -> Tensor` */
+export function cholesky_inverse(self: Tensor, upper: boolean = false): Tensor { return aten().cholesky_inverse.call(self, upper); }
+/** `_cholesky_solve_helper(Tensor self, Tensor A, bool upper) -> Tensor` */
+export function _cholesky_solve_helper(self: Tensor, A: Tensor, upper: boolean): Tensor { return aten()._cholesky_solve_helper.call(self, A, upper); }
+/** `cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor` */
+export function cholesky_solve(self: Tensor, input2: Tensor, upper: boolean = false): Tensor { return aten().cholesky_solve.call(self, input2, upper); }
+/** `linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor` */
+export function linalg_solve_triangular(self: Tensor, B: Tensor, upper: boolean, left: boolean = true, unitriangular: boolean = false): Tensor { return aten().linalg_solve_triangular.call(self, B, upper, left, unitriangular); }
+/** `triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)` */
+export function triangular_solve(self: Tensor, A: Tensor, upper: boolean = true, transpose: boolean = false, unitriangular: boolean = false): [Tensor, Tensor] { return aten().triangular_solve.call(self, A, upper, transpose, unitriangular); }
+/** `linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)` */
+export function linalg_lu_factor_ex(A: Tensor, pivot: boolean = true, checkErrors: boolean = false): [Tensor, Tensor, Tensor] { return aten().linalg_lu_factor_ex.call(A, pivot, checkErrors); }
+/** `linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)` */
+export function linalg_lu_factor(A: Tensor, pivot: boolean = true): [Tensor, Tensor] { return aten().linalg_lu_factor.call(A, pivot); }
+/** `_lu_with_info(Tensor self, bool pivot=True, bool check_errors=True) -> (Tensor LU, Tensor pivots, Tensor info)` */
+export function _lu_with_info(self: Tensor, pivot: boolean = true, checkErrors: boolean = true): [Tensor, Tensor, Tensor] { return aten()._lu_with_info.call(self, pivot, checkErrors); }
+/** `linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)` */
+export function linalg_lu(A: Tensor, pivot: boolean = true): [Tensor, Tensor, Tensor] { return aten().linalg_lu.call(A, pivot); }
+/** `lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U)` */
+export function lu_unpack(LUData: Tensor, LUPivots: Tensor, unpackData: boolean = true, unpackPivots: boolean = true): [Tensor, Tensor, Tensor] { return aten().lu_unpack.call(LUData, LUPivots, unpackData, unpackPivots); }
+/** `linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor` */
+export function linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: boolean = true, adjoint: boolean = false): Tensor { return aten().linalg_lu_solve.call(LU, pivots, B, left, adjoint); }
+/** `lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor` */
+export function lu_solve(self: Tensor, LUData: Tensor, LUPivots: Tensor): Tensor { return aten().lu_solve.call(self, LUData, LUPivots); }
+/** `_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)` */
+export function _linalg_solve_ex(A: Tensor, B: Tensor, left: boolean = true, checkErrors: boolean = false): [Tensor, Tensor, Tensor, Tensor] { return aten()._linalg_solve_ex.call(A, B, left, checkErrors); }
+/** `linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)` */
+export function linalg_solve_ex(A: Tensor, B: Tensor, left: boolean = true, checkErrors: boolean = false): [Tensor, Tensor] { return aten().linalg_solve_ex.call(A, B, left, checkErrors); }
+/** `linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor` */
+export function linalg_solve(A: Tensor, B: Tensor, left: boolean = true): Tensor { return aten().linalg_solve.call(A, B, left); }
+/** `linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)` */
+export function linalg_inv_ex(A: Tensor, checkErrors: boolean = false): [Tensor, Tensor] { return aten().linalg_inv_ex.call(A, checkErrors); }
+/** `linalg_inv(Tensor A) -> Tensor` */
+export function linalg_inv(A: Tensor): Tensor { return aten().linalg_inv.call(A); }
+/** `_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)` */
+export function _linalg_det(A: Tensor): [Tensor, Tensor, Tensor] { return aten()._linalg_det.call(A); }
+/** `linalg_det(Tensor A) -> Tensor` */
+export function linalg_det(A: Tensor): Tensor { return aten().linalg_det.call(A); }
+/** `_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)` */
+export function _linalg_slogdet(A: Tensor): [Tensor, Tensor, Tensor, Tensor] { return aten()._linalg_slogdet.call(A); }
+/** `linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)` */
+export function linalg_slogdet(A: Tensor): [Tensor, Tensor] { return aten().linalg_slogdet.call(A); }
+/** `logdet(Tensor self) -> Tensor` */
+export function logdet(self: Tensor): Tensor { return aten().logdet.call(self); }
+/** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
+export function linalg_diagonal(A: Tensor, offset: number = 0, dim1: number = -2, dim2: number = -1): Tensor { return aten().linalg_diagonal.call(A, offset, dim1, dim2); }
+/** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
+export function linalg_vecdot(x: Tensor, y: Tensor, dim: number = -1): Tensor { return aten().linalg_vecdot.call(x, y, dim); }
+/** `linalg_matrix_power(Tensor self, int n) -> Tensor` */
+export function linalg_matrix_power(self: Tensor, n: number): Tensor { return aten().linalg_matrix_power.call(self, n); }
+/** `linalg_vander(Tensor x, *, SymInt? N=None) -> Tensor` */
+export function linalg_vander(x: Tensor, N: Opt<number> = null): Tensor { return aten().linalg_vander.call(x, N); }
+/** `linalg_tensorinv(Tensor self, int ind=2) -> Tensor` */
+export function linalg_tensorinv(self: Tensor, ind: number = 2): Tensor { return aten().linalg_tensorinv.call(self, ind); }
+/** `linalg_tensorsolve(Tensor self, Tensor other, int[]? dims=None) -> Tensor` */
+export function linalg_tensorsolve(self: Tensor, other: Tensor, dims: Opt<number[]> = null): Tensor { return aten().linalg_tensorsolve.call(self, other, dims); }
+/** `linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_matrix_norm(self: Tensor, ord: number | boolean, dim: number[] = [-2, -1], keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_matrix_norm.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_norm(self: Tensor, ord: Opt<number | boolean> = null, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_norm.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+export function linalg_norm_ord_str(self: Tensor, ord: string, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().linalg_norm_ord_str.call(self, ord, dim, keepdim, dtype); }
+/** `linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_atol_rtol_tensor(self: Tensor, atol: Opt<Tensor> = null, rtol: Opt<Tensor> = null, hermitian: boolean = false): Tensor { return aten().linalg_pinv_atol_rtol_tensor.call(self, atol, rtol, hermitian); }
+/** `linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_atol_rtol_float(self: Tensor, atol: Opt<number> = null, rtol: Opt<number> = null, hermitian: boolean = false): Tensor { return aten().linalg_pinv_atol_rtol_float.call(self, atol, rtol, hermitian); }
+/** `linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor` */
+export function linalg_pinv(self: Tensor, rcond: number, hermitian: boolean = false): Tensor { return aten().linalg_pinv.call(self, rcond, hermitian); }
+/** `linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor` */
+export function linalg_pinv_rcond_tensor(self: Tensor, rcond: Tensor, hermitian: boolean = false): Tensor { return aten().linalg_pinv_rcond_tensor.call(self, rcond, hermitian); }
+/** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+export function pinverse(self: Tensor, rcond: number = 1e-15): Tensor { return aten().pinverse.call(self, rcond); }
+/** `linalg_matrix_rank.atol_rtol_tensor(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_atol_rtol_tensor(input: Tensor, atol: Opt<Tensor> = null, rtol: Opt<Tensor> = null, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_atol_rtol_tensor.call(input, atol, rtol, hermitian); }
+/** `linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_atol_rtol_float(self: Tensor, atol: Opt<number> = null, rtol: Opt<number> = null, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_atol_rtol_float.call(self, atol, rtol, hermitian); }
+/** `linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank(self: Tensor, tol: number, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank.call(self, tol, hermitian); }
+/** `linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor` */
+export function linalg_matrix_rank_tol_tensor(input: Tensor, tol: Tensor, hermitian: boolean = false): Tensor { return aten().linalg_matrix_rank_tol_tensor.call(input, tol, hermitian); }
+/** `linalg_cond(Tensor self, Scalar? p=None) -> Tensor` */
+export function linalg_cond(self: Tensor, p: Opt<number | boolean> = null): Tensor { return aten().linalg_cond.call(self, p); }
+/** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
+export function linalg_cond_p_str(self: Tensor, p: string): Tensor { return aten().linalg_cond_p_str.call(self, p); }
 /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
 export function max_unary_out(self: Tensor, out: Tensor): Tensor { return aten().max_unary_out.call(self, out); }
 /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */

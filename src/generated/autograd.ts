@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -5622,7 +5622,427 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:810). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:810). */
+export class LinalgCholeskyExBackward0 extends Node {
+  upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
+  L_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgCholeskyExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upper = this.upper_;
+    const L = this.L_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyBackward(grad, upper, L);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.L_.reset();
+  }
+}
+
+/** Backward of `cholesky` (derivatives.yaml:814). */
+export class CholeskyBackward0 extends Node {
+  upper_!: Parameters<AtenOps['cholesky']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyBackward(grad, upper, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `cholesky_inverse` (derivatives.yaml:817). */
+export class CholeskyInverseBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskyInverseBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskyInverseBackward(grad, self, upper, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `cholesky_solve` (derivatives.yaml:820). */
+export class CholeskySolveBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  input2_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['cholesky_solve']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CholeskySolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const input2 = this.input2_.unpack(this);
+    const upper = this.upper_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = choleskySolveBackward(0, grad, self, input2, result, upper);
+    if (this.shouldComputeOutput(1)) out[1] = choleskySolveBackward(1, grad, self, input2, result, upper);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.input2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:824). */
+export class LinalgSolveTriangularBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
+  left_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[3];
+  unitriangular_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSolveTriangularBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const upper = this.upper_;
+    const left = this.left_;
+    const unitriangular = this.unitriangular_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgSolveTriangularBackward(0, grad, self, result, upper, left, unitriangular);
+    if (this.shouldComputeOutput(1)) out[1] = linalgSolveTriangularBackward(1, grad, self, result, upper, left, unitriangular);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `triangular_solve` (derivatives.yaml:828). */
+export class TriangularSolveBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  A_: SavedVariable = NONE;
+  upper_!: Parameters<AtenOps['triangular_solve']['call']>[2];
+  transpose_!: Parameters<AtenOps['triangular_solve']['call']>[3];
+  unitriangular_!: Parameters<AtenOps['triangular_solve']['call']>[4];
+  solution_: SavedVariable = NONE;
+
+  name(): string {
+    return 'TriangularSolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const A = this.A_.unpack(this);
+    const upper = this.upper_;
+    const transpose = this.transpose_;
+    const unitriangular = this.unitriangular_;
+    const solution = this.solution_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = triangularSolveBackward(0, grads, self, A, solution, upper, transpose, unitriangular);
+    if (this.shouldComputeOutput(1)) out[1] = triangularSolveBackward(1, grads, self, A, solution, upper, transpose, unitriangular);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.A_.reset();
+    this.solution_.reset();
+  }
+}
+
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:832). */
+export class LinalgLuFactorExBackward0 extends Node {
+  pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuFactorExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const pivot = this.pivot_;
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = luFactorExBackward(grad, LU, pivots, pivot);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `linalg_lu` (derivatives.yaml:836). */
+export class LinalgLuBackward0 extends Node {
+  pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
+  P_: SavedVariable = NONE;
+  L_: SavedVariable = NONE;
+  U_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const pivot = this.pivot_;
+    const P = this.P_.unpack(this);
+    const L = this.L_.unpack(this);
+    const U = this.U_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLuBackward(grads[1] ?? null, grads[2] ?? null, P, L, U, pivot);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.P_.reset();
+    this.L_.reset();
+    this.U_.reset();
+  }
+}
+
+/** Backward of `lu_unpack` (derivatives.yaml:840). */
+export class LuUnpackBackward0 extends Node {
+  LU_data_sizes!: number[];
+
+  name(): string {
+    return 'LuUnpackBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const LU_data_sizes = this.LU_data_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = luUnpackBackward(grads[1] ?? null, grads[2] ?? null, LU_data_sizes);
+    return out;
+  }
+}
+
+/** Backward of `linalg_lu_solve` (derivatives.yaml:844). */
+export class LinalgLuSolveBackward0 extends Node {
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+  left_!: Parameters<AtenOps['linalg_lu_solve']['call']>[3];
+  adjoint_!: Parameters<AtenOps['linalg_lu_solve']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLuSolveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    const left = this.left_;
+    const adjoint = this.adjoint_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLuSolveLU(grad, LU, pivots, result, left, adjoint);
+    if (this.shouldComputeOutput(1)) out[1] = at.linalg_lu_solve(LU, pivots, grad, left, !adjoint);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.LU_.reset();
+    this.pivots_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:848). */
+export class LinalgSolveExBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
+  result_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSolveExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const A = this.A_.unpack(this);
+    const left = this.left_;
+    const result = this.result_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgSolveBackward(0, grad, result, A, LU, pivots, left);
+    if (this.shouldComputeOutput(1)) out[1] = linalgSolveBackward(1, grad, result, A, LU, pivots, left);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.result_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `linalg_inv_ex` (derivatives.yaml:853). */
+export class LinalgInvExBackward0 extends Node {
+  inverse_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgInvExBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const inverse = this.inverse_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgInvExBackward(grad, inverse);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.inverse_.reset();
+  }
+}
+
+/** Backward of `_linalg_det` (derivatives.yaml:857). */
+export class LinalgDetBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgDetBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const A = this.A_.unpack(this);
+    const result = this.result_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgDetBackward(grad, result, A, LU, pivots);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.result_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `_linalg_slogdet` (derivatives.yaml:861). */
+export class LinalgSlogdetBackward0 extends Node {
+  A_: SavedVariable = NONE;
+  sign_: SavedVariable = NONE;
+  LU_: SavedVariable = NONE;
+  pivots_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSlogdetBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const A = this.A_.unpack(this);
+    const sign = this.sign_.unpack(this);
+    const LU = this.LU_.unpack(this);
+    const pivots = this.pivots_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = slogdetBackward(grads, A, sign, LU, pivots);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.A_.reset();
+    this.sign_.reset();
+    this.LU_.reset();
+    this.pivots_.reset();
+  }
+}
+
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:865). */
+export class LinalgPinvBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgPinvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = pinvBackward(grad, result, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `div.Scalar` (derivatives.yaml:869). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5640,7 +6060,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:814). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:873). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -5685,7 +6105,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:822). */
+/** Backward of `detach` (derivatives.yaml:881). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -5700,7 +6120,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:827). */
+/** Backward of `acosh` (derivatives.yaml:886). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5722,7 +6142,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:830). */
+/** Backward of `asinh` (derivatives.yaml:889). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5744,7 +6164,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:833). */
+/** Backward of `atanh` (derivatives.yaml:892). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5766,7 +6186,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:836). */
+/** Backward of `log10` (derivatives.yaml:895). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5788,7 +6208,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:839). */
+/** Backward of `sgn` (derivatives.yaml:898). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -5804,7 +6224,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:842). */
+/** Backward of `erfinv` (derivatives.yaml:901). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5826,7 +6246,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:845). */
+/** Backward of `lgamma` (derivatives.yaml:904). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5848,7 +6268,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:848). */
+/** Backward of `digamma` (derivatives.yaml:907). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5870,7 +6290,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:851). */
+/** Backward of `polygamma` (derivatives.yaml:910). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -5894,7 +6314,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:854). */
+/** Backward of `polygamma_` (derivatives.yaml:913). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5918,7 +6338,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:857). */
+/** Backward of `i0` (derivatives.yaml:916). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5940,7 +6360,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:860). */
+/** Backward of `sinc` (derivatives.yaml:919). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5962,7 +6382,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:863). */
+/** Backward of `logit` (derivatives.yaml:922). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -5986,7 +6406,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:866). */
+/** Backward of `deg2rad` (derivatives.yaml:925). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6002,7 +6422,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:869). */
+/** Backward of `rad2deg` (derivatives.yaml:928). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6018,7 +6438,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:872). */
+/** Backward of `hypot` (derivatives.yaml:931). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6047,7 +6467,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:876). */
+/** Backward of `logaddexp` (derivatives.yaml:935). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6073,7 +6493,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:880). */
+/** Backward of `logaddexp2` (derivatives.yaml:939). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6099,7 +6519,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:884). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:943). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6125,7 +6545,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:888). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:947). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6149,7 +6569,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:891). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:950). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6173,7 +6593,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:894). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:953). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6202,7 +6622,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:898). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:957). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6227,7 +6647,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:901). */
+/** Backward of `nextafter` (derivatives.yaml:960). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6253,7 +6673,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:905). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:964). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6279,7 +6699,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:911). */
+/** Backward of `nansum` (derivatives.yaml:970). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6305,7 +6725,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:914). */
+/** Backward of `var_mean.correction` (derivatives.yaml:973). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6332,7 +6752,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:917). */
+/** Backward of `std_mean.correction` (derivatives.yaml:976). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6362,7 +6782,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:920). */
+/** Backward of `aminmax` (derivatives.yaml:979). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6393,7 +6813,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:923). */
+/** Backward of `median` (derivatives.yaml:982). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6418,7 +6838,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:926). */
+/** Backward of `median.dim` (derivatives.yaml:985). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6446,7 +6866,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:930). */
+/** Backward of `nanmedian` (derivatives.yaml:989). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6471,7 +6891,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:933). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:992). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6499,7 +6919,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:937). */
+/** Backward of `mode` (derivatives.yaml:996). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6527,7 +6947,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:941). */
+/** Backward of `kthvalue` (derivatives.yaml:1000). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6555,7 +6975,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:945). */
+/** Backward of `cummax` (derivatives.yaml:1004). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6582,7 +7002,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:949). */
+/** Backward of `cummin` (derivatives.yaml:1008). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6609,7 +7029,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:953). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1012). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6636,7 +7056,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:958). */
+/** Backward of `rot90` (derivatives.yaml:1017). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6656,7 +7076,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:961). */
+/** Backward of `diag_embed` (derivatives.yaml:1020). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6678,7 +7098,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:964). */
+/** Backward of `block_diag` (derivatives.yaml:1023). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6702,7 +7122,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:967). */
+/** Backward of `trace` (derivatives.yaml:1026). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6720,7 +7140,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:970). */
+/** Backward of `linalg_cross` (derivatives.yaml:1029). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -6748,7 +7168,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:975). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1034). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -6786,7 +7206,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:979). */
+/** Backward of `index_reduce` (derivatives.yaml:1038). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -6824,7 +7244,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:983). */
+/** Backward of `index_add` (derivatives.yaml:1042). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6855,7 +7275,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:987). */
+/** Backward of `index_copy` (derivatives.yaml:1046). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6884,7 +7304,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:991). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1050). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6908,7 +7328,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:994). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1053). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6933,7 +7353,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:998). */
+/** Backward of `put` (derivatives.yaml:1057). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -6963,7 +7383,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1002). */
+/** Backward of `take` (derivatives.yaml:1061). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -6987,7 +7407,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1005). */
+/** Backward of `masked_scatter` (derivatives.yaml:1064). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7012,7 +7432,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1009). */
+/** Backward of `slice_scatter` (derivatives.yaml:1068). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7043,7 +7463,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1013). */
+/** Backward of `select_scatter` (derivatives.yaml:1072). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7070,7 +7490,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1017). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1076). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7099,7 +7519,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1021). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1080). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7126,7 +7546,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1025). */
+/** Backward of `unfold` (derivatives.yaml:1084). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7150,7 +7570,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1028). */
+/** Backward of `unfold_backward` (derivatives.yaml:1087). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7172,7 +7592,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1031). */
+/** Backward of `im2col` (derivatives.yaml:1090). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7198,7 +7618,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1034). */
+/** Backward of `col2im` (derivatives.yaml:1093). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7222,7 +7642,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1038). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1097). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7240,7 +7660,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1041). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1100). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7258,7 +7678,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1044). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1103). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7276,7 +7696,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1047). */
+/** Backward of `glu` (derivatives.yaml:1106). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7300,7 +7720,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1050). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1109). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7327,7 +7747,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1053). */
+/** Backward of `dist` (derivatives.yaml:1112). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7358,7 +7778,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1058). */
+/** Backward of `narrow_copy` (derivatives.yaml:1117). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -7382,7 +7802,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1062). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1121). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -7403,7 +7823,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1065). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1124). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -7424,7 +7844,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1068). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1127). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -7440,7 +7860,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1071). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1130). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -7457,7 +7877,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1075). */
+/** Backward of `_conj_physical` (derivatives.yaml:1134). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -7473,7 +7893,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1078). */
+/** Backward of `conj_physical_` (derivatives.yaml:1137). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -7489,7 +7909,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1082). */
+/** Backward of `addmv` (derivatives.yaml:1141). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -7520,7 +7940,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1087). */
+/** Backward of `vdot` (derivatives.yaml:1146). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -7546,7 +7966,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1091). */
+/** Backward of `addr` (derivatives.yaml:1150). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -7577,7 +7997,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1096). */
+/** Backward of `addbmm` (derivatives.yaml:1155). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -7612,7 +8032,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1101). */
+/** Backward of `renorm` (derivatives.yaml:1160). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -7640,7 +8060,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1104). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1163). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -7667,7 +8087,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1110). */
+/** Backward of `special_entr` (derivatives.yaml:1169). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7689,7 +8109,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1113). */
+/** Backward of `special_ndtri` (derivatives.yaml:1172). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -7711,7 +8131,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1116). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1175). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7736,7 +8156,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1119). */
+/** Backward of `special_erfcx` (derivatives.yaml:1178). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7761,7 +8181,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1122). */
+/** Backward of `special_i0e` (derivatives.yaml:1181). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7786,7 +8206,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1125). */
+/** Backward of `special_i1` (derivatives.yaml:1184). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7811,7 +8231,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1128). */
+/** Backward of `special_i1e` (derivatives.yaml:1187). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7836,7 +8256,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1131). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1190). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7862,7 +8282,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1135). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1194). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7886,7 +8306,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1138). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1197). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -7910,7 +8330,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1141). */
+/** Backward of `special_zeta` (derivatives.yaml:1200). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7936,7 +8356,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1145). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1204). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7960,7 +8380,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1148). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1207). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -7976,7 +8396,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1151). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1210). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -7991,7 +8411,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1154). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1213). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8006,7 +8426,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1157). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1216). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8021,7 +8441,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1160). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1219). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8036,7 +8456,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1163). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1222). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8051,7 +8471,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1166). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1225). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8066,7 +8486,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1169). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1228). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8081,7 +8501,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1172). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1231). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8096,7 +8516,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1175). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1234). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8111,7 +8531,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1178). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1237). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8126,7 +8546,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1181). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1240). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8141,7 +8561,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1184). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1243). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8156,7 +8576,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1187). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1246). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8171,7 +8591,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1191). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1250). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8186,7 +8606,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1194). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1253). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8201,7 +8621,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1197). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1256). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8216,7 +8636,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1201). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1260). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8231,7 +8651,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1204). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1263). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8246,7 +8666,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1207). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1266). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8261,7 +8681,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1211). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1270). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8276,7 +8696,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1214). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1273). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8291,7 +8711,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1217). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1276). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8306,7 +8726,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1221). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1280). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8321,7 +8741,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1224). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1283). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8336,7 +8756,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1227). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1286). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8351,7 +8771,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1231). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1290). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -8366,7 +8786,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1234). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1293). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -8381,7 +8801,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1237). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1296). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -8396,7 +8816,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1241). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1300). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -8411,7 +8831,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1244). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1303). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -8426,7 +8846,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1247). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1306). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -8441,7 +8861,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1251). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1310). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -8456,7 +8876,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1254). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1313). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -8471,7 +8891,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1257). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1316). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -8486,7 +8906,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1261). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1320). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -8501,7 +8921,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1264). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1323). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -8516,7 +8936,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1267). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1326). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8531,7 +8951,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1271). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1330). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8546,7 +8966,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1274). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1333). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8561,7 +8981,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1277). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1336). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8576,7 +8996,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1281). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1340). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8591,7 +9011,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1284). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1343). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8606,7 +9026,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1287). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1346). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8621,7 +9041,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1291). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1350). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8636,7 +9056,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1294). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1353). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8651,7 +9071,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1297). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1356). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8666,7 +9086,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1301). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1360). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8681,7 +9101,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1304). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1363). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8696,7 +9116,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:3958). */
+/** Backward of `expand_copy` (derivatives.yaml:4186). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -8714,7 +9134,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:3964). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4192). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -8738,7 +9158,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:3970). */
+/** Backward of `alias_copy` (derivatives.yaml:4198). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -8754,7 +9174,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:3976). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4204). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -8782,7 +9202,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:3982). */
+/** Backward of `permute_copy` (derivatives.yaml:4210). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -8800,7 +9220,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:3988). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4216). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -8821,7 +9241,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:3994). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4222). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -8839,7 +9259,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4000). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4228). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -8857,7 +9277,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4006). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4234). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -8875,7 +9295,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4012). */
+/** Backward of `t_copy` (derivatives.yaml:4240). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -8891,7 +9311,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4018). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4246). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -8911,7 +9331,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4024). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4252). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -8929,7 +9349,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4030). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4258). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -8948,7 +9368,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4036). */
+/** Backward of `view_copy` (derivatives.yaml:4264). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -8966,7 +9386,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4042). */
+/** Backward of `unfold_copy` (derivatives.yaml:4270). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13678,6 +14098,205 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.U_ = new SavedVariable(result[0], true);
     gradFn.S_ = new SavedVariable(result[1], true);
     gradFn.Vh_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  linalg_cholesky_ex: kernel('linalg_cholesky_ex', (ks, self, upper, checkErrors) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    const gradFn = new LinalgCholeskyExBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upper_ = upper;
+    const result = ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.L_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  cholesky: kernel('cholesky', (ks, self, upper) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const gradFn = new CholeskyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  cholesky_inverse: kernel('cholesky_inverse', (ks, self, upper) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const gradFn = new CholeskyInverseBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _cholesky_solve_helper: kernel('_cholesky_solve_helper', (ks, self, A, upper) => {
+    const rg = anyRequiresGrad(self, A);
+    if (!rg) return ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_cholesky_solve_helper'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
+    const result = ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  cholesky_solve: kernel('cholesky_solve', (ks, self, input2, upper) => {
+    const rg = anyRequiresGrad(self, input2);
+    if (!rg) return ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    const gradFn = new CholeskySolveBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(input2)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.input2_ = new SavedVariable(input2, false);
+    gradFn.upper_ = upper;
+    const result = ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  linalg_solve_triangular: kernel('linalg_solve_triangular', (ks, self, B, upper, left, unitriangular) => {
+    const rg = anyRequiresGrad(self, B);
+    if (!rg) return ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    const gradFn = new LinalgSolveTriangularBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(B)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.upper_ = upper;
+    gradFn.left_ = left;
+    gradFn.unitriangular_ = unitriangular;
+    const result = ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  triangular_solve: kernel('triangular_solve', (ks, self, A, upper, transpose, unitriangular) => {
+    const rg = anyRequiresGrad(self, A);
+    if (!rg) return ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    const gradFn = new TriangularSolveBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.A_ = new SavedVariable(A, false);
+    gradFn.upper_ = upper;
+    gradFn.transpose_ = transpose;
+    gradFn.unitriangular_ = unitriangular;
+    const result = ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.solution_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  linalg_lu_factor_ex: kernel('linalg_lu_factor_ex', (ks, A, pivot, checkErrors) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    const gradFn = new LinalgLuFactorExBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.pivot_ = pivot;
+    const result = ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.LU_ = new SavedVariable(result[0], true);
+    gradFn.pivots_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  linalg_lu: kernel('linalg_lu', (ks, A, pivot) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    const gradFn = new LinalgLuBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.pivot_ = pivot;
+    const result = ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    gradFn.P_ = new SavedVariable(result[0], true);
+    gradFn.L_ = new SavedVariable(result[1], true);
+    gradFn.U_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  lu_unpack: kernel('lu_unpack', (ks, LUData, LUPivots, unpackData, unpackPivots) => {
+    const rg = anyRequiresGrad(LUData, LUPivots);
+    if (!rg) return ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    const gradFn = new LuUnpackBackward0();
+    gradFn.setNextEdges([gradientEdge(LUData)]);
+    gradFn.LU_data_sizes = LUData.sizes.slice();
+    const result = ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  linalg_lu_solve: kernel('linalg_lu_solve', (ks, LU, pivots, B, left, adjoint) => {
+    const rg = anyRequiresGrad(LU, pivots, B);
+    if (!rg) return ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    const gradFn = new LinalgLuSolveBackward0();
+    gradFn.setNextEdges([gradientEdge(LU), gradientEdge(B)]);
+    gradFn.LU_ = new SavedVariable(LU, false);
+    gradFn.pivots_ = new SavedVariable(pivots, false);
+    gradFn.left_ = left;
+    gradFn.adjoint_ = adjoint;
+    const result = ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _linalg_solve_ex: kernel('_linalg_solve_ex', (ks, A, B, left, checkErrors) => {
+    const rg = anyRequiresGrad(A, B);
+    if (!rg) return ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    const gradFn = new LinalgSolveExBackward0();
+    gradFn.setNextEdges([gradientEdge(A), gradientEdge(B)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    gradFn.left_ = left;
+    const result = ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[1], true);
+    gradFn.pivots_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  linalg_inv_ex: kernel('linalg_inv_ex', (ks, A, checkErrors) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    const gradFn = new LinalgInvExBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    const result = ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    gradFn.inverse_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  _linalg_det: kernel('_linalg_det', (ks, A) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    const gradFn = new LinalgDetBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    const result = ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[1], true);
+    gradFn.pivots_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _linalg_slogdet: kernel('_linalg_slogdet', (ks, A) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    const gradFn = new LinalgSlogdetBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.A_ = new SavedVariable(A, false);
+    const result = ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.sign_ = new SavedVariable(result[0], true);
+    gradFn.LU_ = new SavedVariable(result[2], true);
+    gradFn.pivots_ = new SavedVariable(result[3], true);
+    return result;
+  }),
+  linalg_pinv_atol_rtol_tensor: kernel('linalg_pinv_atol_rtol_tensor', (ks, self, atol, rtol, hermitian) => {
+    const rg = anyRequiresGrad(self, atol, rtol);
+    if (!rg) return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
+    const gradFn = new LinalgPinvBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   max_unary_out: kernel('max_unary_out', (ks, self, out) => {

@@ -16029,13 +16029,17 @@ function bad_svd(a: readonly unknown[]): never {
   ], false, SIGS_svd);
 }
 
-const SIGS_linalg_matrix_norm = ["(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_linalg_matrix_norm = ["(Tensor input, Number ord, tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)","(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
 
-/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`. */
+/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`, `linalg_matrix_norm`. */
 export function linalg_matrix_norm(input: Tensor, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], keepdim?: boolean, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, options: { ord: number | boolean; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord: number | boolean, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function linalg_matrix_norm(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -16046,7 +16050,7 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: string;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
@@ -16075,17 +16079,1585 @@ export function linalg_matrix_norm(...a: unknown[]): unknown {
       return at.linalg_matrix_norm_str_ord(v0, v1, v2, v3, k0);
     }
   }
-  return bad_linalg_matrix_norm(a);
+  // linalg_matrix_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isScalar(p[1]) && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_matrix_norm", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        v2 = toIntList(o.dim);
+      } else v2 = [-2, -1];
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_matrix_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_matrix_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_matrix_norm(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("linalg_matrix_norm", a, SIGS_linalg_matrix_norm);
 }
 
-function bad_linalg_matrix_norm(a: readonly unknown[]): never {
-  return badCall("linalg_matrix_norm", a, [
+const SIGS_linalg_cholesky_ex = ["(Tensor input, *, bool upper = False, bool check_errors = False)"];
+
+/** `torch.linalg_cholesky_ex`: `linalg_cholesky_ex`. */
+export function linalg_cholesky_ex(input: Tensor, options?: { upper?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor];
+export function linalg_cholesky_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cholesky_ex", a[--n] as Kw);
+  // linalg_cholesky_ex
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.upper !== undefined) {
+        kwArg("linalg_cholesky_ex", 'upper', 'bool', isBool(o.upper), o.upper);
+        k0 = o.upper as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("linalg_cholesky_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k1 = o.check_errors as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("linalg_cholesky_ex", o, ["input","upper","check_errors"], ["input"], n);
+      return at.linalg_cholesky_ex(v0, k0, k1);
+    }
+  }
+  return bad_linalg_cholesky_ex(a);
+}
+
+function bad_linalg_cholesky_ex(a: readonly unknown[]): never {
+  return badCall("linalg_cholesky_ex", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "ord", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
-  ], false, SIGS_linalg_matrix_norm);
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_cholesky_ex);
+}
+
+const SIGS_linalg_cholesky = ["(Tensor input, *, bool upper = False)"];
+
+/** `torch.linalg_cholesky`: `linalg_cholesky`. */
+export function linalg_cholesky(input: Tensor, options?: { upper?: boolean }): Tensor;
+export function linalg_cholesky(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cholesky", a[--n] as Kw);
+  // linalg_cholesky
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.upper !== undefined) {
+        kwArg("linalg_cholesky", 'upper', 'bool', isBool(o.upper), o.upper);
+        k0 = o.upper as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("linalg_cholesky", o, ["input","upper"], ["input"], n);
+      return at.linalg_cholesky(v0, k0);
+    }
+  }
+  return bad_linalg_cholesky(a);
+}
+
+function bad_linalg_cholesky(a: readonly unknown[]): never {
+  return badCall("linalg_cholesky", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_cholesky);
+}
+
+const SIGS_cholesky = ["(Tensor input, bool upper = False)"];
+
+/** `torch.cholesky`: `cholesky`. */
+export function cholesky(input: Tensor, options?: { upper?: boolean }): Tensor;
+export function cholesky(input: Tensor, upper?: boolean, options?: { upper?: boolean }): Tensor;
+export function cholesky(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky", a[--n] as Kw);
+  // cholesky
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky", 'upper', 'bool', isBool(o.upper), o.upper);
+        v1 = o.upper as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("cholesky", o, ["input","upper"], ["input","upper"], n);
+      return at.cholesky(v0, v1);
+    }
+  }
+  return bad_cholesky(a);
+}
+
+function bad_cholesky(a: readonly unknown[]): never {
+  return badCall("cholesky", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky);
+}
+
+const SIGS_cholesky_inverse = ["(Tensor input, bool upper = False)"];
+
+/** `torch.cholesky_inverse`: `cholesky_inverse`. */
+export function cholesky_inverse(input: Tensor, options?: { upper?: boolean }): Tensor;
+export function cholesky_inverse(input: Tensor, upper?: boolean, options?: { upper?: boolean }): Tensor;
+export function cholesky_inverse(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky_inverse", a[--n] as Kw);
+  // cholesky_inverse
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky_inverse", 'upper', 'bool', isBool(o.upper), o.upper);
+        v1 = o.upper as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("cholesky_inverse", o, ["input","upper"], ["input","upper"], n);
+      return at.cholesky_inverse(v0, v1);
+    }
+  }
+  return bad_cholesky_inverse(a);
+}
+
+function bad_cholesky_inverse(a: readonly unknown[]): never {
+  return badCall("cholesky_inverse", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky_inverse);
+}
+
+const SIGS__cholesky_solve_helper = ["(Tensor input, Tensor A, bool upper)"];
+
+/** `torch._cholesky_solve_helper`: `_cholesky_solve_helper`. */
+export function _cholesky_solve_helper(input: Tensor, options: { A: Tensor; upper: boolean }): Tensor;
+export function _cholesky_solve_helper(input: Tensor, A: Tensor, options: { upper: boolean }): Tensor;
+export function _cholesky_solve_helper(input: Tensor, A: Tensor, upper: boolean): Tensor;
+export function _cholesky_solve_helper(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_cholesky_solve_helper", a[--n] as Kw);
+  // _cholesky_solve_helper
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","A","upper"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("_cholesky_solve_helper", o, ["input","A","upper"], ["input","A","upper"], n);
+      return at._cholesky_solve_helper(v0, v1, v2);
+    }
+  }
+  return bad__cholesky_solve_helper(a);
+}
+
+function bad__cholesky_solve_helper(a: readonly unknown[]): never {
+  return badCall("_cholesky_solve_helper", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS__cholesky_solve_helper);
+}
+
+const SIGS_cholesky_solve = ["(Tensor input, Tensor input2, bool upper = False)"];
+
+/** `torch.cholesky_solve`: `cholesky_solve`. */
+export function cholesky_solve(input: Tensor, options: { input2: Tensor; upper?: boolean }): Tensor;
+export function cholesky_solve(input: Tensor, input2: Tensor, options?: { upper?: boolean }): Tensor;
+export function cholesky_solve(input: Tensor, input2: Tensor, upper?: boolean, options?: { upper?: boolean }): Tensor;
+export function cholesky_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky_solve", a[--n] as Kw);
+  // cholesky_solve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","input2","upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky_solve", 'upper', 'bool', isBool(o.upper), o.upper);
+        v2 = o.upper as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("cholesky_solve", o, ["input","input2","upper"], ["input","input2","upper"], n);
+      return at.cholesky_solve(v0, v1, v2);
+    }
+  }
+  return bad_cholesky_solve(a);
+}
+
+function bad_cholesky_solve(a: readonly unknown[]): never {
+  return badCall("cholesky_solve", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky_solve);
+}
+
+const SIGS_linalg_solve_triangular = ["(Tensor input, Tensor B, *, bool upper, bool left = True, bool unitriangular = False)"];
+
+/** `torch.linalg_solve_triangular`: `linalg_solve_triangular`. */
+export function linalg_solve_triangular(input: Tensor, options: { B: Tensor; upper: boolean; left?: boolean; unitriangular?: boolean }): Tensor;
+export function linalg_solve_triangular(input: Tensor, B: Tensor, options: { upper: boolean; left?: boolean; unitriangular?: boolean }): Tensor;
+export function linalg_solve_triangular(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_solve_triangular", a[--n] as Kw);
+  // linalg_solve_triangular
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.upper !== undefined) {
+        kwArg("linalg_solve_triangular", 'upper', 'bool', isBool(o.upper), o.upper);
+        k0 = o.upper as boolean;
+      } else return bad_linalg_solve_triangular(a);
+      let k1: boolean;
+      if (o !== undefined && o.left !== undefined) {
+        kwArg("linalg_solve_triangular", 'left', 'bool', isBool(o.left), o.left);
+        k1 = o.left as boolean;
+      } else k1 = true;
+      let k2: boolean;
+      if (o !== undefined && o.unitriangular !== undefined) {
+        kwArg("linalg_solve_triangular", 'unitriangular', 'bool', isBool(o.unitriangular), o.unitriangular);
+        k2 = o.unitriangular as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_solve_triangular", o, ["input","B","upper","left","unitriangular"], ["input","B"], n);
+      return at.linalg_solve_triangular(v0, v1, k0, k1, k2);
+    }
+  }
+  return bad_linalg_solve_triangular(a);
+}
+
+function bad_linalg_solve_triangular(a: readonly unknown[]): never {
+  return badCall("linalg_solve_triangular", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "unitriangular", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_solve_triangular);
+}
+
+const SIGS_triangular_solve = ["(Tensor input, Tensor A, bool upper = True, bool transpose = False, bool unitriangular = False)"];
+
+/** `torch.triangular_solve`: `triangular_solve`. */
+export function triangular_solve(input: Tensor, options: { A: Tensor; upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+export function triangular_solve(input: Tensor, A: Tensor, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+export function triangular_solve(input: Tensor, A: Tensor, upper?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+export function triangular_solve(input: Tensor, A: Tensor, upper?: boolean, transpose?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+export function triangular_solve(input: Tensor, A: Tensor, upper?: boolean, transpose?: boolean, unitriangular?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+export function triangular_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triangular_solve", a[--n] as Kw);
+  // triangular_solve
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","A","upper","transpose","unitriangular"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("triangular_solve", 'upper', 'bool', isBool(o.upper), o.upper);
+        v2 = o.upper as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.transpose !== undefined) {
+        kwArg("triangular_solve", 'transpose', 'bool', isBool(o.transpose), o.transpose);
+        v3 = o.transpose as boolean;
+      } else v3 = false;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.unitriangular !== undefined) {
+        kwArg("triangular_solve", 'unitriangular', 'bool', isBool(o.unitriangular), o.unitriangular);
+        v4 = o.unitriangular as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("triangular_solve", o, ["input","A","upper","transpose","unitriangular"], ["input","A","upper","transpose","unitriangular"], n);
+      return at.triangular_solve(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_triangular_solve(a);
+}
+
+function bad_triangular_solve(a: readonly unknown[]): never {
+  return badCall("triangular_solve", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "transpose", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "unitriangular", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_triangular_solve);
+}
+
+const SIGS_linalg_lu_factor_ex = ["(Tensor A, *, bool pivot = True, bool check_errors = False)"];
+
+/** `torch.linalg_lu_factor_ex`: `linalg_lu_factor_ex`. */
+export function linalg_lu_factor_ex(A: Tensor, options?: { pivot?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor];
+export function linalg_lu_factor_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_lu_factor_ex", a[--n] as Kw);
+  // linalg_lu_factor_ex
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.pivot !== undefined) {
+        kwArg("linalg_lu_factor_ex", 'pivot', 'bool', isBool(o.pivot), o.pivot);
+        k0 = o.pivot as boolean;
+      } else k0 = true;
+      let k1: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("linalg_lu_factor_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k1 = o.check_errors as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("linalg_lu_factor_ex", o, ["A","pivot","check_errors"], ["A"], n);
+      return at.linalg_lu_factor_ex(v0, k0, k1);
+    }
+  }
+  return bad_linalg_lu_factor_ex(a);
+}
+
+function bad_linalg_lu_factor_ex(a: readonly unknown[]): never {
+  return badCall("linalg_lu_factor_ex", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivot", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_lu_factor_ex);
+}
+
+const SIGS_linalg_lu_factor = ["(Tensor A, *, bool pivot = True)"];
+
+/** `torch.linalg_lu_factor`: `linalg_lu_factor`. */
+export function linalg_lu_factor(A: Tensor, options?: { pivot?: boolean }): [Tensor, Tensor];
+export function linalg_lu_factor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_lu_factor", a[--n] as Kw);
+  // linalg_lu_factor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.pivot !== undefined) {
+        kwArg("linalg_lu_factor", 'pivot', 'bool', isBool(o.pivot), o.pivot);
+        k0 = o.pivot as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("linalg_lu_factor", o, ["A","pivot"], ["A"], n);
+      return at.linalg_lu_factor(v0, k0);
+    }
+  }
+  return bad_linalg_lu_factor(a);
+}
+
+function bad_linalg_lu_factor(a: readonly unknown[]): never {
+  return badCall("linalg_lu_factor", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivot", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_lu_factor);
+}
+
+const SIGS__lu_with_info = ["(Tensor input, bool pivot = True, bool check_errors = True)"];
+
+/** `torch._lu_with_info`: `_lu_with_info`. */
+export function _lu_with_info(input: Tensor, options?: { pivot?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor];
+export function _lu_with_info(input: Tensor, pivot?: boolean, options?: { pivot?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor];
+export function _lu_with_info(input: Tensor, pivot?: boolean, checkErrors?: boolean, options?: { pivot?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor];
+export function _lu_with_info(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_lu_with_info", a[--n] as Kw);
+  // _lu_with_info
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","pivot","check_errors"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.pivot !== undefined) {
+        kwArg("_lu_with_info", 'pivot', 'bool', isBool(o.pivot), o.pivot);
+        v1 = o.pivot as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("_lu_with_info", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        v2 = o.check_errors as boolean;
+      } else v2 = true;
+      if (o !== undefined) checkKw("_lu_with_info", o, ["input","pivot","check_errors"], ["input","pivot","check_errors"], n);
+      return at._lu_with_info(v0, v1, v2);
+    }
+  }
+  return bad__lu_with_info(a);
+}
+
+function bad__lu_with_info(a: readonly unknown[]): never {
+  return badCall("_lu_with_info", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivot", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS__lu_with_info);
+}
+
+const SIGS_linalg_lu = ["(Tensor A, *, bool pivot = True)"];
+
+/** `torch.linalg_lu`: `linalg_lu`. */
+export function linalg_lu(A: Tensor, options?: { pivot?: boolean }): [Tensor, Tensor, Tensor];
+export function linalg_lu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_lu", a[--n] as Kw);
+  // linalg_lu
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.pivot !== undefined) {
+        kwArg("linalg_lu", 'pivot', 'bool', isBool(o.pivot), o.pivot);
+        k0 = o.pivot as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("linalg_lu", o, ["A","pivot"], ["A"], n);
+      return at.linalg_lu(v0, k0);
+    }
+  }
+  return bad_linalg_lu(a);
+}
+
+function bad_linalg_lu(a: readonly unknown[]): never {
+  return badCall("linalg_lu", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivot", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_lu);
+}
+
+const SIGS_lu_unpack = ["(Tensor LU_data, Tensor LU_pivots, bool unpack_data = True, bool unpack_pivots = True)"];
+
+/** `torch.lu_unpack`: `lu_unpack`. */
+export function lu_unpack(LUData: Tensor, options: { LU_pivots?: Tensor; LUPivots?: Tensor; unpack_data?: boolean; unpackData?: boolean; unpack_pivots?: boolean; unpackPivots?: boolean }): [Tensor, Tensor, Tensor];
+export function lu_unpack(LUData: Tensor, LUPivots: Tensor, options?: { unpack_data?: boolean; unpackData?: boolean; unpack_pivots?: boolean; unpackPivots?: boolean }): [Tensor, Tensor, Tensor];
+export function lu_unpack(LUData: Tensor, LUPivots: Tensor, unpackData?: boolean, options?: { unpack_data?: boolean; unpackData?: boolean; unpack_pivots?: boolean; unpackPivots?: boolean }): [Tensor, Tensor, Tensor];
+export function lu_unpack(LUData: Tensor, LUPivots: Tensor, unpackData?: boolean, unpackPivots?: boolean, options?: { unpack_data?: boolean; unpackData?: boolean; unpack_pivots?: boolean; unpackPivots?: boolean }): [Tensor, Tensor, Tensor];
+export function lu_unpack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lu_unpack", a[--n] as Kw);
+  // lu_unpack
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["LU_data","LU_pivots","unpack_data","unpack_pivots"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unpack_data !== undefined) {
+        kwArg("lu_unpack", 'unpack_data', 'bool', isBool(o.unpack_data), o.unpack_data);
+        v2 = o.unpack_data as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.unpack_pivots !== undefined) {
+        kwArg("lu_unpack", 'unpack_pivots', 'bool', isBool(o.unpack_pivots), o.unpack_pivots);
+        v3 = o.unpack_pivots as boolean;
+      } else v3 = true;
+      if (o !== undefined) checkKw("lu_unpack", o, ["LU_data","LU_pivots","unpack_data","unpack_pivots"], ["LU_data","LU_pivots","unpack_data","unpack_pivots"], n);
+      return at.lu_unpack(v0, v1, v2, v3);
+    }
+  }
+  return bad_lu_unpack(a);
+}
+
+function bad_lu_unpack(a: readonly unknown[]): never {
+  return badCall("lu_unpack", a, [
+    { name: "LU_data", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "LU_pivots", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "unpack_data", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "unpack_pivots", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_lu_unpack);
+}
+
+const SIGS_linalg_lu_solve = ["(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, bool adjoint = False)"];
+
+/** `torch.linalg_lu_solve`: `linalg_lu_solve`. */
+export function linalg_lu_solve(LU: Tensor, options: { pivots: Tensor; B: Tensor; left?: boolean; adjoint?: boolean }): Tensor;
+export function linalg_lu_solve(LU: Tensor, pivots: Tensor, options: { B: Tensor; left?: boolean; adjoint?: boolean }): Tensor;
+export function linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, options?: { left?: boolean; adjoint?: boolean }): Tensor;
+export function linalg_lu_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_lu_solve", a[--n] as Kw);
+  // linalg_lu_solve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["LU","pivots","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.left !== undefined) {
+        kwArg("linalg_lu_solve", 'left', 'bool', isBool(o.left), o.left);
+        k0 = o.left as boolean;
+      } else k0 = true;
+      let k1: boolean;
+      if (o !== undefined && o.adjoint !== undefined) {
+        kwArg("linalg_lu_solve", 'adjoint', 'bool', isBool(o.adjoint), o.adjoint);
+        k1 = o.adjoint as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("linalg_lu_solve", o, ["LU","pivots","B","left","adjoint"], ["LU","pivots","B"], n);
+      return at.linalg_lu_solve(v0, v1, v2, k0, k1);
+    }
+  }
+  return bad_linalg_lu_solve(a);
+}
+
+function bad_linalg_lu_solve(a: readonly unknown[]): never {
+  return badCall("linalg_lu_solve", a, [
+    { name: "LU", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivots", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "adjoint", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_lu_solve);
+}
+
+const SIGS_lu_solve = ["(Tensor input, Tensor LU_data, Tensor LU_pivots)"];
+
+/** `torch.lu_solve`: `lu_solve`. */
+export function lu_solve(input: Tensor, options: { LU_data?: Tensor; LUData?: Tensor; LU_pivots?: Tensor; LUPivots?: Tensor }): Tensor;
+export function lu_solve(input: Tensor, LUData: Tensor, options: { LU_pivots?: Tensor; LUPivots?: Tensor }): Tensor;
+export function lu_solve(input: Tensor, LUData: Tensor, LUPivots: Tensor): Tensor;
+export function lu_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lu_solve", a[--n] as Kw);
+  // lu_solve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","LU_data","LU_pivots"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("lu_solve", o, ["input","LU_data","LU_pivots"], ["input","LU_data","LU_pivots"], n);
+      return at.lu_solve(v0, v1, v2);
+    }
+  }
+  return bad_lu_solve(a);
+}
+
+function bad_lu_solve(a: readonly unknown[]): never {
+  return badCall("lu_solve", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "LU_data", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "LU_pivots", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_lu_solve);
+}
+
+const SIGS__linalg_solve_ex = ["(Tensor A, Tensor B, *, bool left = True, bool check_errors = False)"];
+
+/** `torch._linalg_solve_ex`: `_linalg_solve_ex`. */
+export function _linalg_solve_ex(A: Tensor, options: { B: Tensor; left?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function _linalg_solve_ex(A: Tensor, B: Tensor, options?: { left?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function _linalg_solve_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_solve_ex", a[--n] as Kw);
+  // _linalg_solve_ex
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.left !== undefined) {
+        kwArg("_linalg_solve_ex", 'left', 'bool', isBool(o.left), o.left);
+        k0 = o.left as boolean;
+      } else k0 = true;
+      let k1: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("_linalg_solve_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k1 = o.check_errors as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("_linalg_solve_ex", o, ["A","B","left","check_errors"], ["A","B"], n);
+      return at._linalg_solve_ex(v0, v1, k0, k1);
+    }
+  }
+  return bad__linalg_solve_ex(a);
+}
+
+function bad__linalg_solve_ex(a: readonly unknown[]): never {
+  return badCall("_linalg_solve_ex", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS__linalg_solve_ex);
+}
+
+const SIGS_linalg_solve_ex = ["(Tensor A, Tensor B, *, bool left = True, bool check_errors = False)"];
+
+/** `torch.linalg_solve_ex`: `linalg_solve_ex`. */
+export function linalg_solve_ex(A: Tensor, options: { B: Tensor; left?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor];
+export function linalg_solve_ex(A: Tensor, B: Tensor, options?: { left?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor];
+export function linalg_solve_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_solve_ex", a[--n] as Kw);
+  // linalg_solve_ex
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.left !== undefined) {
+        kwArg("linalg_solve_ex", 'left', 'bool', isBool(o.left), o.left);
+        k0 = o.left as boolean;
+      } else k0 = true;
+      let k1: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("linalg_solve_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k1 = o.check_errors as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("linalg_solve_ex", o, ["A","B","left","check_errors"], ["A","B"], n);
+      return at.linalg_solve_ex(v0, v1, k0, k1);
+    }
+  }
+  return bad_linalg_solve_ex(a);
+}
+
+function bad_linalg_solve_ex(a: readonly unknown[]): never {
+  return badCall("linalg_solve_ex", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_solve_ex);
+}
+
+const SIGS_linalg_solve = ["(Tensor A, Tensor B, *, bool left = True)"];
+
+/** `torch.linalg_solve`: `linalg_solve`. */
+export function linalg_solve(A: Tensor, options: { B: Tensor; left?: boolean }): Tensor;
+export function linalg_solve(A: Tensor, B: Tensor, options?: { left?: boolean }): Tensor;
+export function linalg_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_solve", a[--n] as Kw);
+  // linalg_solve
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.left !== undefined) {
+        kwArg("linalg_solve", 'left', 'bool', isBool(o.left), o.left);
+        k0 = o.left as boolean;
+      } else k0 = true;
+      if (o !== undefined) checkKw("linalg_solve", o, ["A","B","left"], ["A","B"], n);
+      return at.linalg_solve(v0, v1, k0);
+    }
+  }
+  return bad_linalg_solve(a);
+}
+
+function bad_linalg_solve(a: readonly unknown[]): never {
+  return badCall("linalg_solve", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_solve);
+}
+
+const SIGS_linalg_inv_ex = ["(Tensor A, *, bool check_errors = False)"];
+
+/** `torch.linalg_inv_ex`: `linalg_inv_ex`. */
+export function linalg_inv_ex(A: Tensor, options?: { check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor];
+export function linalg_inv_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_inv_ex", a[--n] as Kw);
+  // linalg_inv_ex
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("linalg_inv_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k0 = o.check_errors as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("linalg_inv_ex", o, ["A","check_errors"], ["A"], n);
+      return at.linalg_inv_ex(v0, k0);
+    }
+  }
+  return bad_linalg_inv_ex(a);
+}
+
+function bad_linalg_inv_ex(a: readonly unknown[]): never {
+  return badCall("linalg_inv_ex", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_inv_ex);
+}
+
+const SIGS_linalg_inv = ["(Tensor A)"];
+
+/** `torch.linalg_inv`: `linalg_inv`. */
+export function linalg_inv(A: Tensor): Tensor;
+export function linalg_inv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_inv", a[--n] as Kw);
+  // linalg_inv
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("linalg_inv", o, ["A"], ["A"], n);
+      return at.linalg_inv(v0);
+    }
+  }
+  return bad_linalg_inv(a);
+}
+
+function bad_linalg_inv(a: readonly unknown[]): never {
+  return badCall("linalg_inv", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_inv);
+}
+
+const SIGS__linalg_det = ["(Tensor A)"];
+
+/** `torch._linalg_det`: `_linalg_det`. */
+export function _linalg_det(A: Tensor): [Tensor, Tensor, Tensor];
+export function _linalg_det(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_det", a[--n] as Kw);
+  // _linalg_det
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_linalg_det", o, ["A"], ["A"], n);
+      return at._linalg_det(v0);
+    }
+  }
+  return bad__linalg_det(a);
+}
+
+function bad__linalg_det(a: readonly unknown[]): never {
+  return badCall("_linalg_det", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__linalg_det);
+}
+
+const SIGS_linalg_det = ["(Tensor A)"];
+
+/** `torch.linalg_det`: `linalg_det`. */
+export function linalg_det(A: Tensor): Tensor;
+export function linalg_det(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_det", a[--n] as Kw);
+  // linalg_det
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("linalg_det", o, ["A"], ["A"], n);
+      return at.linalg_det(v0);
+    }
+  }
+  return bad_linalg_det(a);
+}
+
+function bad_linalg_det(a: readonly unknown[]): never {
+  return badCall("linalg_det", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_det);
+}
+
+const SIGS__linalg_slogdet = ["(Tensor A)"];
+
+/** `torch._linalg_slogdet`: `_linalg_slogdet`. */
+export function _linalg_slogdet(A: Tensor): [Tensor, Tensor, Tensor, Tensor];
+export function _linalg_slogdet(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_slogdet", a[--n] as Kw);
+  // _linalg_slogdet
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_linalg_slogdet", o, ["A"], ["A"], n);
+      return at._linalg_slogdet(v0);
+    }
+  }
+  return bad__linalg_slogdet(a);
+}
+
+function bad__linalg_slogdet(a: readonly unknown[]): never {
+  return badCall("_linalg_slogdet", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__linalg_slogdet);
+}
+
+const SIGS_linalg_slogdet = ["(Tensor A)"];
+
+/** `torch.linalg_slogdet`: `linalg_slogdet`. */
+export function linalg_slogdet(A: Tensor): [Tensor, Tensor];
+export function linalg_slogdet(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_slogdet", a[--n] as Kw);
+  // linalg_slogdet
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("linalg_slogdet", o, ["A"], ["A"], n);
+      return at.linalg_slogdet(v0);
+    }
+  }
+  return bad_linalg_slogdet(a);
+}
+
+function bad_linalg_slogdet(a: readonly unknown[]): never {
+  return badCall("linalg_slogdet", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_slogdet);
+}
+
+const SIGS_logdet = ["(Tensor input)"];
+
+/** `torch.logdet`: `logdet`. */
+export function logdet(input: Tensor): Tensor;
+export function logdet(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logdet", a[--n] as Kw);
+  // logdet
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logdet", o, ["input"], ["input"], n);
+      return at.logdet(v0);
+    }
+  }
+  return bad_logdet(a);
+}
+
+function bad_logdet(a: readonly unknown[]): never {
+  return badCall("logdet", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_logdet);
+}
+
+const SIGS_linalg_diagonal = ["(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"];
+
+/** `torch.linalg_diagonal`: `linalg_diagonal`. */
+export function linalg_diagonal(A: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function linalg_diagonal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_diagonal", a[--n] as Kw);
+  // linalg_diagonal
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.offset !== undefined) {
+        kwArg("linalg_diagonal", 'offset', 'int', isInt(o.offset), o.offset);
+        k0 = o.offset as number;
+      } else k0 = 0;
+      let k1: number;
+      if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("linalg_diagonal", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        k1 = o.dim1 as number;
+      } else k1 = -2;
+      let k2: number;
+      if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("linalg_diagonal", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        k2 = o.dim2 as number;
+      } else k2 = -1;
+      if (o !== undefined) checkKw("linalg_diagonal", o, ["A","offset","dim1","dim2"], ["A"], n);
+      return at.linalg_diagonal(v0, k0, k1, k2);
+    }
+  }
+  return bad_linalg_diagonal(a);
+}
+
+function bad_linalg_diagonal(a: readonly unknown[]): never {
+  return badCall("linalg_diagonal", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_diagonal);
+}
+
+const SIGS_linalg_vecdot = ["(Tensor x, Tensor y, *, int dim = -1)"];
+
+/** `torch.linalg_vecdot`: `linalg_vecdot`. */
+export function linalg_vecdot(x: Tensor, options: { y: Tensor; dim?: number }): Tensor;
+export function linalg_vecdot(x: Tensor, y: Tensor, options?: { dim?: number }): Tensor;
+export function linalg_vecdot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vecdot", a[--n] as Kw);
+  // linalg_vecdot
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x","y"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_vecdot", 'dim', 'int', isInt(o.dim), o.dim);
+        k0 = o.dim as number;
+      } else k0 = -1;
+      if (o !== undefined) checkKw("linalg_vecdot", o, ["x","y","dim"], ["x","y"], n);
+      return at.linalg_vecdot(v0, v1, k0);
+    }
+  }
+  return bad_linalg_vecdot(a);
+}
+
+function bad_linalg_vecdot(a: readonly unknown[]): never {
+  return badCall("linalg_vecdot", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "y", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vecdot);
+}
+
+const SIGS_linalg_matrix_power = ["(Tensor input, int n)"];
+
+/** `torch.linalg_matrix_power`: `linalg_matrix_power`. */
+export function linalg_matrix_power(input: Tensor, options: { n: number }): Tensor;
+export function linalg_matrix_power(input: Tensor, n: number): Tensor;
+export function linalg_matrix_power(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_power", a[--n] as Kw);
+  // linalg_matrix_power
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","n"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("linalg_matrix_power", o, ["input","n"], ["input","n"], n);
+      return at.linalg_matrix_power(v0, v1);
+    }
+  }
+  return bad_linalg_matrix_power(a);
+}
+
+function bad_linalg_matrix_power(a: readonly unknown[]): never {
+  return badCall("linalg_matrix_power", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_matrix_power);
+}
+
+const SIGS_linalg_vander = ["(Tensor x, *, int N = None)"];
+
+/** `torch.linalg_vander`: `linalg_vander`. */
+export function linalg_vander(x: Tensor, options?: { N?: number | null }): Tensor;
+export function linalg_vander(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vander", a[--n] as Kw);
+  // linalg_vander
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["x"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.N !== undefined) {
+        kwArg("linalg_vander", 'N', 'int', (o.N === null || isInt(o.N)), o.N);
+        k0 = o.N as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_vander", o, ["x","N"], ["x"], n);
+      return at.linalg_vander(v0, k0);
+    }
+  }
+  return bad_linalg_vander(a);
+}
+
+function bad_linalg_vander(a: readonly unknown[]): never {
+  return badCall("linalg_vander", a, [
+    { name: "x", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vander);
+}
+
+const SIGS_linalg_tensorinv = ["(Tensor input, int ind = 2)"];
+
+/** `torch.linalg_tensorinv`: `linalg_tensorinv`. */
+export function linalg_tensorinv(input: Tensor, options?: { ind?: number }): Tensor;
+export function linalg_tensorinv(input: Tensor, ind?: number, options?: { ind?: number }): Tensor;
+export function linalg_tensorinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_tensorinv", a[--n] as Kw);
+  // linalg_tensorinv
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","ind"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.ind !== undefined) {
+        kwArg("linalg_tensorinv", 'ind', 'int', isInt(o.ind), o.ind);
+        v1 = o.ind as number;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("linalg_tensorinv", o, ["input","ind"], ["input","ind"], n);
+      return at.linalg_tensorinv(v0, v1);
+    }
+  }
+  return bad_linalg_tensorinv(a);
+}
+
+function bad_linalg_tensorinv(a: readonly unknown[]): never {
+  return badCall("linalg_tensorinv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ind", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_linalg_tensorinv);
+}
+
+const SIGS_linalg_tensorsolve = ["(Tensor input, Tensor other, tuple of ints dims = None)"];
+
+/** `torch.linalg_tensorsolve`: `linalg_tensorsolve`. */
+export function linalg_tensorsolve(input: Tensor, options: { other: Tensor; dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(input: Tensor, other: Tensor, options?: { dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(input: Tensor, other: Tensor, dims?: readonly number[] | null, options?: { dims?: readonly number[] | null }): Tensor;
+export function linalg_tensorsolve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_tensorsolve", a[--n] as Kw);
+  // linalg_tensorsolve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isIntList(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntList(p[2]);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("linalg_tensorsolve", 'dims', 'tuple of ints', (o.dims === null || isIntList(o.dims)), o.dims);
+        v2 = o.dims === null ? null : toIntList(o.dims);
+      } else v2 = null;
+      if (o !== undefined) checkKw("linalg_tensorsolve", o, ["input","other","dims"], ["input","other","dims"], n);
+      return at.linalg_tensorsolve(v0, v1, v2);
+    }
+  }
+  return bad_linalg_tensorsolve(a);
+}
+
+function bad_linalg_tensorsolve(a: readonly unknown[]): never {
+  return badCall("linalg_tensorsolve", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_linalg_tensorsolve);
+}
+
+const SIGS_linalg_norm = ["(Tensor input, Number ord = None, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)","(Tensor input, str ord, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_norm`: `linalg_norm`, `linalg_norm.ord_str`. */
+export function linalg_norm(input: Tensor, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, dim?: number | readonly number[] | null, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord?: number | boolean | null, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { ord?: number | boolean | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, options: { ord: string; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(input: Tensor, ord: string, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_norm", a[--n] as Kw);
+  // linalg_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_norm", 'ord', 'Number', (o.ord === null || isScalar(o.ord)), o.ord);
+        v1 = o.ord as number | boolean | null;
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_norm(v0, v1, v2, v3, k0);
+    }
+  }
+  // linalg_norm.ord_str
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && typeof p[1] === 'string' && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","ord","dim","keepdim","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: string = p[1] as string;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return at.linalg_norm_ord_str(v0, v1, v2, v3, k0);
+    }
+  }
+  return noMatch("linalg_norm", a, SIGS_linalg_norm);
+}
+
+const SIGS_linalg_pinv = ["(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False)","(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False)","(Tensor input, Tensor rcond, bool hermitian = False)","(Tensor input, float rcond, bool hermitian = False)"];
+
+/** `torch.linalg_pinv`: `linalg_pinv.atol_rtol_tensor`, `linalg_pinv.atol_rtol_float`, `linalg_pinv`, `linalg_pinv.rcond_tensor`. */
+export function linalg_pinv(input: Tensor, options?: { atol?: Tensor | null; rtol?: Tensor | null; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options?: { atol?: number | null; rtol?: number | null; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options: { rcond: number; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: number, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: number, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, options: { rcond: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: Tensor, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(input: Tensor, rcond: Tensor, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_pinv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_pinv", a[--n] as Kw);
+  // linalg_pinv.atol_rtol_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_pinv", 'atol', 'Tensor', (o.atol === null || isTensor(o.atol)), o.atol);
+        k0 = o.atol as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_pinv", 'rtol', 'Tensor', (o.rtol === null || isTensor(o.rtol)), o.rtol);
+        k1 = o.rtol as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_pinv_atol_rtol_tensor(v0, k0, k1, k2);
+    }
+  }
+  // linalg_pinv.atol_rtol_float
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_pinv", 'atol', 'float', (o.atol === null || isFloat(o.atol)), o.atol);
+        k0 = o.atol as number | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_pinv", 'rtol', 'float', (o.rtol === null || isFloat(o.rtol)), o.rtol);
+        k1 = o.rtol as number | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_pinv_atol_rtol_float(v0, k0, k1, k2);
+    }
+  }
+  // linalg_pinv
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","rcond","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","rcond","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","rcond","hermitian"], ["input","rcond","hermitian"], n);
+      return at.linalg_pinv(v0, v1, v2);
+    }
+  }
+  // linalg_pinv.rcond_tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","rcond","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","rcond","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_pinv", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_pinv", o, ["input","rcond","hermitian"], ["input","rcond","hermitian"], n);
+      return at.linalg_pinv_rcond_tensor(v0, v1, v2);
+    }
+  }
+  return noMatch("linalg_pinv", a, SIGS_linalg_pinv);
+}
+
+const SIGS_pinverse = ["(Tensor input, float rcond = 1e-15)"];
+
+/** `torch.pinverse`: `pinverse`. */
+export function pinverse(input: Tensor, options?: { rcond?: number }): Tensor;
+export function pinverse(input: Tensor, rcond?: number, options?: { rcond?: number }): Tensor;
+export function pinverse(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pinverse", a[--n] as Kw);
+  // pinverse
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","rcond"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.rcond !== undefined) {
+        kwArg("pinverse", 'rcond', 'float', isFloat(o.rcond), o.rcond);
+        v1 = o.rcond as number;
+      } else v1 = 1e-15;
+      if (o !== undefined) checkKw("pinverse", o, ["input","rcond"], ["input","rcond"], n);
+      return at.pinverse(v0, v1);
+    }
+  }
+  return bad_pinverse(a);
+}
+
+function bad_pinverse(a: readonly unknown[]): never {
+  return badCall("pinverse", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rcond", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pinverse);
+}
+
+const SIGS_linalg_matrix_rank = ["(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False)","(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False)","(Tensor input, Tensor tol, bool hermitian = False)","(Tensor input, float tol, bool hermitian = False)"];
+
+/** `torch.linalg_matrix_rank`: `linalg_matrix_rank.atol_rtol_tensor`, `linalg_matrix_rank.atol_rtol_float`, `linalg_matrix_rank`, `linalg_matrix_rank.tol_tensor`. */
+export function linalg_matrix_rank(input: Tensor, options?: { atol?: Tensor | null; rtol?: Tensor | null; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options?: { atol?: number | null; rtol?: number | null; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options: { tol: number; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: number, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: number, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, options: { tol: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: Tensor, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(input: Tensor, tol: Tensor, hermitian?: boolean, options?: { hermitian?: boolean }): Tensor;
+export function linalg_matrix_rank(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_rank", a[--n] as Kw);
+  // linalg_matrix_rank.atol_rtol_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_matrix_rank", 'atol', 'Tensor', (o.atol === null || isTensor(o.atol)), o.atol);
+        k0 = o.atol as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_matrix_rank", 'rtol', 'Tensor', (o.rtol === null || isTensor(o.rtol)), o.rtol);
+        k1 = o.rtol as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_matrix_rank_atol_rtol_tensor(v0, k0, k1, k2);
+    }
+  }
+  // linalg_matrix_rank.atol_rtol_float
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.atol !== undefined) {
+        kwArg("linalg_matrix_rank", 'atol', 'float', (o.atol === null || isFloat(o.atol)), o.atol);
+        k0 = o.atol as number | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.rtol !== undefined) {
+        kwArg("linalg_matrix_rank", 'rtol', 'float', (o.rtol === null || isFloat(o.rtol)), o.rtol);
+        k1 = o.rtol as number | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k2 = o.hermitian as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","atol","rtol","hermitian"], ["input"], n);
+      return at.linalg_matrix_rank_atol_rtol_float(v0, k0, k1, k2);
+    }
+  }
+  // linalg_matrix_rank
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tol","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isFloat(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","tol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","tol","hermitian"], ["input","tol","hermitian"], n);
+      return at.linalg_matrix_rank(v0, v1, v2);
+    }
+  }
+  // linalg_matrix_rank.tol_tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tol","hermitian"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","tol","hermitian"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_matrix_rank", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        v2 = o.hermitian as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("linalg_matrix_rank", o, ["input","tol","hermitian"], ["input","tol","hermitian"], n);
+      return at.linalg_matrix_rank_tol_tensor(v0, v1, v2);
+    }
+  }
+  return noMatch("linalg_matrix_rank", a, SIGS_linalg_matrix_rank);
+}
+
+const SIGS_linalg_cond = ["(Tensor input, Number p = None)","(Tensor input, str p)"];
+
+/** `torch.linalg_cond`: `linalg_cond`, `linalg_cond.p_str`. */
+export function linalg_cond(input: Tensor, options?: { p?: number | boolean | null }): Tensor;
+export function linalg_cond(input: Tensor, p?: number | boolean | null, options?: { p?: number | boolean | null }): Tensor;
+export function linalg_cond(input: Tensor, options: { p: string }): Tensor;
+export function linalg_cond(input: Tensor, p: string): Tensor;
+export function linalg_cond(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_cond", a[--n] as Kw);
+  // linalg_cond
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("linalg_cond", 'p', 'Number', (o.p === null || isScalar(o.p)), o.p);
+        v1 = o.p as number | boolean | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("linalg_cond", o, ["input","p"], ["input","p"], n);
+      return at.linalg_cond(v0, v1);
+    }
+  }
+  // linalg_cond.p_str
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && typeof p[1] === 'string' && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: string = p[1] as string;
+      if (o !== undefined) checkKw("linalg_cond", o, ["input","p"], ["input","p"], n);
+      return at.linalg_cond_p_str(v0, v1);
+    }
+  }
+  return noMatch("linalg_cond", a, SIGS_linalg_cond);
 }
 
 const SIGS__scaled_dot_product_flash_attention_for_cpu = ["(Tensor query, Tensor key, Tensor value, float dropout_p = 0, bool is_causal = False, *, Tensor attn_mask = None, float scale = None)"];

@@ -822,6 +822,31 @@ export interface TensorMethods {
   svd(options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
   svd(some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  /** `cholesky(Tensor self, bool upper=False) -> Tensor` */
+  cholesky(options?: { upper?: boolean }): Tensor;
+  cholesky(upper?: boolean, options?: { upper?: boolean }): Tensor;
+  /** `cholesky_inverse(Tensor self, bool upper=False) -> Tensor` */
+  cholesky_inverse(options?: { upper?: boolean }): Tensor;
+  cholesky_inverse(upper?: boolean, options?: { upper?: boolean }): Tensor;
+  /** `cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor` */
+  cholesky_solve(options: { input2: Tensor; upper?: boolean }): Tensor;
+  cholesky_solve(input2: Tensor, options?: { upper?: boolean }): Tensor;
+  cholesky_solve(input2: Tensor, upper?: boolean, options?: { upper?: boolean }): Tensor;
+  /** `triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)` */
+  triangular_solve(options: { A: Tensor; upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+  triangular_solve(A: Tensor, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+  triangular_solve(A: Tensor, upper?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+  triangular_solve(A: Tensor, upper?: boolean, transpose?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+  triangular_solve(A: Tensor, upper?: boolean, transpose?: boolean, unitriangular?: boolean, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): [Tensor, Tensor];
+  /** `lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor` */
+  lu_solve(options: { LU_data?: Tensor; LUData?: Tensor; LU_pivots?: Tensor; LUPivots?: Tensor }): Tensor;
+  lu_solve(LUData: Tensor, options: { LU_pivots?: Tensor; LUPivots?: Tensor }): Tensor;
+  lu_solve(LUData: Tensor, LUPivots: Tensor): Tensor;
+  /** `logdet(Tensor self) -> Tensor` */
+  logdet(): Tensor;
+  /** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
+  pinverse(options?: { rcond?: number }): Tensor;
+  pinverse(rcond?: number, options?: { rcond?: number }): Tensor;
   /** `acosh(Tensor self) -> Tensor` */
   acosh(options?: { out?: Tensor }): Tensor;
   /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
@@ -8472,6 +8497,230 @@ function bad_svd(a: readonly unknown[]): never {
   ], false, SIGS_svd);
 }
 
+const SIGS_cholesky = ["(bool upper = False)"];
+
+function method_cholesky(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky", a[--n] as Kw);
+  // cholesky
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky", 'upper', 'bool', isBool(o.upper), o.upper);
+        v0 = o.upper as boolean;
+      } else v0 = false;
+      if (o !== undefined) checkKw("cholesky", o, ["upper"], ["upper"], n);
+      return at.cholesky(this, v0);
+    }
+  }
+  return bad_cholesky(a);
+}
+
+function bad_cholesky(a: readonly unknown[]): never {
+  return badCall("cholesky", a, [
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky);
+}
+
+const SIGS_cholesky_inverse = ["(bool upper = False)"];
+
+function method_cholesky_inverse(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky_inverse", a[--n] as Kw);
+  // cholesky_inverse
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky_inverse", 'upper', 'bool', isBool(o.upper), o.upper);
+        v0 = o.upper as boolean;
+      } else v0 = false;
+      if (o !== undefined) checkKw("cholesky_inverse", o, ["upper"], ["upper"], n);
+      return at.cholesky_inverse(this, v0);
+    }
+  }
+  return bad_cholesky_inverse(a);
+}
+
+function bad_cholesky_inverse(a: readonly unknown[]): never {
+  return badCall("cholesky_inverse", a, [
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky_inverse);
+}
+
+const SIGS_cholesky_solve = ["(Tensor input2, bool upper = False)"];
+
+function method_cholesky_solve(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cholesky_solve", a[--n] as Kw);
+  // cholesky_solve
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input2","upper"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("cholesky_solve", 'upper', 'bool', isBool(o.upper), o.upper);
+        v1 = o.upper as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("cholesky_solve", o, ["input2","upper"], ["input2","upper"], n);
+      return at.cholesky_solve(this, v0, v1);
+    }
+  }
+  return bad_cholesky_solve(a);
+}
+
+function bad_cholesky_solve(a: readonly unknown[]): never {
+  return badCall("cholesky_solve", a, [
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_cholesky_solve);
+}
+
+const SIGS_triangular_solve = ["(Tensor A, bool upper = True, bool transpose = False, bool unitriangular = False)"];
+
+function method_triangular_solve(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triangular_solve", a[--n] as Kw);
+  // triangular_solve
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["A","upper","transpose","unitriangular"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("triangular_solve", 'upper', 'bool', isBool(o.upper), o.upper);
+        v1 = o.upper as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.transpose !== undefined) {
+        kwArg("triangular_solve", 'transpose', 'bool', isBool(o.transpose), o.transpose);
+        v2 = o.transpose as boolean;
+      } else v2 = false;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.unitriangular !== undefined) {
+        kwArg("triangular_solve", 'unitriangular', 'bool', isBool(o.unitriangular), o.unitriangular);
+        v3 = o.unitriangular as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("triangular_solve", o, ["A","upper","transpose","unitriangular"], ["A","upper","transpose","unitriangular"], n);
+      return at.triangular_solve(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_triangular_solve(a);
+}
+
+function bad_triangular_solve(a: readonly unknown[]): never {
+  return badCall("triangular_solve", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "upper", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "transpose", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "unitriangular", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_triangular_solve);
+}
+
+const SIGS_lu_solve = ["(Tensor LU_data, Tensor LU_pivots)"];
+
+function method_lu_solve(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lu_solve", a[--n] as Kw);
+  // lu_solve
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["LU_data","LU_pivots"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lu_solve", o, ["LU_data","LU_pivots"], ["LU_data","LU_pivots"], n);
+      return at.lu_solve(this, v0, v1);
+    }
+  }
+  return bad_lu_solve(a);
+}
+
+function bad_lu_solve(a: readonly unknown[]): never {
+  return badCall("lu_solve", a, [
+    { name: "LU_data", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "LU_pivots", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_lu_solve);
+}
+
+function method_logdet(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logdet", a[--n] as Kw);
+  // logdet
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("logdet", o);
+      return at.logdet(this);
+    }
+  }
+  return noArgs("logdet", a);
+}
+
+const SIGS_pinverse = ["(float rcond = 1e-15)"];
+
+function method_pinverse(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pinverse", a[--n] as Kw);
+  // pinverse
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["rcond"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isFloat(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.rcond !== undefined) {
+        kwArg("pinverse", 'rcond', 'float', isFloat(o.rcond), o.rcond);
+        v0 = o.rcond as number;
+      } else v0 = 1e-15;
+      if (o !== undefined) checkKw("pinverse", o, ["rcond"], ["rcond"], n);
+      return at.pinverse(this, v0);
+    }
+  }
+  return bad_pinverse(a);
+}
+
+function bad_pinverse(a: readonly unknown[]): never {
+  return badCall("pinverse", a, [
+    { name: "rcond", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_pinverse);
+}
+
 const SIGS_acosh = ["(*, Tensor out = None)"];
 
 function method_acosh(this: Tensor, ...a: unknown[]): unknown {
@@ -12931,6 +13180,13 @@ export function installTensorMethods(proto: object): void {
     multinomial: { value: method_multinomial, writable: true, configurable: true },
     diagonal: { value: method_diagonal, writable: true, configurable: true },
     svd: { value: method_svd, writable: true, configurable: true },
+    cholesky: { value: method_cholesky, writable: true, configurable: true },
+    cholesky_inverse: { value: method_cholesky_inverse, writable: true, configurable: true },
+    cholesky_solve: { value: method_cholesky_solve, writable: true, configurable: true },
+    triangular_solve: { value: method_triangular_solve, writable: true, configurable: true },
+    lu_solve: { value: method_lu_solve, writable: true, configurable: true },
+    logdet: { value: method_logdet, writable: true, configurable: true },
+    pinverse: { value: method_pinverse, writable: true, configurable: true },
     acosh: { value: method_acosh, writable: true, configurable: true },
     acosh_: { value: method_acosh_, writable: true, configurable: true },
     asinh: { value: method_asinh, writable: true, configurable: true },
