@@ -5,7 +5,7 @@
 
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
-import { besselI1 } from '../kernels/UnaryOpsKernel.js';
+import { besselI1 } from '../kernels/UnaryOps.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 

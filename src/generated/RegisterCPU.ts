@@ -16,7 +16,6 @@ import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.j
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
-import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as Col2Im from '../kernels/Col2Im.js';
@@ -55,7 +54,6 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
-import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UnfoldBackward from '../kernels/UnfoldBackward.js';
 import * as Unique from '../kernels/Unique.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
@@ -2277,7 +2275,7 @@ export function cpu_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max:
 
 /** `acosh`, CPU (functional). */
 export function cpu_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2287,7 +2285,7 @@ export function cpu_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acosh_`, CPU (inplace). */
 export function cpu_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2296,7 +2294,7 @@ export function cpu_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acosh.out`, CPU (out). */
 export function cpu_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2304,7 +2302,7 @@ export function cpu_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `asinh`, CPU (functional). */
 export function cpu_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2314,7 +2312,7 @@ export function cpu_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asinh_`, CPU (inplace). */
 export function cpu_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2323,7 +2321,7 @@ export function cpu_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asinh.out`, CPU (out). */
 export function cpu_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2331,7 +2329,7 @@ export function cpu_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `atanh`, CPU (functional). */
 export function cpu_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2341,7 +2339,7 @@ export function cpu_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atanh_`, CPU (inplace). */
 export function cpu_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2350,7 +2348,7 @@ export function cpu_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atanh.out`, CPU (out). */
 export function cpu_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2358,7 +2356,7 @@ export function cpu_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `log10`, CPU (functional). */
 export function cpu_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2368,7 +2366,7 @@ export function cpu_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log10_`, CPU (inplace). */
 export function cpu_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2377,7 +2375,7 @@ export function cpu_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log10.out`, CPU (out). */
 export function cpu_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2385,7 +2383,7 @@ export function cpu_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `erfinv`, CPU (functional). */
 export function cpu_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2395,7 +2393,7 @@ export function cpu_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erfinv_`, CPU (inplace). */
 export function cpu_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2404,7 +2402,7 @@ export function cpu_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erfinv.out`, CPU (out). */
 export function cpu_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2412,7 +2410,7 @@ export function cpu_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): 
 
 /** `lgamma`, CPU (functional). */
 export function cpu_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2422,7 +2420,7 @@ export function cpu_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `lgamma_`, CPU (inplace). */
 export function cpu_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2431,7 +2429,7 @@ export function cpu_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `lgamma.out`, CPU (out). */
 export function cpu_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2439,7 +2437,7 @@ export function cpu_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): 
 
 /** `digamma`, CPU (functional). */
 export function cpu_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2449,7 +2447,7 @@ export function cpu_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `digamma_`, CPU (inplace). */
 export function cpu_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2458,7 +2456,7 @@ export function cpu_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `digamma.out`, CPU (out). */
 export function cpu_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2466,7 +2464,7 @@ export function cpu_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor):
 
 /** `i0`, CPU (functional). */
 export function cpu_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2476,7 +2474,7 @@ export function cpu_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `i0_`, CPU (inplace). */
 export function cpu_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2485,7 +2483,7 @@ export function cpu_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `i0.out`, CPU (out). */
 export function cpu_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2493,7 +2491,7 @@ export function cpu_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tens
 
 /** `sinc`, CPU (functional). */
 export function cpu_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2503,7 +2501,7 @@ export function cpu_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinc_`, CPU (inplace). */
 export function cpu_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2512,7 +2510,7 @@ export function cpu_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinc.out`, CPU (out). */
 export function cpu_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2520,7 +2518,7 @@ export function cpu_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `sgn`, CPU (functional). */
 export function cpu_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2530,7 +2528,7 @@ export function cpu_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sgn_`, CPU (inplace). */
 export function cpu_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2539,7 +2537,7 @@ export function cpu_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sgn.out`, CPU (out). */
 export function cpu_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2547,7 +2545,7 @@ export function cpu_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `polygamma`, CPU (functional). */
 export function cpu_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   const fast = k.fast?.(n, self);
   if (fast) return fast;
   const iter = k.meta(null, n, self);
@@ -2557,7 +2555,7 @@ export function cpu_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Ten
 
 /** `polygamma.out`, CPU (out). */
 export function cpu_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   const iter = k.meta(out, n, self);
   k.impl(iter, n, self);
   return out;
@@ -2565,7 +2563,7 @@ export function cpu_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, 
 
 /** `hypot`, CPU (functional). */
 export function cpu_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2575,7 +2573,7 @@ export function cpu_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
 
 /** `hypot_`, CPU (inplace). */
 export function cpu_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2584,7 +2582,7 @@ export function cpu_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Te
 
 /** `hypot.out`, CPU (out). */
 export function cpu_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2592,7 +2590,7 @@ export function cpu_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, 
 
 /** `logaddexp`, CPU (functional). */
 export function cpu_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2602,7 +2600,7 @@ export function cpu_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `logaddexp.out`, CPU (out). */
 export function cpu_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2610,7 +2608,7 @@ export function cpu_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `logaddexp2`, CPU (functional). */
 export function cpu_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2620,7 +2618,7 @@ export function cpu_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `logaddexp2.out`, CPU (out). */
 export function cpu_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2628,7 +2626,7 @@ export function cpu_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Ten
 
 /** `nextafter`, CPU (functional). */
 export function cpu_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2638,7 +2636,7 @@ export function cpu_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `nextafter_`, CPU (inplace). */
 export function cpu_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2647,7 +2645,7 @@ export function cpu_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `nextafter.out`, CPU (out). */
 export function cpu_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2655,7 +2653,7 @@ export function cpu_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `heaviside`, CPU (functional). */
 export function cpu_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const fast = k.fast?.(self, values);
   if (fast) return fast;
   const iter = k.meta(null, self, values);
@@ -2665,7 +2663,7 @@ export function cpu_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor)
 
 /** `heaviside_`, CPU (inplace). */
 export function cpu_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(self, self, values);
   checkInplace(self, iter);
   k.impl(iter, self, values);
@@ -2674,7 +2672,7 @@ export function cpu_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor
 
 /** `heaviside.out`, CPU (out). */
 export function cpu_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(out, self, values);
   k.impl(iter, self, values);
   return out;
@@ -2682,7 +2680,7 @@ export function cpu_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Ten
 
 /** `xlogy.Tensor`, CPU (functional). */
 export function cpu_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2692,7 +2690,7 @@ export function cpu_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `xlogy_.Tensor`, CPU (inplace). */
 export function cpu_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2701,7 +2699,7 @@ export function cpu_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `xlogy.OutTensor`, CPU (out). */
 export function cpu_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2709,7 +2707,7 @@ export function cpu_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Te
 
 /** `copysign.out`, CPU (out). */
 export function cpu_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2717,7 +2715,7 @@ export function cpu_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `copysign.Tensor`, CPU (functional). */
 export function cpu_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2727,7 +2725,7 @@ export function cpu_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Te
 
 /** `copysign_.Tensor`, CPU (inplace). */
 export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -3230,9 +3228,9 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   sgn_out: cpu_sgn_out,
   polygamma: cpu_polygamma,
   polygamma_out: cpu_polygamma_out,
-  logit: UnaryOpsKernel.logit,
-  logit_: UnaryOpsKernel.logit_,
-  logit_out: UnaryOpsKernel.logitOut,
+  logit: UnaryOps.logit,
+  logit_: UnaryOps.logit_,
+  logit_out: UnaryOps.logitOut,
   hypot: cpu_hypot,
   hypot_: cpu_hypot_,
   hypot_out: cpu_hypot_out,
