@@ -2732,6 +2732,285 @@ export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: T
   return self;
 }
 
+/** `fmax`, CPU (functional). */
+export function cpu_fmax(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmax.out`, CPU (out). */
+export function cpu_fmax_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `fmin`, CPU (functional). */
+export function cpu_fmin(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmin.out`, CPU (out). */
+export function cpu_fmin_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `gcd.out`, CPU (out). */
+export function cpu_gcd_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `gcd`, CPU (functional). */
+export function cpu_gcd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gcd_`, CPU (inplace). */
+export function cpu_gcd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `lcm.out`, CPU (out). */
+export function cpu_lcm_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `lcm`, CPU (functional). */
+export function cpu_lcm(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lcm_`, CPU (inplace). */
+export function cpu_lcm_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `igamma.out`, CPU (out). */
+export function cpu_igamma_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `igamma`, CPU (functional). */
+export function cpu_igamma(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igamma_`, CPU (inplace). */
+export function cpu_igamma_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `igammac.out`, CPU (out). */
+export function cpu_igammac_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `igammac`, CPU (functional). */
+export function cpu_igammac(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igammac_`, CPU (inplace). */
+export function cpu_igammac_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor`, CPU (functional). */
+export function cpu_bitwise_left_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_left_shift_.Tensor`, CPU (inplace). */
+export function cpu_bitwise_left_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor_out`, CPU (out). */
+export function cpu_bitwise_left_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `bitwise_right_shift.Tensor`, CPU (functional). */
+export function cpu_bitwise_right_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_right_shift_.Tensor`, CPU (inplace). */
+export function cpu_bitwise_right_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_right_shift.Tensor_out`, CPU (out). */
+export function cpu_bitwise_right_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `erfc`, CPU (functional). */
+export function cpu_erfc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfc_`, CPU (inplace). */
+export function cpu_erfc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `erfc.out`, CPU (out). */
+export function cpu_erfc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `signbit`, CPU (functional). */
+export function cpu_signbit(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `signbit.out`, CPU (out). */
+export function cpu_signbit_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `isposinf`, CPU (functional). */
+export function cpu_isposinf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `isposinf.out`, CPU (out). */
+export function cpu_isposinf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `isneginf`, CPU (functional). */
+export function cpu_isneginf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `isneginf.out`, CPU (out). */
+export function cpu_isneginf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -3250,6 +3529,51 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   copysign_out: cpu_copysign_out,
   copysign_Tensor: cpu_copysign_Tensor,
   copysign__Tensor: cpu_copysign__Tensor,
+  fmax: cpu_fmax,
+  fmax_out: cpu_fmax_out,
+  fmin: cpu_fmin,
+  fmin_out: cpu_fmin_out,
+  gcd_out: cpu_gcd_out,
+  gcd: cpu_gcd,
+  gcd_: cpu_gcd_,
+  lcm_out: cpu_lcm_out,
+  lcm: cpu_lcm,
+  lcm_: cpu_lcm_,
+  igamma_out: cpu_igamma_out,
+  igamma: cpu_igamma,
+  igamma_: cpu_igamma_,
+  igammac_out: cpu_igammac_out,
+  igammac: cpu_igammac,
+  igammac_: cpu_igammac_,
+  __lshift___Scalar: BinaryOps.lshift,
+  __lshift___Tensor: BinaryOps.lshift,
+  __ilshift___Scalar: BinaryOps.ilshift,
+  __ilshift___Tensor: BinaryOps.ilshift,
+  bitwise_left_shift_Tensor: cpu_bitwise_left_shift_Tensor,
+  bitwise_left_shift__Tensor: cpu_bitwise_left_shift__Tensor,
+  bitwise_left_shift_Tensor_out: cpu_bitwise_left_shift_Tensor_out,
+  __rshift___Scalar: BinaryOps.rshift,
+  __rshift___Tensor: BinaryOps.rshift,
+  __irshift___Scalar: BinaryOps.irshift,
+  __irshift___Tensor: BinaryOps.irshift,
+  bitwise_right_shift_Tensor: cpu_bitwise_right_shift_Tensor,
+  bitwise_right_shift__Tensor: cpu_bitwise_right_shift__Tensor,
+  bitwise_right_shift_Tensor_out: cpu_bitwise_right_shift_Tensor_out,
+  floor_divide: BinaryOps.floorDivide,
+  floor_divide__Tensor: BinaryOps.floorDivide_,
+  floor_divide_out: BinaryOps.floorDivideOut,
+  rsub_Tensor: BinaryOps.rsub,
+  erfc: cpu_erfc,
+  erfc_: cpu_erfc_,
+  erfc_out: cpu_erfc_out,
+  signbit: cpu_signbit,
+  signbit_out: cpu_signbit_out,
+  isposinf: cpu_isposinf,
+  isposinf_out: cpu_isposinf_out,
+  isneginf: cpu_isneginf,
+  isneginf_out: cpu_isneginf_out,
+  frexp_Tensor_out: UnaryOps.frexpOut,
+  mvlgamma_out: UnaryOps.mvlgammaOut,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

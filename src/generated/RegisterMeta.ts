@@ -2229,6 +2229,230 @@ function meta_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
   return self;
 }
 
+/** `fmax`, Meta (functional). */
+function meta_fmax(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmax.out`, Meta (out). */
+function meta_fmax_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `fmin`, Meta (functional). */
+function meta_fmin(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmin.out`, Meta (out). */
+function meta_fmin_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gcd.out`, Meta (out). */
+function meta_gcd_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gcd`, Meta (functional). */
+function meta_gcd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gcd_`, Meta (inplace). */
+function meta_gcd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lcm.out`, Meta (out). */
+function meta_lcm_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `lcm`, Meta (functional). */
+function meta_lcm(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lcm_`, Meta (inplace). */
+function meta_lcm_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `igamma.out`, Meta (out). */
+function meta_igamma_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `igamma`, Meta (functional). */
+function meta_igamma(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igamma_`, Meta (inplace). */
+function meta_igamma_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `igammac.out`, Meta (out). */
+function meta_igammac_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `igammac`, Meta (functional). */
+function meta_igammac(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igammac_`, Meta (inplace). */
+function meta_igammac_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor`, Meta (functional). */
+function meta_bitwise_left_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_left_shift_.Tensor`, Meta (inplace). */
+function meta_bitwise_left_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor_out`, Meta (out). */
+function meta_bitwise_left_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `bitwise_right_shift.Tensor`, Meta (functional). */
+function meta_bitwise_right_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_right_shift_.Tensor`, Meta (inplace). */
+function meta_bitwise_right_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_right_shift.Tensor_out`, Meta (out). */
+function meta_bitwise_right_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `erfc`, Meta (functional). */
+function meta_erfc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfc_`, Meta (inplace). */
+function meta_erfc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `erfc.out`, Meta (out). */
+function meta_erfc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `signbit`, Meta (functional). */
+function meta_signbit(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `signbit.out`, Meta (out). */
+function meta_signbit_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `isposinf`, Meta (functional). */
+function meta_isposinf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `isposinf.out`, Meta (out). */
+function meta_isposinf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `isneginf`, Meta (functional). */
+function meta_isneginf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `isneginf.out`, Meta (out). */
+function meta_isneginf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  k.meta(out, self);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2739,6 +2963,37 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   copysign_out: meta_copysign_out,
   copysign_Tensor: meta_copysign_Tensor,
   copysign__Tensor: meta_copysign__Tensor,
+  fmax: meta_fmax,
+  fmax_out: meta_fmax_out,
+  fmin: meta_fmin,
+  fmin_out: meta_fmin_out,
+  gcd_out: meta_gcd_out,
+  gcd: meta_gcd,
+  gcd_: meta_gcd_,
+  lcm_out: meta_lcm_out,
+  lcm: meta_lcm,
+  lcm_: meta_lcm_,
+  igamma_out: meta_igamma_out,
+  igamma: meta_igamma,
+  igamma_: meta_igamma_,
+  igammac_out: meta_igammac_out,
+  igammac: meta_igammac,
+  igammac_: meta_igammac_,
+  bitwise_left_shift_Tensor: meta_bitwise_left_shift_Tensor,
+  bitwise_left_shift__Tensor: meta_bitwise_left_shift__Tensor,
+  bitwise_left_shift_Tensor_out: meta_bitwise_left_shift_Tensor_out,
+  bitwise_right_shift_Tensor: meta_bitwise_right_shift_Tensor,
+  bitwise_right_shift__Tensor: meta_bitwise_right_shift__Tensor,
+  bitwise_right_shift_Tensor_out: meta_bitwise_right_shift_Tensor_out,
+  erfc: meta_erfc,
+  erfc_: meta_erfc_,
+  erfc_out: meta_erfc_out,
+  signbit: meta_signbit,
+  signbit_out: meta_signbit_out,
+  isposinf: meta_isposinf,
+  isposinf_out: meta_isposinf_out,
+  isneginf: meta_isneginf,
+  isneginf_out: meta_isneginf_out,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, erfcBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgSvdBackward, log10Backward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -6108,7 +6108,216 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:887). */
+/** Backward of `fmax` (derivatives.yaml:885). */
+export class FmaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = fmaxBackward(grad, self, other, true);
+    if (this.shouldComputeOutput(1)) out[1] = fmaxBackward(grad, self, other, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `fmin` (derivatives.yaml:889). */
+export class FminBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FminBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = fminBackward(grad, self, other, true);
+    if (this.shouldComputeOutput(1)) out[1] = fminBackward(grad, self, other, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `erfc` (derivatives.yaml:893). */
+export class ErfcBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ErfcBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = erfcBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `frexp.Tensor` (derivatives.yaml:896). */
+export class FrexpBackward0 extends Node {
+  exponent_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FrexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const exponent = this.exponent_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = frexpBackward(grad, exponent);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.exponent_.reset();
+  }
+}
+
+/** Backward of `igamma` (derivatives.yaml:900). */
+export class IgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("igamma: input");
+    if (this.shouldComputeOutput(1)) out[1] = igammaOtherBackward(grad, self, other, 1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `igammac` (derivatives.yaml:904). */
+export class IgammacBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IgammacBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("igammac: input");
+    if (this.shouldComputeOutput(1)) out[1] = igammaOtherBackward(grad, self, other, -1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `mvlgamma` (derivatives.yaml:908). */
+export class MvlgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
+
+  name(): string {
+    return 'MvlgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    if (this.shouldComputeOutput(0)) out[0] = mvlgammaBackward(grad, self, p);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `rsub.Tensor` (derivatives.yaml:911). */
+export class RsubBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
+
+  name(): string {
+    return 'RsubBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(at.neg(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = grad;
+    return out;
+  }
+}
+
+/** Backward of `rsub.Scalar` (derivatives.yaml:915). */
+export class RsubBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
+
+  name(): string {
+    return 'RsubBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(at.neg(grad), alpha);
+    return out;
+  }
+}
+
+/** Backward of `nansum` (derivatives.yaml:920). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6134,7 +6343,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:890). */
+/** Backward of `var_mean.correction` (derivatives.yaml:923). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6161,7 +6370,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:893). */
+/** Backward of `std_mean.correction` (derivatives.yaml:926). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6191,7 +6400,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:896). */
+/** Backward of `aminmax` (derivatives.yaml:929). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6222,7 +6431,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:899). */
+/** Backward of `median` (derivatives.yaml:932). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6247,7 +6456,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:902). */
+/** Backward of `median.dim` (derivatives.yaml:935). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6275,7 +6484,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:906). */
+/** Backward of `nanmedian` (derivatives.yaml:939). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6300,7 +6509,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:909). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:942). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6328,7 +6537,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:913). */
+/** Backward of `mode` (derivatives.yaml:946). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6356,7 +6565,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:917). */
+/** Backward of `kthvalue` (derivatives.yaml:950). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6384,7 +6593,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:921). */
+/** Backward of `cummax` (derivatives.yaml:954). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -6411,7 +6620,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:925). */
+/** Backward of `cummin` (derivatives.yaml:958). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -6438,7 +6647,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:929). */
+/** Backward of `logcumsumexp` (derivatives.yaml:962). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -6465,7 +6674,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:934). */
+/** Backward of `rot90` (derivatives.yaml:967). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -6485,7 +6694,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:937). */
+/** Backward of `diag_embed` (derivatives.yaml:970). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -6507,7 +6716,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:940). */
+/** Backward of `block_diag` (derivatives.yaml:973). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -6531,7 +6740,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:943). */
+/** Backward of `trace` (derivatives.yaml:976). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -6549,7 +6758,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:946). */
+/** Backward of `linalg_cross` (derivatives.yaml:979). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -6577,7 +6786,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:951). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:984). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -6615,7 +6824,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:955). */
+/** Backward of `index_reduce` (derivatives.yaml:988). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -6653,7 +6862,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:959). */
+/** Backward of `index_add` (derivatives.yaml:992). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6684,7 +6893,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:963). */
+/** Backward of `index_copy` (derivatives.yaml:996). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6713,7 +6922,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:967). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1000). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6737,7 +6946,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:970). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1003). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -6762,7 +6971,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:974). */
+/** Backward of `put` (derivatives.yaml:1007). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -6792,7 +7001,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:978). */
+/** Backward of `take` (derivatives.yaml:1011). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -6816,7 +7025,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:981). */
+/** Backward of `masked_scatter` (derivatives.yaml:1014). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -6841,7 +7050,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:985). */
+/** Backward of `slice_scatter` (derivatives.yaml:1018). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -6872,7 +7081,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:989). */
+/** Backward of `select_scatter` (derivatives.yaml:1022). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -6899,7 +7108,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:993). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1026). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -6928,7 +7137,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:997). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1030). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -6955,7 +7164,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1001). */
+/** Backward of `unfold` (derivatives.yaml:1034). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -6979,7 +7188,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1004). */
+/** Backward of `unfold_backward` (derivatives.yaml:1037). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7001,7 +7210,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1007). */
+/** Backward of `im2col` (derivatives.yaml:1040). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7027,7 +7236,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1010). */
+/** Backward of `col2im` (derivatives.yaml:1043). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7051,7 +7260,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1014). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1047). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7069,7 +7278,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1017). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1050). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7087,7 +7296,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1020). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1053). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7105,7 +7314,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1023). */
+/** Backward of `glu` (derivatives.yaml:1056). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7129,7 +7338,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1026). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1059). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7156,7 +7365,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1029). */
+/** Backward of `dist` (derivatives.yaml:1062). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -12904,6 +13113,489 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
     return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
+  fmax: kernel('fmax', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new FmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fmax_out: kernel('fmax_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmax'));
+    return ops.fmax_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  fmin: kernel('fmin', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new FminBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fmin_out: kernel('fmin_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmin'));
+    return ops.fmin_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  gcd_out: kernel('gcd_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gcd'));
+    return ops.gcd_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  gcd: kernel('gcd', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  gcd_: kernel('gcd_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  lcm_out: kernel('lcm_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lcm'));
+    return ops.lcm_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  lcm: kernel('lcm', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  lcm_: kernel('lcm_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  igamma_out: kernel('igamma_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igamma'));
+    return ops.igamma_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  igamma: kernel('igamma', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  igamma_: kernel('igamma_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  igammac_out: kernel('igammac_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igammac'));
+    return ops.igammac_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  igammac: kernel('igammac', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammacBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  igammac_: kernel('igammac_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammacBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __lshift___Scalar: kernel('__lshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __lshift___Tensor: kernel('__lshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __ilshift___Scalar: kernel('__ilshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __ilshift___Tensor: kernel('__ilshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor: kernel('bitwise_left_shift_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_left_shift__Tensor: kernel('bitwise_left_shift__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor_out: kernel('bitwise_left_shift_Tensor_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
+    return ops.bitwise_left_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_left_shift_Tensor_Scalar: kernel('bitwise_left_shift_Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_left_shift__Tensor_Scalar: kernel('bitwise_left_shift__Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor_Scalar_out: kernel('bitwise_left_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
+    return ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_left_shift_Scalar_Tensor: kernel('bitwise_left_shift_Scalar_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(other)]);
+    const result = ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __rshift___Scalar: kernel('__rshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __rshift___Tensor: kernel('__rshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __irshift___Scalar: kernel('__irshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __irshift___Tensor: kernel('__irshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor: kernel('bitwise_right_shift_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_right_shift__Tensor: kernel('bitwise_right_shift__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor_out: kernel('bitwise_right_shift_Tensor_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
+    return ops.bitwise_right_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_right_shift_Tensor_Scalar: kernel('bitwise_right_shift_Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_right_shift__Tensor_Scalar: kernel('bitwise_right_shift__Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor_Scalar_out: kernel('bitwise_right_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
+    return ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_right_shift_Scalar_Tensor: kernel('bitwise_right_shift_Scalar_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(other)]);
+    const result = ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide: kernel('floor_divide', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide__Tensor: kernel('floor_divide__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  floor_divide_out: kernel('floor_divide_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor_divide'));
+    return ops.floor_divide_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  floor_divide_Scalar: kernel('floor_divide_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide__Scalar: kernel('floor_divide__Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  rsub_Tensor: kernel('rsub_Tensor', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new RsubBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rsub_Scalar: kernel('rsub_Scalar', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new RsubBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfc: kernel('erfc', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfcBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfc_: kernel('erfc_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfcBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  erfc_out: kernel('erfc_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfc'));
+    return ops.erfc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  signbit: kernel('signbit', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('signbit'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  signbit_out: kernel('signbit_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('signbit'));
+    return ops.signbit_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  isposinf: kernel('isposinf', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isposinf'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isposinf_out: kernel('isposinf_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isposinf'));
+    return ops.isposinf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  isneginf: kernel('isneginf', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isneginf'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isneginf_out: kernel('isneginf_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isneginf'));
+    return ops.isneginf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  frexp_Tensor: kernel('frexp_Tensor', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new FrexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result[0], gradFn, 0);
+    gradFn.exponent_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  frexp_Tensor_out: kernel('frexp_Tensor_out', (ks, self, mantissa, exponent) => {
+    if (anyRequiresGrad(self, mantissa, exponent)) throw new Error(OUT_NOT_DIFFERENTIABLE('frexp'));
+    return ops.frexp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, mantissa, exponent);
+  }),
+  mvlgamma_out: kernel('mvlgamma_out', (ks, self, p, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mvlgamma'));
+    return ops.mvlgamma_out.redispatch(ks.and(afterAutogradKeyset), self, p, out);
+  }),
+  mvlgamma: kernel('mvlgamma', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new MvlgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    const result = ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new MvlgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.p_ = p;
+    const result = ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
@@ -15175,6 +15867,172 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
     const result = ops.ldexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
     out.bumpVersion();
+    return result;
+  }),
+  fmax_out: kernel('fmax_out', (ks, self, other, out) => {
+    const result = ops.fmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  fmin_out: kernel('fmin_out', (ks, self, other, out) => {
+    const result = ops.fmin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gcd_out: kernel('gcd_out', (ks, self, other, out) => {
+    const result = ops.gcd_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gcd_: kernel('gcd_', (ks, self, other) => {
+    const result = ops.gcd_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  lcm_out: kernel('lcm_out', (ks, self, other, out) => {
+    const result = ops.lcm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lcm_: kernel('lcm_', (ks, self, other) => {
+    const result = ops.lcm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  igamma_out: kernel('igamma_out', (ks, self, other, out) => {
+    const result = ops.igamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  igamma_: kernel('igamma_', (ks, self, other) => {
+    const result = ops.igamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  igammac_out: kernel('igammac_out', (ks, self, other, out) => {
+    const result = ops.igammac_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  igammac_: kernel('igammac_', (ks, self, other) => {
+    const result = ops.igammac_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __ilshift___Scalar: kernel('__ilshift___Scalar', (ks, self, other) => {
+    const result = ops.__ilshift___Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __ilshift___Tensor: kernel('__ilshift___Tensor', (ks, self, other) => {
+    const result = ops.__ilshift___Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift__Tensor: kernel('bitwise_left_shift__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift_Tensor_out: kernel('bitwise_left_shift_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_left_shift_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift__Tensor_Scalar: kernel('bitwise_left_shift__Tensor_Scalar', (ks, self, other) => {
+    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift_Tensor_Scalar_out: kernel('bitwise_left_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  __irshift___Scalar: kernel('__irshift___Scalar', (ks, self, other) => {
+    const result = ops.__irshift___Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __irshift___Tensor: kernel('__irshift___Tensor', (ks, self, other) => {
+    const result = ops.__irshift___Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift__Tensor: kernel('bitwise_right_shift__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift_Tensor_out: kernel('bitwise_right_shift_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_right_shift_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift__Tensor_Scalar: kernel('bitwise_right_shift__Tensor_Scalar', (ks, self, other) => {
+    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift_Tensor_Scalar_out: kernel('bitwise_right_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  floor_divide__Tensor: kernel('floor_divide__Tensor', (ks, self, other) => {
+    const result = ops.floor_divide__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  floor_divide_out: kernel('floor_divide_out', (ks, self, other, out) => {
+    const result = ops.floor_divide_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  floor_divide__Scalar: kernel('floor_divide__Scalar', (ks, self, other) => {
+    const result = ops.floor_divide__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  erfc_: kernel('erfc_', (ks, self) => {
+    const result = ops.erfc_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  erfc_out: kernel('erfc_out', (ks, self, out) => {
+    const result = ops.erfc_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  signbit_out: kernel('signbit_out', (ks, self, out) => {
+    const result = ops.signbit_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isposinf_out: kernel('isposinf_out', (ks, self, out) => {
+    const result = ops.isposinf_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isneginf_out: kernel('isneginf_out', (ks, self, out) => {
+    const result = ops.isneginf_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  frexp_Tensor_out: kernel('frexp_Tensor_out', (ks, self, mantissa, exponent) => {
+    const result = ops.frexp_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mantissa, exponent);
+    mantissa.bumpVersion();
+    exponent.bumpVersion();
+    return result;
+  }),
+  mvlgamma_out: kernel('mvlgamma_out', (ks, self, p, out) => {
+    const result = ops.mvlgamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, out);
+    out.bumpVersion();
+    return result;
+  }),
+  mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
+    const result = ops.mvlgamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p);
+    self.bumpVersion();
     return result;
   }),
   nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {

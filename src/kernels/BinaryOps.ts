@@ -24,17 +24,24 @@ import {
   divTrueKernel,
   divTrueModeKernel,
   eqKernel,
+  fmaxKernel,
+  fminKernel,
   fmodKernel,
+  gcdKernel,
   geKernel,
   gtKernel,
   heavisideKernel,
   hypotKernel,
+  igammaKernel,
+  igammacKernel,
+  lcmKernel,
   leKernel,
   logaddexp2Kernel,
   logaddexpKernel,
   logicalAndKernel,
   logicalOrKernel,
   logicalXorKernel,
+  lshiftKernel,
   ltKernel,
   maximumKernel,
   minimumKernel,
@@ -43,6 +50,7 @@ import {
   neKernel,
   nextafterKernel,
   remainderKernel,
+  rshiftKernel,
   xlogyKernel,
 } from './BinaryOpsKernel.js';
 import { noComplex } from './Pow.js';
@@ -496,4 +504,102 @@ export function floatPowerScalarOut(_ks: DispatchKeySet, self: Num, exponent: Te
   const dtype = powerDtype(isComplexNum(self) || isComplexType(exponent.scalarType));
   checkOut(out, dtype);
   return aten().pow_Scalar_out.call(Number(self), toDtype(exponent, dtype), out);
+}
+
+// ---- fmax, fmin, gcd, lcm, igamma, igammac (structured, as in PyTorch) -------------------------------------
+
+/** `fmax.out`: maximum that ignores a NaN operand; complex rejected by the meta step. */
+export const fmaxStructured = maxMin('fmax', fmaxKernel);
+/** `fmin.out`. */
+export const fminStructured = maxMin('fmin', fminKernel);
+/** `gcd.out`: integers only. */
+export const gcdStructured = binaryStructured(gcdKernel);
+/** `lcm.out`: integers only. */
+export const lcmStructured = binaryStructured(lcmKernel);
+/** `igamma.out`: the regularised lower incomplete gamma function P(self, other) (IncompleteGamma.ts). */
+export const igammaStructured = binaryStructured(igammaKernel);
+/** `igammac.out`: Q(self, other) = 1 - P(self, other). */
+export const igammacStructured = binaryStructured(igammacKernel);
+
+// ---- bitwise_left_shift / bitwise_right_shift, __lshift__ / __rshift__ (Note [Shifts of each width]) ----------
+
+const lshiftK = scalarOverloads(lshiftKernel);
+const rshiftK = scalarOverloads(rshiftKernel);
+
+/** `bitwise_left_shift.Tensor_out` (structured). */
+export const bitwiseLeftShiftStructured = binaryStructured(lshiftKernel);
+export const bitwiseLeftShiftTensorScalar = lshiftK.fnScalar;
+export const bitwiseLeftShiftTensorScalar_ = lshiftK.inplaceScalar;
+export const bitwiseLeftShiftTensorScalarOut = lshiftK.outScalar;
+export const bitwiseLeftShiftScalarTensor = lshiftK.scalarTensor;
+/** `bitwise_right_shift.Tensor_out` (structured). */
+export const bitwiseRightShiftStructured = binaryStructured(rshiftKernel);
+export const bitwiseRightShiftTensorScalar = rshiftK.fnScalar;
+export const bitwiseRightShiftTensorScalar_ = rshiftK.inplaceScalar;
+export const bitwiseRightShiftTensorScalarOut = rshiftK.outScalar;
+export const bitwiseRightShiftScalarTensor = rshiftK.scalarTensor;
+
+/** `__lshift__.Tensor` / `__lshift__.Scalar`: the shift's binary_op iterator and loop. */
+export function lshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(lshiftKernel, null, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function ilshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(lshiftKernel, self, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function rshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(rshiftKernel, null, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function irshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(rshiftKernel, self, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+
+// ---- floor_divide, true_divide, rsub ------------------------------------------------------------------------
+
+/** `floor_divide`: a binary_op iterator and div_floor's loop (integers stay integers). */
+function floorDivideImpl(out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(out, self, other);
+  if (!iter.isMeta) divRoundingKernel(iter, 'floor');
+  return iter.output() as Tensor;
+}
+export function floorDivide(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return floorDivideImpl(null, self, other);
+}
+export function floorDivide_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return floorDivideImpl(self, self, other);
+}
+export function floorDivideOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return floorDivideImpl(out, self, other);
+}
+/** `floor_divide.Scalar` (CompositeExplicitAutograd): floor_divide of the wrapped number. */
+export function floorDivideScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().floor_divide.call(self, wrapScalar(other));
+}
+export function floorDivideScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().floor_divide__Tensor.call(self, wrapScalar(other));
+}
+
+/** `true_divide` (CompositeImplicitAutograd): div. */
+export function trueDivide(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().div_Tensor.call(self, other);
+}
+export function trueDivide_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().div__Tensor.call(self, other);
+}
+export function trueDivideOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return aten().div_out.call(self, other, out);
+}
+export function trueDivideScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().div_Scalar.call(self, other);
+}
+export function trueDivideScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().div__Tensor.call(self, wrapScalar(other));
+}
+
+/** `rsub.Tensor`: other - alpha * self (sub with the operands swapped). */
+export function rsub(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: Num = 1): Tensor {
+  return aten().sub_Tensor.call(other, self, alpha);
+}
+/** `rsub.Scalar` (CompositeExplicitAutograd): other - alpha * self for a number other. */
+export function rsubScalar(_ks: DispatchKeySet, self: Tensor, other: Num, alpha: Num = 1): Tensor {
+  return aten().sub_Tensor.call(wrapScalar(other), self, alpha);
 }

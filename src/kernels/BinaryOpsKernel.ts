@@ -19,6 +19,7 @@ import {
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
+import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
@@ -244,7 +245,10 @@ export const divTrueModeKernel: BinaryLoop = (iter) => cpuKernel(iter, (a, b) =>
 
 /** div_trunc_kernel / div_floor_kernel: integers raise ZeroDivisionError for a division by zero. */
 export function divRoundingKernel(iter: TensorIterator, roundingMode: 'trunc' | 'floor'): void {
-  if (isFloatingType(iter.commonDtype)) {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (isComplexType(d) || d === ScalarType.Bool) throw notImplementedForDtype(`div_${roundingMode}_cpu`, d);
+  if (isFloatingType(d)) {
     cpuKernel(iter, roundingMode === 'trunc' ? (a, b) => Math.trunc(a / b) : divFloorFloating);
   } else {
     cpuKernel(iter, (a, b) => {
@@ -486,3 +490,76 @@ export const heavisideKernel: BinaryLoop = (iter) => {
   if (iter.isMeta) return;
   cpuKernel(iter, (a, b) => (a === 0 ? b : (a as number) > 0 ? 1 : 0));
 };
+
+// ---------------------------------------------------------------------------------------------------
+// fmax / fmin (NaN ignored unless both are NaN), gcd / lcm, the shifts, igamma / igammac
+// ---------------------------------------------------------------------------------------------------
+
+const fmaxOp: ScalarOp = (a, b) => (a !== a ? b : b !== b ? a : a < b ? b : a);
+const fminOp: ScalarOp = (a, b) => (a !== a ? b : b !== b ? a : b < a ? b : a);
+
+/** fmax_kernel / fmin_kernel: floats ignore a NaN operand; other dtypes are maximum / minimum. */
+function fmaxFminLoop(floatOp: ScalarOp, otherOp: ScalarOp): BinaryLoop {
+  return (iter) => {
+    if (iter.isMeta) return;
+    cpuKernel(iter, isFloatingType(iter.commonDtype) ? floatOp : otherOp);
+  };
+}
+export const fmaxKernel = fmaxFminLoop(fmaxOp, maxOp);
+export const fminKernel = fmaxFminLoop(fminOp, minOp);
+
+/** calc_gcd: Euclid's algorithm on the absolute values. */
+function gcdOp(x: number, y: number): number {
+  let a = Math.abs(x);
+  let b = Math.abs(y);
+  while (a !== 0) {
+    const c = a;
+    a = b % a;
+    b = c;
+  }
+  return b;
+}
+
+/** An integral-only kernel (AT_DISPATCH_INTEGRAL_TYPES on the common dtype: bool is rejected too). */
+function integralLoop(name: string, op: ScalarOp): BinaryLoop {
+  return (iter) => {
+    if (iter.isMeta) return;
+    const d = iter.commonDtype;
+    if (!isIntegralType(d, false)) throw notImplementedForDtype(name, d);
+    cpuKernel(iter, op);
+  };
+}
+export const gcdKernel = integralLoop('gcd_cpu', gcdOp as ScalarOp);
+/** lcm_kernel: |a / gcd * b|, 0 when the gcd is 0. */
+export const lcmKernel = integralLoop('lcm_cpu', ((a: number, b: number) => {
+  const g = gcdOp(a, b);
+  return g === 0 ? 0 : Math.abs((a / g) * b);
+}) as ScalarOp);
+
+// Note [Shifts of each width]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// lshift_kernel / rshift_kernel work in the dtype's width: a count that is negative (read as signed) or at
+// least the width gives 0 for a left shift and the sign fill (a >> (width - 1), or 0 for uint8) for a right
+// shift; a left shift goes through the unsigned type, so bits shifted out are lost and the result wraps to
+// the dtype. The values go through BigInt (int64 lives in a double: Note [Typed storage of each dtype]).
+function shiftLoop(name: string, left: boolean): BinaryLoop {
+  return (iter) => {
+    if (iter.isMeta) return;
+    const d = iter.dtype(0);
+    if (!isIntegralType(d, false)) throw notImplementedForDtype(name, d);
+    const bits = elementSize(d) * 8;
+    const signed = d !== ScalarType.Byte;
+    const wrap = (v: bigint): number => Number(signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v));
+    const maxShift = left ? bits : bits - (signed ? 1 : 0);
+    cpuKernel(iter, (a, b) => {
+      const count = BigInt.asIntN(bits, BigInt(b));
+      if (left) return count < 0n || b >= maxShift ? 0 : wrap(BigInt(a) << count);
+      return wrap(BigInt(a) >> (count < 0n || b >= maxShift ? BigInt(maxShift) : count));
+    });
+  };
+}
+export const lshiftKernel = shiftLoop('lshift_cpu', true);
+export const rshiftKernel = shiftLoop('rshift_cpu', false);
+
+export const igammaKernel: BinaryLoop = floatingLoop('igamma_cpu', igammaOp as ScalarOp);
+export const igammacKernel: BinaryLoop = floatingLoop('igammac_cpu', igammacOp as ScalarOp);

@@ -351,3 +351,34 @@ export function erfReducedFloat(x: number): number {
   const v = fmaf(f(-e * t), r, 1);
   return x < 0 || Object.is(x, -0) ? -v : v;
 }
+
+/** The complementary error function in double (fdlibm's erfc: the same approximations as erf, < 1 ulp). */
+export function erfcDouble(x: number): number {
+  if (Number.isNaN(x)) return x;
+  if (x === Infinity) return 0;
+  if (x === -Infinity) return 2;
+  const ax = Math.abs(x);
+  if (ax < 0.84375) {
+    if (ax < 2 ** -56) return 1 - x;
+    const z = x * x;
+    const y = poly(PP, z) / poly(QQ, z);
+    if (x < 0.25) return 1 - (x + x * y);
+    return 0.5 - (x * y + (x - 0.5));
+  }
+  if (ax < 1.25) {
+    const s = ax - 1;
+    const pq = poly(PA, s) / poly(QA, s);
+    return x >= 0 ? 1 - ERX - pq : 1 + (ERX + pq);
+  }
+  if (ax >= 28) return x > 0 ? 0 : 2;
+  if (x < -6) return 2;
+  const s = 1 / (ax * ax);
+  const big = ax >= 1 / 0.35;
+  const R = big ? poly(RB, s) : poly(RA, s);
+  const S = big ? poly(SB, s) : poly(SA, s);
+  erfBits[0] = ax;
+  erfWords[0] = 0;
+  const z = erfBits[0] as number;
+  const r = Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + R / S);
+  return x > 0 ? r / ax : 2 - r / ax;
+}

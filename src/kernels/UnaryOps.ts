@@ -7,7 +7,18 @@
 // native_functions.yaml) and the wrappers. The loops are UnaryOpsKernel.ts (native/cpu/UnaryOpsKernel.cpp).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import {
+  ScalarType,
+  typeMetaName,
+  isComplexType,
+  isFloatingType,
+  isIntegralType,
+  scalarTypeToString,
+  toRealValueType,
+} from '../c10/ScalarType.js';
+import { canCast } from '../iter/resultType.js';
+import { resizeOutput } from '../iter/Resize.js';
+import { getDefaultDtype } from '../tensor/defaults.js';
 import { TensorIterator, TensorIteratorConfig } from '../iter/index.js';
 import { aten } from '../generated/Operators.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
@@ -20,13 +31,17 @@ import {
   type UnarySpec,
   absComplexKernel,
   bitwiseNotKernel,
+  frexpKernel,
   i1Kernel,
+  isneginfKernel,
+  isposinfKernel,
   logicalNotKernel,
   logitKernel,
   nanToNumKernel,
   polygammaKernel,
   roundDecimalsKernel,
   runLoop,
+  signbitKernel,
 } from './UnaryOpsKernel.js';
 
 /**
@@ -151,6 +166,7 @@ export const digammaStructured = structured('digamma');
 export const i0Structured = structured('i0');
 export const sincStructured = structured('sinc');
 export const sgnStructured = structured('sgn');
+export const erfcStructured = structured('erfc');
 
 // ---- abs: complex inputs give real results ---------------------------------------------------------
 
@@ -329,3 +345,114 @@ export const deg2radOut = d2r.out;
 export const rad2deg = r2d.fn;
 export const rad2deg_ = r2d.inplace;
 export const rad2degOut = r2d.out;
+
+// ---- signbit, isposinf, isneginf (build_borrowing_unary_force_boolean_op) -------------------------------------
+
+/** A unary iterator whose result is bool (unless out= says otherwise), the input read in its own dtype. */
+function unaryForceBooleanOp(out: Tensor | null, self: Tensor): TensorIterator {
+  const config = new TensorIteratorConfig().setCheckMemOverlap(true).checkAllSameDtype(false).addOutput(out).addConstInput(self);
+  if (out === null) config.declareStaticDtype(ScalarType.Bool);
+  return config.build();
+}
+
+/** `signbit.out` (structured): the sign bit of each element; complex inputs are rejected. */
+export const signbitStructured: StructuredKernel<[self: Tensor]> = {
+  meta(out, self) {
+    if (isComplexType(self.scalarType)) throw new Error('signbit is not implemented for complex tensors.');
+    return unaryForceBooleanOp(out, self);
+  },
+  impl: signbitKernel,
+};
+
+function infinityCheck(name: string): StructuredKernel<[self: Tensor]> {
+  return {
+    meta(out, self) {
+      if (isComplexType(self.scalarType)) throw new Error(`${name} does not support complex inputs.`);
+      if (out !== null && out.scalarType !== ScalarType.Bool) throw new Error(`${name} does not support non-boolean outputs.`);
+      return unaryForceBooleanOp(out, self);
+    },
+    // integers are never infinite (PyTorch fills the result with false; the loop gives the same)
+    impl: name === 'isposinf' ? isposinfKernel : isneginfKernel,
+  };
+}
+/** `isposinf.out` (structured). */
+export const isposinfStructured = infinityCheck('isposinf');
+/** `isneginf.out` (structured). */
+export const isneginfStructured = infinityCheck('isneginf');
+
+// ---- isreal, positive (CompositeImplicitAutograd) -----------------------------------------------------------
+
+/** `isreal`: true everywhere for a real tensor, else `imag(self) == 0`. */
+export function isreal(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (!isComplexType(self.scalarType)) return aten().ones_like.call(self, ScalarType.Bool, null, null, null, null);
+  return aten().eq_Scalar.call(aten().imag.call(self), 0);
+}
+
+/** `positive`: self itself; bool tensors are rejected. */
+export function positive(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (self.scalarType === ScalarType.Bool) throw new Error('The `+` operator, on a bool tensor is not supported.');
+  return self;
+}
+
+// ---- frexp ----------------------------------------------------------------------------------------------------
+
+/** `frexp.Tensor_out`: mantissa (self's dtype) and int32 exponent with x = mantissa * 2^exponent. */
+export function frexpOut(_ks: DispatchKeySet, self: Tensor, mantissa: Tensor, exponent: Tensor): [Tensor, Tensor] {
+  if (!isFloatingType(self.scalarType)) throw new Error('torch.frexp() only supports floating-point dtypes');
+  if (mantissa.scalarType !== self.scalarType) {
+    throw new Error(
+      `torch.frexp() expects mantissa to have dtype ${typeMetaName(self.scalarType)} but got ${typeMetaName(mantissa.scalarType)}`,
+    );
+  }
+  if (exponent.scalarType !== ScalarType.Int) {
+    throw new Error(`torch.frexp() expects exponent to have int dtype but got ${typeMetaName(exponent.scalarType)}`);
+  }
+  const config = (out: Tensor): TensorIterator =>
+    new TensorIteratorConfig().setCheckMemOverlap(true).checkAllSameDtype(false).addOutput(out).addConstInput(self).build();
+  frexpKernel(config(mantissa), config(exponent));
+  return [mantissa, exponent];
+}
+
+/** `frexp.Tensor` (CompositeExplicitAutograd): frexp.Tensor_out's kernel into fresh results (below autograd). */
+export function frexp(ks: DispatchKeySet, self: Tensor): [Tensor, Tensor] {
+  const mantissa = aten().empty_like.call(self, null, null, null, null, null);
+  const exponent = aten().empty_like.call(self, ScalarType.Int, null, null, null, null);
+  return frexpOut(ks, self, mantissa, exponent);
+}
+
+// ---- mvlgamma (CompositeExplicitAutograd) -------------------------------------------------------------------
+
+function mvlgammaCheck(self: Tensor, p: number): void {
+  if (self.scalarType === ScalarType.Bool) throw new Error('The input tensor may not be a boolean tensor.');
+  if (p < 1) throw new Error('p has to be greater than or equal to 1');
+}
+
+/** sum_{i<p} lgamma(self - i/2) + p (p - 1) / 4 log(pi), through arange, lgamma and sum as UnaryOps.cpp. */
+function mvlgammaOf(self: Tensor, p: number): Tensor {
+  const dtype = isIntegralType(self.scalarType, true) ? getDefaultDtype() : self.scalarType;
+  let args = aten().arange_start_step.call(-p * 0.5 + 0.5, 0.5, 0.5, dtype, null, self.device, null);
+  args = aten().add_Tensor.call(args, aten().unsqueeze.call(self, -1), 1);
+  const p2SubP = p * (p - 1);
+  const summed = aten().sum_dim_IntList.call(aten().lgamma.call(args), [-1], false, null);
+  return aten().add_Tensor.call(summed, wrapScalar(p2SubP * Math.log(Math.PI) * 0.25), 1);
+}
+
+export function mvlgamma(_ks: DispatchKeySet, self: Tensor, p: number): Tensor {
+  mvlgammaCheck(self, p);
+  return mvlgammaOf(self, p);
+}
+export function mvlgamma_(_ks: DispatchKeySet, self: Tensor, p: number): Tensor {
+  mvlgammaCheck(self, p);
+  return aten().copy_.call(self, mvlgammaOf(self, p), false);
+}
+export function mvlgammaOut(_ks: DispatchKeySet, self: Tensor, p: number, out: Tensor): Tensor {
+  mvlgammaCheck(self, p);
+  const result = mvlgammaOf(self, p);
+  if (!canCast(result.scalarType, out.scalarType)) {
+    throw new Error(
+      `mvlgamma: result type ${scalarTypeToString(self.scalarType)} can't be cast to the desired output type ${scalarTypeToString(result.scalarType)}`,
+    );
+  }
+  resizeOutput(out, result.sizes);
+  return aten().copy_.call(out, result, false);
+}

@@ -24,7 +24,7 @@ import {
 } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { digamma, erfDouble, erfReducedFloat, erfinv, i0, i1, lgamma, polygamma } from './Math.js';
+import { digamma, erfDouble, erfReducedFloat, erfcDouble, erfinv, i0, i1, lgamma, polygamma } from './Math.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { wasmUnaryVec } from '../wasm/kernels/vec.js';
 
@@ -308,6 +308,7 @@ export const SPECS = {
   lgamma: float('lgamma_vml_cpu', lgamma),
   digamma: { kind: Kind.Float, dispatchName: 'digamma', supports: allReal, real: (r: Rounder) => (x: number) => r(digamma(x, r)) },
   i0: float('i0_cpu', i0),
+  erfc: float('erfc_vml_cpu', erfcDouble),
   // sinc: 1 at 0, else sin(pi x) / (pi x) with the product rounded to the compute dtype first.
   sinc: {
     kind: Kind.Float,
@@ -433,3 +434,41 @@ export function logitKernel(iter: TensorIterator, eps: OptNumber): void {
 
 /** i1 (not differentiable; i0's derivative). */
 export const i1Kernel: UnaryLoop = (iter) => runLoop(float('i1_cpu', i1), iter);
+
+// ---- signbit, isposinf, isneginf (bool results), frexp (two results) ------------------------------------
+
+/** signbit_kernel: false for bool, `a < 0` for integers, the sign bit for floats (-0 included). */
+export const signbitKernel: UnaryLoop = (iter) => {
+  if (iter.isMeta) return;
+  const d = iter.dtype(1);
+  if (d === ScalarType.Bool) cpuKernel(iter, () => 0);
+  else if (!isFloatingType(d)) cpuKernel(iter, (a) => ((a as number) < 0 ? 1 : 0));
+  else cpuKernel(iter, (a) => ((a as number) < 0 || Object.is(a, -0) ? 1 : 0));
+};
+
+/** isposinf_kernel: `a == +inf`. */
+export const isposinfKernel: UnaryLoop = (iter) => cpuKernel(iter, (a) => (a === Infinity ? 1 : 0));
+/** isneginf_kernel: `a == -inf`. */
+export const isneginfKernel: UnaryLoop = (iter) => cpuKernel(iter, (a) => (a === -Infinity ? 1 : 0));
+
+/** std::frexp: x = m 2^e with 0.5 <= |m| < 1; zero, infinities and NaN give (x, 0). */
+export function frexpParts(x: number): [mantissa: number, exponent: number] {
+  if (x === 0 || !Number.isFinite(x)) return [x, 0];
+  let e = Math.max(-1073, Math.floor(Math.log2(Math.abs(x)))) + 1;
+  let m = x * 2 ** -e;
+  while (Math.abs(m) >= 1) {
+    m /= 2;
+    e++;
+  }
+  while (Math.abs(m) < 0.5) {
+    m *= 2;
+    e--;
+  }
+  return [m, e];
+}
+
+/** frexp_kernel's two results, one iterator each over the same input (mantissa, then exponent). */
+export function frexpKernel(mantissa: TensorIterator, exponent: TensorIterator): void {
+  cpuKernel(mantissa, (x) => frexpParts(x as number)[0]);
+  cpuKernel(exponent, (x) => frexpParts(x as number)[1]);
+}
