@@ -48,6 +48,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
+import { installReflectedOperators } from './_tensor.js';
 import { installTensorIndexing } from './TensorIndexing.js';
 import { installVariableData } from './python_variable.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
@@ -82,6 +83,7 @@ installNonzeroAsTuple();
 installTensorIndexing(Tensor.prototype);
 installVariableData(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
+installReflectedOperators(Tensor.prototype);
 setKernelBackend('wasm');
 
 /**

@@ -127,6 +127,18 @@ export interface Tensor extends TensorMethods {
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
   /** `x.data`: x's memory without history, `requires_grad` false (src/api/python_variable.ts); `x.data = y` points x at y's memory. */
   data: Tensor;
+  // torch/_tensor.py's reflected operators, `x.__rsub__(2)` is `2 - x` (src/api/_tensor.ts: installReflectedOperators)
+  __radd__(other: Tensor | number | boolean): Tensor;
+  __rsub__(other: Tensor | number | boolean): Tensor;
+  __rmul__(other: Tensor | number | boolean): Tensor;
+  __rdiv__(other: Tensor | number | boolean): Tensor;
+  __rtruediv__(other: Tensor | number | boolean): Tensor;
+  __rmod__(other: Tensor | number | boolean): Tensor;
+  __rpow__(other: Tensor | number | boolean): Tensor;
+  __rand__(other: Tensor | number | boolean): Tensor;
+  __ror__(other: Tensor | number | boolean): Tensor;
+  __rxor__(other: Tensor | number | boolean): Tensor;
+  __rmatmul__(other: Tensor): Tensor;
 }
 
 /** The keyword arguments of `x.unique` / `x.unique_consecutive` (torch/functional.py). */
