@@ -4,10 +4,36 @@
 // `__ror__`, `__rxor__` are the commutative ops themselves). Installed on the prototype by the public entry
 // point (src/api/torch.ts), as installVariableData is; their signatures are declared on the Tensor interface.
 
-import { Tensor } from '../tensor/Tensor.js';
+import type { Tensor } from '../tensor/Tensor.js';
 import * as F from '../generated/functions.js';
 
 type Operand = Tensor | number | boolean;
+
+/** The reflected operators' signatures, which the Tensor interface extends (src/tensor/Tensor.ts). */
+export interface ReflectedOperators {
+  /** `x.__radd__(other)`: `other + x` (x.add(other)). */
+  __radd__(other: Operand): Tensor;
+  /** `x.__rsub__(other)`: `other - x` (torch.rsub(x, other)). */
+  __rsub__(other: Operand): Tensor;
+  /** `x.__rmul__(other)`: `other * x`. */
+  __rmul__(other: Operand): Tensor;
+  /** `x.__rdiv__(other)`: `other / x` (x.reciprocal() * other). */
+  __rdiv__(other: Operand): Tensor;
+  /** `x.__rtruediv__(other)`: `other / x`, the same as `__rdiv__`. */
+  __rtruediv__(other: Operand): Tensor;
+  /** `x.__rmod__(other)`: `other % x` (torch.remainder(other, x)). */
+  __rmod__(other: Operand): Tensor;
+  /** `x.__rpow__(other)`: `other ** x` (torch.pow(other, x)). */
+  __rpow__(other: Operand): Tensor;
+  /** `x.__rand__(other)`: `other & x`. */
+  __rand__(other: Operand): Tensor;
+  /** `x.__ror__(other)`: `other | x`. */
+  __ror__(other: Operand): Tensor;
+  /** `x.__rxor__(other)`: `other ^ x`. */
+  __rxor__(other: Operand): Tensor;
+  /** `x.__rmatmul__(other)`: `other @ x` (torch.matmul(other, x)). */
+  __rmatmul__(other: Tensor): Tensor;
+}
 
 type Call = (...a: unknown[]) => Tensor;
 const call = (f: unknown, ...a: unknown[]): Tensor => (f as Call)(...a);

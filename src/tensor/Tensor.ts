@@ -21,6 +21,7 @@ import type { Node } from '../autograd/function.js';
 import type { Generator } from '../random/index.js';
 import type { TensorMethods } from '../generated/methods.js';
 import type { IndexValue, TensorIndex } from '../api/TensorIndexing.js';
+import type { ReflectedOperators } from '../api/_tensor.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
@@ -60,7 +61,6 @@ export interface ToOptions {
   memory_format?: MemoryFormat | string | null;
   memoryFormat?: number | null;
 }
-
 const TO_KEYS = ['dtype', 'device', 'non_blocking', 'copy', 'memory_format'];
 
 /** A `memory_format` option: a MemoryFormat or PyTorch's name for it (`'channels_last'`, `'torch.preserve_format'`). */
@@ -109,7 +109,7 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
  * operation on it goes through the dispatcher. Methods are PyTorch's (`x.add(y)`, `x.sum(1, { keepdim: true })`).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface Tensor extends TensorMethods {
+export interface Tensor extends TensorMethods, ReflectedOperators {
   // torch/_tensor.py's methods over torch/functional.py (installed by src/api/functional.ts: installFunctionalMethods)
   /** `x.unique(sorted=True, return_inverse=False, return_counts=False, dim=None)`: `torch.unique(x, ...)`. */
   unique(...rest: (boolean | number | null | UniqueKw | undefined)[]): Tensor | Tensor[];
@@ -127,18 +127,6 @@ export interface Tensor extends TensorMethods {
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
   /** `x.data`: x's memory without history, `requires_grad` false (src/api/python_variable.ts); `x.data = y` points x at y's memory. */
   data: Tensor;
-  // torch/_tensor.py's reflected operators, `x.__rsub__(2)` is `2 - x` (src/api/_tensor.ts: installReflectedOperators)
-  __radd__(other: Tensor | number | boolean): Tensor;
-  __rsub__(other: Tensor | number | boolean): Tensor;
-  __rmul__(other: Tensor | number | boolean): Tensor;
-  __rdiv__(other: Tensor | number | boolean): Tensor;
-  __rtruediv__(other: Tensor | number | boolean): Tensor;
-  __rmod__(other: Tensor | number | boolean): Tensor;
-  __rpow__(other: Tensor | number | boolean): Tensor;
-  __rand__(other: Tensor | number | boolean): Tensor;
-  __ror__(other: Tensor | number | boolean): Tensor;
-  __rxor__(other: Tensor | number | boolean): Tensor;
-  __rmatmul__(other: Tensor): Tensor;
 }
 
 /** The keyword arguments of `x.unique` / `x.unique_consecutive` (torch/functional.py). */
