@@ -49,6 +49,7 @@ import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { installFunctionalMethods } from './functional.js';
 import { installConversionMethods } from './python_variable_methods.js';
+import { installReflectedOperators } from './_tensor.js';
 import { installTensorIndexing } from './TensorIndexing.js';
 import { installVariableData } from './python_variable.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
@@ -84,6 +85,7 @@ installTensorIndexing(Tensor.prototype);
 installVariableData(Tensor.prototype);
 installFunctionalMethods(Tensor.prototype);
 installConversionMethods(Tensor.prototype);
+installReflectedOperators(Tensor.prototype);
 setKernelBackend('wasm');
 
 /**

@@ -5,7 +5,7 @@
 
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
-import { besselI1 } from '../kernels/UnaryOpsKernel.js';
+import { besselI1 } from '../kernels/UnaryOps.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
@@ -121,4 +121,34 @@ export function ldexpSelfBackward(grad: Tensor, other: Tensor): Tensor {
 }
 export function ldexpOtherBackward(grad: Tensor, result: Tensor): Tensor {
   return at.mul_Tensor(at.mul_Tensor(grad, result), wrapScalar(Math.LN2));
+}
+
+/** fmax: grad where self >= other or other is NaN (for self), the rest (for other). */
+export function fmaxBackward(grad: Tensor, self: Tensor, other: Tensor, forSelf: boolean): Tensor {
+  const picked = at.logical_or(at.ge_Tensor(self, other), at.isnan(other));
+  return at.masked_fill_Scalar(grad, forSelf ? at.logical_not(picked) : picked, 0);
+}
+/** fmin: grad where self <= other or other is NaN (for self), the rest (for other). */
+export function fminBackward(grad: Tensor, self: Tensor, other: Tensor, forSelf: boolean): Tensor {
+  const picked = at.logical_or(at.le_Tensor(self, other), at.isnan(other));
+  return at.masked_fill_Scalar(grad, forSelf ? at.logical_not(picked) : picked, 0);
+}
+/** erfc: -2 / sqrt(pi) * exp(-self^2) * grad. */
+export function erfcBackward(grad: Tensor, self: Tensor): Tensor {
+  return at.mul_Tensor(at.mul_Tensor(at.exp(at.neg(at.pow_Tensor_Scalar(self, 2))), wrapScalar(-2 / Math.sqrt(Math.PI))), grad);
+}
+/** frexp: grad / exponent.exp2(). */
+export function frexpBackward(grad: Tensor, exponent: Tensor): Tensor {
+  return at.div_Tensor(grad, at.exp2(exponent));
+}
+/** igamma / igammac with respect to other: ±grad * exp((self - 1) log(other) - other - lgamma(self)). */
+export function igammaOtherBackward(grad: Tensor, self: Tensor, other: Tensor, sign: number): Tensor {
+  const e = at.sub_Tensor(at.sub_Tensor(at.mul_Tensor(at.sub_Tensor(self, wrapScalar(1)), at.log(other)), other), at.lgamma(self));
+  return at.mul_Tensor(sign < 0 ? at.neg(grad) : grad, at.exp(e));
+}
+/** mvlgamma_backward: grad * sum_i digamma(self - i/2). */
+export function mvlgammaBackward(grad: Tensor, self: Tensor, p: number): Tensor {
+  let args = aten().arange_start_step.call(-p / 2 + 0.5, 0.5, 0.5, self.scalarType, null, self.device, null);
+  args = at.add_Tensor(args, at.unsqueeze(self, -1));
+  return at.mul_Tensor(grad, aten().sum_dim_IntList.call(at.digamma(args), [-1], false, null));
 }

@@ -838,6 +838,92 @@ export const atenCpu = {
   copysign: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign_Tensor(NO_KEYS, self, other),
   /** `at::cpu::copysign_` */
   copysign_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_copysign__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::fmax` */
+  fmax: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_fmax(NO_KEYS, self, other),
+  /** `at::cpu::fmax_out` */
+  fmax_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_fmax_out(NO_KEYS, self, other, out),
+  /** `at::cpu::fmax_outf` */
+  fmax_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_fmax_out(NO_KEYS, self, other, out),
+  /** `at::cpu::fmin` */
+  fmin: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_fmin(NO_KEYS, self, other),
+  /** `at::cpu::fmin_out` */
+  fmin_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_fmin_out(NO_KEYS, self, other, out),
+  /** `at::cpu::fmin_outf` */
+  fmin_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_fmin_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gcd_out` */
+  gcd_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_gcd_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gcd_outf` */
+  gcd_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_gcd_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gcd` */
+  gcd: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_gcd(NO_KEYS, self, other),
+  /** `at::cpu::gcd_` */
+  gcd_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_gcd_(NO_KEYS, self, other),
+  /** `at::cpu::lcm_out` */
+  lcm_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_lcm_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lcm_outf` */
+  lcm_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_lcm_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lcm` */
+  lcm: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_lcm(NO_KEYS, self, other),
+  /** `at::cpu::lcm_` */
+  lcm_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_lcm_(NO_KEYS, self, other),
+  /** `at::cpu::igamma_out` */
+  igamma_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igamma_out(NO_KEYS, self, other, out),
+  /** `at::cpu::igamma_outf` */
+  igamma_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_igamma_out(NO_KEYS, self, other, out),
+  /** `at::cpu::igamma` */
+  igamma: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igamma(NO_KEYS, self, other),
+  /** `at::cpu::igamma_` */
+  igamma_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igamma_(NO_KEYS, self, other),
+  /** `at::cpu::igammac_out` */
+  igammac_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igammac_out(NO_KEYS, self, other, out),
+  /** `at::cpu::igammac_outf` */
+  igammac_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_igammac_out(NO_KEYS, self, other, out),
+  /** `at::cpu::igammac` */
+  igammac: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igammac(NO_KEYS, self, other),
+  /** `at::cpu::igammac_` */
+  igammac_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_igammac_(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_left_shift` */
+  bitwise_left_shift: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_left_shift_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_left_shift_` */
+  bitwise_left_shift_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_left_shift__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_left_shift_out` */
+  bitwise_left_shift_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_left_shift_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_left_shift_outf` */
+  bitwise_left_shift_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_bitwise_left_shift_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_right_shift` */
+  bitwise_right_shift: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_right_shift_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_right_shift_` */
+  bitwise_right_shift_: (self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_right_shift__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_right_shift_out` */
+  bitwise_right_shift_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => RegisterCPU.cpu_bitwise_right_shift_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_right_shift_outf` */
+  bitwise_right_shift_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_bitwise_right_shift_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::erfc` */
+  erfc: (self: Tensor): Tensor => RegisterCPU.cpu_erfc(NO_KEYS, self),
+  /** `at::cpu::erfc_` */
+  erfc_: (self: Tensor): Tensor => RegisterCPU.cpu_erfc_(NO_KEYS, self),
+  /** `at::cpu::erfc_out` */
+  erfc_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_erfc_out(NO_KEYS, self, out),
+  /** `at::cpu::erfc_outf` */
+  erfc_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_erfc_out(NO_KEYS, self, out),
+  /** `at::cpu::signbit` */
+  signbit: (self: Tensor): Tensor => RegisterCPU.cpu_signbit(NO_KEYS, self),
+  /** `at::cpu::signbit_out` */
+  signbit_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_signbit_out(NO_KEYS, self, out),
+  /** `at::cpu::signbit_outf` */
+  signbit_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_signbit_out(NO_KEYS, self, out),
+  /** `at::cpu::isposinf` */
+  isposinf: (self: Tensor): Tensor => RegisterCPU.cpu_isposinf(NO_KEYS, self),
+  /** `at::cpu::isposinf_out` */
+  isposinf_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_isposinf_out(NO_KEYS, self, out),
+  /** `at::cpu::isposinf_outf` */
+  isposinf_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_isposinf_out(NO_KEYS, self, out),
+  /** `at::cpu::isneginf` */
+  isneginf: (self: Tensor): Tensor => RegisterCPU.cpu_isneginf(NO_KEYS, self),
+  /** `at::cpu::isneginf_out` */
+  isneginf_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_isneginf_out(NO_KEYS, self, out),
+  /** `at::cpu::isneginf_outf` */
+  isneginf_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_isneginf_out(NO_KEYS, self, out),
   /** `at::cpu::addmv` */
   addmv: (self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_addmv(NO_KEYS, self, mat, vec, beta, alpha),
   /** `at::cpu::addmv_` */

@@ -1600,6 +1600,138 @@ export interface AtenOps {
   float_power_Tensor_Scalar_out: OperatorHandle<(self: Tensor, exponent: number | boolean, out: Tensor) => Tensor>;
   /** `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
   float_power_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
+  /** `fmax(Tensor self, Tensor other) -> Tensor` */
+  fmax: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  fmax_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `fmin(Tensor self, Tensor other) -> Tensor` */
+  fmin: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  fmin_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  gcd_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `gcd(Tensor self, Tensor other) -> Tensor` */
+  gcd: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  gcd_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  lcm_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `lcm(Tensor self, Tensor other) -> Tensor` */
+  lcm: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  lcm_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  igamma_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `igamma(Tensor self, Tensor other) -> Tensor` */
+  igamma: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  igamma_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  igammac_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `igammac(Tensor self, Tensor other) -> Tensor` */
+  igammac: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  igammac_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `__lshift__.Scalar(Tensor self, Scalar other) -> Tensor` */
+  __lshift___Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `__lshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+  __lshift___Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `__ilshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  __ilshift___Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `__ilshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  __ilshift___Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor` */
+  bitwise_left_shift_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  bitwise_left_shift__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_left_shift_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_left_shift_Tensor_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_left_shift__Tensor_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_left_shift_Tensor_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  bitwise_left_shift_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `__rshift__.Scalar(Tensor self, Scalar other) -> Tensor` */
+  __rshift___Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `__rshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+  __rshift___Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `__irshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  __irshift___Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `__irshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  __irshift___Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor` */
+  bitwise_right_shift_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  bitwise_right_shift__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_right_shift_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_right_shift_Tensor_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_right_shift__Tensor_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_right_shift_Tensor_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  bitwise_right_shift_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `floor_divide(Tensor self, Tensor other) -> Tensor` */
+  floor_divide: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  floor_divide__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  floor_divide_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `floor_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+  floor_divide_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  floor_divide__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `true_divide.Tensor(Tensor self, Tensor other) -> Tensor` */
+  true_divide_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  true_divide__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  true_divide_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `true_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+  true_divide_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  true_divide__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
+  rsub_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean) => Tensor>;
+  /** `rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor` */
+  rsub_Scalar: OperatorHandle<(self: Tensor, other: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `erfc(Tensor self) -> Tensor` */
+  erfc: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfc_(Tensor(a!) self) -> Tensor(a!)` */
+  erfc_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  erfc_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `signbit(Tensor self) -> Tensor` */
+  signbit: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  signbit_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `isposinf(Tensor self) -> Tensor` */
+  isposinf: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  isposinf_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `isneginf(Tensor self) -> Tensor` */
+  isneginf: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  isneginf_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `isreal(Tensor self) -> Tensor` */
+  isreal: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `positive(Tensor(a) self) -> Tensor(a)` */
+  positive: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)` */
+  frexp_Tensor: OperatorHandle<(self: Tensor) => [Tensor, Tensor]>;
+  /** `frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)` */
+  frexp_Tensor_out: OperatorHandle<(self: Tensor, mantissa: Tensor, exponent: Tensor) => [Tensor, Tensor]>;
+  /** `mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)` */
+  mvlgamma_out: OperatorHandle<(self: Tensor, p: number, out: Tensor) => Tensor>;
+  /** `mvlgamma(Tensor self, int p) -> Tensor` */
+  mvlgamma: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
+  mvlgamma_: OperatorHandle<(self: Tensor, p: number) => Tensor>;
   /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   nansum: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
   /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
@@ -3017,6 +3149,72 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     float_power_Scalar: find('aten::float_power', 'Scalar'),
     float_power_Tensor_Scalar_out: find('aten::float_power', 'Tensor_Scalar_out'),
     float_power_Tensor_Scalar: find('aten::float_power', 'Tensor_Scalar'),
+    fmax: find('aten::fmax', ''),
+    fmax_out: find('aten::fmax', 'out'),
+    fmin: find('aten::fmin', ''),
+    fmin_out: find('aten::fmin', 'out'),
+    gcd_out: find('aten::gcd', 'out'),
+    gcd: find('aten::gcd', ''),
+    gcd_: find('aten::gcd_', ''),
+    lcm_out: find('aten::lcm', 'out'),
+    lcm: find('aten::lcm', ''),
+    lcm_: find('aten::lcm_', ''),
+    igamma_out: find('aten::igamma', 'out'),
+    igamma: find('aten::igamma', ''),
+    igamma_: find('aten::igamma_', ''),
+    igammac_out: find('aten::igammac', 'out'),
+    igammac: find('aten::igammac', ''),
+    igammac_: find('aten::igammac_', ''),
+    __lshift___Scalar: find('aten::__lshift__', 'Scalar'),
+    __lshift___Tensor: find('aten::__lshift__', 'Tensor'),
+    __ilshift___Scalar: find('aten::__ilshift__', 'Scalar'),
+    __ilshift___Tensor: find('aten::__ilshift__', 'Tensor'),
+    bitwise_left_shift_Tensor: find('aten::bitwise_left_shift', 'Tensor'),
+    bitwise_left_shift__Tensor: find('aten::bitwise_left_shift_', 'Tensor'),
+    bitwise_left_shift_Tensor_out: find('aten::bitwise_left_shift', 'Tensor_out'),
+    bitwise_left_shift_Tensor_Scalar: find('aten::bitwise_left_shift', 'Tensor_Scalar'),
+    bitwise_left_shift__Tensor_Scalar: find('aten::bitwise_left_shift_', 'Tensor_Scalar'),
+    bitwise_left_shift_Tensor_Scalar_out: find('aten::bitwise_left_shift', 'Tensor_Scalar_out'),
+    bitwise_left_shift_Scalar_Tensor: find('aten::bitwise_left_shift', 'Scalar_Tensor'),
+    __rshift___Scalar: find('aten::__rshift__', 'Scalar'),
+    __rshift___Tensor: find('aten::__rshift__', 'Tensor'),
+    __irshift___Scalar: find('aten::__irshift__', 'Scalar'),
+    __irshift___Tensor: find('aten::__irshift__', 'Tensor'),
+    bitwise_right_shift_Tensor: find('aten::bitwise_right_shift', 'Tensor'),
+    bitwise_right_shift__Tensor: find('aten::bitwise_right_shift_', 'Tensor'),
+    bitwise_right_shift_Tensor_out: find('aten::bitwise_right_shift', 'Tensor_out'),
+    bitwise_right_shift_Tensor_Scalar: find('aten::bitwise_right_shift', 'Tensor_Scalar'),
+    bitwise_right_shift__Tensor_Scalar: find('aten::bitwise_right_shift_', 'Tensor_Scalar'),
+    bitwise_right_shift_Tensor_Scalar_out: find('aten::bitwise_right_shift', 'Tensor_Scalar_out'),
+    bitwise_right_shift_Scalar_Tensor: find('aten::bitwise_right_shift', 'Scalar_Tensor'),
+    floor_divide: find('aten::floor_divide', ''),
+    floor_divide__Tensor: find('aten::floor_divide_', 'Tensor'),
+    floor_divide_out: find('aten::floor_divide', 'out'),
+    floor_divide_Scalar: find('aten::floor_divide', 'Scalar'),
+    floor_divide__Scalar: find('aten::floor_divide_', 'Scalar'),
+    true_divide_Tensor: find('aten::true_divide', 'Tensor'),
+    true_divide__Tensor: find('aten::true_divide_', 'Tensor'),
+    true_divide_out: find('aten::true_divide', 'out'),
+    true_divide_Scalar: find('aten::true_divide', 'Scalar'),
+    true_divide__Scalar: find('aten::true_divide_', 'Scalar'),
+    rsub_Tensor: find('aten::rsub', 'Tensor'),
+    rsub_Scalar: find('aten::rsub', 'Scalar'),
+    erfc: find('aten::erfc', ''),
+    erfc_: find('aten::erfc_', ''),
+    erfc_out: find('aten::erfc', 'out'),
+    signbit: find('aten::signbit', ''),
+    signbit_out: find('aten::signbit', 'out'),
+    isposinf: find('aten::isposinf', ''),
+    isposinf_out: find('aten::isposinf', 'out'),
+    isneginf: find('aten::isneginf', ''),
+    isneginf_out: find('aten::isneginf', 'out'),
+    isreal: find('aten::isreal', ''),
+    positive: find('aten::positive', ''),
+    frexp_Tensor: find('aten::frexp', 'Tensor'),
+    frexp_Tensor_out: find('aten::frexp', 'Tensor_out'),
+    mvlgamma_out: find('aten::mvlgamma', 'out'),
+    mvlgamma: find('aten::mvlgamma', ''),
+    mvlgamma_: find('aten::mvlgamma_', ''),
     nansum: find('aten::nansum', ''),
     nansum_out: find('aten::nansum', 'out'),
     nanmean: find('aten::nanmean', ''),

@@ -18,7 +18,6 @@ import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
-import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as Col2Im from '../kernels/Col2Im.js';
@@ -61,7 +60,6 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
-import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UnfoldBackward from '../kernels/UnfoldBackward.js';
 import * as Unique from '../kernels/Unique.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
@@ -2346,7 +2344,7 @@ export function cpu_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max:
 
 /** `acosh`, CPU (functional). */
 export function cpu_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2356,7 +2354,7 @@ export function cpu_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acosh_`, CPU (inplace). */
 export function cpu_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2365,7 +2363,7 @@ export function cpu_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acosh.out`, CPU (out). */
 export function cpu_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2373,7 +2371,7 @@ export function cpu_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `asinh`, CPU (functional). */
 export function cpu_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2383,7 +2381,7 @@ export function cpu_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asinh_`, CPU (inplace). */
 export function cpu_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2392,7 +2390,7 @@ export function cpu_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asinh.out`, CPU (out). */
 export function cpu_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2400,7 +2398,7 @@ export function cpu_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `atanh`, CPU (functional). */
 export function cpu_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2410,7 +2408,7 @@ export function cpu_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atanh_`, CPU (inplace). */
 export function cpu_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2419,7 +2417,7 @@ export function cpu_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atanh.out`, CPU (out). */
 export function cpu_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2427,7 +2425,7 @@ export function cpu_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `log10`, CPU (functional). */
 export function cpu_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2437,7 +2435,7 @@ export function cpu_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log10_`, CPU (inplace). */
 export function cpu_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2446,7 +2444,7 @@ export function cpu_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log10.out`, CPU (out). */
 export function cpu_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2454,7 +2452,7 @@ export function cpu_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `erfinv`, CPU (functional). */
 export function cpu_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2464,7 +2462,7 @@ export function cpu_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erfinv_`, CPU (inplace). */
 export function cpu_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2473,7 +2471,7 @@ export function cpu_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erfinv.out`, CPU (out). */
 export function cpu_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2481,7 +2479,7 @@ export function cpu_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): 
 
 /** `lgamma`, CPU (functional). */
 export function cpu_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2491,7 +2489,7 @@ export function cpu_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `lgamma_`, CPU (inplace). */
 export function cpu_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2500,7 +2498,7 @@ export function cpu_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `lgamma.out`, CPU (out). */
 export function cpu_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2508,7 +2506,7 @@ export function cpu_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): 
 
 /** `digamma`, CPU (functional). */
 export function cpu_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2518,7 +2516,7 @@ export function cpu_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `digamma_`, CPU (inplace). */
 export function cpu_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2527,7 +2525,7 @@ export function cpu_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `digamma.out`, CPU (out). */
 export function cpu_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2535,7 +2533,7 @@ export function cpu_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor):
 
 /** `i0`, CPU (functional). */
 export function cpu_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2545,7 +2543,7 @@ export function cpu_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `i0_`, CPU (inplace). */
 export function cpu_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2554,7 +2552,7 @@ export function cpu_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `i0.out`, CPU (out). */
 export function cpu_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2562,7 +2560,7 @@ export function cpu_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tens
 
 /** `sinc`, CPU (functional). */
 export function cpu_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2572,7 +2570,7 @@ export function cpu_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinc_`, CPU (inplace). */
 export function cpu_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2581,7 +2579,7 @@ export function cpu_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinc.out`, CPU (out). */
 export function cpu_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2589,7 +2587,7 @@ export function cpu_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `sgn`, CPU (functional). */
 export function cpu_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -2599,7 +2597,7 @@ export function cpu_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sgn_`, CPU (inplace). */
 export function cpu_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -2608,7 +2606,7 @@ export function cpu_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sgn.out`, CPU (out). */
 export function cpu_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -2616,7 +2614,7 @@ export function cpu_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `polygamma`, CPU (functional). */
 export function cpu_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   const fast = k.fast?.(n, self);
   if (fast) return fast;
   const iter = k.meta(null, n, self);
@@ -2626,7 +2624,7 @@ export function cpu_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Ten
 
 /** `polygamma.out`, CPU (out). */
 export function cpu_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   const iter = k.meta(out, n, self);
   k.impl(iter, n, self);
   return out;
@@ -2634,7 +2632,7 @@ export function cpu_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, 
 
 /** `hypot`, CPU (functional). */
 export function cpu_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2644,7 +2642,7 @@ export function cpu_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
 
 /** `hypot_`, CPU (inplace). */
 export function cpu_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2653,7 +2651,7 @@ export function cpu_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Te
 
 /** `hypot.out`, CPU (out). */
 export function cpu_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2661,7 +2659,7 @@ export function cpu_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, 
 
 /** `logaddexp`, CPU (functional). */
 export function cpu_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2671,7 +2669,7 @@ export function cpu_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `logaddexp.out`, CPU (out). */
 export function cpu_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2679,7 +2677,7 @@ export function cpu_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `logaddexp2`, CPU (functional). */
 export function cpu_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2689,7 +2687,7 @@ export function cpu_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `logaddexp2.out`, CPU (out). */
 export function cpu_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2697,7 +2695,7 @@ export function cpu_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Ten
 
 /** `nextafter`, CPU (functional). */
 export function cpu_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2707,7 +2705,7 @@ export function cpu_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `nextafter_`, CPU (inplace). */
 export function cpu_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2716,7 +2714,7 @@ export function cpu_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `nextafter.out`, CPU (out). */
 export function cpu_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2724,7 +2722,7 @@ export function cpu_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `heaviside`, CPU (functional). */
 export function cpu_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const fast = k.fast?.(self, values);
   if (fast) return fast;
   const iter = k.meta(null, self, values);
@@ -2734,7 +2732,7 @@ export function cpu_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor)
 
 /** `heaviside_`, CPU (inplace). */
 export function cpu_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(self, self, values);
   checkInplace(self, iter);
   k.impl(iter, self, values);
@@ -2743,7 +2741,7 @@ export function cpu_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor
 
 /** `heaviside.out`, CPU (out). */
 export function cpu_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(out, self, values);
   k.impl(iter, self, values);
   return out;
@@ -2751,7 +2749,7 @@ export function cpu_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Ten
 
 /** `xlogy.Tensor`, CPU (functional). */
 export function cpu_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2761,7 +2759,7 @@ export function cpu_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `xlogy_.Tensor`, CPU (inplace). */
 export function cpu_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -2770,7 +2768,7 @@ export function cpu_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `xlogy.OutTensor`, CPU (out). */
 export function cpu_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2778,7 +2776,7 @@ export function cpu_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Te
 
 /** `copysign.out`, CPU (out). */
 export function cpu_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -2786,7 +2784,7 @@ export function cpu_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `copysign.Tensor`, CPU (functional). */
 export function cpu_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -2796,11 +2794,290 @@ export function cpu_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Te
 
 /** `copysign_.Tensor`, CPU (inplace). */
 export function cpu_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
   return self;
+}
+
+/** `fmax`, CPU (functional). */
+export function cpu_fmax(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmax.out`, CPU (out). */
+export function cpu_fmax_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `fmin`, CPU (functional). */
+export function cpu_fmin(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmin.out`, CPU (out). */
+export function cpu_fmin_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `gcd.out`, CPU (out). */
+export function cpu_gcd_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `gcd`, CPU (functional). */
+export function cpu_gcd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gcd_`, CPU (inplace). */
+export function cpu_gcd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `lcm.out`, CPU (out). */
+export function cpu_lcm_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `lcm`, CPU (functional). */
+export function cpu_lcm(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lcm_`, CPU (inplace). */
+export function cpu_lcm_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `igamma.out`, CPU (out). */
+export function cpu_igamma_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `igamma`, CPU (functional). */
+export function cpu_igamma(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igamma_`, CPU (inplace). */
+export function cpu_igamma_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `igammac.out`, CPU (out). */
+export function cpu_igammac_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `igammac`, CPU (functional). */
+export function cpu_igammac(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igammac_`, CPU (inplace). */
+export function cpu_igammac_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor`, CPU (functional). */
+export function cpu_bitwise_left_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_left_shift_.Tensor`, CPU (inplace). */
+export function cpu_bitwise_left_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor_out`, CPU (out). */
+export function cpu_bitwise_left_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `bitwise_right_shift.Tensor`, CPU (functional). */
+export function cpu_bitwise_right_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_right_shift_.Tensor`, CPU (inplace). */
+export function cpu_bitwise_right_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  return self;
+}
+
+/** `bitwise_right_shift.Tensor_out`, CPU (out). */
+export function cpu_bitwise_right_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  return out;
+}
+
+/** `erfc`, CPU (functional). */
+export function cpu_erfc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfc_`, CPU (inplace). */
+export function cpu_erfc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `erfc.out`, CPU (out). */
+export function cpu_erfc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `signbit`, CPU (functional). */
+export function cpu_signbit(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `signbit.out`, CPU (out). */
+export function cpu_signbit_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `isposinf`, CPU (functional). */
+export function cpu_isposinf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `isposinf.out`, CPU (out). */
+export function cpu_isposinf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `isneginf`, CPU (functional). */
+export function cpu_isneginf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `isneginf.out`, CPU (out). */
+export function cpu_isneginf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
 }
 
 /** `addmv`, CPU (functional). */
@@ -4027,9 +4304,9 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   sgn_out: cpu_sgn_out,
   polygamma: cpu_polygamma,
   polygamma_out: cpu_polygamma_out,
-  logit: UnaryOpsKernel.logit,
-  logit_: UnaryOpsKernel.logit_,
-  logit_out: UnaryOpsKernel.logitOut,
+  logit: UnaryOps.logit,
+  logit_: UnaryOps.logit_,
+  logit_out: UnaryOps.logitOut,
   hypot: cpu_hypot,
   hypot_: cpu_hypot_,
   hypot_out: cpu_hypot_out,
@@ -4049,6 +4326,51 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   copysign_out: cpu_copysign_out,
   copysign_Tensor: cpu_copysign_Tensor,
   copysign__Tensor: cpu_copysign__Tensor,
+  fmax: cpu_fmax,
+  fmax_out: cpu_fmax_out,
+  fmin: cpu_fmin,
+  fmin_out: cpu_fmin_out,
+  gcd_out: cpu_gcd_out,
+  gcd: cpu_gcd,
+  gcd_: cpu_gcd_,
+  lcm_out: cpu_lcm_out,
+  lcm: cpu_lcm,
+  lcm_: cpu_lcm_,
+  igamma_out: cpu_igamma_out,
+  igamma: cpu_igamma,
+  igamma_: cpu_igamma_,
+  igammac_out: cpu_igammac_out,
+  igammac: cpu_igammac,
+  igammac_: cpu_igammac_,
+  __lshift___Scalar: BinaryOps.lshift,
+  __lshift___Tensor: BinaryOps.lshift,
+  __ilshift___Scalar: BinaryOps.ilshift,
+  __ilshift___Tensor: BinaryOps.ilshift,
+  bitwise_left_shift_Tensor: cpu_bitwise_left_shift_Tensor,
+  bitwise_left_shift__Tensor: cpu_bitwise_left_shift__Tensor,
+  bitwise_left_shift_Tensor_out: cpu_bitwise_left_shift_Tensor_out,
+  __rshift___Scalar: BinaryOps.rshift,
+  __rshift___Tensor: BinaryOps.rshift,
+  __irshift___Scalar: BinaryOps.irshift,
+  __irshift___Tensor: BinaryOps.irshift,
+  bitwise_right_shift_Tensor: cpu_bitwise_right_shift_Tensor,
+  bitwise_right_shift__Tensor: cpu_bitwise_right_shift__Tensor,
+  bitwise_right_shift_Tensor_out: cpu_bitwise_right_shift_Tensor_out,
+  floor_divide: BinaryOps.floorDivide,
+  floor_divide__Tensor: BinaryOps.floorDivide_,
+  floor_divide_out: BinaryOps.floorDivideOut,
+  rsub_Tensor: BinaryOps.rsub,
+  erfc: cpu_erfc,
+  erfc_: cpu_erfc_,
+  erfc_out: cpu_erfc_out,
+  signbit: cpu_signbit,
+  signbit_out: cpu_signbit_out,
+  isposinf: cpu_isposinf,
+  isposinf_out: cpu_isposinf_out,
+  isneginf: cpu_isneginf,
+  isneginf_out: cpu_isneginf_out,
+  frexp_Tensor_out: UnaryOps.frexpOut,
+  mvlgamma_out: UnaryOps.mvlgammaOut,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

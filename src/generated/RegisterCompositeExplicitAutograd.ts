@@ -7,7 +7,6 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
-import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as CompositeViewCopyKernels from '../kernels/CompositeViewCopyKernels.js';
 import * as Copy from '../kernels/Copy.js';
@@ -32,7 +31,7 @@ import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorShapeComposite from '../kernels/TensorShapeComposite.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
-import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
+import * as UnaryOps from '../kernels/UnaryOps.js';
 
 /** The CompositeExplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeExplicitAutograd.cpp). */
 export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
@@ -142,24 +141,38 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   _foreach_sqrt_: ForeachOpsKernels.foreachSqrt_,
   _foreach_zero_: ForeachOpsKernels.foreachZero_,
   _foreach_copy_: ForeachOpsKernels.foreachCopy_,
-  polygamma_: UnaryOpsKernel.polygamma_,
-  deg2rad: UnaryOpsKernel.deg2rad,
-  deg2rad_: UnaryOpsKernel.deg2rad_,
-  deg2rad_out: UnaryOpsKernel.deg2radOut,
-  rad2deg: UnaryOpsKernel.rad2deg,
-  rad2deg_: UnaryOpsKernel.rad2deg_,
-  rad2deg_out: UnaryOpsKernel.rad2degOut,
-  xlogy_Scalar_Self: BinaryOpsKernel.xlogyScalarSelf,
-  xlogy_Scalar_Other: BinaryOpsKernel.xlogyScalarOther,
-  xlogy__Scalar_Other: BinaryOpsKernel.xlogyScalarOther_,
-  xlogy_OutScalar_Self: BinaryOpsKernel.xlogyOutScalarSelf,
-  xlogy_OutScalar_Other: BinaryOpsKernel.xlogyOutScalarOther,
-  copysign_Scalar: BinaryOpsKernel.copysignScalar,
-  copysign__Scalar: BinaryOpsKernel.copysignScalar_,
-  copysign_Scalar_out: BinaryOpsKernel.copysignScalarOut,
-  ldexp_Tensor: BinaryOpsKernel.ldexp,
-  ldexp_: BinaryOpsKernel.ldexp_,
-  ldexp_out: BinaryOpsKernel.ldexpOut,
+  polygamma_: UnaryOps.polygamma_,
+  deg2rad: UnaryOps.deg2rad,
+  deg2rad_: UnaryOps.deg2rad_,
+  deg2rad_out: UnaryOps.deg2radOut,
+  rad2deg: UnaryOps.rad2deg,
+  rad2deg_: UnaryOps.rad2deg_,
+  rad2deg_out: UnaryOps.rad2degOut,
+  xlogy_Scalar_Self: BinaryOps.xlogyScalarSelf,
+  xlogy_Scalar_Other: BinaryOps.xlogyScalarOther,
+  xlogy__Scalar_Other: BinaryOps.xlogyScalarOther_,
+  xlogy_OutScalar_Self: BinaryOps.xlogyOutScalarSelf,
+  xlogy_OutScalar_Other: BinaryOps.xlogyOutScalarOther,
+  copysign_Scalar: BinaryOps.copysignScalar,
+  copysign__Scalar: BinaryOps.copysignScalar_,
+  copysign_Scalar_out: BinaryOps.copysignScalarOut,
+  ldexp_Tensor: BinaryOps.ldexp,
+  ldexp_: BinaryOps.ldexp_,
+  ldexp_out: BinaryOps.ldexpOut,
+  bitwise_left_shift_Tensor_Scalar: BinaryOps.bitwiseLeftShiftTensorScalar,
+  bitwise_left_shift__Tensor_Scalar: BinaryOps.bitwiseLeftShiftTensorScalar_,
+  bitwise_left_shift_Tensor_Scalar_out: BinaryOps.bitwiseLeftShiftTensorScalarOut,
+  bitwise_left_shift_Scalar_Tensor: BinaryOps.bitwiseLeftShiftScalarTensor,
+  bitwise_right_shift_Tensor_Scalar: BinaryOps.bitwiseRightShiftTensorScalar,
+  bitwise_right_shift__Tensor_Scalar: BinaryOps.bitwiseRightShiftTensorScalar_,
+  bitwise_right_shift_Tensor_Scalar_out: BinaryOps.bitwiseRightShiftTensorScalarOut,
+  bitwise_right_shift_Scalar_Tensor: BinaryOps.bitwiseRightShiftScalarTensor,
+  floor_divide_Scalar: BinaryOps.floorDivideScalar,
+  floor_divide__Scalar: BinaryOps.floorDivideScalar_,
+  rsub_Scalar: BinaryOps.rsubScalar,
+  frexp_Tensor: UnaryOps.frexp,
+  mvlgamma: UnaryOps.mvlgamma,
+  mvlgamma_: UnaryOps.mvlgamma_,
   count_nonzero: ReduceOps.countNonzero,
   median_dim: Sorting.medianDim,
   nanmedian_dim: Sorting.nanmedianDim,

@@ -10,7 +10,7 @@ import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraComposite from '../kernels/BatchLinearAlgebraComposite.js';
-import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
+import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Correlation from '../kernels/Correlation.js';
@@ -45,7 +45,7 @@ import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorShapeComposite from '../kernels/TensorShapeComposite.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
-import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
+import * as UnaryOps from '../kernels/UnaryOps.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
@@ -169,17 +169,24 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_matrix_rank_tol_tensor: LinearAlgebraLinalg.linalgMatrixRankTolTensor,
   linalg_cond: LinearAlgebraLinalg.linalgCond,
   linalg_cond_p_str: LinearAlgebraLinalg.linalgCondStr,
-  square: UnaryOpsKernel.square,
-  square_out: UnaryOpsKernel.squareOut,
-  fix: UnaryOpsKernel.fix,
-  fix_: UnaryOpsKernel.fix_,
-  fix_out: UnaryOpsKernel.fixOut,
-  float_power_Tensor_Tensor_out: BinaryOpsKernel.floatPowerTensorTensorOut,
-  float_power_Tensor_Tensor: BinaryOpsKernel.floatPowerTensorTensor,
-  float_power_Scalar_out: BinaryOpsKernel.floatPowerScalarOut,
-  float_power_Scalar: BinaryOpsKernel.floatPowerScalar,
-  float_power_Tensor_Scalar_out: BinaryOpsKernel.floatPowerTensorScalarOut,
-  float_power_Tensor_Scalar: BinaryOpsKernel.floatPowerTensorScalar,
+  square: UnaryOps.square,
+  square_out: UnaryOps.squareOut,
+  fix: UnaryOps.fix,
+  fix_: UnaryOps.fix_,
+  fix_out: UnaryOps.fixOut,
+  float_power_Tensor_Tensor_out: BinaryOps.floatPowerTensorTensorOut,
+  float_power_Tensor_Tensor: BinaryOps.floatPowerTensorTensor,
+  float_power_Scalar_out: BinaryOps.floatPowerScalarOut,
+  float_power_Scalar: BinaryOps.floatPowerScalar,
+  float_power_Tensor_Scalar_out: BinaryOps.floatPowerTensorScalarOut,
+  float_power_Tensor_Scalar: BinaryOps.floatPowerTensorScalar,
+  true_divide_Tensor: BinaryOps.trueDivide,
+  true_divide__Tensor: BinaryOps.trueDivide_,
+  true_divide_out: BinaryOps.trueDivideOut,
+  true_divide_Scalar: BinaryOps.trueDivideScalar,
+  true_divide__Scalar: BinaryOps.trueDivideScalar_,
+  isreal: UnaryOps.isreal,
+  positive: UnaryOps.positive,
   nanmean: SumKernel.nanmean,
   nanmean_out: SumKernel.nanmeanOut,
   var_mean: ReduceOps.varMeanUnbiased,

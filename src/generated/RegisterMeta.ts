@@ -18,7 +18,6 @@ import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
-import * as BinaryOpsKernel from '../kernels/BinaryOpsKernel.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as Col2Im from '../kernels/Col2Im.js';
@@ -59,7 +58,6 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
-import * as UnaryOpsKernel from '../kernels/UnaryOpsKernel.js';
 import * as UnfoldBackward from '../kernels/UnfoldBackward.js';
 import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
@@ -1917,14 +1915,14 @@ function meta_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max: Tenso
 
 /** `acosh`, Meta (functional). */
 function meta_acosh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `acosh_`, Meta (inplace). */
 function meta_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -1932,21 +1930,21 @@ function meta_acosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acosh.out`, Meta (out). */
 function meta_acosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.acoshStructured;
+  const k = UnaryOps.acoshStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `asinh`, Meta (functional). */
 function meta_asinh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `asinh_`, Meta (inplace). */
 function meta_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -1954,21 +1952,21 @@ function meta_asinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asinh.out`, Meta (out). */
 function meta_asinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.asinhStructured;
+  const k = UnaryOps.asinhStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `atanh`, Meta (functional). */
 function meta_atanh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `atanh_`, Meta (inplace). */
 function meta_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -1976,21 +1974,21 @@ function meta_atanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atanh.out`, Meta (out). */
 function meta_atanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.atanhStructured;
+  const k = UnaryOps.atanhStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `log10`, Meta (functional). */
 function meta_log10(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `log10_`, Meta (inplace). */
 function meta_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -1998,21 +1996,21 @@ function meta_log10_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log10.out`, Meta (out). */
 function meta_log10_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.log10Structured;
+  const k = UnaryOps.log10Structured;
   k.meta(out, self);
   return out;
 }
 
 /** `erfinv`, Meta (functional). */
 function meta_erfinv(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `erfinv_`, Meta (inplace). */
 function meta_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2020,21 +2018,21 @@ function meta_erfinv_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erfinv.out`, Meta (out). */
 function meta_erfinv_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.erfinvStructured;
+  const k = UnaryOps.erfinvStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `lgamma`, Meta (functional). */
 function meta_lgamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `lgamma_`, Meta (inplace). */
 function meta_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2042,21 +2040,21 @@ function meta_lgamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `lgamma.out`, Meta (out). */
 function meta_lgamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.lgammaStructured;
+  const k = UnaryOps.lgammaStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `digamma`, Meta (functional). */
 function meta_digamma(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `digamma_`, Meta (inplace). */
 function meta_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2064,21 +2062,21 @@ function meta_digamma_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `digamma.out`, Meta (out). */
 function meta_digamma_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.digammaStructured;
+  const k = UnaryOps.digammaStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `i0`, Meta (functional). */
 function meta_i0(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `i0_`, Meta (inplace). */
 function meta_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2086,21 +2084,21 @@ function meta_i0_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `i0.out`, Meta (out). */
 function meta_i0_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.i0Structured;
+  const k = UnaryOps.i0Structured;
   k.meta(out, self);
   return out;
 }
 
 /** `sinc`, Meta (functional). */
 function meta_sinc(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sinc_`, Meta (inplace). */
 function meta_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2108,21 +2106,21 @@ function meta_sinc_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinc.out`, Meta (out). */
 function meta_sinc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sincStructured;
+  const k = UnaryOps.sincStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `sgn`, Meta (functional). */
 function meta_sgn(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sgn_`, Meta (inplace). */
 function meta_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -2130,35 +2128,35 @@ function meta_sgn_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sgn.out`, Meta (out). */
 function meta_sgn_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.sgnStructured;
+  const k = UnaryOps.sgnStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `polygamma`, Meta (functional). */
 function meta_polygamma(_ks: DispatchKeySet, n: number, self: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   const iter = k.meta(null, n, self);
   return iter.output() as Tensor;
 }
 
 /** `polygamma.out`, Meta (out). */
 function meta_polygamma_out(_ks: DispatchKeySet, n: number, self: Tensor, out: Tensor): Tensor {
-  const k = UnaryOpsKernel.polygammaStructured;
+  const k = UnaryOps.polygammaStructured;
   k.meta(out, n, self);
   return out;
 }
 
 /** `hypot`, Meta (functional). */
 function meta_hypot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `hypot_`, Meta (inplace). */
 function meta_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -2166,49 +2164,49 @@ function meta_hypot_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
 
 /** `hypot.out`, Meta (out). */
 function meta_hypot_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.hypotStructured;
+  const k = BinaryOps.hypotStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `logaddexp`, Meta (functional). */
 function meta_logaddexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `logaddexp.out`, Meta (out). */
 function meta_logaddexp_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexpStructured;
+  const k = BinaryOps.logaddexpStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `logaddexp2`, Meta (functional). */
 function meta_logaddexp2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `logaddexp2.out`, Meta (out). */
 function meta_logaddexp2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.logaddexp2Structured;
+  const k = BinaryOps.logaddexp2Structured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `nextafter`, Meta (functional). */
 function meta_nextafter(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `nextafter_`, Meta (inplace). */
 function meta_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -2216,21 +2214,21 @@ function meta_nextafter_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `nextafter.out`, Meta (out). */
 function meta_nextafter_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.nextafterStructured;
+  const k = BinaryOps.nextafterStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `heaviside`, Meta (functional). */
 function meta_heaviside(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(null, self, values);
   return iter.output() as Tensor;
 }
 
 /** `heaviside_`, Meta (inplace). */
 function meta_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   const iter = k.meta(self, self, values);
   checkInplace(self, iter);
   return self;
@@ -2238,21 +2236,21 @@ function meta_heaviside_(_ks: DispatchKeySet, self: Tensor, values: Tensor): Ten
 
 /** `heaviside.out`, Meta (out). */
 function meta_heaviside_out(_ks: DispatchKeySet, self: Tensor, values: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.heavisideStructured;
+  const k = BinaryOps.heavisideStructured;
   k.meta(out, self, values);
   return out;
 }
 
 /** `xlogy.Tensor`, Meta (functional). */
 function meta_xlogy_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `xlogy_.Tensor`, Meta (inplace). */
 function meta_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -2260,31 +2258,255 @@ function meta_xlogy__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): T
 
 /** `xlogy.OutTensor`, Meta (out). */
 function meta_xlogy_OutTensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.xlogyStructured;
+  const k = BinaryOps.xlogyStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `copysign.out`, Meta (out). */
 function meta_copysign_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `copysign.Tensor`, Meta (functional). */
 function meta_copysign_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `copysign_.Tensor`, Meta (inplace). */
 function meta_copysign__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = BinaryOpsKernel.copysignStructured;
+  const k = BinaryOps.copysignStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
+}
+
+/** `fmax`, Meta (functional). */
+function meta_fmax(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmax.out`, Meta (out). */
+function meta_fmax_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fmaxStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `fmin`, Meta (functional). */
+function meta_fmin(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmin.out`, Meta (out). */
+function meta_fmin_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.fminStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gcd.out`, Meta (out). */
+function meta_gcd_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gcd`, Meta (functional). */
+function meta_gcd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gcd_`, Meta (inplace). */
+function meta_gcd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.gcdStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lcm.out`, Meta (out). */
+function meta_lcm_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `lcm`, Meta (functional). */
+function meta_lcm(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lcm_`, Meta (inplace). */
+function meta_lcm_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.lcmStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `igamma.out`, Meta (out). */
+function meta_igamma_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `igamma`, Meta (functional). */
+function meta_igamma(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igamma_`, Meta (inplace). */
+function meta_igamma_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammaStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `igammac.out`, Meta (out). */
+function meta_igammac_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `igammac`, Meta (functional). */
+function meta_igammac(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `igammac_`, Meta (inplace). */
+function meta_igammac_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.igammacStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor`, Meta (functional). */
+function meta_bitwise_left_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_left_shift_.Tensor`, Meta (inplace). */
+function meta_bitwise_left_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_left_shift.Tensor_out`, Meta (out). */
+function meta_bitwise_left_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseLeftShiftStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `bitwise_right_shift.Tensor`, Meta (functional). */
+function meta_bitwise_right_shift_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_right_shift_.Tensor`, Meta (inplace). */
+function meta_bitwise_right_shift__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_right_shift.Tensor_out`, Meta (out). */
+function meta_bitwise_right_shift_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = BinaryOps.bitwiseRightShiftStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `erfc`, Meta (functional). */
+function meta_erfc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `erfc_`, Meta (inplace). */
+function meta_erfc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `erfc.out`, Meta (out). */
+function meta_erfc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.erfcStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `signbit`, Meta (functional). */
+function meta_signbit(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `signbit.out`, Meta (out). */
+function meta_signbit_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.signbitStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `isposinf`, Meta (functional). */
+function meta_isposinf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `isposinf.out`, Meta (out). */
+function meta_isposinf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isposinfStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `isneginf`, Meta (functional). */
+function meta_isneginf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `isneginf.out`, Meta (out). */
+function meta_isneginf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = UnaryOps.isneginfStructured;
+  k.meta(out, self);
+  return out;
 }
 
 /** `addmv`, Meta (functional). */
@@ -3359,9 +3581,9 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   sgn_out: meta_sgn_out,
   polygamma: meta_polygamma,
   polygamma_out: meta_polygamma_out,
-  logit: UnaryOpsKernel.logit,
-  logit_: UnaryOpsKernel.logit_,
-  logit_out: UnaryOpsKernel.logitOut,
+  logit: UnaryOps.logit,
+  logit_: UnaryOps.logit_,
+  logit_out: UnaryOps.logitOut,
   hypot: meta_hypot,
   hypot_: meta_hypot_,
   hypot_out: meta_hypot_out,
@@ -3381,6 +3603,37 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   copysign_out: meta_copysign_out,
   copysign_Tensor: meta_copysign_Tensor,
   copysign__Tensor: meta_copysign__Tensor,
+  fmax: meta_fmax,
+  fmax_out: meta_fmax_out,
+  fmin: meta_fmin,
+  fmin_out: meta_fmin_out,
+  gcd_out: meta_gcd_out,
+  gcd: meta_gcd,
+  gcd_: meta_gcd_,
+  lcm_out: meta_lcm_out,
+  lcm: meta_lcm,
+  lcm_: meta_lcm_,
+  igamma_out: meta_igamma_out,
+  igamma: meta_igamma,
+  igamma_: meta_igamma_,
+  igammac_out: meta_igammac_out,
+  igammac: meta_igammac,
+  igammac_: meta_igammac_,
+  bitwise_left_shift_Tensor: meta_bitwise_left_shift_Tensor,
+  bitwise_left_shift__Tensor: meta_bitwise_left_shift__Tensor,
+  bitwise_left_shift_Tensor_out: meta_bitwise_left_shift_Tensor_out,
+  bitwise_right_shift_Tensor: meta_bitwise_right_shift_Tensor,
+  bitwise_right_shift__Tensor: meta_bitwise_right_shift__Tensor,
+  bitwise_right_shift_Tensor_out: meta_bitwise_right_shift_Tensor_out,
+  erfc: meta_erfc,
+  erfc_: meta_erfc_,
+  erfc_out: meta_erfc_out,
+  signbit: meta_signbit,
+  signbit_out: meta_signbit_out,
+  isposinf: meta_isposinf,
+  isposinf_out: meta_isposinf_out,
+  isneginf: meta_isneginf,
+  isneginf_out: meta_isneginf_out,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

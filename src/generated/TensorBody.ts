@@ -1598,6 +1598,138 @@ export function float_power_Scalar(self: number | boolean, exponent: Tensor): Te
 export function float_power_Tensor_Scalar_out(self: Tensor, exponent: number | boolean, out: Tensor): Tensor { return aten().float_power_Tensor_Scalar_out.call(self, exponent, out); }
 /** `float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
 export function float_power_Tensor_Scalar(self: Tensor, exponent: number | boolean): Tensor { return aten().float_power_Tensor_Scalar.call(self, exponent); }
+/** `fmax(Tensor self, Tensor other) -> Tensor` */
+export function fmax(self: Tensor, other: Tensor): Tensor { return aten().fmax.call(self, other); }
+/** `fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function fmax_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().fmax_out.call(self, other, out); }
+/** `fmin(Tensor self, Tensor other) -> Tensor` */
+export function fmin(self: Tensor, other: Tensor): Tensor { return aten().fmin.call(self, other); }
+/** `fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function fmin_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().fmin_out.call(self, other, out); }
+/** `gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function gcd_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().gcd_out.call(self, other, out); }
+/** `gcd(Tensor self, Tensor other) -> Tensor` */
+export function gcd(self: Tensor, other: Tensor): Tensor { return aten().gcd.call(self, other); }
+/** `gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function gcd_(self: Tensor, other: Tensor): Tensor { return aten().gcd_.call(self, other); }
+/** `lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function lcm_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().lcm_out.call(self, other, out); }
+/** `lcm(Tensor self, Tensor other) -> Tensor` */
+export function lcm(self: Tensor, other: Tensor): Tensor { return aten().lcm.call(self, other); }
+/** `lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function lcm_(self: Tensor, other: Tensor): Tensor { return aten().lcm_.call(self, other); }
+/** `igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function igamma_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().igamma_out.call(self, other, out); }
+/** `igamma(Tensor self, Tensor other) -> Tensor` */
+export function igamma(self: Tensor, other: Tensor): Tensor { return aten().igamma.call(self, other); }
+/** `igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function igamma_(self: Tensor, other: Tensor): Tensor { return aten().igamma_.call(self, other); }
+/** `igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function igammac_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().igammac_out.call(self, other, out); }
+/** `igammac(Tensor self, Tensor other) -> Tensor` */
+export function igammac(self: Tensor, other: Tensor): Tensor { return aten().igammac.call(self, other); }
+/** `igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function igammac_(self: Tensor, other: Tensor): Tensor { return aten().igammac_.call(self, other); }
+/** `__lshift__.Scalar(Tensor self, Scalar other) -> Tensor` */
+export function __lshift___Scalar(self: Tensor, other: number | boolean): Tensor { return aten().__lshift___Scalar.call(self, other); }
+/** `__lshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+export function __lshift___Tensor(self: Tensor, other: Tensor): Tensor { return aten().__lshift___Tensor.call(self, other); }
+/** `__ilshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function __ilshift___Scalar(self: Tensor, other: number | boolean): Tensor { return aten().__ilshift___Scalar.call(self, other); }
+/** `__ilshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function __ilshift___Tensor(self: Tensor, other: Tensor): Tensor { return aten().__ilshift___Tensor.call(self, other); }
+/** `bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor` */
+export function bitwise_left_shift_Tensor(self: Tensor, other: Tensor): Tensor { return aten().bitwise_left_shift_Tensor.call(self, other); }
+/** `bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function bitwise_left_shift__Tensor(self: Tensor, other: Tensor): Tensor { return aten().bitwise_left_shift__Tensor.call(self, other); }
+/** `bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function bitwise_left_shift_Tensor_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().bitwise_left_shift_Tensor_out.call(self, other, out); }
+/** `bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+export function bitwise_left_shift_Tensor_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().bitwise_left_shift_Tensor_Scalar.call(self, other); }
+/** `bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function bitwise_left_shift__Tensor_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().bitwise_left_shift__Tensor_Scalar.call(self, other); }
+/** `bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function bitwise_left_shift_Tensor_Scalar_out(self: Tensor, other: number | boolean, out: Tensor): Tensor { return aten().bitwise_left_shift_Tensor_Scalar_out.call(self, other, out); }
+/** `bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+export function bitwise_left_shift_Scalar_Tensor(self: number | boolean, other: Tensor): Tensor { return aten().bitwise_left_shift_Scalar_Tensor.call(self, other); }
+/** `__rshift__.Scalar(Tensor self, Scalar other) -> Tensor` */
+export function __rshift___Scalar(self: Tensor, other: number | boolean): Tensor { return aten().__rshift___Scalar.call(self, other); }
+/** `__rshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+export function __rshift___Tensor(self: Tensor, other: Tensor): Tensor { return aten().__rshift___Tensor.call(self, other); }
+/** `__irshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function __irshift___Scalar(self: Tensor, other: number | boolean): Tensor { return aten().__irshift___Scalar.call(self, other); }
+/** `__irshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function __irshift___Tensor(self: Tensor, other: Tensor): Tensor { return aten().__irshift___Tensor.call(self, other); }
+/** `bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor` */
+export function bitwise_right_shift_Tensor(self: Tensor, other: Tensor): Tensor { return aten().bitwise_right_shift_Tensor.call(self, other); }
+/** `bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function bitwise_right_shift__Tensor(self: Tensor, other: Tensor): Tensor { return aten().bitwise_right_shift__Tensor.call(self, other); }
+/** `bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function bitwise_right_shift_Tensor_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().bitwise_right_shift_Tensor_out.call(self, other, out); }
+/** `bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+export function bitwise_right_shift_Tensor_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().bitwise_right_shift_Tensor_Scalar.call(self, other); }
+/** `bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function bitwise_right_shift__Tensor_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().bitwise_right_shift__Tensor_Scalar.call(self, other); }
+/** `bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function bitwise_right_shift_Tensor_Scalar_out(self: Tensor, other: number | boolean, out: Tensor): Tensor { return aten().bitwise_right_shift_Tensor_Scalar_out.call(self, other, out); }
+/** `bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+export function bitwise_right_shift_Scalar_Tensor(self: number | boolean, other: Tensor): Tensor { return aten().bitwise_right_shift_Scalar_Tensor.call(self, other); }
+/** `floor_divide(Tensor self, Tensor other) -> Tensor` */
+export function floor_divide(self: Tensor, other: Tensor): Tensor { return aten().floor_divide.call(self, other); }
+/** `floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function floor_divide__Tensor(self: Tensor, other: Tensor): Tensor { return aten().floor_divide__Tensor.call(self, other); }
+/** `floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function floor_divide_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().floor_divide_out.call(self, other, out); }
+/** `floor_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+export function floor_divide_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().floor_divide_Scalar.call(self, other); }
+/** `floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function floor_divide__Scalar(self: Tensor, other: number | boolean): Tensor { return aten().floor_divide__Scalar.call(self, other); }
+/** `true_divide.Tensor(Tensor self, Tensor other) -> Tensor` */
+export function true_divide_Tensor(self: Tensor, other: Tensor): Tensor { return aten().true_divide_Tensor.call(self, other); }
+/** `true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+export function true_divide__Tensor(self: Tensor, other: Tensor): Tensor { return aten().true_divide__Tensor.call(self, other); }
+/** `true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+export function true_divide_out(self: Tensor, other: Tensor, out: Tensor): Tensor { return aten().true_divide_out.call(self, other, out); }
+/** `true_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+export function true_divide_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().true_divide_Scalar.call(self, other); }
+/** `true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+export function true_divide__Scalar(self: Tensor, other: number | boolean): Tensor { return aten().true_divide__Scalar.call(self, other); }
+/** `rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
+export function rsub_Tensor(self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor { return aten().rsub_Tensor.call(self, other, alpha); }
+/** `rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor` */
+export function rsub_Scalar(self: Tensor, other: number | boolean, alpha: number | boolean = 1): Tensor { return aten().rsub_Scalar.call(self, other, alpha); }
+/** `erfc(Tensor self) -> Tensor` */
+export function erfc(self: Tensor): Tensor { return aten().erfc.call(self); }
+/** `erfc_(Tensor(a!) self) -> Tensor(a!)` */
+export function erfc_(self: Tensor): Tensor { return aten().erfc_.call(self); }
+/** `erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function erfc_out(self: Tensor, out: Tensor): Tensor { return aten().erfc_out.call(self, out); }
+/** `signbit(Tensor self) -> Tensor` */
+export function signbit(self: Tensor): Tensor { return aten().signbit.call(self); }
+/** `signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function signbit_out(self: Tensor, out: Tensor): Tensor { return aten().signbit_out.call(self, out); }
+/** `isposinf(Tensor self) -> Tensor` */
+export function isposinf(self: Tensor): Tensor { return aten().isposinf.call(self); }
+/** `isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function isposinf_out(self: Tensor, out: Tensor): Tensor { return aten().isposinf_out.call(self, out); }
+/** `isneginf(Tensor self) -> Tensor` */
+export function isneginf(self: Tensor): Tensor { return aten().isneginf.call(self); }
+/** `isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function isneginf_out(self: Tensor, out: Tensor): Tensor { return aten().isneginf_out.call(self, out); }
+/** `isreal(Tensor self) -> Tensor` */
+export function isreal(self: Tensor): Tensor { return aten().isreal.call(self); }
+/** `positive(Tensor(a) self) -> Tensor(a)` */
+export function positive(self: Tensor): Tensor { return aten().positive.call(self); }
+/** `frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)` */
+export function frexp_Tensor(self: Tensor): [Tensor, Tensor] { return aten().frexp_Tensor.call(self); }
+/** `frexp.Tensor_out(Tensor self, *, Tensor(a!) mantissa, Tensor(b!) exponent) -> (Tensor(a!) mantissa, Tensor(b!) exponent)` */
+export function frexp_Tensor_out(self: Tensor, mantissa: Tensor, exponent: Tensor): [Tensor, Tensor] { return aten().frexp_Tensor_out.call(self, mantissa, exponent); }
+/** `mvlgamma.out(Tensor self, int p, *, Tensor(a!) out) -> Tensor(a!)` */
+export function mvlgamma_out(self: Tensor, p: number, out: Tensor): Tensor { return aten().mvlgamma_out.call(self, p, out); }
+/** `mvlgamma(Tensor self, int p) -> Tensor` */
+export function mvlgamma(self: Tensor, p: number): Tensor { return aten().mvlgamma.call(self, p); }
+/** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
+export function mvlgamma_(self: Tensor, p: number): Tensor { return aten().mvlgamma_.call(self, p); }
 /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
 export function nansum(self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().nansum.call(self, dim, keepdim, dtype); }
 /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -6699,7 +6699,216 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:970). */
+/** Backward of `fmax` (derivatives.yaml:968). */
+export class FmaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = fmaxBackward(grad, self, other, true);
+    if (this.shouldComputeOutput(1)) out[1] = fmaxBackward(grad, self, other, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `fmin` (derivatives.yaml:972). */
+export class FminBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FminBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = fminBackward(grad, self, other, true);
+    if (this.shouldComputeOutput(1)) out[1] = fminBackward(grad, self, other, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `erfc` (derivatives.yaml:976). */
+export class ErfcBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ErfcBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = erfcBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `frexp.Tensor` (derivatives.yaml:979). */
+export class FrexpBackward0 extends Node {
+  exponent_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FrexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const exponent = this.exponent_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = frexpBackward(grad, exponent);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.exponent_.reset();
+  }
+}
+
+/** Backward of `igamma` (derivatives.yaml:983). */
+export class IgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("igamma: input");
+    if (this.shouldComputeOutput(1)) out[1] = igammaOtherBackward(grad, self, other, 1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `igammac` (derivatives.yaml:987). */
+export class IgammacBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IgammacBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("igammac: input");
+    if (this.shouldComputeOutput(1)) out[1] = igammaOtherBackward(grad, self, other, -1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `mvlgamma` (derivatives.yaml:991). */
+export class MvlgammaBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
+
+  name(): string {
+    return 'MvlgammaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    if (this.shouldComputeOutput(0)) out[0] = mvlgammaBackward(grad, self, p);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `rsub.Tensor` (derivatives.yaml:994). */
+export class RsubBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
+
+  name(): string {
+    return 'RsubBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(at.neg(grad), alpha);
+    if (this.shouldComputeOutput(1)) out[1] = grad;
+    return out;
+  }
+}
+
+/** Backward of `rsub.Scalar` (derivatives.yaml:998). */
+export class RsubBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
+
+  name(): string {
+    return 'RsubBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(at.neg(grad), alpha);
+    return out;
+  }
+}
+
+/** Backward of `nansum` (derivatives.yaml:1003). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6725,7 +6934,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:973). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1006). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6752,7 +6961,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:976). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1009). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6782,7 +6991,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:979). */
+/** Backward of `aminmax` (derivatives.yaml:1012). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -6813,7 +7022,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:982). */
+/** Backward of `median` (derivatives.yaml:1015). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6838,7 +7047,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:985). */
+/** Backward of `median.dim` (derivatives.yaml:1018). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -6866,7 +7075,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:989). */
+/** Backward of `nanmedian` (derivatives.yaml:1022). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6891,7 +7100,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:992). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1025). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -6919,7 +7128,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:996). */
+/** Backward of `mode` (derivatives.yaml:1029). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -6947,7 +7156,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1000). */
+/** Backward of `kthvalue` (derivatives.yaml:1033). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -6975,7 +7184,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1004). */
+/** Backward of `cummax` (derivatives.yaml:1037). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7002,7 +7211,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1008). */
+/** Backward of `cummin` (derivatives.yaml:1041). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7029,7 +7238,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1012). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1045). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7056,7 +7265,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1017). */
+/** Backward of `rot90` (derivatives.yaml:1050). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7076,7 +7285,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1020). */
+/** Backward of `diag_embed` (derivatives.yaml:1053). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7098,7 +7307,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1023). */
+/** Backward of `block_diag` (derivatives.yaml:1056). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7122,7 +7331,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1026). */
+/** Backward of `trace` (derivatives.yaml:1059). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7140,7 +7349,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1029). */
+/** Backward of `linalg_cross` (derivatives.yaml:1062). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7168,7 +7377,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1034). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1067). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7206,7 +7415,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1038). */
+/** Backward of `index_reduce` (derivatives.yaml:1071). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7244,7 +7453,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1042). */
+/** Backward of `index_add` (derivatives.yaml:1075). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7275,7 +7484,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1046). */
+/** Backward of `index_copy` (derivatives.yaml:1079). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7304,7 +7513,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1050). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1083). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7328,7 +7537,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1053). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1086). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7353,7 +7562,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1057). */
+/** Backward of `put` (derivatives.yaml:1090). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7383,7 +7592,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1061). */
+/** Backward of `take` (derivatives.yaml:1094). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7407,7 +7616,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1064). */
+/** Backward of `masked_scatter` (derivatives.yaml:1097). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7432,7 +7641,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1068). */
+/** Backward of `slice_scatter` (derivatives.yaml:1101). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7463,7 +7672,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1072). */
+/** Backward of `select_scatter` (derivatives.yaml:1105). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7490,7 +7699,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1076). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1109). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7519,7 +7728,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1080). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1113). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7546,7 +7755,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1084). */
+/** Backward of `unfold` (derivatives.yaml:1117). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7570,7 +7779,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1087). */
+/** Backward of `unfold_backward` (derivatives.yaml:1120). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7592,7 +7801,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1090). */
+/** Backward of `im2col` (derivatives.yaml:1123). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7618,7 +7827,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1093). */
+/** Backward of `col2im` (derivatives.yaml:1126). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7642,7 +7851,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1097). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1130). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7660,7 +7869,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1100). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1133). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7678,7 +7887,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1103). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1136). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7696,7 +7905,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1106). */
+/** Backward of `glu` (derivatives.yaml:1139). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7720,7 +7929,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1109). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1142). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7747,7 +7956,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1112). */
+/** Backward of `dist` (derivatives.yaml:1145). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7778,7 +7987,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1117). */
+/** Backward of `narrow_copy` (derivatives.yaml:1150). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -7802,7 +8011,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1121). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1154). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -7823,7 +8032,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1124). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1157). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -7844,7 +8053,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1127). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1160). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -7860,7 +8069,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1130). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1163). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -7877,7 +8086,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1134). */
+/** Backward of `_conj_physical` (derivatives.yaml:1167). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -7893,7 +8102,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1137). */
+/** Backward of `conj_physical_` (derivatives.yaml:1170). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -7909,7 +8118,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1141). */
+/** Backward of `addmv` (derivatives.yaml:1174). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -7940,7 +8149,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1146). */
+/** Backward of `vdot` (derivatives.yaml:1179). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -7966,7 +8175,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1150). */
+/** Backward of `addr` (derivatives.yaml:1183). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -7997,7 +8206,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1155). */
+/** Backward of `addbmm` (derivatives.yaml:1188). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8032,7 +8241,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1160). */
+/** Backward of `renorm` (derivatives.yaml:1193). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8060,7 +8269,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1163). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1196). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8087,7 +8296,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1169). */
+/** Backward of `special_entr` (derivatives.yaml:1202). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8109,7 +8318,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1172). */
+/** Backward of `special_ndtri` (derivatives.yaml:1205). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8131,7 +8340,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1175). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1208). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8156,7 +8365,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1178). */
+/** Backward of `special_erfcx` (derivatives.yaml:1211). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8181,7 +8390,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1181). */
+/** Backward of `special_i0e` (derivatives.yaml:1214). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8206,7 +8415,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1184). */
+/** Backward of `special_i1` (derivatives.yaml:1217). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8231,7 +8440,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1187). */
+/** Backward of `special_i1e` (derivatives.yaml:1220). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8256,7 +8465,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1190). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1223). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8282,7 +8491,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1194). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1227). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8306,7 +8515,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1197). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1230). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8330,7 +8539,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1200). */
+/** Backward of `special_zeta` (derivatives.yaml:1233). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8356,7 +8565,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1204). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1237). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8380,7 +8589,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1207). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1240). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8396,7 +8605,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1210). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1243). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8411,7 +8620,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1213). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1246). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8426,7 +8635,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1216). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1249). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8441,7 +8650,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1219). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1252). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8456,7 +8665,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1222). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1255). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8471,7 +8680,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1225). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1258). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8486,7 +8695,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1228). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1261). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8501,7 +8710,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1231). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1264). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8516,7 +8725,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1234). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1267). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8531,7 +8740,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1237). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1270). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8546,7 +8755,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1240). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1273). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8561,7 +8770,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1243). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1276). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8576,7 +8785,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1246). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1279). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8591,7 +8800,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1250). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1283). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8606,7 +8815,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1253). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1286). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8621,7 +8830,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1256). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1289). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8636,7 +8845,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1260). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1293). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8651,7 +8860,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1263). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1296). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8666,7 +8875,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1266). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1299). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8681,7 +8890,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1270). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1303). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8696,7 +8905,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1273). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1306). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8711,7 +8920,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1276). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1309). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8726,7 +8935,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1280). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1313). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8741,7 +8950,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1283). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1316). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8756,7 +8965,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1286). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1319). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8771,7 +8980,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1290). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1323). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -8786,7 +8995,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1293). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1326). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -8801,7 +9010,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1296). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1329). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -8816,7 +9025,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1300). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1333). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -8831,7 +9040,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1303). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1336). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -8846,7 +9055,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1306). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1339). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -8861,7 +9070,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1310). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1343). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -8876,7 +9085,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1313). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1346). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -8891,7 +9100,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1316). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1349). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -8906,7 +9115,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1320). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1353). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -8921,7 +9130,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1323). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1356). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -8936,7 +9145,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1326). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1359). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8951,7 +9160,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1330). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1363). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8966,7 +9175,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1333). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1366). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8981,7 +9190,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1336). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1369). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8996,7 +9205,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1340). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1373). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9011,7 +9220,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1343). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1376). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9026,7 +9235,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1346). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1379). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9041,7 +9250,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1350). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1383). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9056,7 +9265,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1353). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1386). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9071,7 +9280,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1356). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1389). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9086,7 +9295,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1360). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1393). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9101,7 +9310,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1363). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1396). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9116,7 +9325,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4186). */
+/** Backward of `expand_copy` (derivatives.yaml:4551). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9134,7 +9343,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4192). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4557). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9158,7 +9367,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4198). */
+/** Backward of `alias_copy` (derivatives.yaml:4563). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9174,7 +9383,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4204). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4569). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9202,7 +9411,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4210). */
+/** Backward of `permute_copy` (derivatives.yaml:4575). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9220,7 +9429,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4216). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4581). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9241,7 +9450,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4222). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4587). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9259,7 +9468,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4228). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4593). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9277,7 +9486,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4234). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4599). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9295,7 +9504,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4240). */
+/** Backward of `t_copy` (derivatives.yaml:4605). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9311,7 +9520,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4246). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4611). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9331,7 +9540,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4252). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4617). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9349,7 +9558,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4258). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4623). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9368,7 +9577,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4264). */
+/** Backward of `view_copy` (derivatives.yaml:4629). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9386,7 +9595,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4270). */
+/** Backward of `unfold_copy` (derivatives.yaml:4635). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -15437,6 +15646,489 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
     return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
+  fmax: kernel('fmax', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new FmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fmax_out: kernel('fmax_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmax'));
+    return ops.fmax_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  fmin: kernel('fmin', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new FminBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  fmin_out: kernel('fmin_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmin'));
+    return ops.fmin_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  gcd_out: kernel('gcd_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gcd'));
+    return ops.gcd_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  gcd: kernel('gcd', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  gcd_: kernel('gcd_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  lcm_out: kernel('lcm_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lcm'));
+    return ops.lcm_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  lcm: kernel('lcm', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  lcm_: kernel('lcm_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  igamma_out: kernel('igamma_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igamma'));
+    return ops.igamma_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  igamma: kernel('igamma', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  igamma_: kernel('igamma_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  igammac_out: kernel('igammac_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igammac'));
+    return ops.igammac_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  igammac: kernel('igammac', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammacBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  igammac_: kernel('igammac_', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new IgammacBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
+    const result = ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __lshift___Scalar: kernel('__lshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __lshift___Tensor: kernel('__lshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __ilshift___Scalar: kernel('__ilshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __ilshift___Tensor: kernel('__ilshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor: kernel('bitwise_left_shift_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_left_shift__Tensor: kernel('bitwise_left_shift__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor_out: kernel('bitwise_left_shift_Tensor_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
+    return ops.bitwise_left_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_left_shift_Tensor_Scalar: kernel('bitwise_left_shift_Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_left_shift__Tensor_Scalar: kernel('bitwise_left_shift__Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_left_shift_Tensor_Scalar_out: kernel('bitwise_left_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
+    return ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_left_shift_Scalar_Tensor: kernel('bitwise_left_shift_Scalar_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
+    gradFn.setNextEdges([gradientEdge(other)]);
+    const result = ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __rshift___Scalar: kernel('__rshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __rshift___Tensor: kernel('__rshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  __irshift___Scalar: kernel('__irshift___Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  __irshift___Tensor: kernel('__irshift___Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor: kernel('bitwise_right_shift_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_right_shift__Tensor: kernel('bitwise_right_shift__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor_out: kernel('bitwise_right_shift_Tensor_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
+    return ops.bitwise_right_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_right_shift_Tensor_Scalar: kernel('bitwise_right_shift_Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bitwise_right_shift__Tensor_Scalar: kernel('bitwise_right_shift__Tensor_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  bitwise_right_shift_Tensor_Scalar_out: kernel('bitwise_right_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
+    return ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bitwise_right_shift_Scalar_Tensor: kernel('bitwise_right_shift_Scalar_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other);
+    if (!rg) return ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
+    gradFn.setNextEdges([gradientEdge(other)]);
+    const result = ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide: kernel('floor_divide', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide__Tensor: kernel('floor_divide__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(self, other);
+    checkInplace(self, rg);
+    if (!rg) return ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  floor_divide_out: kernel('floor_divide_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor_divide'));
+    return ops.floor_divide_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  floor_divide_Scalar: kernel('floor_divide_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  floor_divide__Scalar: kernel('floor_divide__Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  rsub_Tensor: kernel('rsub_Tensor', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new RsubBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rsub_Scalar: kernel('rsub_Scalar', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new RsubBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfc: kernel('erfc', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfcBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  erfc_: kernel('erfc_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErfcBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  erfc_out: kernel('erfc_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfc'));
+    return ops.erfc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  signbit: kernel('signbit', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('signbit'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  signbit_out: kernel('signbit_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('signbit'));
+    return ops.signbit_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  isposinf: kernel('isposinf', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isposinf'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isposinf_out: kernel('isposinf_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isposinf'));
+    return ops.isposinf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  isneginf: kernel('isneginf', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isneginf'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  isneginf_out: kernel('isneginf_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isneginf'));
+    return ops.isneginf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  frexp_Tensor: kernel('frexp_Tensor', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new FrexpBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result[0], gradFn, 0);
+    gradFn.exponent_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  frexp_Tensor_out: kernel('frexp_Tensor_out', (ks, self, mantissa, exponent) => {
+    if (anyRequiresGrad(self, mantissa, exponent)) throw new Error(OUT_NOT_DIFFERENTIABLE('frexp'));
+    return ops.frexp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, mantissa, exponent);
+  }),
+  mvlgamma_out: kernel('mvlgamma_out', (ks, self, p, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mvlgamma'));
+    return ops.mvlgamma_out.redispatch(ks.and(afterAutogradKeyset), self, p, out);
+  }),
+  mvlgamma: kernel('mvlgamma', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new MvlgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    const result = ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const gradFn = new MvlgammaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.p_ = p;
+    const result = ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
@@ -18542,6 +19234,172 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
     const result = ops.ldexp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
     out.bumpVersion();
+    return result;
+  }),
+  fmax_out: kernel('fmax_out', (ks, self, other, out) => {
+    const result = ops.fmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  fmin_out: kernel('fmin_out', (ks, self, other, out) => {
+    const result = ops.fmin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gcd_out: kernel('gcd_out', (ks, self, other, out) => {
+    const result = ops.gcd_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gcd_: kernel('gcd_', (ks, self, other) => {
+    const result = ops.gcd_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  lcm_out: kernel('lcm_out', (ks, self, other, out) => {
+    const result = ops.lcm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lcm_: kernel('lcm_', (ks, self, other) => {
+    const result = ops.lcm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  igamma_out: kernel('igamma_out', (ks, self, other, out) => {
+    const result = ops.igamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  igamma_: kernel('igamma_', (ks, self, other) => {
+    const result = ops.igamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  igammac_out: kernel('igammac_out', (ks, self, other, out) => {
+    const result = ops.igammac_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  igammac_: kernel('igammac_', (ks, self, other) => {
+    const result = ops.igammac_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __ilshift___Scalar: kernel('__ilshift___Scalar', (ks, self, other) => {
+    const result = ops.__ilshift___Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __ilshift___Tensor: kernel('__ilshift___Tensor', (ks, self, other) => {
+    const result = ops.__ilshift___Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift__Tensor: kernel('bitwise_left_shift__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift_Tensor_out: kernel('bitwise_left_shift_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_left_shift_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift__Tensor_Scalar: kernel('bitwise_left_shift__Tensor_Scalar', (ks, self, other) => {
+    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_left_shift_Tensor_Scalar_out: kernel('bitwise_left_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  __irshift___Scalar: kernel('__irshift___Scalar', (ks, self, other) => {
+    const result = ops.__irshift___Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  __irshift___Tensor: kernel('__irshift___Tensor', (ks, self, other) => {
+    const result = ops.__irshift___Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift__Tensor: kernel('bitwise_right_shift__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift_Tensor_out: kernel('bitwise_right_shift_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_right_shift_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift__Tensor_Scalar: kernel('bitwise_right_shift__Tensor_Scalar', (ks, self, other) => {
+    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_right_shift_Tensor_Scalar_out: kernel('bitwise_right_shift_Tensor_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  floor_divide__Tensor: kernel('floor_divide__Tensor', (ks, self, other) => {
+    const result = ops.floor_divide__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  floor_divide_out: kernel('floor_divide_out', (ks, self, other, out) => {
+    const result = ops.floor_divide_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  floor_divide__Scalar: kernel('floor_divide__Scalar', (ks, self, other) => {
+    const result = ops.floor_divide__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  erfc_: kernel('erfc_', (ks, self) => {
+    const result = ops.erfc_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  erfc_out: kernel('erfc_out', (ks, self, out) => {
+    const result = ops.erfc_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  signbit_out: kernel('signbit_out', (ks, self, out) => {
+    const result = ops.signbit_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isposinf_out: kernel('isposinf_out', (ks, self, out) => {
+    const result = ops.isposinf_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  isneginf_out: kernel('isneginf_out', (ks, self, out) => {
+    const result = ops.isneginf_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  frexp_Tensor_out: kernel('frexp_Tensor_out', (ks, self, mantissa, exponent) => {
+    const result = ops.frexp_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mantissa, exponent);
+    mantissa.bumpVersion();
+    exponent.bumpVersion();
+    return result;
+  }),
+  mvlgamma_out: kernel('mvlgamma_out', (ks, self, p, out) => {
+    const result = ops.mvlgamma_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, out);
+    out.bumpVersion();
+    return result;
+  }),
+  mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
+    const result = ops.mvlgamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p);
+    self.bumpVersion();
     return result;
   }),
   nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {

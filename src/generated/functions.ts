@@ -20462,6 +20462,934 @@ export function float_power(...a: unknown[]): unknown {
   return noMatch("float_power", a, SIGS_float_power);
 }
 
+const SIGS_fmax = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.fmax`: `fmax`. */
+export function fmax(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function fmax(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function fmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmax", a[--n] as Kw);
+  // fmax (out=: fmax.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fmax", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmax", 'out', 'Tensor', isTensor(out), out);
+        return at.fmax_out(v0, v1, out as Tensor);
+      }
+      return at.fmax(v0, v1);
+    }
+  }
+  return bad_fmax(a);
+}
+
+function bad_fmax(a: readonly unknown[]): never {
+  return badCall("fmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fmax);
+}
+
+const SIGS_fmin = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.fmin`: `fmin`. */
+export function fmin(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function fmin(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function fmin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmin", a[--n] as Kw);
+  // fmin (out=: fmin.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fmin", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmin", 'out', 'Tensor', isTensor(out), out);
+        return at.fmin_out(v0, v1, out as Tensor);
+      }
+      return at.fmin(v0, v1);
+    }
+  }
+  return bad_fmin(a);
+}
+
+function bad_fmin(a: readonly unknown[]): never {
+  return badCall("fmin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fmin);
+}
+
+const SIGS_gcd = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.gcd`: `gcd`. */
+export function gcd(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function gcd(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function gcd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gcd", a[--n] as Kw);
+  // gcd (out=: gcd.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("gcd", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gcd", 'out', 'Tensor', isTensor(out), out);
+        return at.gcd_out(v0, v1, out as Tensor);
+      }
+      return at.gcd(v0, v1);
+    }
+  }
+  return bad_gcd(a);
+}
+
+function bad_gcd(a: readonly unknown[]): never {
+  return badCall("gcd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_gcd);
+}
+
+const SIGS_gcd_ = ["(Tensor input, Tensor other)"];
+
+/** `torch.gcd_`: `gcd_`. */
+export function gcd_(input: Tensor, options: { other: Tensor }): Tensor;
+export function gcd_(input: Tensor, other: Tensor): Tensor;
+export function gcd_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gcd_", a[--n] as Kw);
+  // gcd_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("gcd_", o, ["input","other"], ["input","other"], n);
+      return at.gcd_(v0, v1);
+    }
+  }
+  return bad_gcd_(a);
+}
+
+function bad_gcd_(a: readonly unknown[]): never {
+  return badCall("gcd_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_gcd_);
+}
+
+const SIGS_lcm = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.lcm`: `lcm`. */
+export function lcm(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function lcm(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function lcm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lcm", a[--n] as Kw);
+  // lcm (out=: lcm.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lcm", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lcm", 'out', 'Tensor', isTensor(out), out);
+        return at.lcm_out(v0, v1, out as Tensor);
+      }
+      return at.lcm(v0, v1);
+    }
+  }
+  return bad_lcm(a);
+}
+
+function bad_lcm(a: readonly unknown[]): never {
+  return badCall("lcm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lcm);
+}
+
+const SIGS_lcm_ = ["(Tensor input, Tensor other)"];
+
+/** `torch.lcm_`: `lcm_`. */
+export function lcm_(input: Tensor, options: { other: Tensor }): Tensor;
+export function lcm_(input: Tensor, other: Tensor): Tensor;
+export function lcm_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lcm_", a[--n] as Kw);
+  // lcm_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lcm_", o, ["input","other"], ["input","other"], n);
+      return at.lcm_(v0, v1);
+    }
+  }
+  return bad_lcm_(a);
+}
+
+function bad_lcm_(a: readonly unknown[]): never {
+  return badCall("lcm_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_lcm_);
+}
+
+const SIGS_igamma = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.igamma`: `igamma`. */
+export function igamma(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function igamma(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function igamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igamma", a[--n] as Kw);
+  // igamma (out=: igamma.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("igamma", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("igamma", 'out', 'Tensor', isTensor(out), out);
+        return at.igamma_out(v0, v1, out as Tensor);
+      }
+      return at.igamma(v0, v1);
+    }
+  }
+  return bad_igamma(a);
+}
+
+function bad_igamma(a: readonly unknown[]): never {
+  return badCall("igamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_igamma);
+}
+
+const SIGS_igammac = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.igammac`: `igammac`. */
+export function igammac(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function igammac(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function igammac(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igammac", a[--n] as Kw);
+  // igammac (out=: igammac.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("igammac", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("igammac", 'out', 'Tensor', isTensor(out), out);
+        return at.igammac_out(v0, v1, out as Tensor);
+      }
+      return at.igammac(v0, v1);
+    }
+  }
+  return bad_igammac(a);
+}
+
+function bad_igammac(a: readonly unknown[]): never {
+  return badCall("igammac", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_igammac);
+}
+
+const SIGS___lshift__ = ["(Tensor input, Tensor other)","(Tensor input, Number other)"];
+
+/** `torch.__lshift__`: `__lshift__.Scalar`, `__lshift__.Tensor`. */
+export function __lshift__(input: Tensor, options: { other: number | boolean }): Tensor;
+export function __lshift__(input: Tensor, other: number | boolean): Tensor;
+export function __lshift__(input: Tensor, options: { other: Tensor }): Tensor;
+export function __lshift__(input: Tensor, other: Tensor): Tensor;
+export function __lshift__(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__lshift__", a[--n] as Kw);
+  // __lshift__.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("__lshift__", o, ["input","other"], ["input","other"], n);
+      return at.__lshift___Scalar(v0, v1);
+    }
+  }
+  // __lshift__.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("__lshift__", o, ["input","other"], ["input","other"], n);
+      return at.__lshift___Tensor(v0, v1);
+    }
+  }
+  return noMatch("__lshift__", a, SIGS___lshift__);
+}
+
+const SIGS_bitwise_left_shift = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.bitwise_left_shift`: `bitwise_left_shift.Tensor`, `bitwise_left_shift.Tensor_Scalar`, `bitwise_left_shift.Scalar_Tensor`. */
+export function bitwise_left_shift(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function bitwise_left_shift(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_left_shift(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function bitwise_left_shift(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_left_shift(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_left_shift(input: number | boolean, options: { other: Tensor }): Tensor;
+export function bitwise_left_shift(input: number | boolean, other: Tensor): Tensor;
+export function bitwise_left_shift(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_left_shift", a[--n] as Kw);
+  // bitwise_left_shift.Tensor (out=: bitwise_left_shift.Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_left_shift", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_left_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_left_shift_Tensor_out(v0, v1, out as Tensor);
+      }
+      return at.bitwise_left_shift_Tensor(v0, v1);
+    }
+  }
+  // bitwise_left_shift.Tensor_Scalar (out=: bitwise_left_shift.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_left_shift", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_left_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_left_shift_Tensor_Scalar_out(v0, v1, out as Tensor);
+      }
+      return at.bitwise_left_shift_Tensor_Scalar(v0, v1);
+    }
+  }
+  // bitwise_left_shift.Scalar_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_left_shift", o, ["input","other"], ["input","other"], n);
+      return at.bitwise_left_shift_Scalar_Tensor(v0, v1);
+    }
+  }
+  return noMatch("bitwise_left_shift", a, SIGS_bitwise_left_shift);
+}
+
+const SIGS___rshift__ = ["(Tensor input, Tensor other)","(Tensor input, Number other)"];
+
+/** `torch.__rshift__`: `__rshift__.Scalar`, `__rshift__.Tensor`. */
+export function __rshift__(input: Tensor, options: { other: number | boolean }): Tensor;
+export function __rshift__(input: Tensor, other: number | boolean): Tensor;
+export function __rshift__(input: Tensor, options: { other: Tensor }): Tensor;
+export function __rshift__(input: Tensor, other: Tensor): Tensor;
+export function __rshift__(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__rshift__", a[--n] as Kw);
+  // __rshift__.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("__rshift__", o, ["input","other"], ["input","other"], n);
+      return at.__rshift___Scalar(v0, v1);
+    }
+  }
+  // __rshift__.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("__rshift__", o, ["input","other"], ["input","other"], n);
+      return at.__rshift___Tensor(v0, v1);
+    }
+  }
+  return noMatch("__rshift__", a, SIGS___rshift__);
+}
+
+const SIGS_bitwise_right_shift = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.bitwise_right_shift`: `bitwise_right_shift.Tensor`, `bitwise_right_shift.Tensor_Scalar`, `bitwise_right_shift.Scalar_Tensor`. */
+export function bitwise_right_shift(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function bitwise_right_shift(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_right_shift(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
+export function bitwise_right_shift(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_right_shift(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_right_shift(input: number | boolean, options: { other: Tensor }): Tensor;
+export function bitwise_right_shift(input: number | boolean, other: Tensor): Tensor;
+export function bitwise_right_shift(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_right_shift", a[--n] as Kw);
+  // bitwise_right_shift.Tensor (out=: bitwise_right_shift.Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_right_shift", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_right_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_right_shift_Tensor_out(v0, v1, out as Tensor);
+      }
+      return at.bitwise_right_shift_Tensor(v0, v1);
+    }
+  }
+  // bitwise_right_shift.Tensor_Scalar (out=: bitwise_right_shift.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_right_shift", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_right_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_right_shift_Tensor_Scalar_out(v0, v1, out as Tensor);
+      }
+      return at.bitwise_right_shift_Tensor_Scalar(v0, v1);
+    }
+  }
+  // bitwise_right_shift.Scalar_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_right_shift", o, ["input","other"], ["input","other"], n);
+      return at.bitwise_right_shift_Scalar_Tensor(v0, v1);
+    }
+  }
+  return noMatch("bitwise_right_shift", a, SIGS_bitwise_right_shift);
+}
+
+const SIGS_floor_divide = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other)"];
+
+/** `torch.floor_divide`: `floor_divide`, `floor_divide.Scalar`. */
+export function floor_divide(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function floor_divide(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function floor_divide(input: Tensor, options: { other: number | boolean }): Tensor;
+export function floor_divide(input: Tensor, other: number | boolean): Tensor;
+export function floor_divide(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_divide", a[--n] as Kw);
+  // floor_divide (out=: floor_divide.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("floor_divide", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("floor_divide", 'out', 'Tensor', isTensor(out), out);
+        return at.floor_divide_out(v0, v1, out as Tensor);
+      }
+      return at.floor_divide(v0, v1);
+    }
+  }
+  // floor_divide.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("floor_divide", o, ["input","other"], ["input","other"], n);
+      return at.floor_divide_Scalar(v0, v1);
+    }
+  }
+  return noMatch("floor_divide", a, SIGS_floor_divide);
+}
+
+const SIGS_true_divide = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other)"];
+
+/** `torch.true_divide`: `true_divide.Tensor`, `true_divide.Scalar`. */
+export function true_divide(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function true_divide(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function true_divide(input: Tensor, options: { other: number | boolean }): Tensor;
+export function true_divide(input: Tensor, other: number | boolean): Tensor;
+export function true_divide(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("true_divide", a[--n] as Kw);
+  // true_divide.Tensor (out=: true_divide.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("true_divide", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("true_divide", 'out', 'Tensor', isTensor(out), out);
+        return at.true_divide_out(v0, v1, out as Tensor);
+      }
+      return at.true_divide_Tensor(v0, v1);
+    }
+  }
+  // true_divide.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("true_divide", o, ["input","other"], ["input","other"], n);
+      return at.true_divide_Scalar(v0, v1);
+    }
+  }
+  return noMatch("true_divide", a, SIGS_true_divide);
+}
+
+const SIGS_rsub = ["(Tensor input, Tensor other, *, Number alpha = 1)","(Tensor input, Number other, Number alpha = 1)"];
+
+/** `torch.rsub`: `rsub.Tensor`, `rsub.Scalar`. */
+export function rsub(input: Tensor, options: { other: Tensor; alpha?: number | boolean }): Tensor;
+export function rsub(input: Tensor, other: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function rsub(input: Tensor, options: { other: number | boolean; alpha?: number | boolean }): Tensor;
+export function rsub(input: Tensor, other: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function rsub(input: Tensor, other: number | boolean, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function rsub(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsub", a[--n] as Kw);
+  // rsub.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("rsub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("rsub", o, ["input","other","alpha"], ["input","other"], n);
+      return at.rsub_Tensor(v0, v1, k0);
+    }
+  }
+  // rsub.Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","other","alpha"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isScalar(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.alpha !== undefined) {
+        kwArg("rsub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        v2 = o.alpha as number | boolean;
+      } else v2 = 1;
+      if (o !== undefined) checkKw("rsub", o, ["input","other","alpha"], ["input","other","alpha"], n);
+      return at.rsub_Scalar(v0, v1, v2);
+    }
+  }
+  return noMatch("rsub", a, SIGS_rsub);
+}
+
+const SIGS_erfc = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.erfc`: `erfc`. */
+export function erfc(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function erfc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfc", a[--n] as Kw);
+  // erfc (out=: erfc.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erfc", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfc", 'out', 'Tensor', isTensor(out), out);
+        return at.erfc_out(v0, out as Tensor);
+      }
+      return at.erfc(v0);
+    }
+  }
+  return bad_erfc(a);
+}
+
+function bad_erfc(a: readonly unknown[]): never {
+  return badCall("erfc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfc);
+}
+
+const SIGS_erfc_ = ["(Tensor input)"];
+
+/** `torch.erfc_`: `erfc_`. */
+export function erfc_(input: Tensor): Tensor;
+export function erfc_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfc_", a[--n] as Kw);
+  // erfc_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erfc_", o, ["input"], ["input"], n);
+      return at.erfc_(v0);
+    }
+  }
+  return bad_erfc_(a);
+}
+
+function bad_erfc_(a: readonly unknown[]): never {
+  return badCall("erfc_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_erfc_);
+}
+
+const SIGS_signbit = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.signbit`: `signbit`. */
+export function signbit(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function signbit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("signbit", a[--n] as Kw);
+  // signbit (out=: signbit.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("signbit", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("signbit", 'out', 'Tensor', isTensor(out), out);
+        return at.signbit_out(v0, out as Tensor);
+      }
+      return at.signbit(v0);
+    }
+  }
+  return bad_signbit(a);
+}
+
+function bad_signbit(a: readonly unknown[]): never {
+  return badCall("signbit", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_signbit);
+}
+
+const SIGS_isposinf = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.isposinf`: `isposinf`. */
+export function isposinf(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function isposinf(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isposinf", a[--n] as Kw);
+  // isposinf (out=: isposinf.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isposinf", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isposinf", 'out', 'Tensor', isTensor(out), out);
+        return at.isposinf_out(v0, out as Tensor);
+      }
+      return at.isposinf(v0);
+    }
+  }
+  return bad_isposinf(a);
+}
+
+function bad_isposinf(a: readonly unknown[]): never {
+  return badCall("isposinf", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_isposinf);
+}
+
+const SIGS_isneginf = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.isneginf`: `isneginf`. */
+export function isneginf(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function isneginf(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isneginf", a[--n] as Kw);
+  // isneginf (out=: isneginf.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isneginf", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isneginf", 'out', 'Tensor', isTensor(out), out);
+        return at.isneginf_out(v0, out as Tensor);
+      }
+      return at.isneginf(v0);
+    }
+  }
+  return bad_isneginf(a);
+}
+
+function bad_isneginf(a: readonly unknown[]): never {
+  return badCall("isneginf", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_isneginf);
+}
+
+const SIGS_isreal = ["(Tensor input)"];
+
+/** `torch.isreal`: `isreal`. */
+export function isreal(input: Tensor): Tensor;
+export function isreal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isreal", a[--n] as Kw);
+  // isreal
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isreal", o, ["input"], ["input"], n);
+      return at.isreal(v0);
+    }
+  }
+  return bad_isreal(a);
+}
+
+function bad_isreal(a: readonly unknown[]): never {
+  return badCall("isreal", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_isreal);
+}
+
+const SIGS_positive = ["(Tensor input)"];
+
+/** `torch.positive`: `positive`. */
+export function positive(input: Tensor): Tensor;
+export function positive(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("positive", a[--n] as Kw);
+  // positive
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("positive", o, ["input"], ["input"], n);
+      return at.positive(v0);
+    }
+  }
+  return bad_positive(a);
+}
+
+function bad_positive(a: readonly unknown[]): never {
+  return badCall("positive", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_positive);
+}
+
+const SIGS_frexp = ["(Tensor input, *, tuple of Tensors out = None)"];
+
+/** `torch.frexp`: `frexp.Tensor`. */
+export function frexp(input: Tensor, options?: { out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function frexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frexp", a[--n] as Kw);
+  // frexp.Tensor (out=: frexp.Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("frexp", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("frexp", out, 2, 1);
+        return at.frexp_Tensor_out(v0, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return at.frexp_Tensor(v0);
+    }
+  }
+  return bad_frexp(a);
+}
+
+function bad_frexp(a: readonly unknown[]): never {
+  return badCall("frexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_frexp);
+}
+
+const SIGS_mvlgamma = ["(Tensor input, int p, *, Tensor out = None)"];
+
+/** `torch.mvlgamma`: `mvlgamma`. */
+export function mvlgamma(input: Tensor, options: { p: number; out?: Tensor }): Tensor;
+export function mvlgamma(input: Tensor, p: number, options?: { out?: Tensor }): Tensor;
+export function mvlgamma(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mvlgamma", a[--n] as Kw);
+  // mvlgamma (out=: mvlgamma.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("mvlgamma", o, ["input","p","out"], ["input","p"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mvlgamma", 'out', 'Tensor', isTensor(out), out);
+        return at.mvlgamma_out(v0, v1, out as Tensor);
+      }
+      return at.mvlgamma(v0, v1);
+    }
+  }
+  return bad_mvlgamma(a);
+}
+
+function bad_mvlgamma(a: readonly unknown[]): never {
+  return badCall("mvlgamma", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mvlgamma);
+}
+
 const SIGS_nansum = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.nansum`: `nansum`. */

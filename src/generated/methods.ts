@@ -968,6 +968,118 @@ export interface TensorMethods {
   float_power(exponent: Tensor, options?: { out?: Tensor }): Tensor;
   float_power(options: { exponent: number | boolean; out?: Tensor }): Tensor;
   float_power(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `fmax(Tensor self, Tensor other) -> Tensor` */
+  fmax(options: { other: Tensor; out?: Tensor }): Tensor;
+  fmax(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `fmin(Tensor self, Tensor other) -> Tensor` */
+  fmin(options: { other: Tensor; out?: Tensor }): Tensor;
+  fmin(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `gcd(Tensor self, Tensor other) -> Tensor` */
+  gcd(options: { other: Tensor; out?: Tensor }): Tensor;
+  gcd(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  gcd_(options: { other: Tensor }): this;
+  gcd_(other: Tensor): this;
+  /** `lcm(Tensor self, Tensor other) -> Tensor` */
+  lcm(options: { other: Tensor; out?: Tensor }): Tensor;
+  lcm(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  lcm_(options: { other: Tensor }): this;
+  lcm_(other: Tensor): this;
+  /** `igamma(Tensor self, Tensor other) -> Tensor` */
+  igamma(options: { other: Tensor; out?: Tensor }): Tensor;
+  igamma(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  igamma_(options: { other: Tensor }): this;
+  igamma_(other: Tensor): this;
+  /** `igammac(Tensor self, Tensor other) -> Tensor` */
+  igammac(options: { other: Tensor; out?: Tensor }): Tensor;
+  igammac(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  igammac_(options: { other: Tensor }): this;
+  igammac_(other: Tensor): this;
+  /** `__lshift__.Scalar(Tensor self, Scalar other) -> Tensor`; `__lshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+  __lshift__(options: { other: number | boolean }): Tensor;
+  __lshift__(other: number | boolean): Tensor;
+  __lshift__(options: { other: Tensor }): Tensor;
+  __lshift__(other: Tensor): Tensor;
+  /** `__ilshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)`; `__ilshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  __ilshift__(options: { other: number | boolean }): this;
+  __ilshift__(other: number | boolean): this;
+  __ilshift__(options: { other: Tensor }): this;
+  __ilshift__(other: Tensor): this;
+  /** `bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_left_shift(options: { other: Tensor; out?: Tensor }): Tensor;
+  bitwise_left_shift(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_left_shift(options: { other: number | boolean; out?: Tensor }): Tensor;
+  bitwise_left_shift(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_left_shift_(options: { other: Tensor }): this;
+  bitwise_left_shift_(other: Tensor): this;
+  bitwise_left_shift_(options: { other: number | boolean }): this;
+  bitwise_left_shift_(other: number | boolean): this;
+  /** `__rshift__.Scalar(Tensor self, Scalar other) -> Tensor`; `__rshift__.Tensor(Tensor self, Tensor other) -> Tensor` */
+  __rshift__(options: { other: number | boolean }): Tensor;
+  __rshift__(other: number | boolean): Tensor;
+  __rshift__(options: { other: Tensor }): Tensor;
+  __rshift__(other: Tensor): Tensor;
+  /** `__irshift__.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)`; `__irshift__.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  __irshift__(options: { other: number | boolean }): this;
+  __irshift__(other: number | boolean): this;
+  __irshift__(options: { other: Tensor }): this;
+  __irshift__(other: Tensor): this;
+  /** `bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_right_shift(options: { other: Tensor; out?: Tensor }): Tensor;
+  bitwise_right_shift(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_right_shift(options: { other: number | boolean; out?: Tensor }): Tensor;
+  bitwise_right_shift(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_right_shift_(options: { other: Tensor }): this;
+  bitwise_right_shift_(other: Tensor): this;
+  bitwise_right_shift_(options: { other: number | boolean }): this;
+  bitwise_right_shift_(other: number | boolean): this;
+  /** `floor_divide(Tensor self, Tensor other) -> Tensor`; `floor_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+  floor_divide(options: { other: Tensor; out?: Tensor }): Tensor;
+  floor_divide(other: Tensor, options?: { out?: Tensor }): Tensor;
+  floor_divide(options: { other: number | boolean }): Tensor;
+  floor_divide(other: number | boolean): Tensor;
+  /** `floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  floor_divide_(options: { other: Tensor }): this;
+  floor_divide_(other: Tensor): this;
+  floor_divide_(options: { other: number | boolean }): this;
+  floor_divide_(other: number | boolean): this;
+  /** `true_divide.Tensor(Tensor self, Tensor other) -> Tensor`; `true_divide.Scalar(Tensor self, Scalar other) -> Tensor` */
+  true_divide(options: { other: Tensor; out?: Tensor }): Tensor;
+  true_divide(other: Tensor, options?: { out?: Tensor }): Tensor;
+  true_divide(options: { other: number | boolean }): Tensor;
+  true_divide(other: number | boolean): Tensor;
+  /** `true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  true_divide_(options: { other: Tensor }): this;
+  true_divide_(other: Tensor): this;
+  true_divide_(options: { other: number | boolean }): this;
+  true_divide_(other: number | boolean): this;
+  /** `erfc(Tensor self) -> Tensor` */
+  erfc(options?: { out?: Tensor }): Tensor;
+  /** `erfc_(Tensor(a!) self) -> Tensor(a!)` */
+  erfc_(): this;
+  /** `signbit(Tensor self) -> Tensor` */
+  signbit(options?: { out?: Tensor }): Tensor;
+  /** `isposinf(Tensor self) -> Tensor` */
+  isposinf(options?: { out?: Tensor }): Tensor;
+  /** `isneginf(Tensor self) -> Tensor` */
+  isneginf(options?: { out?: Tensor }): Tensor;
+  /** `isreal(Tensor self) -> Tensor` */
+  isreal(): Tensor;
+  /** `positive(Tensor(a) self) -> Tensor(a)` */
+  positive(): Tensor;
+  /** `frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)` */
+  frexp(options?: { out?: [Tensor, Tensor] }): [Tensor, Tensor];
+  /** `mvlgamma(Tensor self, int p) -> Tensor` */
+  mvlgamma(options: { p: number; out?: Tensor }): Tensor;
+  mvlgamma(p: number, options?: { out?: Tensor }): Tensor;
+  /** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
+  mvlgamma_(options: { p: number }): this;
+  mvlgamma_(p: number): this;
   /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   nansum(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
@@ -9983,6 +10095,975 @@ function method_float_power(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.float_power", a, SIGS_float_power);
 }
 
+const SIGS_fmax = ["(Tensor other, *, Tensor out = None)"];
+
+function method_fmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmax", a[--n] as Kw);
+  // fmax (out=: fmax.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fmax", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmax", 'out', 'Tensor', isTensor(out), out);
+        return at.fmax_out(this, v0, out as Tensor);
+      }
+      return at.fmax(this, v0);
+    }
+  }
+  return bad_fmax(a);
+}
+
+function bad_fmax(a: readonly unknown[]): never {
+  return badCall("fmax", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fmax);
+}
+
+const SIGS_fmin = ["(Tensor other, *, Tensor out = None)"];
+
+function method_fmin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmin", a[--n] as Kw);
+  // fmin (out=: fmin.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fmin", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmin", 'out', 'Tensor', isTensor(out), out);
+        return at.fmin_out(this, v0, out as Tensor);
+      }
+      return at.fmin(this, v0);
+    }
+  }
+  return bad_fmin(a);
+}
+
+function bad_fmin(a: readonly unknown[]): never {
+  return badCall("fmin", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_fmin);
+}
+
+const SIGS_gcd = ["(Tensor other, *, Tensor out = None)"];
+
+function method_gcd(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gcd", a[--n] as Kw);
+  // gcd (out=: gcd.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("gcd", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gcd", 'out', 'Tensor', isTensor(out), out);
+        return at.gcd_out(this, v0, out as Tensor);
+      }
+      return at.gcd(this, v0);
+    }
+  }
+  return bad_gcd(a);
+}
+
+function bad_gcd(a: readonly unknown[]): never {
+  return badCall("gcd", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_gcd);
+}
+
+const SIGS_gcd_ = ["(Tensor other)"];
+
+function method_gcd_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gcd_", a[--n] as Kw);
+  // gcd_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("gcd_", o, ["other"], ["other"], n);
+      return at.gcd_(this, v0);
+    }
+  }
+  return bad_gcd_(a);
+}
+
+function bad_gcd_(a: readonly unknown[]): never {
+  return badCall("gcd_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_gcd_);
+}
+
+const SIGS_lcm = ["(Tensor other, *, Tensor out = None)"];
+
+function method_lcm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lcm", a[--n] as Kw);
+  // lcm (out=: lcm.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lcm", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lcm", 'out', 'Tensor', isTensor(out), out);
+        return at.lcm_out(this, v0, out as Tensor);
+      }
+      return at.lcm(this, v0);
+    }
+  }
+  return bad_lcm(a);
+}
+
+function bad_lcm(a: readonly unknown[]): never {
+  return badCall("lcm", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_lcm);
+}
+
+const SIGS_lcm_ = ["(Tensor other)"];
+
+function method_lcm_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lcm_", a[--n] as Kw);
+  // lcm_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lcm_", o, ["other"], ["other"], n);
+      return at.lcm_(this, v0);
+    }
+  }
+  return bad_lcm_(a);
+}
+
+function bad_lcm_(a: readonly unknown[]): never {
+  return badCall("lcm_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_lcm_);
+}
+
+const SIGS_igamma = ["(Tensor other, *, Tensor out = None)"];
+
+function method_igamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igamma", a[--n] as Kw);
+  // igamma (out=: igamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("igamma", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("igamma", 'out', 'Tensor', isTensor(out), out);
+        return at.igamma_out(this, v0, out as Tensor);
+      }
+      return at.igamma(this, v0);
+    }
+  }
+  return bad_igamma(a);
+}
+
+function bad_igamma(a: readonly unknown[]): never {
+  return badCall("igamma", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_igamma);
+}
+
+const SIGS_igamma_ = ["(Tensor other)"];
+
+function method_igamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igamma_", a[--n] as Kw);
+  // igamma_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("igamma_", o, ["other"], ["other"], n);
+      return at.igamma_(this, v0);
+    }
+  }
+  return bad_igamma_(a);
+}
+
+function bad_igamma_(a: readonly unknown[]): never {
+  return badCall("igamma_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_igamma_);
+}
+
+const SIGS_igammac = ["(Tensor other, *, Tensor out = None)"];
+
+function method_igammac(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igammac", a[--n] as Kw);
+  // igammac (out=: igammac.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("igammac", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("igammac", 'out', 'Tensor', isTensor(out), out);
+        return at.igammac_out(this, v0, out as Tensor);
+      }
+      return at.igammac(this, v0);
+    }
+  }
+  return bad_igammac(a);
+}
+
+function bad_igammac(a: readonly unknown[]): never {
+  return badCall("igammac", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_igammac);
+}
+
+const SIGS_igammac_ = ["(Tensor other)"];
+
+function method_igammac_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("igammac_", a[--n] as Kw);
+  // igammac_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("igammac_", o, ["other"], ["other"], n);
+      return at.igammac_(this, v0);
+    }
+  }
+  return bad_igammac_(a);
+}
+
+function bad_igammac_(a: readonly unknown[]): never {
+  return badCall("igammac_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_igammac_);
+}
+
+const SIGS___lshift__ = ["(Tensor other)","(Number other)"];
+
+function method___lshift__(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__lshift__", a[--n] as Kw);
+  // __lshift__.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("__lshift__", o, ["other"], ["other"], n);
+      return at.__lshift___Scalar(this, v0);
+    }
+  }
+  // __lshift__.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("__lshift__", o, ["other"], ["other"], n);
+      return at.__lshift___Tensor(this, v0);
+    }
+  }
+  return noMatch("Tensor.__lshift__", a, SIGS___lshift__);
+}
+
+const SIGS___ilshift__ = ["(Tensor other)","(Number other)"];
+
+function method___ilshift__(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__ilshift__", a[--n] as Kw);
+  // __ilshift__.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("__ilshift__", o, ["other"], ["other"], n);
+      return at.__ilshift___Scalar(this, v0);
+    }
+  }
+  // __ilshift__.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("__ilshift__", o, ["other"], ["other"], n);
+      return at.__ilshift___Tensor(this, v0);
+    }
+  }
+  return noMatch("Tensor.__ilshift__", a, SIGS___ilshift__);
+}
+
+const SIGS_bitwise_left_shift = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_bitwise_left_shift(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_left_shift", a[--n] as Kw);
+  // bitwise_left_shift.Tensor (out=: bitwise_left_shift.Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_left_shift", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_left_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_left_shift_Tensor_out(this, v0, out as Tensor);
+      }
+      return at.bitwise_left_shift_Tensor(this, v0);
+    }
+  }
+  // bitwise_left_shift.Tensor_Scalar (out=: bitwise_left_shift.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_left_shift", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_left_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_left_shift_Tensor_Scalar_out(this, v0, out as Tensor);
+      }
+      return at.bitwise_left_shift_Tensor_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.bitwise_left_shift", a, SIGS_bitwise_left_shift);
+}
+
+const SIGS_bitwise_left_shift_ = ["(Tensor other)","(Number other)"];
+
+function method_bitwise_left_shift_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_left_shift_", a[--n] as Kw);
+  // bitwise_left_shift_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_left_shift_", o, ["other"], ["other"], n);
+      return at.bitwise_left_shift__Tensor(this, v0);
+    }
+  }
+  // bitwise_left_shift_.Tensor_Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_left_shift_", o, ["other"], ["other"], n);
+      return at.bitwise_left_shift__Tensor_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.bitwise_left_shift_", a, SIGS_bitwise_left_shift_);
+}
+
+const SIGS___rshift__ = ["(Tensor other)","(Number other)"];
+
+function method___rshift__(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__rshift__", a[--n] as Kw);
+  // __rshift__.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("__rshift__", o, ["other"], ["other"], n);
+      return at.__rshift___Scalar(this, v0);
+    }
+  }
+  // __rshift__.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("__rshift__", o, ["other"], ["other"], n);
+      return at.__rshift___Tensor(this, v0);
+    }
+  }
+  return noMatch("Tensor.__rshift__", a, SIGS___rshift__);
+}
+
+const SIGS___irshift__ = ["(Tensor other)","(Number other)"];
+
+function method___irshift__(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("__irshift__", a[--n] as Kw);
+  // __irshift__.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("__irshift__", o, ["other"], ["other"], n);
+      return at.__irshift___Scalar(this, v0);
+    }
+  }
+  // __irshift__.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("__irshift__", o, ["other"], ["other"], n);
+      return at.__irshift___Tensor(this, v0);
+    }
+  }
+  return noMatch("Tensor.__irshift__", a, SIGS___irshift__);
+}
+
+const SIGS_bitwise_right_shift = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_bitwise_right_shift(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_right_shift", a[--n] as Kw);
+  // bitwise_right_shift.Tensor (out=: bitwise_right_shift.Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_right_shift", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_right_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_right_shift_Tensor_out(this, v0, out as Tensor);
+      }
+      return at.bitwise_right_shift_Tensor(this, v0);
+    }
+  }
+  // bitwise_right_shift.Tensor_Scalar (out=: bitwise_right_shift.Tensor_Scalar_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_right_shift", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_right_shift", 'out', 'Tensor', isTensor(out), out);
+        return at.bitwise_right_shift_Tensor_Scalar_out(this, v0, out as Tensor);
+      }
+      return at.bitwise_right_shift_Tensor_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.bitwise_right_shift", a, SIGS_bitwise_right_shift);
+}
+
+const SIGS_bitwise_right_shift_ = ["(Tensor other)","(Number other)"];
+
+function method_bitwise_right_shift_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_right_shift_", a[--n] as Kw);
+  // bitwise_right_shift_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_right_shift_", o, ["other"], ["other"], n);
+      return at.bitwise_right_shift__Tensor(this, v0);
+    }
+  }
+  // bitwise_right_shift_.Tensor_Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_right_shift_", o, ["other"], ["other"], n);
+      return at.bitwise_right_shift__Tensor_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.bitwise_right_shift_", a, SIGS_bitwise_right_shift_);
+}
+
+const SIGS_floor_divide = ["(Tensor other, *, Tensor out = None)","(Number other)"];
+
+function method_floor_divide(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_divide", a[--n] as Kw);
+  // floor_divide (out=: floor_divide.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor_divide", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("floor_divide", 'out', 'Tensor', isTensor(out), out);
+        return at.floor_divide_out(this, v0, out as Tensor);
+      }
+      return at.floor_divide(this, v0);
+    }
+  }
+  // floor_divide.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("floor_divide", o, ["other"], ["other"], n);
+      return at.floor_divide_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.floor_divide", a, SIGS_floor_divide);
+}
+
+const SIGS_floor_divide_ = ["(Tensor other)","(Number other)"];
+
+function method_floor_divide_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_divide_", a[--n] as Kw);
+  // floor_divide_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor_divide_", o, ["other"], ["other"], n);
+      return at.floor_divide__Tensor(this, v0);
+    }
+  }
+  // floor_divide_.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("floor_divide_", o, ["other"], ["other"], n);
+      return at.floor_divide__Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.floor_divide_", a, SIGS_floor_divide_);
+}
+
+const SIGS_true_divide = ["(Tensor other, *, Tensor out = None)","(Number other)"];
+
+function method_true_divide(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("true_divide", a[--n] as Kw);
+  // true_divide.Tensor (out=: true_divide.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("true_divide", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("true_divide", 'out', 'Tensor', isTensor(out), out);
+        return at.true_divide_out(this, v0, out as Tensor);
+      }
+      return at.true_divide_Tensor(this, v0);
+    }
+  }
+  // true_divide.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("true_divide", o, ["other"], ["other"], n);
+      return at.true_divide_Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.true_divide", a, SIGS_true_divide);
+}
+
+const SIGS_true_divide_ = ["(Tensor other)","(Number other)"];
+
+function method_true_divide_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("true_divide_", a[--n] as Kw);
+  // true_divide_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("true_divide_", o, ["other"], ["other"], n);
+      return at.true_divide__Tensor(this, v0);
+    }
+  }
+  // true_divide_.Scalar
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("true_divide_", o, ["other"], ["other"], n);
+      return at.true_divide__Scalar(this, v0);
+    }
+  }
+  return noMatch("Tensor.true_divide_", a, SIGS_true_divide_);
+}
+
+const SIGS_erfc = ["(*, Tensor out = None)"];
+
+function method_erfc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfc", a[--n] as Kw);
+  // erfc (out=: erfc.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("erfc", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erfc", 'out', 'Tensor', isTensor(out), out);
+        return at.erfc_out(this, out as Tensor);
+      }
+      return at.erfc(this);
+    }
+  }
+  return bad_erfc(a);
+}
+
+function bad_erfc(a: readonly unknown[]): never {
+  return badCall("erfc", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erfc);
+}
+
+function method_erfc_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erfc_", a[--n] as Kw);
+  // erfc_
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("erfc_", o);
+      return at.erfc_(this);
+    }
+  }
+  return noArgs("erfc_", a);
+}
+
+const SIGS_signbit = ["(*, Tensor out = None)"];
+
+function method_signbit(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("signbit", a[--n] as Kw);
+  // signbit (out=: signbit.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("signbit", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("signbit", 'out', 'Tensor', isTensor(out), out);
+        return at.signbit_out(this, out as Tensor);
+      }
+      return at.signbit(this);
+    }
+  }
+  return bad_signbit(a);
+}
+
+function bad_signbit(a: readonly unknown[]): never {
+  return badCall("signbit", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_signbit);
+}
+
+const SIGS_isposinf = ["(*, Tensor out = None)"];
+
+function method_isposinf(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isposinf", a[--n] as Kw);
+  // isposinf (out=: isposinf.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("isposinf", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isposinf", 'out', 'Tensor', isTensor(out), out);
+        return at.isposinf_out(this, out as Tensor);
+      }
+      return at.isposinf(this);
+    }
+  }
+  return bad_isposinf(a);
+}
+
+function bad_isposinf(a: readonly unknown[]): never {
+  return badCall("isposinf", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_isposinf);
+}
+
+const SIGS_isneginf = ["(*, Tensor out = None)"];
+
+function method_isneginf(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isneginf", a[--n] as Kw);
+  // isneginf (out=: isneginf.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("isneginf", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("isneginf", 'out', 'Tensor', isTensor(out), out);
+        return at.isneginf_out(this, out as Tensor);
+      }
+      return at.isneginf(this);
+    }
+  }
+  return bad_isneginf(a);
+}
+
+function bad_isneginf(a: readonly unknown[]): never {
+  return badCall("isneginf", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_isneginf);
+}
+
+function method_isreal(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isreal", a[--n] as Kw);
+  // isreal
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("isreal", o);
+      return at.isreal(this);
+    }
+  }
+  return noArgs("isreal", a);
+}
+
+function method_positive(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("positive", a[--n] as Kw);
+  // positive
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("positive", o);
+      return at.positive(this);
+    }
+  }
+  return noArgs("positive", a);
+}
+
+const SIGS_frexp = ["(*, tuple of Tensors out = None)"];
+
+function method_frexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frexp", a[--n] as Kw);
+  // frexp.Tensor (out=: frexp.Tensor_out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("frexp", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("frexp", out, 2, 0);
+        return at.frexp_Tensor_out(this, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return at.frexp_Tensor(this);
+    }
+  }
+  return bad_frexp(a);
+}
+
+function bad_frexp(a: readonly unknown[]): never {
+  return badCall("frexp", a, [
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
+  ], false, SIGS_frexp);
+}
+
+const SIGS_mvlgamma = ["(int p, *, Tensor out = None)"];
+
+function method_mvlgamma(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mvlgamma", a[--n] as Kw);
+  // mvlgamma (out=: mvlgamma.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("mvlgamma", o, ["p","out"], ["p"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mvlgamma", 'out', 'Tensor', isTensor(out), out);
+        return at.mvlgamma_out(this, v0, out as Tensor);
+      }
+      return at.mvlgamma(this, v0);
+    }
+  }
+  return bad_mvlgamma(a);
+}
+
+function bad_mvlgamma(a: readonly unknown[]): never {
+  return badCall("mvlgamma", a, [
+    { name: "p", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mvlgamma);
+}
+
+const SIGS_mvlgamma_ = ["(int p)"];
+
+function method_mvlgamma_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mvlgamma_", a[--n] as Kw);
+  // mvlgamma_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("mvlgamma_", o, ["p"], ["p"], n);
+      return at.mvlgamma_(this, v0);
+    }
+  }
+  return bad_mvlgamma_(a);
+}
+
+function bad_mvlgamma_(a: readonly unknown[]): never {
+  return badCall("mvlgamma_", a, [
+    { name: "p", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_mvlgamma_);
+}
+
 const SIGS_nansum = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_nansum(this: Tensor, ...a: unknown[]): unknown {
@@ -13233,6 +14314,38 @@ export function installTensorMethods(proto: object): void {
     ldexp: { value: method_ldexp, writable: true, configurable: true },
     ldexp_: { value: method_ldexp_, writable: true, configurable: true },
     float_power: { value: method_float_power, writable: true, configurable: true },
+    fmax: { value: method_fmax, writable: true, configurable: true },
+    fmin: { value: method_fmin, writable: true, configurable: true },
+    gcd: { value: method_gcd, writable: true, configurable: true },
+    gcd_: { value: method_gcd_, writable: true, configurable: true },
+    lcm: { value: method_lcm, writable: true, configurable: true },
+    lcm_: { value: method_lcm_, writable: true, configurable: true },
+    igamma: { value: method_igamma, writable: true, configurable: true },
+    igamma_: { value: method_igamma_, writable: true, configurable: true },
+    igammac: { value: method_igammac, writable: true, configurable: true },
+    igammac_: { value: method_igammac_, writable: true, configurable: true },
+    __lshift__: { value: method___lshift__, writable: true, configurable: true },
+    __ilshift__: { value: method___ilshift__, writable: true, configurable: true },
+    bitwise_left_shift: { value: method_bitwise_left_shift, writable: true, configurable: true },
+    bitwise_left_shift_: { value: method_bitwise_left_shift_, writable: true, configurable: true },
+    __rshift__: { value: method___rshift__, writable: true, configurable: true },
+    __irshift__: { value: method___irshift__, writable: true, configurable: true },
+    bitwise_right_shift: { value: method_bitwise_right_shift, writable: true, configurable: true },
+    bitwise_right_shift_: { value: method_bitwise_right_shift_, writable: true, configurable: true },
+    floor_divide: { value: method_floor_divide, writable: true, configurable: true },
+    floor_divide_: { value: method_floor_divide_, writable: true, configurable: true },
+    true_divide: { value: method_true_divide, writable: true, configurable: true },
+    true_divide_: { value: method_true_divide_, writable: true, configurable: true },
+    erfc: { value: method_erfc, writable: true, configurable: true },
+    erfc_: { value: method_erfc_, writable: true, configurable: true },
+    signbit: { value: method_signbit, writable: true, configurable: true },
+    isposinf: { value: method_isposinf, writable: true, configurable: true },
+    isneginf: { value: method_isneginf, writable: true, configurable: true },
+    isreal: { value: method_isreal, writable: true, configurable: true },
+    positive: { value: method_positive, writable: true, configurable: true },
+    frexp: { value: method_frexp, writable: true, configurable: true },
+    mvlgamma: { value: method_mvlgamma, writable: true, configurable: true },
+    mvlgamma_: { value: method_mvlgamma_, writable: true, configurable: true },
     nansum: { value: method_nansum, writable: true, configurable: true },
     nanmean: { value: method_nanmean, writable: true, configurable: true },
     aminmax: { value: method_aminmax, writable: true, configurable: true },

@@ -7,7 +7,9 @@ import { aten } from '../generated/Operators.js';
 import { TensorIterator, TensorIteratorConfig, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { GELU_BETA, GELU_KAPPA, SPECS, SQRT1_2, build, erfDouble, rounderFor, runLoop } from './UnaryOps.js';
+import { erfDouble } from './Math.js';
+import { build } from './UnaryOps.js';
+import { GELU_BETA, GELU_KAPPA, SPECS, SQRT1_2, rounderFor, runLoop } from './UnaryOpsKernel.js';
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
 

@@ -1,32 +1,60 @@
-// Binary pointwise kernels on TensorIterator: add, sub, mul, div (and div with rounding_mode), the comparisons
-// eq ne lt le gt ge, logical_and/or/xor, bitwise_and/or/xor, maximum, minimum, remainder, fmod, atan2 —
-// structured where PyTorch makes them structured (a meta function that builds the iterator, an impl that runs
-// the loop; the variants are generated from native_functions.yaml). Mirrors aten/src/ATen/native/BinaryOps.cpp
-// and native/cpu/BinaryOpsKernel.cpp; like them (about 1,600 and 1,400 lines) the family is one file, a little
-// over this project's ~600-line guide.
+// The binary pointwise operators: add, sub, mul, div (and div with rounding_mode), the comparisons eq ne lt le
+// gt ge, logical_and/or/xor, bitwise_and/or/xor, maximum, minimum, remainder, fmod, atan2, hypot, logaddexp,
+// logaddexp2, xlogy, copysign, nextafter, heaviside, ldexp, and float_power of Pow.cpp. Mirrors
+// aten/src/ATen/native/BinaryOps.cpp: the meta functions (the TensorIterator each op builds, its argument
+// checks), the structured declarations (meta + impl; the variants are generated from native_functions.yaml)
+// and the wrappers of the Scalar overloads. The loops are BinaryOpsKernel.ts (native/cpu/BinaryOpsKernel.cpp).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, elementSize, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
-import {
-  type ScalarOp,
-  TensorIterator,
-  type VecOp,
-  castValue,
-  cpuKernel,
-  cpuKernelComplex,
-  cpuKernelVec,
-  elementBase,
-} from '../iter/index.js';
+import { ScalarType, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { TensorIterator } from '../iter/index.js';
 import { aten } from '../generated/Operators.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
-import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
+import {
+  type BinaryLoop,
+  addFast,
+  addKernel,
+  atan2Kernel,
+  bitwiseAndKernel,
+  bitwiseOrKernel,
+  bitwiseXorKernel,
+  copysignKernel,
+  divRoundingKernel,
+  divTrueKernel,
+  divTrueModeKernel,
+  eqKernel,
+  fmaxKernel,
+  fminKernel,
+  fmodKernel,
+  gcdKernel,
+  geKernel,
+  gtKernel,
+  heavisideKernel,
+  hypotKernel,
+  igammaKernel,
+  igammacKernel,
+  lcmKernel,
+  leKernel,
+  logaddexp2Kernel,
+  logaddexpKernel,
+  logicalAndKernel,
+  logicalOrKernel,
+  logicalXorKernel,
+  lshiftKernel,
+  ltKernel,
+  maximumKernel,
+  minimumKernel,
+  mulFast,
+  mulKernel,
+  neKernel,
+  nextafterKernel,
+  remainderKernel,
+  rshiftKernel,
+  xlogyKernel,
+} from './BinaryOpsKernel.js';
 import { noComplex } from './Pow.js';
-import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import * as ref from '../wasm/kernels/reference.js';
-import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;
@@ -46,13 +74,6 @@ function complexCheck(a: Tensor, b: Tensor, op: string): void {
 // Comparisons: eq ne lt le gt ge (comparison_op: bool output unless out= says otherwise)
 // ---------------------------------------------------------------------------------------------------
 
-const eqOp: ScalarOp = (a, b) => (a === b ? 1 : 0);
-const neOp: ScalarOp = (a, b) => (a !== b ? 1 : 0);
-const ltOp: ScalarOp = (a, b) => (a < b ? 1 : 0);
-const leOp: ScalarOp = (a, b) => (a <= b ? 1 : 0);
-const gtOp: ScalarOp = (a, b) => (a > b ? 1 : 0);
-const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
-
 // Note [Comparisons are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads, and so are
@@ -62,123 +83,51 @@ const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 // out= or in-place says otherwise), `impl` runs the loop; the functional, in-place and out= kernels for CPU
 // and Meta are generated (Note [Structured kernels in aten-ts]).
 
-/** A comparison over three contiguous runs: `out[i] = a[i] <op> b[i] ? 1 : 0`. */
-type CompareVec = (out: StorageArray, o: number, a: StorageArray, ao: number, b: StorageArray, bo: number, n: number) => void;
+type ComparisonLoops = { tensor: BinaryLoop; scalar: BinaryLoop };
 
-// One loop per comparison so that V8 inlines the comparison (a shared loop calling a lambda per element
-// cannot); NaN compares as in C++ (only `!=` is true).
-const eqVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) === (b[bo + i] as number) ? 1 : 0;
-};
-const neVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) !== (b[bo + i] as number) ? 1 : 0;
-};
-const ltVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) < (b[bo + i] as number) ? 1 : 0;
-};
-const leVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) <= (b[bo + i] as number) ? 1 : 0;
-};
-const gtVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) > (b[bo + i] as number) ? 1 : 0;
-};
-const geVec: CompareVec = (out, o, a, ao, b, bo, n) => {
-  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) >= (b[bo + i] as number) ? 1 : 0;
-};
-
-/**
- * The comparison's fast case: a bool output and two inputs of one dtype stored as plain numbers (no float16
- * decoding, no complex), all contiguous and of the same shape. Returns false when the general loop must run.
- */
-function compareContiguous(iter: TensorIterator, vec: CompareVec): boolean {
-  if (iter.isMeta || !iter.isContiguous() || iter.numOutputs !== 1) return false;
-  const [out, a, b] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
-  if (iter.tensors.length !== 3 || out.scalarType !== ScalarType.Bool || a.scalarType !== b.scalarType) return false;
-  const d = a.scalarType;
-  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d)) return false;
-  vec(
-    out.storage.data(out.scalarType),
-    elementBase(out),
-    a.storage.data(d),
-    elementBase(a),
-    b.storage.data(d),
-    elementBase(b),
-    iter.numel(),
-  );
-  return true;
-}
-
-function comparison(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tensor, other: Tensor]> {
+function comparison(loops: ComparisonLoops): StructuredKernel<[self: Tensor, other: Tensor]> {
   return {
     meta: (out, self, other) => TensorIterator.comparisonOp(out, self, other),
-    impl: (iter) => {
-      if (!compareContiguous(iter, vec)) cpuKernel(iter, op);
-    },
+    impl: (iter) => loops.tensor(iter),
   };
 }
 
-/**
- * The Scalar overload's fast case: a contiguous input already in the common dtype against the wrapped number
- * (cast to that dtype, as the iterator would), into a contiguous bool output of the same shape. The number
- * fills a scratch run so that the Tensor overload's loop serves both.
- */
-function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean {
-  if (iter.isMeta || iter.numOutputs !== 1 || iter.tensors.length !== 3) return false;
-  const [out, a, w] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
-  const d = a.scalarType;
-  if (out.scalarType !== ScalarType.Bool || d !== iter.commonDtype || w.numel() !== 1) return false;
-  // (a wrapped number is bool, int64 or double: its stored value is the value)
-  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d) || !w.isWrappedNumber) return false;
-  if (!a.isContiguous() || !out.isContiguous() || out.numel() !== a.numel()) return false;
-  const n = a.numel();
-  const wv = castValue(w.storage.data(w.scalarType)[elementBase(w)] as number, d);
-  // The scalar repeated in a reused run, chunk by chunk (not a fresh n-element array per call).
-  const run = scalarRun.fill(wv);
-  const [o, od, ad, ao] = [out.storage.data(out.scalarType), elementBase(out), a.storage.data(d), elementBase(a)];
-  for (let i = 0; i < n; i += SCALAR_RUN) vec(o, od + i, ad, ao + i, run, 0, Math.min(SCALAR_RUN, n - i));
-  return true;
-}
-const SCALAR_RUN = 4096;
-const scalarRun = new Float64Array(SCALAR_RUN);
-
-function comparisonScalar(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tensor, other: Num]> {
+function comparisonScalar(loops: ComparisonLoops): StructuredKernel<[self: Tensor, other: Num]> {
   return {
     meta: (out, self, other) => TensorIterator.comparisonOp(out, self, wrapScalar(other)),
-    impl: (iter) => {
-      if (!compareScalarContiguous(iter, vec)) cpuKernel(iter, op);
-    },
+    impl: (iter) => loops.scalar(iter),
   };
 }
 
 /** `eq.Tensor_out` */
-export const eqStructured = comparison(eqOp, eqVec);
+export const eqStructured = comparison(eqKernel);
 /** `eq.Scalar_out` */
-export const eqScalarStructured = comparisonScalar(eqOp, eqVec);
+export const eqScalarStructured = comparisonScalar(eqKernel);
 /** `ne.Tensor_out` */
-export const neStructured = comparison(neOp, neVec);
+export const neStructured = comparison(neKernel);
 /** `ne.Scalar_out` */
-export const neScalarStructured = comparisonScalar(neOp, neVec);
+export const neScalarStructured = comparisonScalar(neKernel);
 /** `lt.Tensor_out` */
-export const ltStructured = comparison(ltOp, ltVec);
+export const ltStructured = comparison(ltKernel);
 /** `lt.Scalar_out` */
-export const ltScalarStructured = comparisonScalar(ltOp, ltVec);
+export const ltScalarStructured = comparisonScalar(ltKernel);
 /** `le.Tensor_out` */
-export const leStructured = comparison(leOp, leVec);
+export const leStructured = comparison(leKernel);
 /** `le.Scalar_out` */
-export const leScalarStructured = comparisonScalar(leOp, leVec);
+export const leScalarStructured = comparisonScalar(leKernel);
 /** `gt.Tensor_out` */
-export const gtStructured = comparison(gtOp, gtVec);
+export const gtStructured = comparison(gtKernel);
 /** `gt.Scalar_out` */
-export const gtScalarStructured = comparisonScalar(gtOp, gtVec);
+export const gtScalarStructured = comparisonScalar(gtKernel);
 /** `ge.Tensor_out` */
-export const geStructured = comparison(geOp, geVec);
+export const geStructured = comparison(geKernel);
 /** `ge.Scalar_out` */
-export const geScalarStructured = comparisonScalar(geOp, geVec);
+export const geScalarStructured = comparisonScalar(geKernel);
 
 /** A comparison-style iterator and loop (bool result unless `out` says otherwise); for the logical ops. */
-function compare(op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+function compare(loop: BinaryLoop, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
   const iter = TensorIterator.comparisonOp(out, self, other);
-  cpuKernel(iter, op);
+  loop(iter);
   return iter.output() as Tensor;
 }
 
@@ -193,80 +142,49 @@ interface ScalarOverloadKernels {
 // Logical ops (comparison_op iterators: bool results; any nonzero value, NaN included, is true)
 // ---------------------------------------------------------------------------------------------------
 
-const andOp: ScalarOp = (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
-const orOp: ScalarOp = (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
-const xorOp: ScalarOp = (a, b) => ((a !== 0) !== (b !== 0) ? 1 : 0);
-
 export function logicalAnd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(andOp, null, self, other);
+  return compare(logicalAndKernel, null, self, other);
 }
 export function logicalAnd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(andOp, self, self, other);
+  return compare(logicalAndKernel, self, self, other);
 }
 export function logicalAndOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return compare(andOp, out, self, other);
+  return compare(logicalAndKernel, out, self, other);
 }
 export function logicalOr(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(orOp, null, self, other);
+  return compare(logicalOrKernel, null, self, other);
 }
 export function logicalOr_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(orOp, self, self, other);
+  return compare(logicalOrKernel, self, self, other);
 }
 export function logicalOrOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return compare(orOp, out, self, other);
+  return compare(logicalOrKernel, out, self, other);
 }
 export function logicalXor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(xorOp, null, self, other);
+  return compare(logicalXorKernel, null, self, other);
 }
 export function logicalXor_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return compare(xorOp, self, self, other);
+  return compare(logicalXorKernel, self, self, other);
 }
 export function logicalXorOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return compare(xorOp, out, self, other);
+  return compare(logicalXorKernel, out, self, other);
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Bitwise ops (binary_op iterators; integers and bool only)
+// Bitwise ops (binary_op iterators; integers and bool only: Note [int64 bitwise operations])
 // ---------------------------------------------------------------------------------------------------
 
-// Note [int64 bitwise operations]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// int64 values live in doubles (Note [Typed storage of each dtype]); JavaScript's `& | ^` work on int32.
-// Values in the int32 range take the fast operators (the int32 result, sign-extended, is the int64
-// result); wider values go through BigInt. `~a` is `-a - 1`, exact for every stored int64.
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
-
-function fitsInt32(v: number): boolean {
-  return v >= INT32_MIN && v <= INT32_MAX;
-}
-
-const bitAnd: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a & b : Number(BigInt(a) & BigInt(b)));
-const bitOr: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a | b : Number(BigInt(a) | BigInt(b)));
-const bitXor: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a ^ b : Number(BigInt(a) ^ BigInt(b)));
-
-/**
- * The bitwise kernels dispatch on `iter.dtype()`, integral types and bool. On the CPU that is the common
- * dtype: an out= of another dtype is written through a temporary of the common dtype (here, a conversion).
- */
-function bitwiseLoop(name: string, op: ScalarOp, iter: TensorIterator): void {
-  if (iter.isMeta) return;
-  const d = iter.commonDtype;
-  if (!isIntegralType(d, true)) throw notImplementedForDtype(name, d);
-  cpuKernel(iter, op);
-}
-
-function bitwiseImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+function binaryImpl(loop: BinaryLoop, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
   const iter = TensorIterator.binaryOp(out, self, other);
-  bitwiseLoop(name, op, iter);
+  loop(iter);
   return iter.output() as Tensor;
 }
 
 /** The Tensor overloads of bitwise_and/or/xor, structured as in PyTorch (Note [Comparisons are structured]). */
-function bitwiseStructured(name: string, op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+function binaryStructured(loop: BinaryLoop): StructuredKernel<[self: Tensor, other: Tensor]> {
   return {
     meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-    impl: (iter) => bitwiseLoop(name, op, iter),
+    impl: (iter) => loop(iter),
   };
 }
 
@@ -274,117 +192,72 @@ interface BitwiseKernels extends ScalarOverloadKernels {
   scalarTensor: (ks: DispatchKeySet, self: Num, other: Tensor) => Tensor;
 }
 
-function bitwiseKernels(name: string, op: ScalarOp): BitwiseKernels {
+/** The Scalar overloads: the Tensor op of a wrapped number. */
+function scalarOverloads(loop: BinaryLoop): BitwiseKernels {
   return {
-    fnScalar: (_ks, self, other) => bitwiseImpl(name, op, null, self, wrapScalar(other)),
-    inplaceScalar: (_ks, self, other) => bitwiseImpl(name, op, self, self, wrapScalar(other)),
-    outScalar: (_ks, self, other, out) => bitwiseImpl(name, op, out, self, wrapScalar(other)),
-    scalarTensor: (_ks, self, other) => bitwiseImpl(name, op, null, wrapScalar(self), other),
+    fnScalar: (_ks, self, other) => binaryImpl(loop, null, self, wrapScalar(other)),
+    inplaceScalar: (_ks, self, other) => binaryImpl(loop, self, self, wrapScalar(other)),
+    outScalar: (_ks, self, other, out) => binaryImpl(loop, out, self, wrapScalar(other)),
+    scalarTensor: (_ks, self, other) => binaryImpl(loop, null, wrapScalar(self), other),
   };
 }
 
-const andK = bitwiseKernels('bitwise_and_cpu', bitAnd);
-const orK = bitwiseKernels('bitwise_or_cpu', bitOr);
-const xorK = bitwiseKernels('bitwise_xor_cpu', bitXor);
+const andK = scalarOverloads(bitwiseAndKernel);
+const orK = scalarOverloads(bitwiseOrKernel);
+const xorK = scalarOverloads(bitwiseXorKernel);
 
 /** `bitwise_and.Tensor_out` (structured). */
-export const bitwiseAndStructured = bitwiseStructured('bitwise_and_cpu', bitAnd);
+export const bitwiseAndStructured = binaryStructured(bitwiseAndKernel);
 export const bitwiseAndScalar = andK.fnScalar;
 export const bitwiseAndScalar_ = andK.inplaceScalar;
 export const bitwiseAndScalarOut = andK.outScalar;
 export const bitwiseAndScalarTensor = andK.scalarTensor;
 /** `bitwise_or.Tensor_out` (structured). */
-export const bitwiseOrStructured = bitwiseStructured('bitwise_or_cpu', bitOr);
+export const bitwiseOrStructured = binaryStructured(bitwiseOrKernel);
 export const bitwiseOrScalar = orK.fnScalar;
 export const bitwiseOrScalar_ = orK.inplaceScalar;
 export const bitwiseOrScalarOut = orK.outScalar;
 export const bitwiseOrScalarTensor = orK.scalarTensor;
 /** `bitwise_xor.Tensor_out` (structured). */
-export const bitwiseXorStructured = bitwiseStructured('bitwise_xor_cpu', bitXor);
+export const bitwiseXorStructured = binaryStructured(bitwiseXorKernel);
 export const bitwiseXorScalar = xorK.fnScalar;
 export const bitwiseXorScalar_ = xorK.inplaceScalar;
 export const bitwiseXorScalarOut = xorK.outScalar;
 export const bitwiseXorScalarTensor = xorK.scalarTensor;
 
 // ---------------------------------------------------------------------------------------------------
-// maximum / minimum (binary_op; NaN propagates; bool is or / and)
+// maximum / minimum (binary_op; complex rejected by the meta step)
 // ---------------------------------------------------------------------------------------------------
 
-export const maxOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : a < b ? b : a);
-export const minOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : b < a ? b : a);
-
-function maxMin(name: string, op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+function maxMin(name: string, loop: BinaryLoop): StructuredKernel<[self: Tensor, other: Tensor]> {
   return {
     meta(out, self, other) {
       complexCheck(self, other, name);
       return TensorIterator.binaryOp(out, self, other);
     },
-    impl: (iter) => cpuKernel(iter, op),
+    impl: (iter) => loop(iter),
   };
 }
 
 /** `maximum.out` (structured, as in PyTorch). */
-export const maximumStructured = maxMin('maximum', maxOp);
+export const maximumStructured = maxMin('maximum', maximumKernel);
 /** `minimum.out` (structured). */
-export const minimumStructured = maxMin('minimum', minOp);
+export const minimumStructured = maxMin('minimum', minimumKernel);
 
 // ---------------------------------------------------------------------------------------------------
-// remainder (Python's sign rule) and fmod (C's)
+// remainder and fmod (Note [remainder and fmod])
 // ---------------------------------------------------------------------------------------------------
 
-// Note [remainder and fmod]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~
-// JavaScript's `%` is C's fmod (exact, the sign of the dividend), for integers and floats alike. remainder
-// takes the divisor's sign: a nonzero result whose sign differs from the divisor's gets the divisor added
-// (one rounding, as in PyTorch's kernel). Integer kernels reject a zero divisor with PyTorch's bare
-// `ZeroDivisionError`; float kernels give NaN. Bool has neither kernel (`"remainder_cpu" not implemented
-// for 'Bool'`). The kernels dispatch on the common dtype.
-const fmodOp: ScalarOp = (a, b) => a % b;
-const remainderOp: ScalarOp = (a, b) => {
-  const m = a % b;
-  return m !== 0 && b < 0 !== m < 0 ? m + b : m;
-};
-
-function checkedInt(op: ScalarOp): ScalarOp {
-  return (a, b) => {
-    if (b === 0) throw new Error('ZeroDivisionError');
-    return op(a, b) + 0; // no -0 in integers
-  };
-}
-const fmodInt = checkedInt(fmodOp);
-const remainderInt = checkedInt(remainderOp);
-
-function modLoop(name: string, floatOp: ScalarOp, intOp: ScalarOp, iter: TensorIterator): void {
-  if (iter.isMeta) return;
-  const d = iter.commonDtype;
-  if (isIntegralType(d, false)) cpuKernel(iter, intOp);
-  else if (isFloatingType(d)) cpuKernel(iter, floatOp);
-  else throw notImplementedForDtype(name, d);
-}
-
-function modImpl(name: string, floatOp: ScalarOp, intOp: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
-  const iter = TensorIterator.binaryOp(out, self, other);
-  modLoop(name, floatOp, intOp, iter);
-  return iter.output() as Tensor;
-}
-
-const rem = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('remainder_cpu', remainderOp, remainderInt, out, a, b);
-const fmo = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('fmod_cpu', fmodOp, fmodInt, out, a, b);
+const remK = scalarOverloads(remainderKernel);
+const fmodK = scalarOverloads(fmodKernel);
 
 /** `remainder.Tensor_out` (structured, as in PyTorch; the Scalar overloads are plain kernels there too). */
-export const remainderStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl: (iter) => modLoop('remainder_cpu', remainderOp, remainderInt, iter),
-};
-export function remainderScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return rem(null, self, wrapScalar(other));
-}
-export function remainderScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return rem(self, self, wrapScalar(other));
-}
-export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return rem(out, self, wrapScalar(other));
-}
+export const remainderStructured = binaryStructured(remainderKernel);
+export const remainderScalar = remK.fnScalar;
+export const remainderScalar_ = remK.inplaceScalar;
+export const remainderScalarOut = remK.outScalar;
+/** `remainder.Scalar_Tensor(Scalar self, Tensor other)` */
+export const remainderScalarTensor = remK.scalarTensor;
 /**
  * `div.Scalar(Tensor self, Scalar other)`: div.Tensor of `other` wrapped (CompositeExplicitAutograd, as
  * BinaryOps.cpp), so autograd records DivBackward1 for the kernels that divide by a number (cross_entropy).
@@ -392,56 +265,31 @@ export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num
 export function divScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
   return aten().div_Tensor.call(self, wrapScalar(other));
 }
-/** `remainder.Scalar_Tensor(Scalar self, Tensor other)` */
-export function remainderScalarTensor(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
-  return rem(null, wrapScalar(self), other);
-}
 /** `fmod.Tensor_out` (structured). */
-export const fmodStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl: (iter) => modLoop('fmod_cpu', fmodOp, fmodInt, iter),
-};
-export function fmodScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return fmo(null, self, wrapScalar(other));
-}
-export function fmodScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return fmo(self, self, wrapScalar(other));
-}
-export function fmodScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return fmo(out, self, wrapScalar(other));
-}
+export const fmodStructured = binaryStructured(fmodKernel);
+export const fmodScalar = fmodK.fnScalar;
+export const fmodScalar_ = fmodK.inplaceScalar;
+export const fmodScalarOut = fmodK.outScalar;
 
 // ---------------------------------------------------------------------------------------------------
-// atan2 (binary_float_op) and lerp
+// atan2 (binary_float_op) and div with a rounding mode
 // ---------------------------------------------------------------------------------------------------
 
 /** `atan2.out` (structured, as in PyTorch): a float op (integer inputs compute in the default float dtype). */
 export const atan2Structured: StructuredKernel<[self: Tensor, other: Tensor]> = {
   meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
-  impl: (iter) => cpuKernel(iter, Math.atan2),
+  impl: atan2Kernel,
 };
-
-/** PyTorch's `div_floor_floating`: floor(a / b) computed through fmod so that it is exact near integers. */
-function divFloorFloating(a: number, b: number): number {
-  if (b === 0) return a / b;
-  const mod = a % b;
-  let div = (a - mod) / b;
-  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
-  if (div === 0) return Math.sign(a / b) * 0;
-  let floordiv = Math.floor(div);
-  if (div - floordiv > 0.5) floordiv += 1;
-  return floordiv;
-}
 
 /**
  * `div.Tensor_mode(self, other, *, rounding_mode)`: `null` is true division (integers promote to float);
  * 'trunc' and 'floor' keep integer dtypes and raise ZeroDivisionError for an integer division by zero.
  */
-export function divMode(ks: DispatchKeySet, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
+export function divMode(_ks: DispatchKeySet, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
   if (roundingMode === null) {
     const iter = TensorIterator.binaryFloatOp(null, self, other);
     noComplex(iter.commonDtype, 'div');
-    cpuKernel(iter, (a, b) => a / b);
+    divTrueModeKernel(iter);
     return iter.output() as Tensor;
   }
   if (roundingMode !== 'trunc' && roundingMode !== 'floor') {
@@ -449,52 +297,13 @@ export function divMode(ks: DispatchKeySet, self: Tensor, other: Tensor, roundin
   }
   const iter = TensorIterator.binaryOp(null, self, other);
   noComplex(iter.commonDtype, 'div');
-  if (isFloatingType(iter.commonDtype)) {
-    cpuKernel(iter, roundingMode === 'trunc' ? (a, b) => Math.trunc(a / b) : divFloorFloating);
-  } else {
-    cpuKernel(iter, (a, b) => {
-      if (b === 0) throw new Error('ZeroDivisionError');
-      const q = Math.trunc(a / b);
-      return roundingMode === 'floor' && q * b !== a && a < 0 !== b < 0 ? q - 1 : q;
-    });
-  }
+  divRoundingKernel(iter, roundingMode);
   return iter.output() as Tensor;
 }
 
-// Note [Vectorised loops are unrolled]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// V8 runs a loop over typed arrays passed as parameters about three times slower than one over arrays it
-// can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
-// handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
-// arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic. The loops are the
-// kernels' JS twins (src/wasm/kernels/reference.ts), also the fallback (Note [The twin is the fallback]).
-
-function axpyVec(alpha: number): VecOp {
-  return alpha === -1 ? subVec : wasmAxpyVec(axpyVecJs(alpha), alpha);
-}
-
-function axpyVecJs(alpha: number): VecOp {
-  return (out, o, ins, offs, n) => ref.vaxpy(n, ins[0]!, offs[0]!, ins[1]!, offs[1]!, alpha, out, o);
-}
-
-// int64 lives in a Float64Array (Note [Typed storage of each dtype]) and has no negative zero.
-const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
-  const a = ins[0]!;
-  const b = ins[1]!;
-  const ia = offs[0]!;
-  const ib = offs[1]!;
-  for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]! + 0;
-};
-
-// The SIMD kernels where every operand is in linear memory, else their twins (Note [Kernel backends]).
-const addVec = binaryVec(ref.vadd, 'f32_vadd', 'f64_vadd');
-const addScalarVec = wasmScalarVec(ref.vadd_scalar, 'f32_vadd_scalar', 'f64_vadd_scalar');
-const subScalarVec = wasmScalarVec(ref.vsub_scalar, 'f32_vsub_scalar', 'f64_vsub_scalar');
-const mulScalarVec = wasmScalarVec(ref.vmul_scalar, 'f32_vmul_scalar', 'f64_vmul_scalar');
-const divScalarVec = wasmScalarVec(ref.vdiv_scalar, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
-const subVec = binaryVec(ref.vsub, 'f32_vsub', 'f64_vsub');
-const mulVec = binaryVec(ref.vmul, 'f32_vmul', 'f64_vmul');
-const divVec = binaryVec(ref.vdiv, 'f32_vdiv', 'f64_vdiv');
+// ---------------------------------------------------------------------------------------------------
+// add, sub, mul, div
+// ---------------------------------------------------------------------------------------------------
 
 /** `alpha_check`: alpha must fit the result dtype. */
 function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {
@@ -519,96 +328,6 @@ function subCheck(self: Tensor, other: Tensor): void {
     );
   }
 }
-
-/** The add loop: out = a + alpha * b (bool: a || b). */
-function addImpl(iter: TensorIterator, alpha: number): void {
-  if (isComplexType(iter.commonDtype)) {
-    cpuKernelComplex(iter, (ins, out) => {
-      out[0] = ins[0]! + alpha * ins[2]!;
-      out[1] = ins[1]! + alpha * ins[3]!;
-    });
-  } else if (alpha === 1) {
-    cpuKernelVec(iter, (a, b) => a + b, addVec, addScalarVec);
-  } else {
-    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
-  }
-}
-
-function mulImpl(iter: TensorIterator): void {
-  if (isComplexType(iter.commonDtype)) {
-    cpuKernelComplex(iter, (ins, out) => {
-      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
-      out[0] = ar * br - ai * bi;
-      out[1] = ar * bi + ai * br;
-    });
-  } else if (iter.commonDtype === ScalarType.Bool) {
-    cpuKernelVec(iter, (a, b) => (a !== 0 && b !== 0 ? 1 : 0), mulVec);
-  } else if (iter.commonDtype === ScalarType.Long) {
-    cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
-  } else {
-    cpuKernelVec(iter, (a, b) => a * b, mulVec, mulScalarVec);
-  }
-}
-
-function divImpl(iter: TensorIterator): void {
-  if (isComplexType(iter.commonDtype)) {
-    cpuKernelComplex(iter, (ins, out) => {
-      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
-      const d = br * br + bi * bi;
-      out[0] = (ar * br + ai * bi) / d;
-      out[1] = (ai * br - ar * bi) / d;
-    });
-  } else {
-    cpuKernelVec(iter, (a, b) => a / b, divVec, divScalarVec);
-  }
-}
-
-// Note [Same-shape fast path]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The commonest elementwise call has two contiguous tensors of one shape and one dtype: no broadcasting, no
-// promotion, a contiguous result of the same shape. For it the functional kernels skip building a
-// TensorIterator (about half the cost of a 1-element add) and run the vectorised loop directly; the answer
-// is the one the iterator would give (same dtype, shape and contiguous strides). Everything else, and every
-// dtype the vectorised loops do not cover, takes the general path.
-const FAST_DTYPES = new Set<ScalarType>([
-  ScalarType.Float,
-  ScalarType.Double,
-  ScalarType.Int,
-  ScalarType.Long,
-  ScalarType.Short,
-  ScalarType.Char,
-  ScalarType.Byte,
-]);
-const fastIns: StorageArray[] = [new Float32Array(0), new Float32Array(0)];
-const fastOffs = [0, 0];
-
-function sameShapeFast(a: Tensor, b: Tensor): boolean {
-  if (a.scalarType !== b.scalarType || a.isWrappedNumber || b.isWrappedNumber || !FAST_DTYPES.has(a.scalarType)) return false;
-  const n = a.sizes.length;
-  if (n !== b.sizes.length) return false;
-  for (let i = 0; i < n; i++) if (a.sizes[i] !== b.sizes[i]) return false;
-  return !a.isMeta() && !b.isMeta() && a.isContiguous() && b.isContiguous();
-}
-
-/** Runs `vec` over two same-shape contiguous tensors into a new contiguous result. */
-function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
-  const dtype = a.scalarType;
-  const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
-  // These dtypes have one lane per element of their item size, so a byte offset divided by it is the element
-  // offset (storage.arrayOffset without its lookups; the item size comes from the dtype, not from the array,
-  // whose class varies with the dtype and would make the load megamorphic).
-  const size = elementSize(dtype);
-  const ia = a.storage.data(dtype);
-  const ib = b.storage.data(dtype);
-  const o = out.storage.data(dtype);
-  fastIns[0] = ia;
-  fastIns[1] = ib;
-  fastOffs[0] = a.storage.byteOffset / size + a.storageOffset;
-  fastOffs[1] = b.storage.byteOffset / size + b.storageOffset;
-  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel());
-  return out;
-}
-
 // Note [Binary ops are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // As in PyTorch, add/sub/mul/div are structured kernels (Note [Structured kernels in aten-ts] in
@@ -628,10 +347,10 @@ export const addStructured: StructuredKernel<AlphaArgs> = {
     return iter;
   },
   impl(iter, _self, _other, alpha) {
-    addImpl(iter, Number(alpha));
+    addKernel(iter, Number(alpha));
   },
   fast(self, other, alpha) {
-    return alpha === 1 && sameShapeFast(self, other) ? runSameShape(self, other, addVec) : null;
+    return alpha === 1 ? addFast(self, other) : null;
   },
 };
 
@@ -644,7 +363,7 @@ export const subStructured: StructuredKernel<AlphaArgs> = {
     return iter;
   },
   impl(iter, _self, _other, alpha) {
-    addImpl(iter, -Number(alpha));
+    addKernel(iter, -Number(alpha));
   },
 };
 
@@ -654,11 +373,9 @@ export const mulStructured: StructuredKernel<PlainArgs> = {
     return TensorIterator.binaryOp(out, self, other);
   },
   impl(iter) {
-    mulImpl(iter);
+    mulKernel(iter);
   },
-  fast(self, other) {
-    return sameShapeFast(self, other) ? runSameShape(self, other, self.scalarType === ScalarType.Long ? mulVecInt64 : mulVec) : null;
-  },
+  fast: mulFast,
 };
 
 /** `div.out`: true division; integer inputs compute in the default float dtype. */
@@ -667,6 +384,222 @@ export const divStructured: StructuredKernel<PlainArgs> = {
     return TensorIterator.binaryFloatOp(out, self, other);
   },
   impl(iter) {
-    divImpl(iter);
+    divTrueKernel(iter);
   },
 };
+
+// ---------------------------------------------------------------------------------------------------
+// hypot, logaddexp, logaddexp2, xlogy, copysign, nextafter, heaviside (structured, as in PyTorch)
+// ---------------------------------------------------------------------------------------------------
+
+export const hypotStructured = binaryStructured(hypotKernel);
+export const logaddexpStructured = binaryStructured(logaddexpKernel);
+export const logaddexp2Structured = binaryStructured(logaddexp2Kernel);
+export const xlogyStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
+  meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
+  impl: xlogyKernel,
+};
+export const copysignStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
+  meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
+  impl: copysignKernel,
+};
+export const nextafterStructured = binaryStructured(nextafterKernel);
+
+export const heavisideStructured: StructuredKernel<[self: Tensor, values: Tensor]> = {
+  meta(out, self, values) {
+    if (isComplexType(self.scalarType) || isComplexType(values.scalarType) || (out !== null && isComplexType(out.scalarType))) {
+      throw new Error('heaviside is not yet implemented for complex tensors.');
+    }
+    if (self.scalarType !== values.scalarType || (out !== null && out.scalarType !== self.scalarType)) {
+      throw new Error('heaviside is not yet implemented for tensors with different dtypes.');
+    }
+    return TensorIterator.binaryOp(out, self, values);
+  },
+  impl: heavisideKernel,
+};
+
+// ---- Scalar overloads (CompositeExplicitAutograd) -------------------------------------------------------
+
+export function xlogyScalarSelf(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
+  return aten().xlogy_Tensor.call(wrapScalar(self), other);
+}
+export function xlogyScalarOther(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().xlogy_Tensor.call(self, wrapScalar(other));
+}
+export function xlogyScalarOther_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().xlogy__Tensor.call(self, wrapScalar(other));
+}
+export function xlogyOutScalarSelf(_ks: DispatchKeySet, self: Num, other: Tensor, out: Tensor): Tensor {
+  return aten().xlogy_OutTensor.call(wrapScalar(self), other, out);
+}
+export function xlogyOutScalarOther(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
+  return aten().xlogy_OutTensor.call(self, wrapScalar(other), out);
+}
+export function copysignScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().copysign_Tensor.call(self, wrapScalar(other));
+}
+export function copysignScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().copysign__Tensor.call(self, wrapScalar(other));
+}
+export function copysignScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
+  return aten().copysign_out.call(self, wrapScalar(other), out);
+}
+
+// ---- ldexp (CompositeExplicitAutograd): self * 2^other -----------------------------------------------------
+
+/** `at::pow(2.0, other)`: 2.0 a Python float, so integer exponents give the default float dtype. */
+function twoToThe(other: Tensor): Tensor {
+  return aten().pow_Tensor_Tensor.call(wrapScalar(2, ScalarType.Double), other);
+}
+export function ldexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().mul_Tensor.call(self, twoToThe(other));
+}
+export function ldexp_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().mul_out.call(self, twoToThe(other), self);
+}
+export function ldexpOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return aten().mul_out.call(self, twoToThe(other), out);
+}
+
+// ---- float_power (CompositeImplicitAutograd): pow in float64 (complex128 for complex operands) ---------------
+
+function powerDtype(complex: boolean): ScalarType {
+  return complex ? ScalarType.ComplexDouble : ScalarType.Double;
+}
+function toDtype(t: Tensor, dtype: ScalarType): Tensor {
+  return aten().to_dtype.call(t, dtype, false, false, null);
+}
+function checkOut(out: Tensor, dtype: ScalarType): void {
+  if (out.scalarType !== dtype) {
+    throw new Error(
+      `the output given to float_power has dtype ${scalarTypeToString(out.scalarType)} but the operation's result requires dtype ${scalarTypeToString(dtype)}`,
+    );
+  }
+}
+const isComplexNum = (_v: Num): boolean => false;
+
+export function floatPowerTensorTensor(_ks: DispatchKeySet, self: Tensor, exponent: Tensor): Tensor {
+  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexType(exponent.scalarType));
+  return aten().pow_Tensor_Tensor.call(toDtype(self, dtype), toDtype(exponent, dtype));
+}
+export function floatPowerTensorTensorOut(_ks: DispatchKeySet, self: Tensor, exponent: Tensor, out: Tensor): Tensor {
+  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexType(exponent.scalarType));
+  checkOut(out, dtype);
+  return aten().pow_Tensor_Tensor_out.call(toDtype(self, dtype), toDtype(exponent, dtype), out);
+}
+export function floatPowerTensorScalar(_ks: DispatchKeySet, self: Tensor, exponent: Num): Tensor {
+  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexNum(exponent));
+  return aten().pow_Tensor_Scalar.call(toDtype(self, dtype), Number(exponent));
+}
+export function floatPowerTensorScalarOut(_ks: DispatchKeySet, self: Tensor, exponent: Num, out: Tensor): Tensor {
+  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexNum(exponent));
+  checkOut(out, dtype);
+  return aten().pow_Tensor_Scalar_out.call(toDtype(self, dtype), Number(exponent), out);
+}
+export function floatPowerScalar(_ks: DispatchKeySet, self: Num, exponent: Tensor): Tensor {
+  const dtype = powerDtype(isComplexNum(self) || isComplexType(exponent.scalarType));
+  return aten().pow_Scalar.call(Number(self), toDtype(exponent, dtype));
+}
+export function floatPowerScalarOut(_ks: DispatchKeySet, self: Num, exponent: Tensor, out: Tensor): Tensor {
+  const dtype = powerDtype(isComplexNum(self) || isComplexType(exponent.scalarType));
+  checkOut(out, dtype);
+  return aten().pow_Scalar_out.call(Number(self), toDtype(exponent, dtype), out);
+}
+
+// ---- fmax, fmin, gcd, lcm, igamma, igammac (structured, as in PyTorch) -------------------------------------
+
+/** `fmax.out`: maximum that ignores a NaN operand; complex rejected by the meta step. */
+export const fmaxStructured = maxMin('fmax', fmaxKernel);
+/** `fmin.out`. */
+export const fminStructured = maxMin('fmin', fminKernel);
+/** `gcd.out`: integers only. */
+export const gcdStructured = binaryStructured(gcdKernel);
+/** `lcm.out`: integers only. */
+export const lcmStructured = binaryStructured(lcmKernel);
+/** `igamma.out`: the regularised lower incomplete gamma function P(self, other) (IncompleteGamma.ts). */
+export const igammaStructured = binaryStructured(igammaKernel);
+/** `igammac.out`: Q(self, other) = 1 - P(self, other). */
+export const igammacStructured = binaryStructured(igammacKernel);
+
+// ---- bitwise_left_shift / bitwise_right_shift, __lshift__ / __rshift__ (Note [Shifts of each width]) ----------
+
+const lshiftK = scalarOverloads(lshiftKernel);
+const rshiftK = scalarOverloads(rshiftKernel);
+
+/** `bitwise_left_shift.Tensor_out` (structured). */
+export const bitwiseLeftShiftStructured = binaryStructured(lshiftKernel);
+export const bitwiseLeftShiftTensorScalar = lshiftK.fnScalar;
+export const bitwiseLeftShiftTensorScalar_ = lshiftK.inplaceScalar;
+export const bitwiseLeftShiftTensorScalarOut = lshiftK.outScalar;
+export const bitwiseLeftShiftScalarTensor = lshiftK.scalarTensor;
+/** `bitwise_right_shift.Tensor_out` (structured). */
+export const bitwiseRightShiftStructured = binaryStructured(rshiftKernel);
+export const bitwiseRightShiftTensorScalar = rshiftK.fnScalar;
+export const bitwiseRightShiftTensorScalar_ = rshiftK.inplaceScalar;
+export const bitwiseRightShiftTensorScalarOut = rshiftK.outScalar;
+export const bitwiseRightShiftScalarTensor = rshiftK.scalarTensor;
+
+/** `__lshift__.Tensor` / `__lshift__.Scalar`: the shift's binary_op iterator and loop. */
+export function lshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(lshiftKernel, null, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function ilshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(lshiftKernel, self, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function rshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(rshiftKernel, null, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+export function irshift(_ks: DispatchKeySet, self: Tensor, other: Tensor | Num): Tensor {
+  return binaryImpl(rshiftKernel, self, self, typeof other === 'object' ? other : wrapScalar(other));
+}
+
+// ---- floor_divide, true_divide, rsub ------------------------------------------------------------------------
+
+/** `floor_divide`: a binary_op iterator and div_floor's loop (integers stay integers). */
+function floorDivideImpl(out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(out, self, other);
+  if (!iter.isMeta) divRoundingKernel(iter, 'floor');
+  return iter.output() as Tensor;
+}
+export function floorDivide(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return floorDivideImpl(null, self, other);
+}
+export function floorDivide_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return floorDivideImpl(self, self, other);
+}
+export function floorDivideOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return floorDivideImpl(out, self, other);
+}
+/** `floor_divide.Scalar` (CompositeExplicitAutograd): floor_divide of the wrapped number. */
+export function floorDivideScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().floor_divide.call(self, wrapScalar(other));
+}
+export function floorDivideScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().floor_divide__Tensor.call(self, wrapScalar(other));
+}
+
+/** `true_divide` (CompositeImplicitAutograd): div. */
+export function trueDivide(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().div_Tensor.call(self, other);
+}
+export function trueDivide_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().div__Tensor.call(self, other);
+}
+export function trueDivideOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return aten().div_out.call(self, other, out);
+}
+export function trueDivideScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().div_Scalar.call(self, other);
+}
+export function trueDivideScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().div__Tensor.call(self, wrapScalar(other));
+}
+
+/** `rsub.Tensor`: other - alpha * self (sub with the operands swapped). */
+export function rsub(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: Num = 1): Tensor {
+  return aten().sub_Tensor.call(other, self, alpha);
+}
+/** `rsub.Scalar` (CompositeExplicitAutograd): other - alpha * self for a number other. */
+export function rsubScalar(_ks: DispatchKeySet, self: Tensor, other: Num, alpha: Num = 1): Tensor {
+  return aten().sub_Tensor.call(wrapScalar(other), self, alpha);
+}

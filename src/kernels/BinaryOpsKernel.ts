@@ -1,21 +1,410 @@
-// More binary pointwise kernels of aten/src/ATen/native/cpu/BinaryOpsKernel.cpp (with their BinaryOps.cpp meta
-// functions and wrappers): hypot, logaddexp, logaddexp2, xlogy, copysign, nextafter, heaviside (structured, as
-// in PyTorch), the Scalar overloads of xlogy and copysign (CompositeExplicitAutograd: the Tensor op of a wrapped
-// number), ldexp, and float_power of Pow.cpp (CompositeImplicitAutograd: pow in double). BinaryOps.ts holds the
-// first binary family.
+// The loops of the binary pointwise operators: the comparisons, logical and bitwise ops, maximum / minimum,
+// remainder / fmod, atan2, div's rounding modes, add / sub / mul / div (their SIMD kernels and JS twins, the
+// same-shape fast path), hypot, logaddexp, logaddexp2, xlogy, copysign, nextafter, heaviside. Mirrors
+// aten/src/ATen/native/cpu/BinaryOpsKernel.cpp: each export is the loop PyTorch registers for a stub
+// (`add_stub`, `eq_stub`, ...), run on an iterator the meta step built; the meta functions, structured
+// declarations and wrappers are BinaryOps.ts (native/BinaryOps.cpp).
 
-import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
-import { type ScalarOp, TensorIterator, cpuKernel } from '../iter/index.js';
-import { aten } from '../generated/Operators.js';
-import { wrapScalar } from '../tensor/ScalarOps.js';
+import { ScalarType, elementSize, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
+import {
+  type ScalarOp,
+  type TensorIterator,
+  type VecOp,
+  castValue,
+  cpuKernel,
+  cpuKernelComplex,
+  cpuKernelVec,
+  elementBase,
+} from '../iter/index.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import type { StructuredKernel } from './TensorMeta.js';
+import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
+import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
+import { newStridedUnchecked } from './TensorFactories.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
-type Num = number | boolean;
+/** A loop over an iterator the meta step built (PyTorch's `void kernel(TensorIteratorBase& iter)`). */
+export type BinaryLoop = (iter: TensorIterator) => void;
+
+// ---------------------------------------------------------------------------------------------------
+// Comparisons: eq ne lt le gt ge
+// ---------------------------------------------------------------------------------------------------
+
+const eqOp: ScalarOp = (a, b) => (a === b ? 1 : 0);
+const neOp: ScalarOp = (a, b) => (a !== b ? 1 : 0);
+const ltOp: ScalarOp = (a, b) => (a < b ? 1 : 0);
+const leOp: ScalarOp = (a, b) => (a <= b ? 1 : 0);
+const gtOp: ScalarOp = (a, b) => (a > b ? 1 : 0);
+const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
+/** A comparison over three contiguous runs: `out[i] = a[i] <op> b[i] ? 1 : 0`. */
+type CompareVec = (out: StorageArray, o: number, a: StorageArray, ao: number, b: StorageArray, bo: number, n: number) => void;
+
+// One loop per comparison so that V8 inlines the comparison (a shared loop calling a lambda per element
+// cannot); NaN compares as in C++ (only `!=` is true).
+const eqVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) === (b[bo + i] as number) ? 1 : 0;
+};
+const neVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) !== (b[bo + i] as number) ? 1 : 0;
+};
+const ltVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) < (b[bo + i] as number) ? 1 : 0;
+};
+const leVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) <= (b[bo + i] as number) ? 1 : 0;
+};
+const gtVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) > (b[bo + i] as number) ? 1 : 0;
+};
+const geVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) >= (b[bo + i] as number) ? 1 : 0;
+};
+
+/**
+ * The comparison's fast case: a bool output and two inputs of one dtype stored as plain numbers (no float16
+ * decoding, no complex), all contiguous and of the same shape. Returns false when the general loop must run.
+ */
+function compareContiguous(iter: TensorIterator, vec: CompareVec): boolean {
+  if (iter.isMeta || !iter.isContiguous() || iter.numOutputs !== 1) return false;
+  const [out, a, b] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
+  if (iter.tensors.length !== 3 || out.scalarType !== ScalarType.Bool || a.scalarType !== b.scalarType) return false;
+  const d = a.scalarType;
+  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d)) return false;
+  vec(
+    out.storage.data(out.scalarType),
+    elementBase(out),
+    a.storage.data(d),
+    elementBase(a),
+    b.storage.data(d),
+    elementBase(b),
+    iter.numel(),
+  );
+  return true;
+}
+
+/**
+ * The Scalar overload's fast case: a contiguous input already in the common dtype against the wrapped number
+ * (cast to that dtype, as the iterator would), into a contiguous bool output of the same shape. The number
+ * fills a scratch run so that the Tensor overload's loop serves both.
+ */
+function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean {
+  if (iter.isMeta || iter.numOutputs !== 1 || iter.tensors.length !== 3) return false;
+  const [out, a, w] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
+  const d = a.scalarType;
+  if (out.scalarType !== ScalarType.Bool || d !== iter.commonDtype || w.numel() !== 1) return false;
+  // (a wrapped number is bool, int64 or double: its stored value is the value)
+  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d) || !w.isWrappedNumber) return false;
+  if (!a.isContiguous() || !out.isContiguous() || out.numel() !== a.numel()) return false;
+  const n = a.numel();
+  const wv = castValue(w.storage.data(w.scalarType)[elementBase(w)] as number, d);
+  // The scalar repeated in a reused run, chunk by chunk (not a fresh n-element array per call).
+  const run = scalarRun.fill(wv);
+  const [o, od, ad, ao] = [out.storage.data(out.scalarType), elementBase(out), a.storage.data(d), elementBase(a)];
+  for (let i = 0; i < n; i += SCALAR_RUN) vec(o, od + i, ad, ao + i, run, 0, Math.min(SCALAR_RUN, n - i));
+  return true;
+}
+const SCALAR_RUN = 4096;
+const scalarRun = new Float64Array(SCALAR_RUN);
+
+/** The Tensor and Scalar overloads' loops of one comparison (the general loop unless a fast case applies). */
+function comparisonLoops(op: ScalarOp, vec: CompareVec): { tensor: BinaryLoop; scalar: BinaryLoop } {
+  return {
+    tensor: (iter) => {
+      if (!compareContiguous(iter, vec)) cpuKernel(iter, op);
+    },
+    scalar: (iter) => {
+      if (!compareScalarContiguous(iter, vec)) cpuKernel(iter, op);
+    },
+  };
+}
+
+export const eqKernel = comparisonLoops(eqOp, eqVec);
+export const neKernel = comparisonLoops(neOp, neVec);
+export const ltKernel = comparisonLoops(ltOp, ltVec);
+export const leKernel = comparisonLoops(leOp, leVec);
+export const gtKernel = comparisonLoops(gtOp, gtVec);
+export const geKernel = comparisonLoops(geOp, geVec);
+
+// ---------------------------------------------------------------------------------------------------
+// Logical ops (any nonzero value, NaN included, is true)
+// ---------------------------------------------------------------------------------------------------
+
+const andOp: ScalarOp = (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
+const orOp: ScalarOp = (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
+const xorOp: ScalarOp = (a, b) => ((a !== 0) !== (b !== 0) ? 1 : 0);
+
+export const logicalAndKernel: BinaryLoop = (iter) => cpuKernel(iter, andOp);
+export const logicalOrKernel: BinaryLoop = (iter) => cpuKernel(iter, orOp);
+export const logicalXorKernel: BinaryLoop = (iter) => cpuKernel(iter, xorOp);
+
+// ---------------------------------------------------------------------------------------------------
+// Bitwise ops (integers and bool only)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [int64 bitwise operations]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// int64 values live in doubles (Note [Typed storage of each dtype]); JavaScript's `& | ^` work on int32.
+// Values in the int32 range take the fast operators (the int32 result, sign-extended, is the int64
+// result); wider values go through BigInt. `~a` is `-a - 1`, exact for every stored int64.
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+function fitsInt32(v: number): boolean {
+  return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+const bitAnd: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a & b : Number(BigInt(a) & BigInt(b)));
+const bitOr: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a | b : Number(BigInt(a) | BigInt(b)));
+const bitXor: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a ^ b : Number(BigInt(a) ^ BigInt(b)));
+
+/**
+ * The bitwise kernels dispatch on `iter.dtype()`, integral types and bool. On the CPU that is the common
+ * dtype: an out= of another dtype is written through a temporary of the common dtype (here, a conversion).
+ */
+function bitwiseLoop(name: string, op: ScalarOp, iter: TensorIterator): void {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (!isIntegralType(d, true)) throw notImplementedForDtype(name, d);
+  cpuKernel(iter, op);
+}
+
+export const bitwiseAndKernel: BinaryLoop = (iter) => bitwiseLoop('bitwise_and_cpu', bitAnd, iter);
+export const bitwiseOrKernel: BinaryLoop = (iter) => bitwiseLoop('bitwise_or_cpu', bitOr, iter);
+export const bitwiseXorKernel: BinaryLoop = (iter) => bitwiseLoop('bitwise_xor_cpu', bitXor, iter);
+
+// ---------------------------------------------------------------------------------------------------
+// maximum / minimum (NaN propagates; bool is or / and)
+// ---------------------------------------------------------------------------------------------------
+
+export const maxOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : a < b ? b : a);
+export const minOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : b < a ? b : a);
+
+export const maximumKernel: BinaryLoop = (iter) => cpuKernel(iter, maxOp);
+export const minimumKernel: BinaryLoop = (iter) => cpuKernel(iter, minOp);
+
+// ---------------------------------------------------------------------------------------------------
+// remainder (Python's sign rule) and fmod (C's)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [remainder and fmod]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// JavaScript's `%` is C's fmod (exact, the sign of the dividend), for integers and floats alike. remainder
+// takes the divisor's sign: a nonzero result whose sign differs from the divisor's gets the divisor added
+// (one rounding, as in PyTorch's kernel). Integer kernels reject a zero divisor with PyTorch's bare
+// `ZeroDivisionError`; float kernels give NaN. Bool has neither kernel (`"remainder_cpu" not implemented
+// for 'Bool'`). The kernels dispatch on the common dtype.
+const fmodOp: ScalarOp = (a, b) => a % b;
+const remainderOp: ScalarOp = (a, b) => {
+  const m = a % b;
+  return m !== 0 && b < 0 !== m < 0 ? m + b : m;
+};
+
+function checkedInt(op: ScalarOp): ScalarOp {
+  return (a, b) => {
+    if (b === 0) throw new Error('ZeroDivisionError');
+    return op(a, b) + 0; // no -0 in integers
+  };
+}
+const fmodInt = checkedInt(fmodOp);
+const remainderInt = checkedInt(remainderOp);
+
+function modLoop(name: string, floatOp: ScalarOp, intOp: ScalarOp, iter: TensorIterator): void {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (isIntegralType(d, false)) cpuKernel(iter, intOp);
+  else if (isFloatingType(d)) cpuKernel(iter, floatOp);
+  else throw notImplementedForDtype(name, d);
+}
+
+export const remainderKernel: BinaryLoop = (iter) => modLoop('remainder_cpu', remainderOp, remainderInt, iter);
+export const fmodKernel: BinaryLoop = (iter) => modLoop('fmod_cpu', fmodOp, fmodInt, iter);
+
+// ---------------------------------------------------------------------------------------------------
+// atan2, div's rounding modes
+// ---------------------------------------------------------------------------------------------------
+
+export const atan2Kernel: BinaryLoop = (iter) => cpuKernel(iter, Math.atan2);
+
+/** PyTorch's `div_floor_floating`: floor(a / b) computed through fmod so that it is exact near integers. */
+function divFloorFloating(a: number, b: number): number {
+  if (b === 0) return a / b;
+  const mod = a % b;
+  let div = (a - mod) / b;
+  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
+  if (div === 0) return Math.sign(a / b) * 0;
+  let floordiv = Math.floor(div);
+  if (div - floordiv > 0.5) floordiv += 1;
+  return floordiv;
+}
+
+/**
+
+/** div_true_kernel of `div.Tensor_mode` with no rounding mode: a / b per element. */
+export const divTrueModeKernel: BinaryLoop = (iter) => cpuKernel(iter, (a, b) => a / b);
+
+/** div_trunc_kernel / div_floor_kernel: integers raise ZeroDivisionError for a division by zero. */
+export function divRoundingKernel(iter: TensorIterator, roundingMode: 'trunc' | 'floor'): void {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (isComplexType(d) || d === ScalarType.Bool) throw notImplementedForDtype(`div_${roundingMode}_cpu`, d);
+  if (isFloatingType(d)) {
+    cpuKernel(iter, roundingMode === 'trunc' ? (a, b) => Math.trunc(a / b) : divFloorFloating);
+  } else {
+    cpuKernel(iter, (a, b) => {
+      if (b === 0) throw new Error('ZeroDivisionError');
+      const q = Math.trunc(a / b);
+      return roundingMode === 'floor' && q * b !== a && a < 0 !== b < 0 ? q - 1 : q;
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// add / sub / mul / div
+// ---------------------------------------------------------------------------------------------------
+
+// Note [Vectorised loops are unrolled]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// V8 runs a loop over typed arrays passed as parameters about three times slower than one over arrays it
+// can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
+// handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
+// arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic. The loops are the
+// kernels' JS twins (src/wasm/kernels/reference.ts), also the fallback (Note [The twin is the fallback]).
+
+function axpyVec(alpha: number): VecOp {
+  return alpha === -1 ? subVec : wasmAxpyVec(axpyVecJs(alpha), alpha);
+}
+
+function axpyVecJs(alpha: number): VecOp {
+  return (out, o, ins, offs, n) => ref.vaxpy(n, ins[0]!, offs[0]!, ins[1]!, offs[1]!, alpha, out, o);
+}
+
+// int64 lives in a Float64Array (Note [Typed storage of each dtype]) and has no negative zero.
+const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0]!;
+  const b = ins[1]!;
+  const ia = offs[0]!;
+  const ib = offs[1]!;
+  for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]! + 0;
+};
+
+// The SIMD kernels where every operand is in linear memory, else their twins (Note [Kernel backends]).
+const addVec = binaryVec(ref.vadd, 'f32_vadd', 'f64_vadd');
+const addScalarVec = wasmScalarVec(ref.vadd_scalar, 'f32_vadd_scalar', 'f64_vadd_scalar');
+const subScalarVec = wasmScalarVec(ref.vsub_scalar, 'f32_vsub_scalar', 'f64_vsub_scalar');
+const mulScalarVec = wasmScalarVec(ref.vmul_scalar, 'f32_vmul_scalar', 'f64_vmul_scalar');
+const divScalarVec = wasmScalarVec(ref.vdiv_scalar, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
+const subVec = binaryVec(ref.vsub, 'f32_vsub', 'f64_vsub');
+const mulVec = binaryVec(ref.vmul, 'f32_vmul', 'f64_vmul');
+const divVec = binaryVec(ref.vdiv, 'f32_vdiv', 'f64_vdiv');
+
+/** add_kernel (sub is add with -alpha): out = a + alpha * b (bool: a || b). */
+export function addKernel(iter: TensorIterator, alpha: number): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      out[0] = ins[0]! + alpha * ins[2]!;
+      out[1] = ins[1]! + alpha * ins[3]!;
+    });
+  } else if (alpha === 1) {
+    cpuKernelVec(iter, (a, b) => a + b, addVec, addScalarVec);
+  } else {
+    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
+  }
+}
+
+/** mul_kernel. */
+export function mulKernel(iter: TensorIterator): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
+      out[0] = ar * br - ai * bi;
+      out[1] = ar * bi + ai * br;
+    });
+  } else if (iter.commonDtype === ScalarType.Bool) {
+    cpuKernelVec(iter, (a, b) => (a !== 0 && b !== 0 ? 1 : 0), mulVec);
+  } else if (iter.commonDtype === ScalarType.Long) {
+    cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
+  } else {
+    cpuKernelVec(iter, (a, b) => a * b, mulVec, mulScalarVec);
+  }
+}
+
+/** div_true_kernel. */
+export function divTrueKernel(iter: TensorIterator): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
+      const d = br * br + bi * bi;
+      out[0] = (ar * br + ai * bi) / d;
+      out[1] = (ai * br - ar * bi) / d;
+    });
+  } else {
+    cpuKernelVec(iter, (a, b) => a / b, divVec, divScalarVec);
+  }
+}
+
+// Note [Same-shape fast path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The commonest elementwise call has two contiguous tensors of one shape and one dtype: no broadcasting, no
+// promotion, a contiguous result of the same shape. For it the functional kernels skip building a
+// TensorIterator (about half the cost of a 1-element add) and run the vectorised loop directly; the answer
+// is the one the iterator would give (same dtype, shape and contiguous strides). Everything else, and every
+// dtype the vectorised loops do not cover, takes the general path.
+const FAST_DTYPES = new Set<ScalarType>([
+  ScalarType.Float,
+  ScalarType.Double,
+  ScalarType.Int,
+  ScalarType.Long,
+  ScalarType.Short,
+  ScalarType.Char,
+  ScalarType.Byte,
+]);
+const fastIns: StorageArray[] = [new Float32Array(0), new Float32Array(0)];
+const fastOffs = [0, 0];
+
+function sameShapeFast(a: Tensor, b: Tensor): boolean {
+  if (a.scalarType !== b.scalarType || a.isWrappedNumber || b.isWrappedNumber || !FAST_DTYPES.has(a.scalarType)) return false;
+  const n = a.sizes.length;
+  if (n !== b.sizes.length) return false;
+  for (let i = 0; i < n; i++) if (a.sizes[i] !== b.sizes[i]) return false;
+  return !a.isMeta() && !b.isMeta() && a.isContiguous() && b.isContiguous();
+}
+
+/** Runs `vec` over two same-shape contiguous tensors into a new contiguous result. */
+function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
+  const dtype = a.scalarType;
+  const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
+  // These dtypes have one lane per element of their item size, so a byte offset divided by it is the element
+  // offset (storage.arrayOffset without its lookups; the item size comes from the dtype, not from the array,
+  // whose class varies with the dtype and would make the load megamorphic).
+  const size = elementSize(dtype);
+  const ia = a.storage.data(dtype);
+  const ib = b.storage.data(dtype);
+  const o = out.storage.data(dtype);
+  fastIns[0] = ia;
+  fastIns[1] = ib;
+  fastOffs[0] = a.storage.byteOffset / size + a.storageOffset;
+  fastOffs[1] = b.storage.byteOffset / size + b.storageOffset;
+  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel());
+  return out;
+}
+
+/** The functional add's fast path with alpha 1 (Note [Same-shape fast path]); null when it does not apply. */
+export function addFast(self: Tensor, other: Tensor): Tensor | null {
+  return sameShapeFast(self, other) ? runSameShape(self, other, addVec) : null;
+}
+
+/** The functional mul's fast path (Note [Same-shape fast path]); null when it does not apply. */
+export function mulFast(self: Tensor, other: Tensor): Tensor | null {
+  return sameShapeFast(self, other) ? runSameShape(self, other, self.scalarType === ScalarType.Long ? mulVecInt64 : mulVec) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// hypot, logaddexp, logaddexp2, xlogy, copysign, nextafter, heaviside
+// ---------------------------------------------------------------------------------------------------
 
 /** The impl of a floating-only kernel (AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16, name, ...)). */
-function floatingLoop(name: string, op: ScalarOp): (iter: TensorIterator) => void {
+function floatingLoop(name: string, op: ScalarOp): BinaryLoop {
   return (iter) => {
     if (iter.isMeta) return;
     const d = iter.commonDtype;
@@ -57,26 +446,11 @@ const copysignOp: ScalarOp = (a, b) => {
   return y < 0 || Object.is(y, -0) ? -x : x;
 };
 
-export const hypotStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl: floatingLoop('hypot_cpu', hypotOp),
-};
-export const logaddexpStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl: floatingLoop('logaddexp_cpu', logaddexpOp),
-};
-export const logaddexp2Structured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl: floatingLoop('logaddexp2_cpu', logaddexp2Op),
-};
-export const xlogyStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
-  impl: floatingLoop('xlogy_cpu', xlogyOp),
-};
-export const copysignStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
-  impl: floatingLoop('copysign_cpu', copysignOp),
-};
+export const hypotKernel: BinaryLoop = floatingLoop('hypot_cpu', hypotOp);
+export const logaddexpKernel: BinaryLoop = floatingLoop('logaddexp_cpu', logaddexpOp);
+export const logaddexp2Kernel: BinaryLoop = floatingLoop('logaddexp2_cpu', logaddexp2Op);
+export const xlogyKernel: BinaryLoop = floatingLoop('xlogy_cpu', xlogyOp);
+export const copysignKernel: BinaryLoop = floatingLoop('copysign_cpu', copysignOp);
 
 // ---- nextafter ----------------------------------------------------------------------------------------
 
@@ -104,119 +478,88 @@ function nextafter32(a: number, b: number): number {
   return f32[0] as number;
 }
 
-export const nextafterStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
-  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
-  impl(iter) {
+export const nextafterKernel: BinaryLoop = (iter) => {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (d === ScalarType.Double) cpuKernel(iter, nextafter64 as ScalarOp);
+  else if (d === ScalarType.Float) cpuKernel(iter, nextafter32 as ScalarOp);
+  else throw notImplementedForDtype('nextafter_cpu', d);
+};
+
+export const heavisideKernel: BinaryLoop = (iter) => {
+  if (iter.isMeta) return;
+  cpuKernel(iter, (a, b) => (a === 0 ? b : (a as number) > 0 ? 1 : 0));
+};
+
+// ---------------------------------------------------------------------------------------------------
+// fmax / fmin (NaN ignored unless both are NaN), gcd / lcm, the shifts, igamma / igammac
+// ---------------------------------------------------------------------------------------------------
+
+const fmaxOp: ScalarOp = (a, b) => (a !== a ? b : b !== b ? a : a < b ? b : a);
+const fminOp: ScalarOp = (a, b) => (a !== a ? b : b !== b ? a : b < a ? b : a);
+
+/** fmax_kernel / fmin_kernel: floats ignore a NaN operand; other dtypes are maximum / minimum. */
+function fmaxFminLoop(floatOp: ScalarOp, otherOp: ScalarOp): BinaryLoop {
+  return (iter) => {
+    if (iter.isMeta) return;
+    cpuKernel(iter, isFloatingType(iter.commonDtype) ? floatOp : otherOp);
+  };
+}
+export const fmaxKernel = fmaxFminLoop(fmaxOp, maxOp);
+export const fminKernel = fmaxFminLoop(fminOp, minOp);
+
+/** calc_gcd: Euclid's algorithm on the absolute values. */
+function gcdOp(x: number, y: number): number {
+  let a = Math.abs(x);
+  let b = Math.abs(y);
+  while (a !== 0) {
+    const c = a;
+    a = b % a;
+    b = c;
+  }
+  return b;
+}
+
+/** An integral-only kernel (AT_DISPATCH_INTEGRAL_TYPES on the common dtype: bool is rejected too). */
+function integralLoop(name: string, op: ScalarOp): BinaryLoop {
+  return (iter) => {
     if (iter.isMeta) return;
     const d = iter.commonDtype;
-    if (d === ScalarType.Double) cpuKernel(iter, nextafter64 as ScalarOp);
-    else if (d === ScalarType.Float) cpuKernel(iter, nextafter32 as ScalarOp);
-    else throw notImplementedForDtype('nextafter_cpu', d);
-  },
-};
+    if (!isIntegralType(d, false)) throw notImplementedForDtype(name, d);
+    cpuKernel(iter, op);
+  };
+}
+export const gcdKernel = integralLoop('gcd_cpu', gcdOp as ScalarOp);
+/** lcm_kernel: |a / gcd * b|, 0 when the gcd is 0. */
+export const lcmKernel = integralLoop('lcm_cpu', ((a: number, b: number) => {
+  const g = gcdOp(a, b);
+  return g === 0 ? 0 : Math.abs((a / g) * b);
+}) as ScalarOp);
 
-// ---- heaviside ----------------------------------------------------------------------------------------
-
-export const heavisideStructured: StructuredKernel<[self: Tensor, values: Tensor]> = {
-  meta(out, self, values) {
-    if (isComplexType(self.scalarType) || isComplexType(values.scalarType) || (out !== null && isComplexType(out.scalarType))) {
-      throw new Error('heaviside is not yet implemented for complex tensors.');
-    }
-    if (self.scalarType !== values.scalarType || (out !== null && out.scalarType !== self.scalarType)) {
-      throw new Error('heaviside is not yet implemented for tensors with different dtypes.');
-    }
-    return TensorIterator.binaryOp(out, self, values);
-  },
-  impl(iter) {
+// Note [Shifts of each width]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// lshift_kernel / rshift_kernel work in the dtype's width: a count that is negative (read as signed) or at
+// least the width gives 0 for a left shift and the sign fill (a >> (width - 1), or 0 for uint8) for a right
+// shift; a left shift goes through the unsigned type, so bits shifted out are lost and the result wraps to
+// the dtype. The values go through BigInt (int64 lives in a double: Note [Typed storage of each dtype]).
+function shiftLoop(name: string, left: boolean): BinaryLoop {
+  return (iter) => {
     if (iter.isMeta) return;
-    cpuKernel(iter, (a, b) => (a === 0 ? b : (a as number) > 0 ? 1 : 0));
-  },
-};
+    const d = iter.dtype(0);
+    if (!isIntegralType(d, false)) throw notImplementedForDtype(name, d);
+    const bits = elementSize(d) * 8;
+    const signed = d !== ScalarType.Byte;
+    const wrap = (v: bigint): number => Number(signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v));
+    const maxShift = left ? bits : bits - (signed ? 1 : 0);
+    cpuKernel(iter, (a, b) => {
+      const count = BigInt.asIntN(bits, BigInt(b));
+      if (left) return count < 0n || b >= maxShift ? 0 : wrap(BigInt(a) << count);
+      return wrap(BigInt(a) >> (count < 0n || b >= maxShift ? BigInt(maxShift) : count));
+    });
+  };
+}
+export const lshiftKernel = shiftLoop('lshift_cpu', true);
+export const rshiftKernel = shiftLoop('rshift_cpu', false);
 
-// ---- Scalar overloads (CompositeExplicitAutograd) -------------------------------------------------------
-
-export function xlogyScalarSelf(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
-  return aten().xlogy_Tensor.call(wrapScalar(self), other);
-}
-export function xlogyScalarOther(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return aten().xlogy_Tensor.call(self, wrapScalar(other));
-}
-export function xlogyScalarOther_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return aten().xlogy__Tensor.call(self, wrapScalar(other));
-}
-export function xlogyOutScalarSelf(_ks: DispatchKeySet, self: Num, other: Tensor, out: Tensor): Tensor {
-  return aten().xlogy_OutTensor.call(wrapScalar(self), other, out);
-}
-export function xlogyOutScalarOther(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return aten().xlogy_OutTensor.call(self, wrapScalar(other), out);
-}
-export function copysignScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return aten().copysign_Tensor.call(self, wrapScalar(other));
-}
-export function copysignScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return aten().copysign__Tensor.call(self, wrapScalar(other));
-}
-export function copysignScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return aten().copysign_out.call(self, wrapScalar(other), out);
-}
-
-// ---- ldexp (CompositeExplicitAutograd): self * 2^other -----------------------------------------------------
-
-/** `at::pow(2.0, other)`: 2.0 a Python float, so integer exponents give the default float dtype. */
-function twoToThe(other: Tensor): Tensor {
-  return aten().pow_Tensor_Tensor.call(wrapScalar(2, ScalarType.Double), other);
-}
-export function ldexp(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return aten().mul_Tensor.call(self, twoToThe(other));
-}
-export function ldexp_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return aten().mul_out.call(self, twoToThe(other), self);
-}
-export function ldexpOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return aten().mul_out.call(self, twoToThe(other), out);
-}
-
-// ---- float_power (CompositeImplicitAutograd): pow in float64 (complex128 for complex operands) ---------------
-
-function powerDtype(complex: boolean): ScalarType {
-  return complex ? ScalarType.ComplexDouble : ScalarType.Double;
-}
-function toDtype(t: Tensor, dtype: ScalarType): Tensor {
-  return aten().to_dtype.call(t, dtype, false, false, null);
-}
-function checkOut(out: Tensor, dtype: ScalarType): void {
-  if (out.scalarType !== dtype) {
-    throw new Error(
-      `the output given to float_power has dtype ${scalarTypeToString(out.scalarType)} but the operation's result requires dtype ${scalarTypeToString(dtype)}`,
-    );
-  }
-}
-const isComplexNum = (_v: Num): boolean => false;
-
-export function floatPowerTensorTensor(_ks: DispatchKeySet, self: Tensor, exponent: Tensor): Tensor {
-  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexType(exponent.scalarType));
-  return aten().pow_Tensor_Tensor.call(toDtype(self, dtype), toDtype(exponent, dtype));
-}
-export function floatPowerTensorTensorOut(_ks: DispatchKeySet, self: Tensor, exponent: Tensor, out: Tensor): Tensor {
-  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexType(exponent.scalarType));
-  checkOut(out, dtype);
-  return aten().pow_Tensor_Tensor_out.call(toDtype(self, dtype), toDtype(exponent, dtype), out);
-}
-export function floatPowerTensorScalar(_ks: DispatchKeySet, self: Tensor, exponent: Num): Tensor {
-  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexNum(exponent));
-  return aten().pow_Tensor_Scalar.call(toDtype(self, dtype), Number(exponent));
-}
-export function floatPowerTensorScalarOut(_ks: DispatchKeySet, self: Tensor, exponent: Num, out: Tensor): Tensor {
-  const dtype = powerDtype(isComplexType(self.scalarType) || isComplexNum(exponent));
-  checkOut(out, dtype);
-  return aten().pow_Tensor_Scalar_out.call(toDtype(self, dtype), Number(exponent), out);
-}
-export function floatPowerScalar(_ks: DispatchKeySet, self: Num, exponent: Tensor): Tensor {
-  const dtype = powerDtype(isComplexNum(self) || isComplexType(exponent.scalarType));
-  return aten().pow_Scalar.call(Number(self), toDtype(exponent, dtype));
-}
-export function floatPowerScalarOut(_ks: DispatchKeySet, self: Num, exponent: Tensor, out: Tensor): Tensor {
-  const dtype = powerDtype(isComplexNum(self) || isComplexType(exponent.scalarType));
-  checkOut(out, dtype);
-  return aten().pow_Scalar_out.call(Number(self), toDtype(exponent, dtype), out);
-}
+export const igammaKernel: BinaryLoop = floatingLoop('igamma_cpu', igammaOp as ScalarOp);
+export const igammacKernel: BinaryLoop = floatingLoop('igammac_cpu', igammacOp as ScalarOp);

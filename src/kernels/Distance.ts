@@ -11,7 +11,7 @@ import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { writeElement } from '../tensor/elements.js';
 import { contiguousOf, elementReader, emptyLike, storedElements } from './StorageAccess.js';
-import { rounderFor } from './UnaryOps.js';
+import { rounderFor } from './UnaryOpsKernel.js';
 
 /**
  * `cosine_similarity(x1, x2, dim=1, eps=1e-08)`: each input divided by its 2-norm along `dim` (clamped to eps

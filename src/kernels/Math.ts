@@ -1,11 +1,12 @@
 // The special functions of aten/src/ATen/native/Math.h as PyTorch computes them on the CPU: calc_erfinv
 // (rational start + two Newton steps), zeta / calc_digamma / trigamma / calc_polygamma and calc_i0 / calc_i1 /
 // calc_i0e / calc_i1e
-// (Cephes-derived: see Note [Cephes-derived special functions]), plus lgamma, which PyTorch takes from libm.
-// Everything is computed in double; the float32 kernels round the double result once (Note [Float opmath in
-// unary kernels] in UnaryOps.ts), which is within the few ulps by which PyTorch's float code differs.
+// (Cephes-derived: see Note [Cephes-derived special functions]), plus lgamma and erf, which PyTorch takes from
+// libm (erf: fdlibm's s_erf.c here; float16/bfloat16 erf: Vectorized<float>::erf). Everything is computed in
+// double; the float32 kernels round the double result once (Note [Float opmath in unary kernels] in
+// UnaryOpsKernel.ts), which is within the few ulps by which PyTorch's float code differs.
 
-import { erfDouble } from './UnaryOps.js';
+import { fmaf } from '../random/fma.js';
 
 // Note [Cephes-derived special functions]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -263,4 +264,136 @@ export function i1e(v: number): number {
   const x = Math.abs(v);
   const out = x <= 8 ? chbevl(x / 2 - 2, I1E_A) * x : chbevl(32 / x - 2, I1E_B) / Math.sqrt(x);
   return v < 0 ? -out : out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// erf (fdlibm s_erf.c: rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6))
+// ---------------------------------------------------------------------------------------------------
+
+const ERX = 8.45062911510467529297e-1;
+const EFX = 1.28379167095512586316e-1;
+const PP = [
+  1.28379167095512558561e-1, -3.2504210724700149937e-1, -2.84817495755985104766e-2, -5.77027029648944159157e-3, -2.37630166566501626084e-5,
+];
+const QQ = [
+  1, 3.97917223959155352819e-1, 6.50222499887672944485e-2, 5.08130628187576562776e-3, 1.32494738004321644526e-4, -3.9602282787753681232e-6,
+];
+const PA = [
+  -2.36211856075265944077e-3, 4.14856118683748331666e-1, -3.72207876035701323847e-1, 3.18346619901161753674e-1, -1.10894694282396677476e-1,
+  3.54783043256182359371e-2, -2.166375594868790843e-3,
+];
+const QA = [
+  1, 1.06420880400844228286e-1, 5.40397917702171048937e-1, 7.18286544141962662868e-2, 1.26171219808761642112e-1, 1.36370839120290507362e-2,
+  1.1984499846799107417e-2,
+];
+const RA = [
+  -9.86494403484714822705e-3, -6.93858572707181764372e-1, -1.05586262253232909814e1, -6.23753324503260060396e1, -1.62396669462573470355e2,
+  -1.84605092906711035994e2, -8.12874355063065934246e1, -9.81432934416914548592,
+];
+const SA = [
+  1, 1.96512716674392571292e1, 1.376577541435190426e2, 4.34565877475229228821e2, 6.45387271733267880336e2, 4.29008140027567833386e2,
+  1.08635005541779435134e2, 6.57024977031928170135, -6.04244152148580987438e-2,
+];
+const RB = [
+  -9.86494292470009928597e-3, -7.99283237680523006574e-1, -1.77579549177547519889e1, -1.60636384855821916062e2, -6.37566443368389627722e2,
+  -1.02509513161107724954e3, -4.83519191608651397019e2,
+];
+const SB = [
+  1, 3.03380607434824582924e1, 3.25792512996573918826e2, 1.53672958608443695994e3, 3.19985821950859553908e3, 2.55305040643316442583e3,
+  4.74528541206955367215e2, -2.24409524465858183362e1,
+];
+
+/** Horner evaluation of c[0] + c[1] z + c[2] z^2 + ... */
+function poly(c: readonly number[], z: number): number {
+  let r = c[c.length - 1] as number;
+  for (let i = c.length - 2; i >= 0; i--) r = r * z + (c[i] as number);
+  return r;
+}
+
+const erfBits = new Float64Array(1);
+const erfWords = new Uint32Array(erfBits.buffer);
+
+/** The error function in double (fdlibm's algorithm; < 1 ulp). JavaScript's Math has none. */
+export function erfDouble(x: number): number {
+  if (Number.isNaN(x)) return x;
+  const ax = Math.abs(x);
+  if (ax === Infinity) return x > 0 ? 1 : -1;
+  if (ax < 0.84375) {
+    if (ax < 2 ** -28) return x + EFX * x;
+    const z = x * x;
+    return x + x * (poly(PP, z) / poly(QQ, z));
+  }
+  if (ax < 1.25) {
+    const s = ax - 1;
+    const v = ERX + poly(PA, s) / poly(QA, s);
+    return x > 0 ? v : -v;
+  }
+  if (ax >= 6) return x > 0 ? 1 : -1;
+  const s = 1 / (ax * ax);
+  const big = ax >= 1 / 0.35;
+  const R = big ? poly(RB, s) : poly(RA, s);
+  const S = big ? poly(SB, s) : poly(SA, s);
+  // z = ax with the low 32 bits cleared, so that -z*z is exact (fdlibm's SET_LOW_WORD(z, 0)).
+  erfBits[0] = ax;
+  erfWords[0] = 0;
+  const z = erfBits[0] as number;
+  const r = Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + R / S);
+  const v = 1 - r / ax;
+  return x > 0 ? v : -v;
+}
+
+// Note [erf of float16 and bfloat16]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's erf kernel for float16/bfloat16 converts to float and calls Vectorized<float>::erf, which is not
+// SLEEF's erf but Abramowitz & Stegun 7.1.26 (absolute error ~1.5e-7, so erf(1e-6) is 1.19e-6 and erf(1e-20)
+// is 0) evaluated with fused multiply-adds. erfReducedFloat replays it step by step in float (fmaf emulates
+// the hardware FMA); only its exp differs from SLEEF's expf (< 1 ulp). float32 and float64 erf use SLEEF's
+// erff / glibc's erf, which erfDouble matches to an ulp.
+const AS_P = Math.fround(0.3275911);
+const AS_P1 = Math.fround(0.254829592);
+const AS_P2 = Math.fround(-0.284496736);
+const AS_P3 = Math.fround(1.421413741);
+const AS_P4 = Math.fround(-1.453152027);
+const AS_P5 = Math.fround(1.061405429);
+
+/** Vectorized<float>::erf: sign(x) * (1 - r(t) * t * exp(-x^2)), t = 1 / (1 + p|x|), in float with FMAs. */
+export function erfReducedFloat(x: number): number {
+  const f = Math.fround;
+  const ax = Math.abs(x);
+  const t = f(1 / fmaf(AS_P, ax, 1));
+  const r = fmaf(fmaf(fmaf(fmaf(AS_P5, t, AS_P4), t, AS_P3), t, AS_P2), t, AS_P1);
+  const e = f(Math.exp(-f(x * x)));
+  const v = fmaf(f(-e * t), r, 1);
+  return x < 0 || Object.is(x, -0) ? -v : v;
+}
+
+/** The complementary error function in double (fdlibm's erfc: the same approximations as erf, < 1 ulp). */
+export function erfcDouble(x: number): number {
+  if (Number.isNaN(x)) return x;
+  if (x === Infinity) return 0;
+  if (x === -Infinity) return 2;
+  const ax = Math.abs(x);
+  if (ax < 0.84375) {
+    if (ax < 2 ** -56) return 1 - x;
+    const z = x * x;
+    const y = poly(PP, z) / poly(QQ, z);
+    if (x < 0.25) return 1 - (x + x * y);
+    return 0.5 - (x * y + (x - 0.5));
+  }
+  if (ax < 1.25) {
+    const s = ax - 1;
+    const pq = poly(PA, s) / poly(QA, s);
+    return x >= 0 ? 1 - ERX - pq : 1 + (ERX + pq);
+  }
+  if (ax >= 28) return x > 0 ? 0 : 2;
+  if (x < -6) return 2;
+  const s = 1 / (ax * ax);
+  const big = ax >= 1 / 0.35;
+  const R = big ? poly(RB, s) : poly(RA, s);
+  const S = big ? poly(SB, s) : poly(SA, s);
+  erfBits[0] = ax;
+  erfWords[0] = 0;
+  const z = erfBits[0] as number;
+  const r = Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + R / S);
+  return x > 0 ? r / ax : 2 - r / ax;
 }

@@ -16,7 +16,7 @@ import { TensorIteratorConfig, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { clampStructured } from './TensorCompare.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { rounderFor } from './UnaryOps.js';
+import { rounderFor } from './UnaryOpsKernel.js';
 
 type Num = number | boolean;
 

@@ -36,7 +36,7 @@ import {
 import { erfcx, logNdtr, ndtri } from './MathErfcx.js';
 import * as poly from './MathPolynomials.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { rounderFor, type Rounder } from './UnaryOps.js';
+import { rounderFor, type Rounder } from './UnaryOpsKernel.js';
 
 type Num = number | boolean;
 

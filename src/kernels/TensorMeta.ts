@@ -20,7 +20,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 // given output (null: allocate, as the functional set_output does; the tensor itself for in-place and out=:
 // TensorIterator resizes a wrong-shaped out= with PyTorch's deprecation warning, rejects an in-place broadcast
 // and checks the casts). `fast` is an optional functional short cut that may decline (return null) — the
-// same-shape path of the binary ops (Note [Same-shape fast path] in src/kernels/BinaryOps.ts). A kernel without
+// same-shape path of the binary ops (Note [Same-shape fast path] in src/kernels/BinaryOpsKernel.ts). A kernel without
 // `structured_inherits` (MetaBase: max.dim_max, min.dim_min, cumsum.out, cumprod.out) is a
 // `StructuredOutputsKernel` whose meta returns its outputs' sizes and dtypes, possibly several, and
 // `precomputed` values (Note [Structured kernels without a TensorIterator]).

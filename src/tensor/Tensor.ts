@@ -22,6 +22,7 @@ import type { Generator } from '../random/index.js';
 import type { TensorMethods } from '../generated/methods.js';
 import type { IndexValue, TensorIndex } from '../api/TensorIndexing.js';
 import type { ConversionMethods } from '../api/python_variable_methods.js';
+import type { ReflectedOperators } from '../api/_tensor.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
@@ -61,7 +62,6 @@ export interface ToOptions {
   memory_format?: MemoryFormat | string | null;
   memoryFormat?: number | null;
 }
-
 const TO_KEYS = ['dtype', 'device', 'non_blocking', 'copy', 'memory_format'];
 
 /** A `memory_format` option: a MemoryFormat or PyTorch's name for it (`'channels_last'`, `'torch.preserve_format'`). */
@@ -110,7 +110,7 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
  * operation on it goes through the dispatcher. Methods are PyTorch's (`x.add(y)`, `x.sum(1, { keepdim: true })`).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface Tensor extends TensorMethods, ConversionMethods {
+export interface Tensor extends TensorMethods, ConversionMethods, ReflectedOperators {
   // torch/_tensor.py's methods over torch/functional.py (installed by src/api/functional.ts: installFunctionalMethods)
   /** `x.unique(sorted=True, return_inverse=False, return_counts=False, dim=None)`: `torch.unique(x, ...)`. */
   unique(...rest: (boolean | number | null | UniqueKw | undefined)[]): Tensor | Tensor[];

@@ -1,6 +1,6 @@
 // Node-native printing (Note [Printing in Node] in src/tensor/Tensor.ts) and torch.Size (Note [Size is an
-// Array] in src/tensor/Size.ts) against the PyTorch 2.13 wheel's repr/str (tools/golden/gen_first_hour.py ->
-// test/golden/first_hour.json, section `printing`): util.inspect (console.log, the REPL) gives Python's repr,
+// Array] in src/tensor/Size.ts) against the PyTorch 2.13 wheel's repr/str (tools/golden/gen_repr_samplers_prelu_dispatch_log.py ->
+// test/golden/repr_samplers_prelu_dispatch_log.json, section `printing`): util.inspect (console.log, the REPL) gives Python's repr,
 // String(x) gives Python's str.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ interface Golden {
     errors: Record<string, { type: string; message: string }>;
   };
 }
-const golden = loadGolden<Golden>('first_hour.json');
+const golden = loadGolden<Golden>('repr_samplers_prelu_dispatch_log.json');
 
 class Net extends nn.Module {
   declare conv: nn.Conv2d;
@@ -38,7 +38,7 @@ class Net extends nn.Module {
   }
 }
 
-/** The objects of gen_first_hour.py's printing section, made in the same order (the same seeds). */
+/** The objects of gen_repr_samplers_prelu_dispatch_log.py's printing section, made in the same order (the same seeds). */
 function objects(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   out['tensor int'] = torch.tensor([1, 2, 3]);
@@ -89,7 +89,7 @@ const ADDRESS = / at 0x[0-9a-f]+>/g;
 const mask = (s: string) => s.replace(ADDRESS, ' at 0x...>');
 const OPS = new Set(['op add.Tensor', 'op sum.default', 'packet add']);
 
-describe('util.inspect and String() print as Python (first_hour.json printing)', () => {
+describe('util.inspect and String() print as Python (repr_samplers_prelu_dispatch_log.json printing)', () => {
   const made = objects();
   it('makes every object of the fixture', () => {
     expect(Object.keys(made).sort()).toEqual(golden.printing.map((c) => c.name).sort());

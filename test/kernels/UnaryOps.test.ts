@@ -1,4 +1,4 @@
-// Unary pointwise kernels (src/kernels/UnaryOps.ts) called directly at the CPU key, against PyTorch 2.13:
+// Unary pointwise kernels (src/kernels/UnaryOps.ts, UnaryOpsKernel.ts) called directly at the CPU key, against PyTorch 2.13:
 // result dtypes, sizes, values (bit for bit for correctly rounded ops, within a few ulps for transcendental
 // ones: Note [Float opmath in unary kernels]), errors, non-contiguous inputs, out= casting, in-place and Meta.
 // Fixture: test/golden/unary.json (tools/golden/gen_unary.py).
@@ -8,11 +8,14 @@ import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } f
 import { elementBase } from '../../src/iter/index.js';
 import { atenCpu } from '../../src/generated/CPUFunctions.js';
 import * as UnaryOpsKernels from '../../src/kernels/UnaryOps.js';
+import * as UnaryOpsLoops from '../../src/kernels/UnaryOpsKernel.js';
+import * as MathFunctions from '../../src/kernels/Math.js';
 import * as ActivationKernels from '../../src/kernels/Activation.js';
 import * as TensorCompareKernels from '../../src/kernels/TensorCompare.js';
 
-// unary ops (UnaryOps.ts), relu/gelu (Activation.ts) and isnan/isinf/isfinite (TensorCompare.ts), under one name for the tests below.
-const U = { ...UnaryOpsKernels, ...ActivationKernels, ...TensorCompareKernels };
+// unary ops (UnaryOps.ts, their loops UnaryOpsKernel.ts, erf from Math.ts), relu/gelu (Activation.ts) and isnan/isinf/isfinite
+// (TensorCompare.ts), under one name for the tests below.
+const U = { ...UnaryOpsLoops, ...MathFunctions, ...UnaryOpsKernels, ...ActivationKernels, ...TensorCompareKernels };
 import { loadGolden } from '../golden.js';
 import { num, readComplexValues, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';
 

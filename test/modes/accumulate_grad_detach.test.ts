@@ -1,6 +1,6 @@
 // aten::detach is an operator (Note [detach is dispatched] in src/tensor/Tensor.ts): a TorchDispatchMode
 // logging `(x * y).sum().backward()` sees what PyTorch 2.13's does — AccumulateGrad's `new_grad.detach()` the
-// first time, `add_` the second (tools/golden/gen_first_hour.py -> test/golden/first_hour.json, dispatch_log).
+// first time, `add_` the second (tools/golden/gen_repr_samplers_prelu_dispatch_log.py -> test/golden/repr_samplers_prelu_dispatch_log.json, dispatch_log).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { nn } from '../../src/index.js';
@@ -10,7 +10,7 @@ import { loadGolden } from '../golden.js';
 
 const golden = loadGolden<{
   dispatch_log: Record<'first backward' | 'second backward' | 'linear backward', string[]> & { 'linear weight grad strides': number[] };
-}>('first_hour.json').dispatch_log;
+}>('repr_samplers_prelu_dispatch_log.json').dispatch_log;
 
 class Logging extends TorchDispatchMode {
   readonly log: string[] = [];

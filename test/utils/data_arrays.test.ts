@@ -1,6 +1,6 @@
 // Plain JavaScript arrays as datasets (Note [A plain array is a dataset] in src/utils/data/dataset.ts):
 // random_split, RandomSampler and DataLoader over arrays draw PyTorch's order after manual_seed
-// (tools/golden/gen_first_hour.py -> test/golden/first_hour.json, section `data`).
+// (tools/golden/gen_repr_samplers_prelu_dispatch_log.py -> test/golden/repr_samplers_prelu_dispatch_log.json, section `data`).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { utils } from '../../src/index.js';
@@ -8,7 +8,7 @@ import { loadGolden } from '../golden.js';
 
 const { DataLoader, RandomSampler, SequentialSampler, Subset, ConcatDataset, random_split } = utils.data;
 type Batch = { x: number[]; x_dtype: string; y: number[]; y_dtype: string };
-const data = loadGolden<{ data: Record<string, unknown> }>('first_hour.json').data;
+const data = loadGolden<{ data: Record<string, unknown> }>('repr_samplers_prelu_dispatch_log.json').data;
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('plain arrays as datasets', () => {

@@ -48,6 +48,7 @@ import gzip
 import json
 import math
 import os
+import re
 import sys
 import types
 import warnings
@@ -93,6 +94,12 @@ FAMILIES = [
     ("linalg", ["addmm", "baddbmm", "bmm", "dot", "matmul", "mm", "mv", "outer", "norm"]),
     ("nn", ["softmax", "log_softmax", "native_layer_norm", "max_pool2d_with_indices_backward"]),
 ]
+
+
+def slug(entry):
+    """An op's key as a file-name part: `nn.functional.conv2d` -> `conv2d`, `max.binary` -> `max_binary`."""
+    key = entry["key"][len("nn.functional."):] if entry["key"].startswith("nn.functional.") else entry["key"]
+    return re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")
 
 
 def family(op):
@@ -581,8 +588,9 @@ def main():
                 size = 0
             chunks[-1].append(entry)
             size += n
-        for i, ops in enumerate(chunks):
-            name = f"{fam}.json.gz" if len(chunks) == 1 else f"{fam}-{i + 1}.json.gz"
+        for ops in chunks:
+            # a family's files are named by the ops they hold (first and last), never by a sequence number
+            name = f"{fam}.json.gz" if len(chunks) == 1 else f"{fam}-{slug(ops[0])}-to-{slug(ops[-1])}.json.gz"
             doc = {"generated_by": "tools/golden/gen_opinfo.py", "torch_version": torch.__version__, "family": fam,
                    "ops": ops}
             data = json.dumps(doc, separators=(",", ":"), allow_nan=False).encode()

@@ -30,7 +30,7 @@ export function vrelu(n: number, x: Elements, xi: number, y: Elements, yi: numbe
 // One twin per operator for every dtype: a double result of + - * / of two float32 (float64) values, stored
 // into a Float32Array (Float64Array), is the float32 (float64) operation, so these give binary.ts's bits;
 // integer arrays wrap on the store like C++ integer arithmetic (int32 products through Math.imul, exact).
-// Unrolled by four (Note [Vectorised loops are unrolled] in src/kernels/BinaryOps.ts).
+// Unrolled by four (Note [Vectorised loops are unrolled] in src/kernels/BinaryOpsKernel.ts).
 
 /** y[i] = a[i] + b[i]. */
 export function vadd(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {

@@ -1,7 +1,7 @@
-"""Generates test/golden/first_hour.json: what a user meets in the first hour, from the PyTorch 2.13 wheel.
+"""Generates test/golden/repr_samplers_prelu_dispatch_log.json: repr/str of the everyday objects, the samplers' draws, PReLU and two losses, a dispatch log; from the PyTorch 2.13 wheel.
 
 Run from the repository root:
-    $PYTHON tools/golden/gen_first_hour.py
+    $PYTHON tools/golden/gen_repr_samplers_prelu_dispatch_log.py
 
 Sections (each replayed by the test named beside it):
 - printing (test/api/printing_node.test.ts): repr(x) and str(x) of tensors, a Parameter, modules (nested, with
@@ -9,7 +9,7 @@ Sections (each replayed by the test named beside it):
   OpOverload / OpOverloadPacket objects; the Size constructor's errors.
 - data (test/utils/data_arrays.test.ts): random_split, RandomSampler and DataLoader over plain lists after a
   manual_seed: the indices and batches PyTorch draws.
-- nn (test/nn/first_hour_nn.test.ts): PReLU (default init, values, grads, grad_fn names), F.prelu's errors,
+- nn (test/nn/prelu_losses_init.test.ts): PReLU (default init, values, grads, grad_fn names), F.prelu's errors,
   HuberLoss, KLDivLoss, nn.init.eye_ and dirac_: values rounded to float32 precision as Python floats.
 - dispatch_log (test/modes/accumulate_grad_detach.test.ts): what a TorchDispatchMode sees for
   `(x * y).sum().backward()` run twice (AccumulateGrad's detach the first time, add_ the second), and a
@@ -27,7 +27,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, RandomSampler, random_split
 from torch.utils._python_dispatch import TorchDispatchMode
 
-OUT = "test/golden/first_hour.json"
+OUT = "test/golden/repr_samplers_prelu_dispatch_log.json"
 
 
 def vals(t):
@@ -231,7 +231,7 @@ dispatch_log = {"first backward": first, "second backward": second, "linear back
 with open(OUT, "w") as f:
     json.dump(
         {
-            "generated_by": "tools/golden/gen_first_hour.py",
+            "generated_by": "tools/golden/gen_repr_samplers_prelu_dispatch_log.py",
             "torch_version": torch.__version__,
             "printing": printing,
             "size": size_facts,

@@ -1,6 +1,6 @@
 // nn.PReLU / F.prelu (aten prelu -> _prelu_kernel, PreluKernelBackward0), nn.HuberLoss, nn.KLDivLoss,
-// nn.init.eye_ / dirac_ against the PyTorch 2.13 wheel (tools/golden/gen_first_hour.py ->
-// test/golden/first_hour.json, section `nn`).
+// nn.init.eye_ / dirac_ against the PyTorch 2.13 wheel (tools/golden/gen_repr_samplers_prelu_dispatch_log.py ->
+// test/golden/repr_samplers_prelu_dispatch_log.json, section `nn`).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
@@ -10,7 +10,7 @@ import { loadGolden } from '../golden.js';
 const F = nn.functional;
 type Err = { type: string; message: string };
 type Case = Record<string, number[] | number | string | (string | null)[]>;
-const golden = loadGolden<{ nn: Record<string, unknown> }>('first_hour.json').nn;
+const golden = loadGolden<{ nn: Record<string, unknown> }>('repr_samplers_prelu_dispatch_log.json').nn;
 const c = (name: string) => golden[name] as Case;
 
 const f32 = (values: unknown, sizes: number[]): Tensor => torch.tensor(values as number[], { dtype: torch.float32 }).reshape(sizes);
