@@ -1326,6 +1326,8 @@ export interface AtenOps {
   bernoulli_out: OperatorHandle<(self: Tensor, generator: Opt<Generator>, out: Tensor) => Tensor>;
   /** `div.Scalar(Tensor self, Scalar other) -> Tensor` */
   div_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `mul.Scalar(Tensor self, Scalar other) -> Tensor` */
+  mul_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
   /** `_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)` */
   _scaled_dot_product_flash_attention_for_cpu: OperatorHandle<(query: Tensor, key: Tensor, value: Tensor, dropoutP: number, isCausal: boolean, attnMask?: Opt<Tensor>, scale?: Opt<number>) => [Tensor, Tensor]>;
   /** `_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)` */
@@ -3012,6 +3014,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     min_out: find('aten::min', 'out'),
     bernoulli_out: find('aten::bernoulli', 'out'),
     div_Scalar: find('aten::div', 'Scalar'),
+    mul_Scalar: find('aten::mul', 'Scalar'),
     _scaled_dot_product_flash_attention_for_cpu: find('aten::_scaled_dot_product_flash_attention_for_cpu', ''),
     _scaled_dot_product_flash_attention_for_cpu_backward: find('aten::_scaled_dot_product_flash_attention_for_cpu_backward', ''),
     _foreach_add_Scalar: find('aten::_foreach_add', 'Scalar'),

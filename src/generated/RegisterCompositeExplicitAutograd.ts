@@ -92,6 +92,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   max_out: ReduceOps.maxOut,
   min_out: ReduceOps.minOut,
   div_Scalar: BinaryOps.divScalar,
+  mul_Scalar: BinaryOps.mulScalar,
   _foreach_add_Scalar: ForeachOpsKernels.foreachAddScalar,
   _foreach_add__Scalar: ForeachOpsKernels.foreachAdd_Scalar,
   _foreach_add_List: ForeachOpsKernels.foreachAddList,

@@ -660,6 +660,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   min_out: 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
   bernoulli_out: 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)',
   div_Scalar: 'div.Scalar(Tensor self, Scalar other) -> Tensor',
+  mul_Scalar: 'mul.Scalar(Tensor self, Scalar other) -> Tensor',
   _scaled_dot_product_flash_attention_for_cpu: '_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)',
   _scaled_dot_product_flash_attention_for_cpu_backward: '_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)',
   _foreach_add_Scalar: '_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]',

@@ -1324,6 +1324,8 @@ export function min_out(self: Tensor, other: Tensor, out: Tensor): Tensor { retu
 export function bernoulli_out(self: Tensor, generator: Opt<Generator>, out: Tensor): Tensor { return aten().bernoulli_out.call(self, generator, out); }
 /** `div.Scalar(Tensor self, Scalar other) -> Tensor` */
 export function div_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().div_Scalar.call(self, other); }
+/** `mul.Scalar(Tensor self, Scalar other) -> Tensor` */
+export function mul_Scalar(self: Tensor, other: number | boolean): Tensor { return aten().mul_Scalar.call(self, other); }
 /** `_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)` */
 export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, key: Tensor, value: Tensor, dropoutP: number = 0, isCausal: boolean = false, attnMask: Opt<Tensor> = null, scale: Opt<number> = null): [Tensor, Tensor] { return aten()._scaled_dot_product_flash_attention_for_cpu.call(query, key, value, dropoutP, isCausal, attnMask, scale); }
 /** `_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)` */

@@ -6060,7 +6060,25 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:873). */
+/** Backward of `mul.Scalar` (derivatives.yaml:872). */
+export class MulBackward1 extends Node {
+  other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
+
+  name(): string {
+    return 'MulBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, wrapScalar(other));
+    return out;
+  }
+}
+
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:876). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6105,7 +6123,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:881). */
+/** Backward of `detach` (derivatives.yaml:884). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6120,7 +6138,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:886). */
+/** Backward of `acosh` (derivatives.yaml:889). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6142,7 +6160,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:889). */
+/** Backward of `asinh` (derivatives.yaml:892). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6164,7 +6182,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:892). */
+/** Backward of `atanh` (derivatives.yaml:895). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6186,7 +6204,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:895). */
+/** Backward of `log10` (derivatives.yaml:898). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6208,7 +6226,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:898). */
+/** Backward of `sgn` (derivatives.yaml:901). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6224,7 +6242,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:901). */
+/** Backward of `erfinv` (derivatives.yaml:904). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6246,7 +6264,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:904). */
+/** Backward of `lgamma` (derivatives.yaml:907). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6268,7 +6286,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:907). */
+/** Backward of `digamma` (derivatives.yaml:910). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6290,7 +6308,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:910). */
+/** Backward of `polygamma` (derivatives.yaml:913). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6314,7 +6332,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:913). */
+/** Backward of `polygamma_` (derivatives.yaml:916). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6338,7 +6356,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:916). */
+/** Backward of `i0` (derivatives.yaml:919). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6360,7 +6378,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:919). */
+/** Backward of `sinc` (derivatives.yaml:922). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6382,7 +6400,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:922). */
+/** Backward of `logit` (derivatives.yaml:925). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6406,7 +6424,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:925). */
+/** Backward of `deg2rad` (derivatives.yaml:928). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6422,7 +6440,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:928). */
+/** Backward of `rad2deg` (derivatives.yaml:931). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6438,7 +6456,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:931). */
+/** Backward of `hypot` (derivatives.yaml:934). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6467,7 +6485,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:935). */
+/** Backward of `logaddexp` (derivatives.yaml:938). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6493,7 +6511,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:939). */
+/** Backward of `logaddexp2` (derivatives.yaml:942). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6519,7 +6537,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:943). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:946). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6545,7 +6563,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:947). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:950). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6569,7 +6587,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:950). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:953). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6593,7 +6611,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:953). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:956). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6622,7 +6640,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:957). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:960). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6647,7 +6665,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:960). */
+/** Backward of `nextafter` (derivatives.yaml:963). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6673,7 +6691,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:964). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:967). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6699,7 +6717,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:968). */
+/** Backward of `fmax` (derivatives.yaml:971). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6725,7 +6743,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:972). */
+/** Backward of `fmin` (derivatives.yaml:975). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6751,7 +6769,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:976). */
+/** Backward of `erfc` (derivatives.yaml:979). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6773,7 +6791,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:979). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:982). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6795,7 +6813,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:983). */
+/** Backward of `igamma` (derivatives.yaml:986). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6821,7 +6839,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:987). */
+/** Backward of `igammac` (derivatives.yaml:990). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6847,7 +6865,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:991). */
+/** Backward of `mvlgamma` (derivatives.yaml:994). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -6871,7 +6889,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:994). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:997). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -6890,7 +6908,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:998). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1001). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -6908,7 +6926,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1003). */
+/** Backward of `nansum` (derivatives.yaml:1006). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6934,7 +6952,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1006). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1009). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6961,7 +6979,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1009). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1012). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -6991,7 +7009,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1012). */
+/** Backward of `aminmax` (derivatives.yaml:1015). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7022,7 +7040,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1015). */
+/** Backward of `median` (derivatives.yaml:1018). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7047,7 +7065,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1018). */
+/** Backward of `median.dim` (derivatives.yaml:1021). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7075,7 +7093,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1022). */
+/** Backward of `nanmedian` (derivatives.yaml:1025). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7100,7 +7118,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1025). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1028). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7128,7 +7146,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1029). */
+/** Backward of `mode` (derivatives.yaml:1032). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7156,7 +7174,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1033). */
+/** Backward of `kthvalue` (derivatives.yaml:1036). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7184,7 +7202,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1037). */
+/** Backward of `cummax` (derivatives.yaml:1040). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7211,7 +7229,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1041). */
+/** Backward of `cummin` (derivatives.yaml:1044). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7238,7 +7256,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1045). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1048). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7265,7 +7283,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1050). */
+/** Backward of `rot90` (derivatives.yaml:1053). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7285,7 +7303,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1053). */
+/** Backward of `diag_embed` (derivatives.yaml:1056). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7307,7 +7325,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1056). */
+/** Backward of `block_diag` (derivatives.yaml:1059). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7331,7 +7349,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1059). */
+/** Backward of `trace` (derivatives.yaml:1062). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7349,7 +7367,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1062). */
+/** Backward of `linalg_cross` (derivatives.yaml:1065). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7377,7 +7395,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1067). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1070). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7415,7 +7433,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1071). */
+/** Backward of `index_reduce` (derivatives.yaml:1074). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7453,7 +7471,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1075). */
+/** Backward of `index_add` (derivatives.yaml:1078). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7484,7 +7502,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1079). */
+/** Backward of `index_copy` (derivatives.yaml:1082). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7513,7 +7531,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1083). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1086). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7537,7 +7555,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1086). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1089). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7562,7 +7580,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1090). */
+/** Backward of `put` (derivatives.yaml:1093). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7592,7 +7610,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1094). */
+/** Backward of `take` (derivatives.yaml:1097). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7616,7 +7634,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1097). */
+/** Backward of `masked_scatter` (derivatives.yaml:1100). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7641,7 +7659,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1101). */
+/** Backward of `slice_scatter` (derivatives.yaml:1104). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7672,7 +7690,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1105). */
+/** Backward of `select_scatter` (derivatives.yaml:1108). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7699,7 +7717,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1109). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1112). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7728,7 +7746,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1113). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1116). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7755,7 +7773,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1117). */
+/** Backward of `unfold` (derivatives.yaml:1120). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7779,7 +7797,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1120). */
+/** Backward of `unfold_backward` (derivatives.yaml:1123). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7801,7 +7819,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1123). */
+/** Backward of `im2col` (derivatives.yaml:1126). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7827,7 +7845,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1126). */
+/** Backward of `col2im` (derivatives.yaml:1129). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7851,7 +7869,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1130). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1133). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7869,7 +7887,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1133). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1136). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7887,7 +7905,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1136). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1139). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7905,7 +7923,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1139). */
+/** Backward of `glu` (derivatives.yaml:1142). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7929,7 +7947,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1142). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1145). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7956,7 +7974,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1145). */
+/** Backward of `dist` (derivatives.yaml:1148). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7987,7 +8005,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1150). */
+/** Backward of `narrow_copy` (derivatives.yaml:1153). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8011,7 +8029,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1154). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1157). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8032,7 +8050,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1157). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1160). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8053,7 +8071,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1160). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1163). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8069,7 +8087,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1163). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1166). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8086,7 +8104,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1167). */
+/** Backward of `_conj_physical` (derivatives.yaml:1170). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8102,7 +8120,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1170). */
+/** Backward of `conj_physical_` (derivatives.yaml:1173). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8118,7 +8136,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1174). */
+/** Backward of `addmv` (derivatives.yaml:1177). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8149,7 +8167,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1179). */
+/** Backward of `vdot` (derivatives.yaml:1182). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8175,7 +8193,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1183). */
+/** Backward of `addr` (derivatives.yaml:1186). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8206,7 +8224,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1188). */
+/** Backward of `addbmm` (derivatives.yaml:1191). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8241,7 +8259,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1193). */
+/** Backward of `renorm` (derivatives.yaml:1196). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8269,7 +8287,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1196). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1199). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8296,7 +8314,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1202). */
+/** Backward of `special_entr` (derivatives.yaml:1205). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8318,7 +8336,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1205). */
+/** Backward of `special_ndtri` (derivatives.yaml:1208). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8340,7 +8358,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1208). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1211). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8365,7 +8383,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1211). */
+/** Backward of `special_erfcx` (derivatives.yaml:1214). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8390,7 +8408,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1214). */
+/** Backward of `special_i0e` (derivatives.yaml:1217). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8415,7 +8433,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1217). */
+/** Backward of `special_i1` (derivatives.yaml:1220). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8440,7 +8458,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1220). */
+/** Backward of `special_i1e` (derivatives.yaml:1223). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8465,7 +8483,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1223). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1226). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8491,7 +8509,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1227). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1230). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8515,7 +8533,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1230). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1233). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8539,7 +8557,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1233). */
+/** Backward of `special_zeta` (derivatives.yaml:1236). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8565,7 +8583,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1237). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1240). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8589,7 +8607,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1240). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1243). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8605,7 +8623,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1243). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1246). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8620,7 +8638,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1246). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1249). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8635,7 +8653,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1249). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1252). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8650,7 +8668,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1252). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1255). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8665,7 +8683,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1255). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1258). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8680,7 +8698,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1258). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1261). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8695,7 +8713,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1261). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1264). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8710,7 +8728,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1264). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1267). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8725,7 +8743,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1267). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1270). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8740,7 +8758,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1270). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1273). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8755,7 +8773,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1273). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1276). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8770,7 +8788,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1276). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1279). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8785,7 +8803,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1279). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1282). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8800,7 +8818,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1283). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1286). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8815,7 +8833,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1286). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1289). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8830,7 +8848,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1289). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1292). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8845,7 +8863,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1293). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1296). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8860,7 +8878,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1296). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1299). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8875,7 +8893,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1299). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1302). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8890,7 +8908,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1303). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1306). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8905,7 +8923,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1309). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8920,7 +8938,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1312). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8935,7 +8953,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1313). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1316). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8950,7 +8968,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1319). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8965,7 +8983,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1319). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1322). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8980,7 +8998,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1323). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1326). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -8995,7 +9013,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1329). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9010,7 +9028,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1329). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1332). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9025,7 +9043,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1333). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1336). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9040,7 +9058,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1339). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9055,7 +9073,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1339). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1342). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9070,7 +9088,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1343). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1346). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9085,7 +9103,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1349). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9100,7 +9118,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1349). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1352). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9115,7 +9133,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1353). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1356). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9130,7 +9148,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1359). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9145,7 +9163,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1359). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1362). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9160,7 +9178,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1363). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1366). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9175,7 +9193,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1369). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9190,7 +9208,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1369). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1372). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9205,7 +9223,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1373). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1376). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9220,7 +9238,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1379). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9235,7 +9253,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1379). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1382). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9250,7 +9268,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1383). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1386). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9265,7 +9283,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1389). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9280,7 +9298,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1392). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9295,7 +9313,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1393). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1396). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9310,7 +9328,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1399). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9325,7 +9343,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4551). */
+/** Backward of `expand_copy` (derivatives.yaml:4557). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9343,7 +9361,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4557). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4563). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9367,7 +9385,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4563). */
+/** Backward of `alias_copy` (derivatives.yaml:4569). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9383,7 +9401,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4569). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4575). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9411,7 +9429,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4575). */
+/** Backward of `permute_copy` (derivatives.yaml:4581). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9429,7 +9447,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4581). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4587). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9450,7 +9468,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4587). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4593). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9468,7 +9486,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4593). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4599). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9486,7 +9504,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4599). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4605). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9504,7 +9522,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4605). */
+/** Backward of `t_copy` (derivatives.yaml:4611). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9520,7 +9538,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4611). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4617). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9540,7 +9558,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4617). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4623). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9558,7 +9576,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4623). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4629). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9577,7 +9595,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4629). */
+/** Backward of `view_copy` (derivatives.yaml:4635). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9595,7 +9613,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4635). */
+/** Backward of `unfold_copy` (derivatives.yaml:4641). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -14535,6 +14553,16 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.other_ = other;
     const result = ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mul_Scalar: kernel('mul_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new MulBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.other_ = other;
+    const result = ops.mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -265,6 +265,10 @@ export const remainderScalarTensor = remK.scalarTensor;
 export function divScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
   return aten().div_Tensor.call(self, wrapScalar(other));
 }
+/** `mul.Scalar`: the Tensor op of a wrapped number, recorded as MulBackward1 (trapezoid's dx, special_ndtr). */
+export function mulScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().mul_Tensor.call(self, wrapScalar(other));
+}
 /** `fmod.Tensor_out` (structured). */
 export const fmodStructured = binaryStructured(fmodKernel);
 export const fmodScalar = fmodK.fnScalar;

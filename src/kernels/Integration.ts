@@ -53,8 +53,9 @@ export function trapezoidDx(_ks: DispatchKeySet, y: Tensor, dx: number | boolean
   if (y.sizes[d] === 0) return zerosLikeExcept(y, d);
   if (y.scalarType === ScalarType.Bool) throw new Error('trapezoid: received a bool input for `y`, but bool is not supported');
   checkDx(dx, 'trapezoid');
-  const ends = at.mul_Tensor(at.add_Tensor(at.select_int(y, d, 0), at.select_int(y, d, -1)), wrapScalar(0.5));
-  return at.mul_Tensor(at.sub_Tensor(at.sum_dim_IntList(y, [d]), ends), wrapScalar(Number(dx), ScalarType.Double));
+  const ends = at.mul_Scalar(at.add_Tensor(at.select_int(y, d, 0), at.select_int(y, d, -1)), 0.5);
+  // `* dx`, dx a C++ double: mul.Scalar (MulBackward1); `ends` is floating already, so a whole-number dx promotes nothing
+  return at.mul_Scalar(at.sub_Tensor(at.sum_dim_IntList(y, [d]), ends), Number(dx));
 }
 
 /** `cumulative_trapezoid(y, x, *, dim=-1)`: ((left + right) · Δx).cumsum(dim) / 2. */

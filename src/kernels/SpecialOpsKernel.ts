@@ -234,8 +234,8 @@ export const legendrePOtherScalarOut = _legendreP.otherScalarOut;
 
 /** special_ndtr: (1 + erf(x / sqrt 2)) / 2, as UnaryOps.cpp computes it. */
 export function specialNdtr(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const xSqrt2 = at.mul_Tensor(self, wrapScalar(Math.SQRT1_2));
-  return at.mul_Tensor(at.add_Tensor(at.erf(xSqrt2), wrapScalar(1)), wrapScalar(0.5));
+  const xSqrt2 = at.mul_Scalar(self, Math.SQRT1_2);
+  return at.mul_Scalar(at.add_Tensor(at.erf(xSqrt2), wrapScalar(1)), 0.5);
 }
 export function specialNdtrOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const ndtr = specialNdtr(_ks, self);

@@ -52,7 +52,7 @@ export const SKIP_BINDINGS: ReadonlySet<string> = new Set(['to', 'uniform_']);
  * Overloads with no Python binding (gen_python_functions.py's SKIP_PYTHON_BINDINGS_SIGNATURES): `div.Scalar` is
  * reached only from C++ (`tensor / n`, as cross_entropy's mean); Python's `x / 2` wraps 2 as a tensor (div.Tensor).
  */
-export const SKIP_OVERLOADS: ReadonlySet<string> = new Set(['div.Scalar']);
+export const SKIP_OVERLOADS: ReadonlySet<string> = new Set(['div.Scalar', 'mul.Scalar']);
 
 /**
  * The JavaScript name of an op: verbatim from the schema (`torch.index_select`, `x.masked_fill_`), as a

@@ -88,6 +88,7 @@ const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
   'pow.Tensor_Tensor': 1,
   'pow.Scalar': 2,
   'div.Scalar': 1,
+  'mul.Scalar': 1,
   'div.Tensor_mode': 2,
   'remainder.Scalar': 0,
   'remainder.Tensor': 1,
