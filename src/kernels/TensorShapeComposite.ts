@@ -237,7 +237,7 @@ export function diag(_ks: DispatchKeySet, self: Tensor, diagonal = 0): Tensor {
   const n = self.dim();
   if (n !== 1 && n !== 2) throw new Error(`diag(): Supports 1D or 2D tensors. Got ${n}D`);
   if (n === 1) return aten().diag_embed.call(self, diagonal, -2, -1);
-  return aten().clone.call(aten().diagonal.call(self, diagonal, 0, 1), null);
+  return aten().diagonal_copy.call(self, diagonal, 0, 1);
 }
 export function diagflat(_ks: DispatchKeySet, self: Tensor, offset = 0): Tensor {
   return aten().diag.call(aten().view.call(aten().contiguous.call(self, 0), [-1]), offset);
