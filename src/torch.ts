@@ -35,3 +35,7 @@ export { _C } from './library/_C.js';
 // ---- torch.linalg ---------------------------------------------------------------------------------------
 /** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
 export * as linalg from './api/linalg.js';
+
+// ---- torch.fft ------------------------------------------------------------------------------------------
+/** `torch.fft`: fft, ifft, rfft, irfft, hfft, ihfft and their 2-d / n-d forms, fftfreq, rfftfreq, fftshift, ifftshift. */
+export * as fft from './api/fft.js';

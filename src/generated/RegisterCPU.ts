@@ -46,6 +46,7 @@ import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SpectralOpsKernel from '../kernels/SpectralOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -3287,4 +3288,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unfold_backward: UnfoldBackward.unfoldBackward,
   im2col: Im2Col.im2col,
   col2im: Col2Im.col2im,
+  _fft_r2c: SpectralOpsKernel.fftR2c,
+  _fft_c2r: SpectralOpsKernel.fftC2r,
+  _fft_c2c: SpectralOpsKernel.fftC2c,
 };

@@ -19,6 +19,7 @@ import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
+import * as SpectralOps from '../kernels/SpectralOps.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -178,4 +179,6 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   glu: GatedLinearUnit.glu,
   soft_margin_loss: LossComposite.softMarginLoss,
   dist: Distance.dist,
+  fft_fftfreq: SpectralOps.fftfreq,
+  fft_rfftfreq: SpectralOps.rfftfreq,
 };
