@@ -411,6 +411,16 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   let c: Call;
   let outs: Tensor[];
   let leaves: Tensor[];
+  if (s.grad_outputs === undefined && !Array.isArray(want)) {
+    // PyTorch's forward with requires_grad inputs raised (or its outputs): the same error from the whole call
+    const p = compareThrow(() => {
+      const cc = buildCall(s, 'cpu');
+      const ls = (s.grad_inputs ?? []).map((q) => (at(cc, q) as Tensor).requiresGrad_());
+      const os = resultTensors(invoke(op, cc)).filter((o) => o.requiresGrad);
+      return torch.autograd.grad(os, ls, { allowUnused: true });
+    }, want);
+    return { grads: p, gradFn: p };
+  }
   try {
     c = buildCall(s, 'cpu');
     leaves = (s.grad_inputs ?? []).map((p) => (at(c, p) as Tensor).requiresGrad_());
