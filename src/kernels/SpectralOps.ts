@@ -10,7 +10,7 @@ import { getDefaultDtype } from '../tensor/defaults.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { isGradEnabled } from '../autograd/grad_mode.js';
+import { autogradState } from '../c10/AutogradState.js';
 import * as at from '../generated/TensorBody.js';
 import { FftNorm } from './SpectralOpsKernel.js';
 
@@ -74,7 +74,7 @@ function reverseCircular(x: Tensor, d: number): Tensor {
 /** A physical conjugate of a complex tensor, without a gradient (See Note [FFT conjugates without conj]). */
 function conjPhysical(x: Tensor): Tensor {
   if (!isComplexType(x.scalarType)) return x;
-  if (x.requiresGrad && isGradEnabled()) {
+  if (x.requiresGrad && autogradState.gradMode) {
     throw new Error('aten-ts: this FFT of a complex input needs conj, which has no autograd yet');
   }
   const y = at.clone(x);

@@ -399,7 +399,8 @@ def record_grads(op, gs, seed):
             return {}
         out["grad_fn"] = outs[0].grad_fn.name() if outs[0].grad_fn is not None else None
         g = torch.Generator().manual_seed(seed)
-        cots = [torch.randn(o.shape, generator=g, dtype=o.dtype).round(decimals=2) for o in outs]
+        cots = [complex_cotangent(o, g) if _COMPLEX and o.dtype.is_complex else
+                torch.randn(o.shape, generator=g, dtype=o.dtype).round(decimals=2) for o in outs]
         out["cotangents"] = [flat_values(c) for c in cots]
         out["grad_outputs"] = [i for i, t in enumerate(result_tensors(r)) if t.requires_grad]
         grads = torch.autograd.grad(outs, [t for _, t in leaves], cots, allow_unused=True)
@@ -409,6 +410,13 @@ def record_grads(op, gs, seed):
     except Exception as e:  # noqa: BLE001
         out["grads"] = {"error": err_text(e), "type": type(e).__name__}
     return out
+
+
+def complex_cotangent(o, g):
+    """A complex output's cotangent (round() has no complex kernel): its real and imaginary parts drawn as randn
+    of shape [..., 2] and rounded."""
+    real = torch.randn(list(o.shape) + [2], generator=g, dtype=o.real.dtype).round(decimals=2)
+    return torch.view_as_complex(real)
 
 
 def first(gen, n, skip=0):
