@@ -7,7 +7,6 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Device } from '../c10/Device.js';
 import { ScalarType, isComplexType, isFloatingType, scalarTypeToString, toComplexType } from '../c10/ScalarType.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
-import { newStrided } from '../tensor/EmptyTensor.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { autogradState } from '../c10/AutogradState.js';
@@ -105,7 +104,7 @@ function fftR2c(
   return at._fft_r2c(input, [dim], mode, onesided);
 }
 
-function fftC2r(name: string, input0: Tensor, nOpt: number | null, unwrappedDim: number, norm: string | null, forward: boolean): Tensor {
+function fftC2r(input0: Tensor, nOpt: number | null, unwrappedDim: number, norm: string | null, forward: boolean): Tensor {
   const wasComplex = isComplexType(input0.scalarType);
   let input = promoteTensorFft(input0, true);
   const dim = maybeWrapDim(unwrappedDim, input.dim(), false);
@@ -114,7 +113,6 @@ function fftC2r(name: string, input0: Tensor, nOpt: number | null, unwrappedDim:
   if (nOpt !== null) input = resizeFftInput(input, [dim], [Math.floor(n / 2) + 1]);
   const mode = normFromString(norm, forward);
   if (forward && wasComplex) input = conjPhysical(input);
-  void name;
   return at._fft_c2r(input, [dim], mode, n);
 }
 
@@ -139,10 +137,10 @@ export function rfft(_ks: DispatchKeySet, self: Tensor, n: number | null = null,
   return fftR2c('rfft', self, n, dim, norm, true, true);
 }
 export function irfft(_ks: DispatchKeySet, self: Tensor, n: number | null = null, dim = -1, norm: string | null = null): Tensor {
-  return fftC2r('irfft', self, n, dim, norm, false);
+  return fftC2r(self, n, dim, norm, false);
 }
 export function hfft(_ks: DispatchKeySet, self: Tensor, n: number | null = null, dim = -1, norm: string | null = null): Tensor {
-  return fftC2r('hfft', self, n, dim, norm, true);
+  return fftC2r(self, n, dim, norm, true);
 }
 export function ihfft(_ks: DispatchKeySet, self: Tensor, n: number | null = null, dim = -1, norm: string | null = null): Tensor {
   return fftR2c('ihfft', self, n, dim, norm, false, true);
@@ -345,7 +343,6 @@ function freq(
     data[base + i * lanes] = value(i) * scale;
     if (lanes === 2) data[base + i * lanes + 1] = 0;
   }
-  void newStrided;
   return out;
 }
 
