@@ -91,11 +91,49 @@ function forEachOffset(sizes: readonly number[], strides: readonly number[], f: 
   }
 }
 
+/** Whether `strides` are the row-major contiguous strides of `sizes` (size-1 dims ignored). */
+function isContiguousLayout(sizes: readonly number[], strides: readonly number[]): boolean {
+  let acc = 1;
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    const n = sizes[d] as number;
+    if (n !== 1 && strides[d] !== acc) return false;
+    acc *= n;
+  }
+  return true;
+}
+
+// Note [FFT workspaces]
+// ~~~~~~~~~~~~~~~~~~~~~
+// The float64 workspaces of the transforms are kept between calls (two slots: c2r needs its input and the full
+// spectrum at once) up to WORKSPACE_KEEP doubles each: allocating a megabyte per call made V8 collect garbage
+// for its external memory on nearly every call of a large FFT. JS runs one kernel at a time, so no call sees
+// another's workspace in use.
+const WORKSPACE_KEEP = 1 << 22;
+const workspaces: Float64Array[] = [new Float64Array(0), new Float64Array(0)];
+
+/** A float64 array of `len` doubles from workspace `slot` (its contents are stale). */
+function workspace(slot: number, len: number): Float64Array {
+  if (len > WORKSPACE_KEEP) return new Float64Array(len);
+  let w = workspaces[slot] as Float64Array;
+  if (w.length < len) {
+    w = new Float64Array(Math.max(len, 2 * w.length));
+    workspaces[slot] = w;
+  }
+  return w.subarray(0, len);
+}
+
 /** The values of `t` (real or complex) as a contiguous complex float64 workspace of t's sizes. */
 function loadComplex(t: Tensor): Float64Array {
-  const buf = new Float64Array(2 * t.numel());
+  const buf = workspace(0, 2 * t.numel());
   if (buf.length === 0) return buf;
+  if (t.dataView().lanes === 1) buf.fill(0);
   const { data, base, lanes } = t.dataView();
+  if (isContiguousLayout(t.sizes, t.strides)) {
+    const n = t.numel();
+    if (lanes === 2) buf.set(data.subarray(base, base + 2 * n) as Float32Array | Float64Array);
+    else for (let i = 0; i < n; i++) buf[2 * i] = data[base + i] as number;
+    return buf;
+  }
   forEachOffset(t.sizes, t.strides, (i, off) => {
     buf[2 * i] = data[base + off * lanes] as number;
     if (lanes === 2) buf[2 * i + 1] = data[base + off * lanes + 1] as number;
@@ -126,6 +164,12 @@ export function fftC2c(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
 function storeComplex(out: Tensor, buf: Float64Array, sizes: readonly number[], scale: number): void {
   const { data, base, lanes } = out.dataView();
   const src = contiguous(sizes);
+  if (isContiguousLayout(out.sizes, out.strides) && isContiguousLayout(out.sizes, src)) {
+    const n = 2 * out.numel();
+    if (scale !== 1) for (let i = 0; i < n; i++) buf[i] = (buf[i] as number) * scale;
+    (data as Float32Array | Float64Array).set(buf.subarray(0, n), base);
+    return;
+  }
   forEachOffset(out.sizes, out.strides, (i, off) => {
     let j = 0;
     let r = i;
@@ -174,7 +218,7 @@ export function fftC2r(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   // the full spectrum along the last dim: X[k] for k <= L/2 (zero past the input), conj(X[L-k]) above
   const L = lastDimSize;
   const m = sizes[last] as number;
-  const full = new Float64Array(2 * out.numel());
+  const full = workspace(1, 2 * out.numel()).fill(0);
   const inSt = contiguous(sizes);
   const fullSt = contiguous(outSizes);
   forEachOffset(outSizes, fullSt, (_i, off) => {
