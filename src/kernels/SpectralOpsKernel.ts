@@ -170,17 +170,56 @@ function storeComplex(out: Tensor, buf: Float64Array, sizes: readonly number[], 
     (data as Float32Array | Float64Array).set(buf.subarray(0, n), base);
     return;
   }
-  forEachOffset(out.sizes, out.strides, (i, off) => {
-    let j = 0;
-    let r = i;
-    for (let d = sizes.length - 1; d >= 0; d--) {
-      const n = out.sizes[d] as number;
-      j += (r % n) * (src[d] as number);
-      r = Math.floor(r / n);
+  copyOut(out.sizes, out.strides, data, base, lanes, src, buf, scale);
+}
+
+/**
+ * data[base + Σ i_d dst_d * lanes (+ 1)] = buf[2 Σ i_d src_d (+ 1)] * scale for every index i of `sizes`: the
+ * workspace (complex, strides `src`) into a tensor's data (real part only when lanes is 1), the innermost dim
+ * in a plain loop and the others walked as an odometer.
+ */
+function copyOut(
+  sizes: readonly number[],
+  dst: readonly number[],
+  data: ArrayLike<number> & { [i: number]: number },
+  base: number,
+  lanes: number,
+  src: readonly number[],
+  buf: Float64Array,
+  scale: number,
+): void {
+  const nd = sizes.length;
+  if (sizes.some((n) => n === 0)) return;
+  const inner = nd === 0 ? 1 : (sizes[nd - 1] as number);
+  const ds = nd === 0 ? 0 : (dst[nd - 1] as number) * lanes;
+  const ss = nd === 0 ? 0 : 2 * (src[nd - 1] as number);
+  const idx = new Array<number>(Math.max(nd - 1, 0)).fill(0);
+  let doff = base;
+  let soff = 0;
+  for (;;) {
+    if (lanes === 2) {
+      for (let k = 0, d = doff, q = soff; k < inner; k++, d += ds, q += ss) {
+        data[d] = (buf[q] as number) * scale;
+        data[d + 1] = (buf[q + 1] as number) * scale;
+      }
+    } else {
+      for (let k = 0, d = doff, q = soff; k < inner; k++, d += ds, q += ss) data[d] = (buf[q] as number) * scale;
     }
-    data[base + off * lanes] = (buf[2 * j] as number) * scale;
-    data[base + off * lanes + 1] = (buf[2 * j + 1] as number) * scale;
-  });
+    let d = nd - 2;
+    for (; d >= 0; d--) {
+      const i = (idx[d] as number) + 1;
+      if (i < (sizes[d] as number)) {
+        idx[d] = i;
+        doff += (dst[d] as number) * lanes;
+        soff += 2 * (src[d] as number);
+        break;
+      }
+      idx[d] = 0;
+      doff -= (i - 1) * (dst[d] as number) * lanes;
+      soff -= 2 * (i - 1) * (src[d] as number);
+    }
+    if (d < 0) return;
+  }
 }
 
 /** `_fft_r2c(self, dim, normalization, onesided)`: the forward transform of a real tensor, half of the last dim when onesided. */
@@ -242,15 +281,6 @@ export function fftC2r(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   transformDim(full, outSizes, last, 1);
   const scale = normScale(normalization, outSizes, dims);
   const { data, base } = out.dataView();
-  forEachOffset(out.sizes, out.strides, (i, off) => {
-    let j = 0;
-    let r = i;
-    for (let d = outSizes.length - 1; d >= 0; d--) {
-      const n = outSizes[d] as number;
-      j += (r % n) * (fullSt[d] as number);
-      r = Math.floor(r / n);
-    }
-    data[base + off] = (full[2 * j] as number) * scale;
-  });
+  copyOut(out.sizes, out.strides, data, base, 1, fullSt, full, scale);
   return out;
 }
