@@ -373,9 +373,10 @@ function bluestein(p: Plan, x: Float64Array, inOff: number, stride: number, out:
 
 /**
  * Transforms every line along `dim` of the contiguous complex array `buf` (interleaved, of `sizes`) in place:
- * sign -1 forward, +1 backward, unnormalised.
+ * sign -1 forward, +1 backward, unnormalised. With `keep` >= 0 (a later dim of size `lastSize` is the last
+ * one), only the lines whose index along the last dim is below `keep` (the columns a onesided r2c keeps).
  */
-export function transformDim(buf: Float64Array, sizes: readonly number[], dim: number, sign: number): void {
+export function transformDim(buf: Float64Array, sizes: readonly number[], dim: number, sign: number, keep = -1, lastSize = 1): void {
   const n = sizes[dim] as number;
   if (n <= 1) return;
   let inner = 1;
@@ -390,6 +391,7 @@ export function transformDim(buf: Float64Array, sizes: readonly number[], dim: n
   const line = new Float64Array(2 * n);
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
+      if (keep >= 0 && i % lastSize >= keep) continue;
       const base = o * n * inner + i;
       transform(p, buf, base, inner, line, 0);
       for (let k = 0; k < n; k++) {

@@ -234,7 +234,11 @@ export function fftR2c(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   const out = newStrided(outSizes, execFftStrides(self.strides, outSizes, sorted), toComplexType(self.scalarType), self.device);
   if (self.isMeta() || out.numel() === 0) return out;
   const buf = loadComplex(self);
-  for (const d of dims) transformDim(buf, sizes, d, -1);
+  // the last dim first; the other dims then only over the columns the onesided output keeps
+  transformDim(buf, sizes, last, -1);
+  const keep = outSizes[last] as number;
+  for (const d of dims.slice(0, -1))
+    transformDim(buf, sizes, d, -1, last === sizes.length - 1 && last > d ? keep : -1, sizes[last] as number);
   storeComplex(out, buf, sizes, normScale(normalization, sizes, dims));
   return out;
 }

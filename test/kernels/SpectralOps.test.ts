@@ -65,6 +65,20 @@ describe('torch.fft round trips', () => {
     expect(maxAbsDiff(values(half), values(all.narrow(2, 0, 3)))).toBeLessThan(1e-12);
   });
 
+  it('rfftn transforms the other dims only over the kept half, whichever dim is last', () => {
+    const x = torch.tensor(signal(6 * 4 * 8), f64).reshape([6, 4, 8]);
+    for (const [dim, last, keep] of [
+      [[0, 2], 2, 5],
+      [[2, 1], 1, 3],
+      [[0, 1, 2], 2, 5],
+    ] as [number[], number, number][]) {
+      const all = torch.fft.fftn(x, { dim });
+      const half = torch.fft.rfftn(x, { dim });
+      expect(half.shape[last]).toBe(keep);
+      expect(maxAbsDiff(values(half), values(all.narrow(last, 0, keep)))).toBeLessThan(1e-12);
+    }
+  });
+
   it("'ortho' keeps the energy (Parseval)", () => {
     const x = torch.tensor(signal(37), f64);
     const e = (signal(37) as number[]).reduce((s, v) => s + v * v, 0);
