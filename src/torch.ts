@@ -41,3 +41,7 @@ export * as special from './api/special.js';
 import * as windows from './api/windows.js';
 /** `torch.signal.windows`: bartlett, blackman, cosine, exponential, gaussian, general_cosine, general_hamming, hamming, hann, kaiser, nuttall. */
 export const signal = { windows };
+
+// ---- torch.fft ------------------------------------------------------------------------------------------
+/** `torch.fft`: fft, ifft, rfft, irfft, hfft, ihfft and their 2-d / n-d forms, fftfreq, rfftfreq, fftshift, ifftshift. */
+export * as fft from './api/fft.js';

@@ -3,7 +3,7 @@
 // PyTorch, and this one is a little over the ~600-line guide for the same reason: one home for every formula.
 
 import { autogradState } from '../c10/AutogradState.js';
-import type { ScalarType } from '../c10/ScalarType.js';
+import { isComplexType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
 import { nllLossTotalWeight } from '../kernels/LossNLL.js';
@@ -386,6 +386,8 @@ export function asStridedBackward(
 
 /** `_to_copy_backward`: back to the input's dtype and device. */
 export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['device']): Tensor {
+  // a real input promoted to complex (torch.fft): the real part of the gradient
+  if (grad.isComplex() && !isComplexType(dtype)) grad = at.real(grad);
   return aten()._to_copy.call(grad, dtype, null, device, null, false, null);
 }
 
@@ -919,3 +921,4 @@ export * from './FunctionsManualReduce.js';
 export * from './FunctionsManualShape.js';
 export * from './FunctionsManualIndexing.js';
 export * from './FunctionsManualSpecial.js';
+export * from './FunctionsManualSpectral.js';

@@ -2350,6 +2350,56 @@ export interface AtenOps {
   special_shifted_chebyshev_polynomial_w_x_scalar_out: OperatorHandle<(x: number | boolean, n: Tensor, out: Tensor) => Tensor>;
   /** `special_shifted_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
   special_shifted_chebyshev_polynomial_w_n_scalar_out: OperatorHandle<(x: Tensor, n: number | boolean, out: Tensor) => Tensor>;
+  /** `_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor` */
+  _fft_r2c: OperatorHandle<(self: Tensor, dim: number[], normalization: number, onesided: boolean) => Tensor>;
+  /** `_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor` */
+  _fft_c2r: OperatorHandle<(self: Tensor, dim: number[], normalization: number, lastDimSize: number) => Tensor>;
+  /** `_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor` */
+  _fft_c2c: OperatorHandle<(self: Tensor, dim: number[], normalization: number, forward: boolean) => Tensor>;
+  /** `fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_fft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_ifft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_rfft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_irfft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_hfft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+  fft_ihfft: OperatorHandle<(self: Tensor, n: Opt<number>, dim: number, norm?: Opt<string>) => Tensor>;
+  /** `fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_fft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_ifft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_rfft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_irfft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_hfft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+  fft_ihfft2: OperatorHandle<(self: Tensor, s: Opt<number[]>, dim: number[], norm?: Opt<string>) => Tensor>;
+  /** `fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_fftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_ifftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_rfftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_irfftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_hfftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+  fft_ihfftn: OperatorHandle<(self: Tensor, s?: Opt<number[]>, dim?: Opt<number[]>, norm?: Opt<string>) => Tensor>;
+  /** `fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  fft_fftfreq: OperatorHandle<(n: number, d: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  fft_rfftfreq: OperatorHandle<(n: number, d: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor` */
+  fft_fftshift: OperatorHandle<(self: Tensor, dim?: Opt<number[]>) => Tensor>;
+  /** `fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor` */
+  fft_ifftshift: OperatorHandle<(self: Tensor, dim?: Opt<number[]>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -3526,6 +3576,31 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     special_shifted_chebyshev_polynomial_w_out: find('aten::special_shifted_chebyshev_polynomial_w', 'out'),
     special_shifted_chebyshev_polynomial_w_x_scalar_out: find('aten::special_shifted_chebyshev_polynomial_w', 'x_scalar_out'),
     special_shifted_chebyshev_polynomial_w_n_scalar_out: find('aten::special_shifted_chebyshev_polynomial_w', 'n_scalar_out'),
+    _fft_r2c: find('aten::_fft_r2c', ''),
+    _fft_c2r: find('aten::_fft_c2r', ''),
+    _fft_c2c: find('aten::_fft_c2c', ''),
+    fft_fft: find('aten::fft_fft', ''),
+    fft_ifft: find('aten::fft_ifft', ''),
+    fft_rfft: find('aten::fft_rfft', ''),
+    fft_irfft: find('aten::fft_irfft', ''),
+    fft_hfft: find('aten::fft_hfft', ''),
+    fft_ihfft: find('aten::fft_ihfft', ''),
+    fft_fft2: find('aten::fft_fft2', ''),
+    fft_ifft2: find('aten::fft_ifft2', ''),
+    fft_rfft2: find('aten::fft_rfft2', ''),
+    fft_irfft2: find('aten::fft_irfft2', ''),
+    fft_hfft2: find('aten::fft_hfft2', ''),
+    fft_ihfft2: find('aten::fft_ihfft2', ''),
+    fft_fftn: find('aten::fft_fftn', ''),
+    fft_ifftn: find('aten::fft_ifftn', ''),
+    fft_rfftn: find('aten::fft_rfftn', ''),
+    fft_irfftn: find('aten::fft_irfftn', ''),
+    fft_hfftn: find('aten::fft_hfftn', ''),
+    fft_ihfftn: find('aten::fft_ihfftn', ''),
+    fft_fftfreq: find('aten::fft_fftfreq', ''),
+    fft_rfftfreq: find('aten::fft_rfftfreq', ''),
+    fft_fftshift: find('aten::fft_fftshift', ''),
+    fft_ifftshift: find('aten::fft_ifftshift', ''),
   } as AtenOps;
 }
 

@@ -26,6 +26,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
+import * as SpectralOps from '../kernels/SpectralOps.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -290,4 +291,6 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   special_shifted_chebyshev_polynomial_w_n_scalar: SpecialOpsKernel.shiftedChebyshevWOtherScalar,
   special_shifted_chebyshev_polynomial_w_x_scalar_out: SpecialOpsKernel.shiftedChebyshevWSelfScalarOut,
   special_shifted_chebyshev_polynomial_w_n_scalar_out: SpecialOpsKernel.shiftedChebyshevWOtherScalarOut,
+  fft_fftfreq: SpectralOps.fftfreq,
+  fft_rfftfreq: SpectralOps.rfftfreq,
 };

@@ -37,6 +37,7 @@ import * as Scalar from '../kernels/Scalar.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SortingQuantile from '../kernels/SortingQuantile.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
+import * as SpectralOps from '../kernels/SpectralOps.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
@@ -264,4 +265,24 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   special_ndtr_out: SpecialOpsKernel.specialNdtrOut,
   special_polygamma: SpecialOpsKernel.specialPolygamma,
   special_polygamma_out: SpecialOpsKernel.specialPolygammaOut,
+  fft_fft: SpectralOps.fft,
+  fft_ifft: SpectralOps.ifft,
+  fft_rfft: SpectralOps.rfft,
+  fft_irfft: SpectralOps.irfft,
+  fft_hfft: SpectralOps.hfft,
+  fft_ihfft: SpectralOps.ihfft,
+  fft_fft2: SpectralOps.fft2,
+  fft_ifft2: SpectralOps.ifft2,
+  fft_rfft2: SpectralOps.rfft2,
+  fft_irfft2: SpectralOps.irfft2,
+  fft_hfft2: SpectralOps.hfft2,
+  fft_ihfft2: SpectralOps.ihfft2,
+  fft_fftn: SpectralOps.fftn,
+  fft_ifftn: SpectralOps.ifftn,
+  fft_rfftn: SpectralOps.rfftn,
+  fft_irfftn: SpectralOps.irfftn,
+  fft_hfftn: SpectralOps.hfftn,
+  fft_ihfftn: SpectralOps.ihfftn,
+  fft_fftshift: SpectralOps.fftshift,
+  fft_ifftshift: SpectralOps.ifftshift,
 };

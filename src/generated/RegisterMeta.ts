@@ -47,6 +47,7 @@ import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
+import * as SpectralOpsKernel from '../kernels/SpectralOpsKernel.js';
 import * as SumKernel from '../kernels/SumKernel.js';
 import * as SummaryOps from '../kernels/SummaryOps.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -3752,4 +3753,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   special_shifted_chebyshev_polynomial_v_out: meta_special_shifted_chebyshev_polynomial_v_out,
   special_shifted_chebyshev_polynomial_w: meta_special_shifted_chebyshev_polynomial_w,
   special_shifted_chebyshev_polynomial_w_out: meta_special_shifted_chebyshev_polynomial_w_out,
+  _fft_r2c: SpectralOpsKernel.fftR2c,
+  _fft_c2r: SpectralOpsKernel.fftC2r,
+  _fft_c2c: SpectralOpsKernel.fftC2c,
 };

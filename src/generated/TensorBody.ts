@@ -2348,3 +2348,53 @@ export function special_shifted_chebyshev_polynomial_w_out(x: Tensor, n: Tensor,
 export function special_shifted_chebyshev_polynomial_w_x_scalar_out(x: number | boolean, n: Tensor, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_x_scalar_out.call(x, n, out); }
 /** `special_shifted_chebyshev_polynomial_w.n_scalar_out(Tensor x, Scalar n, *, Tensor(a!) out) -> Tensor(a!)` */
 export function special_shifted_chebyshev_polynomial_w_n_scalar_out(x: Tensor, n: number | boolean, out: Tensor): Tensor { return aten().special_shifted_chebyshev_polynomial_w_n_scalar_out.call(x, n, out); }
+/** `_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor` */
+export function _fft_r2c(self: Tensor, dim: number[], normalization: number, onesided: boolean): Tensor { return aten()._fft_r2c.call(self, dim, normalization, onesided); }
+/** `_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor` */
+export function _fft_c2r(self: Tensor, dim: number[], normalization: number, lastDimSize: number): Tensor { return aten()._fft_c2r.call(self, dim, normalization, lastDimSize); }
+/** `_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor` */
+export function _fft_c2c(self: Tensor, dim: number[], normalization: number, forward: boolean): Tensor { return aten()._fft_c2c.call(self, dim, normalization, forward); }
+/** `fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_fft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_fft.call(self, n, dim, norm); }
+/** `fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_ifft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_ifft.call(self, n, dim, norm); }
+/** `fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_rfft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_rfft.call(self, n, dim, norm); }
+/** `fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_irfft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_irfft.call(self, n, dim, norm); }
+/** `fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_hfft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_hfft.call(self, n, dim, norm); }
+/** `fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor` */
+export function fft_ihfft(self: Tensor, n: Opt<number> = null, dim: number = -1, norm: Opt<string> = null): Tensor { return aten().fft_ihfft.call(self, n, dim, norm); }
+/** `fft_fft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_fft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_fft2.call(self, s, dim, norm); }
+/** `fft_ifft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_ifft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_ifft2.call(self, s, dim, norm); }
+/** `fft_rfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_rfft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_rfft2.call(self, s, dim, norm); }
+/** `fft_irfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_irfft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_irfft2.call(self, s, dim, norm); }
+/** `fft_hfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_hfft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_hfft2.call(self, s, dim, norm); }
+/** `fft_ihfft2(Tensor self, SymInt[1]? s=None, int[1] dim=[-2,-1], str? norm=None) -> Tensor` */
+export function fft_ihfft2(self: Tensor, s: Opt<number[]> = null, dim: number[] = [-2, -1], norm: Opt<string> = null): Tensor { return aten().fft_ihfft2.call(self, s, dim, norm); }
+/** `fft_fftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_fftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_fftn.call(self, s, dim, norm); }
+/** `fft_ifftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_ifftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_ifftn.call(self, s, dim, norm); }
+/** `fft_rfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_rfftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_rfftn.call(self, s, dim, norm); }
+/** `fft_irfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_irfftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_irfftn.call(self, s, dim, norm); }
+/** `fft_hfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_hfftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_hfftn.call(self, s, dim, norm); }
+/** `fft_ihfftn(Tensor self, SymInt[1]? s=None, int[1]? dim=None, str? norm=None) -> Tensor` */
+export function fft_ihfftn(self: Tensor, s: Opt<number[]> = null, dim: Opt<number[]> = null, norm: Opt<string> = null): Tensor { return aten().fft_ihfftn.call(self, s, dim, norm); }
+/** `fft_fftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function fft_fftfreq(n: number, d: number = 1, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().fft_fftfreq.call(n, d, dtype, layout, device, pinMemory); }
+/** `fft_rfftfreq(int n, float d=1.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function fft_rfftfreq(n: number, d: number = 1, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().fft_rfftfreq.call(n, d, dtype, layout, device, pinMemory); }
+/** `fft_fftshift(Tensor self, int[1]? dim=None) -> Tensor` */
+export function fft_fftshift(self: Tensor, dim: Opt<number[]> = null): Tensor { return aten().fft_fftshift.call(self, dim); }
+/** `fft_ifftshift(Tensor self, int[1]? dim=None) -> Tensor` */
+export function fft_ifftshift(self: Tensor, dim: Opt<number[]> = null): Tensor { return aten().fft_ifftshift.call(self, dim); }

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -9343,6 +9343,72 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
+/** Backward of `_fft_r2c` (derivatives.yaml:1403). */
+export class FftR2CBackward0 extends Node {
+  dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
+  normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
+  onesided_!: Parameters<AtenOps['_fft_r2c']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'FftR2CBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const normalization = this.normalization_;
+    const onesided = this.onesided_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = fftR2cBackward(grad, dim, normalization, onesided, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `_fft_c2r` (derivatives.yaml:1406). */
+export class FftC2RBackward0 extends Node {
+  dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
+  normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
+
+  name(): string {
+    return 'FftC2RBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const normalization = this.normalization_;
+    if (this.shouldComputeOutput(0)) out[0] = fftC2rBackward(grad, dim, normalization);
+    return out;
+  }
+}
+
+/** Backward of `_fft_c2c` (derivatives.yaml:1409). */
+export class FftC2CBackward0 extends Node {
+  dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
+  normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
+  forward_!: Parameters<AtenOps['_fft_c2c']['call']>[3];
+
+  name(): string {
+    return 'FftC2CBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const normalization = this.normalization_;
+    const forward = this.forward_;
+    if (this.shouldComputeOutput(0)) out[0] = at._fft_c2c(grad, dim, normalization, !forward);
+    return out;
+  }
+}
+
 /** Backward of `expand_copy` (derivatives.yaml:4557). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
@@ -17685,6 +17751,42 @@ export function autogradKernels(ops: AtenOps) {
   special_shifted_chebyshev_polynomial_w_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
     return ops.special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+  }),
+  _fft_r2c: kernel('_fft_r2c', (ks, self, dim, normalization, onesided) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._fft_r2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, onesided);
+    const gradFn = new FftR2CBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.normalization_ = normalization;
+    gradFn.onesided_ = onesided;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._fft_r2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, onesided);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _fft_c2r: kernel('_fft_c2r', (ks, self, dim, normalization, lastDimSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._fft_c2r.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, lastDimSize);
+    const gradFn = new FftC2RBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.normalization_ = normalization;
+    const result = ops._fft_c2r.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, lastDimSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _fft_c2c: kernel('_fft_c2c', (ks, self, dim, normalization, forward) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._fft_c2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, forward);
+    const gradFn = new FftC2CBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.normalization_ = normalization;
+    gradFn.forward_ = forward;
+    const result = ops._fft_c2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, forward);
+    setHistory(result, gradFn, 0);
+    return result;
   }),
   };
 }

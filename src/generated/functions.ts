@@ -28395,3 +28395,1275 @@ export function special_shifted_chebyshev_polynomial_w(...a: unknown[]): unknown
   }
   return noMatch("special_shifted_chebyshev_polynomial_w", a, SIGS_special_shifted_chebyshev_polynomial_w);
 }
+
+const SIGS__fft_r2c = ["(Tensor input, tuple of ints dim, int normalization, bool onesided)"];
+
+/** `torch._fft_r2c`: `_fft_r2c`. */
+export function _fft_r2c(input: Tensor, options: { dim: readonly number[]; normalization: number; onesided: boolean }): Tensor;
+export function _fft_r2c(input: Tensor, dim: readonly number[], options: { normalization: number; onesided: boolean }): Tensor;
+export function _fft_r2c(input: Tensor, dim: readonly number[], normalization: number, options: { onesided: boolean }): Tensor;
+export function _fft_r2c(input: Tensor, dim: readonly number[], normalization: number, onesided: boolean): Tensor;
+export function _fft_r2c(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fft_r2c", a[--n] as Kw);
+  // _fft_r2c
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","normalization","onesided"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isIntList(p[1]) && isInt(p[2]) && isBool(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number = p[2] as number;
+      const v3: boolean = p[3] as boolean;
+      if (o !== undefined) checkKw("_fft_r2c", o, ["input","dim","normalization","onesided"], ["input","dim","normalization","onesided"], n);
+      return at._fft_r2c(v0, v1, v2, v3);
+    }
+  }
+  return bad__fft_r2c(a);
+}
+
+function bad__fft_r2c(a: readonly unknown[]): never {
+  return badCall("_fft_r2c", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "normalization", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "onesided", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS__fft_r2c);
+}
+
+const SIGS__fft_c2r = ["(Tensor input, tuple of ints dim, int normalization, int last_dim_size)"];
+
+/** `torch._fft_c2r`: `_fft_c2r`. */
+export function _fft_c2r(input: Tensor, options: { dim: readonly number[]; normalization: number; last_dim_size?: number; lastDimSize?: number }): Tensor;
+export function _fft_c2r(input: Tensor, dim: readonly number[], options: { normalization: number; last_dim_size?: number; lastDimSize?: number }): Tensor;
+export function _fft_c2r(input: Tensor, dim: readonly number[], normalization: number, options: { last_dim_size?: number; lastDimSize?: number }): Tensor;
+export function _fft_c2r(input: Tensor, dim: readonly number[], normalization: number, lastDimSize: number): Tensor;
+export function _fft_c2r(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fft_c2r", a[--n] as Kw);
+  // _fft_c2r
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","normalization","last_dim_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isIntList(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("_fft_c2r", o, ["input","dim","normalization","last_dim_size"], ["input","dim","normalization","last_dim_size"], n);
+      return at._fft_c2r(v0, v1, v2, v3);
+    }
+  }
+  return bad__fft_c2r(a);
+}
+
+function bad__fft_c2r(a: readonly unknown[]): never {
+  return badCall("_fft_c2r", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "normalization", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "last_dim_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__fft_c2r);
+}
+
+const SIGS__fft_c2c = ["(Tensor input, tuple of ints dim, int normalization, bool forward)"];
+
+/** `torch._fft_c2c`: `_fft_c2c`. */
+export function _fft_c2c(input: Tensor, options: { dim: readonly number[]; normalization: number; forward: boolean }): Tensor;
+export function _fft_c2c(input: Tensor, dim: readonly number[], options: { normalization: number; forward: boolean }): Tensor;
+export function _fft_c2c(input: Tensor, dim: readonly number[], normalization: number, options: { forward: boolean }): Tensor;
+export function _fft_c2c(input: Tensor, dim: readonly number[], normalization: number, forward: boolean): Tensor;
+export function _fft_c2c(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fft_c2c", a[--n] as Kw);
+  // _fft_c2c
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","normalization","forward"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isIntList(p[1]) && isInt(p[2]) && isBool(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number = p[2] as number;
+      const v3: boolean = p[3] as boolean;
+      if (o !== undefined) checkKw("_fft_c2c", o, ["input","dim","normalization","forward"], ["input","dim","normalization","forward"], n);
+      return at._fft_c2c(v0, v1, v2, v3);
+    }
+  }
+  return bad__fft_c2c(a);
+}
+
+function bad__fft_c2c(a: readonly unknown[]): never {
+  return badCall("_fft_c2c", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "normalization", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "forward", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS__fft_c2c);
+}
+
+const SIGS_fft_fft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_fft`: `fft_fft`. */
+export function fft_fft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_fft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_fft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_fft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_fft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_fft", a[--n] as Kw);
+  // fft_fft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_fft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_fft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_fft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_fft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_fft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_fft(a);
+}
+
+function bad_fft_fft(a: readonly unknown[]): never {
+  return badCall("fft_fft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_fft);
+}
+
+const SIGS_fft_ifft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_ifft`: `fft_ifft`. */
+export function fft_ifft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ifft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ifft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ifft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ifft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ifft", a[--n] as Kw);
+  // fft_ifft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_ifft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ifft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ifft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ifft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_ifft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ifft(a);
+}
+
+function bad_fft_ifft(a: readonly unknown[]): never {
+  return badCall("fft_ifft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ifft);
+}
+
+const SIGS_fft_rfft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_rfft`: `fft_rfft`. */
+export function fft_rfft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_rfft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_rfft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_rfft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_rfft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_rfft", a[--n] as Kw);
+  // fft_rfft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_rfft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_rfft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_rfft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_rfft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_rfft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_rfft(a);
+}
+
+function bad_fft_rfft(a: readonly unknown[]): never {
+  return badCall("fft_rfft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_rfft);
+}
+
+const SIGS_fft_irfft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_irfft`: `fft_irfft`. */
+export function fft_irfft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_irfft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_irfft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_irfft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_irfft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_irfft", a[--n] as Kw);
+  // fft_irfft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_irfft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_irfft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_irfft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_irfft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_irfft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_irfft(a);
+}
+
+function bad_fft_irfft(a: readonly unknown[]): never {
+  return badCall("fft_irfft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_irfft);
+}
+
+const SIGS_fft_hfft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_hfft`: `fft_hfft`. */
+export function fft_hfft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_hfft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_hfft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_hfft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_hfft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_hfft", a[--n] as Kw);
+  // fft_hfft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_hfft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_hfft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_hfft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_hfft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_hfft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_hfft(a);
+}
+
+function bad_fft_hfft(a: readonly unknown[]): never {
+  return badCall("fft_hfft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_hfft);
+}
+
+const SIGS_fft_ihfft = ["(Tensor input, int n = None, int dim = -1, str norm = None)"];
+
+/** `torch.fft_ihfft`: `fft_ihfft`. */
+export function fft_ihfft(input: Tensor, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ihfft(input: Tensor, n?: number | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ihfft(input: Tensor, n?: number | null, dim?: number, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ihfft(input: Tensor, n?: number | null, dim?: number, norm?: string | null, options?: { n?: number | null; dim?: number; norm?: string | null }): Tensor;
+export function fft_ihfft(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ihfft", a[--n] as Kw);
+  // fft_ihfft
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","n","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("fft_ihfft", 'n', 'int', (o.n === null || isInt(o.n)), o.n);
+        v1 = o.n as number | null;
+      } else v1 = null;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ihfft", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ihfft", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ihfft", o, ["input","n","dim","norm"], ["input","n","dim","norm"], n);
+      return at.fft_ihfft(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ihfft(a);
+}
+
+function bad_fft_ihfft(a: readonly unknown[]): never {
+  return badCall("fft_ihfft", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ihfft);
+}
+
+const SIGS_fft_fft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_fft2`: `fft_fft2`. */
+export function fft_fft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_fft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_fft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_fft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_fft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_fft2", a[--n] as Kw);
+  // fft_fft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_fft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_fft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_fft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_fft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_fft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_fft2(a);
+}
+
+function bad_fft_fft2(a: readonly unknown[]): never {
+  return badCall("fft_fft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_fft2);
+}
+
+const SIGS_fft_ifft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_ifft2`: `fft_ifft2`. */
+export function fft_ifft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ifft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ifft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ifft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ifft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ifft2", a[--n] as Kw);
+  // fft_ifft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_ifft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ifft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ifft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ifft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_ifft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ifft2(a);
+}
+
+function bad_fft_ifft2(a: readonly unknown[]): never {
+  return badCall("fft_ifft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ifft2);
+}
+
+const SIGS_fft_rfft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_rfft2`: `fft_rfft2`. */
+export function fft_rfft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_rfft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_rfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_rfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_rfft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_rfft2", a[--n] as Kw);
+  // fft_rfft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_rfft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_rfft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_rfft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_rfft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_rfft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_rfft2(a);
+}
+
+function bad_fft_rfft2(a: readonly unknown[]): never {
+  return badCall("fft_rfft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_rfft2);
+}
+
+const SIGS_fft_irfft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_irfft2`: `fft_irfft2`. */
+export function fft_irfft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_irfft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_irfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_irfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_irfft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_irfft2", a[--n] as Kw);
+  // fft_irfft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_irfft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_irfft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_irfft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_irfft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_irfft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_irfft2(a);
+}
+
+function bad_fft_irfft2(a: readonly unknown[]): never {
+  return badCall("fft_irfft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_irfft2);
+}
+
+const SIGS_fft_hfft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_hfft2`: `fft_hfft2`. */
+export function fft_hfft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_hfft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_hfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_hfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_hfft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_hfft2", a[--n] as Kw);
+  // fft_hfft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_hfft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_hfft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_hfft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_hfft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_hfft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_hfft2(a);
+}
+
+function bad_fft_hfft2(a: readonly unknown[]): never {
+  return badCall("fft_hfft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_hfft2);
+}
+
+const SIGS_fft_ihfft2 = ["(Tensor input, tuple of ints s = None, tuple of ints dim = ..., str norm = None)"];
+
+/** `torch.fft_ihfft2`: `fft_ihfft2`. */
+export function fft_ihfft2(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ihfft2(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ihfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ihfft2(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[], norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[]; norm?: string | null }): Tensor;
+export function fft_ihfft2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ihfft2", a[--n] as Kw);
+  // fft_ihfft2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_ihfft2", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ihfft2", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v2 = toIntListN(o.dim, 1);
+      } else v2 = [-2, -1];
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ihfft2", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ihfft2", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_ihfft2(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ihfft2(a);
+}
+
+function bad_fft_ihfft2(a: readonly unknown[]): never {
+  return badCall("fft_ihfft2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ihfft2);
+}
+
+const SIGS_fft_fftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_fftn`: `fft_fftn`. */
+export function fft_fftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_fftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_fftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_fftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_fftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_fftn", a[--n] as Kw);
+  // fft_fftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_fftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_fftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_fftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_fftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_fftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_fftn(a);
+}
+
+function bad_fft_fftn(a: readonly unknown[]): never {
+  return badCall("fft_fftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_fftn);
+}
+
+const SIGS_fft_ifftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_ifftn`: `fft_ifftn`. */
+export function fft_ifftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ifftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ifftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ifftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ifftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ifftn", a[--n] as Kw);
+  // fft_ifftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_ifftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ifftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ifftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ifftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_ifftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ifftn(a);
+}
+
+function bad_fft_ifftn(a: readonly unknown[]): never {
+  return badCall("fft_ifftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ifftn);
+}
+
+const SIGS_fft_rfftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_rfftn`: `fft_rfftn`. */
+export function fft_rfftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_rfftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_rfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_rfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_rfftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_rfftn", a[--n] as Kw);
+  // fft_rfftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_rfftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_rfftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_rfftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_rfftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_rfftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_rfftn(a);
+}
+
+function bad_fft_rfftn(a: readonly unknown[]): never {
+  return badCall("fft_rfftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_rfftn);
+}
+
+const SIGS_fft_irfftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_irfftn`: `fft_irfftn`. */
+export function fft_irfftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_irfftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_irfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_irfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_irfftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_irfftn", a[--n] as Kw);
+  // fft_irfftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_irfftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_irfftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_irfftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_irfftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_irfftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_irfftn(a);
+}
+
+function bad_fft_irfftn(a: readonly unknown[]): never {
+  return badCall("fft_irfftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_irfftn);
+}
+
+const SIGS_fft_hfftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_hfftn`: `fft_hfftn`. */
+export function fft_hfftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_hfftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_hfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_hfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_hfftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_hfftn", a[--n] as Kw);
+  // fft_hfftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_hfftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_hfftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_hfftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_hfftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_hfftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_hfftn(a);
+}
+
+function bad_fft_hfftn(a: readonly unknown[]): never {
+  return badCall("fft_hfftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_hfftn);
+}
+
+const SIGS_fft_ihfftn = ["(Tensor input, tuple of ints s = None, tuple of ints dim = None, str norm = None)"];
+
+/** `torch.fft_ihfftn`: `fft_ihfftn`. */
+export function fft_ihfftn(input: Tensor, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ihfftn(input: Tensor, s?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ihfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ihfftn(input: Tensor, s?: number | readonly number[] | null, dim?: number | readonly number[] | null, norm?: string | null, options?: { s?: number | readonly number[] | null; dim?: number | readonly number[] | null; norm?: string | null }): Tensor;
+export function fft_ihfftn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ihfftn", a[--n] as Kw);
+  // fft_ihfftn
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","s","dim","norm"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || (p[3] === null || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.s !== undefined) {
+        kwArg("fft_ihfftn", 's', 'tuple of ints', (o.s === null || (isInt(o.s) || isIntList(o.s))), o.s);
+        v1 = o.s === null ? null : toIntListN(o.s, 1);
+      } else v1 = null;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ihfftn", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: string | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as string | null;
+      else if (o !== undefined && o.norm !== undefined) {
+        kwArg("fft_ihfftn", 'norm', 'str', (o.norm === null || typeof o.norm === 'string'), o.norm);
+        v3 = o.norm as string | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("fft_ihfftn", o, ["input","s","dim","norm"], ["input","s","dim","norm"], n);
+      return at.fft_ihfftn(v0, v1, v2, v3);
+    }
+  }
+  return bad_fft_ihfftn(a);
+}
+
+function bad_fft_ihfftn(a: readonly unknown[]): never {
+  return badCall("fft_ihfftn", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "s", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "norm", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_fft_ihfftn);
+}
+
+const SIGS_fft_fftfreq = ["(int n, float d = 1, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.fft_fftfreq`: `fft_fftfreq`. */
+export function fft_fftfreq(options: { n: number; d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_fftfreq(n: number, options?: { d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_fftfreq(n: number, d?: number, options?: { d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_fftfreq(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_fftfreq", a[--n] as Kw);
+  // fft_fftfreq
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","d"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.d !== undefined) {
+        kwArg("fft_fftfreq", 'd', 'float', isFloat(o.d), o.d);
+        v1 = o.d as number;
+      } else v1 = 1;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("fft_fftfreq", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("fft_fftfreq", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("fft_fftfreq", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("fft_fftfreq", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("fft_fftfreq", o, ["n","d","dtype","layout","device","pin_memory","requires_grad"], ["n","d"], n);
+      const r = at.fft_fftfreq(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_fft_fftfreq(a);
+}
+
+function bad_fft_fftfreq(a: readonly unknown[]): never {
+  return badCall("fft_fftfreq", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "d", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_fft_fftfreq);
+}
+
+const SIGS_fft_rfftfreq = ["(int n, float d = 1, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.fft_rfftfreq`: `fft_rfftfreq`. */
+export function fft_rfftfreq(options: { n: number; d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_rfftfreq(n: number, options?: { d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_rfftfreq(n: number, d?: number, options?: { d?: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function fft_rfftfreq(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_rfftfreq", a[--n] as Kw);
+  // fft_rfftfreq
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","d"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.d !== undefined) {
+        kwArg("fft_rfftfreq", 'd', 'float', isFloat(o.d), o.d);
+        v1 = o.d as number;
+      } else v1 = 1;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("fft_rfftfreq", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("fft_rfftfreq", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("fft_rfftfreq", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("fft_rfftfreq", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("fft_rfftfreq", o, ["n","d","dtype","layout","device","pin_memory","requires_grad"], ["n","d"], n);
+      const r = at.fft_rfftfreq(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_fft_rfftfreq(a);
+}
+
+function bad_fft_rfftfreq(a: readonly unknown[]): never {
+  return badCall("fft_rfftfreq", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "d", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_fft_rfftfreq);
+}
+
+const SIGS_fft_fftshift = ["(Tensor input, tuple of ints dim = None)"];
+
+/** `torch.fft_fftshift`: `fft_fftshift`. */
+export function fft_fftshift(input: Tensor, options?: { dim?: number | readonly number[] | null }): Tensor;
+export function fft_fftshift(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null }): Tensor;
+export function fft_fftshift(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_fftshift", a[--n] as Kw);
+  // fft_fftshift
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_fftshift", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      if (o !== undefined) checkKw("fft_fftshift", o, ["input","dim"], ["input","dim"], n);
+      return at.fft_fftshift(v0, v1);
+    }
+  }
+  return bad_fft_fftshift(a);
+}
+
+function bad_fft_fftshift(a: readonly unknown[]): never {
+  return badCall("fft_fftshift", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_fft_fftshift);
+}
+
+const SIGS_fft_ifftshift = ["(Tensor input, tuple of ints dim = None)"];
+
+/** `torch.fft_ifftshift`: `fft_ifftshift`. */
+export function fft_ifftshift(input: Tensor, options?: { dim?: number | readonly number[] | null }): Tensor;
+export function fft_ifftshift(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null }): Tensor;
+export function fft_ifftshift(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fft_ifftshift", a[--n] as Kw);
+  // fft_ifftshift
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("fft_ifftshift", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      if (o !== undefined) checkKw("fft_ifftshift", o, ["input","dim"], ["input","dim"], n);
+      return at.fft_ifftshift(v0, v1);
+    }
+  }
+  return bad_fft_ifftshift(a);
+}
+
+function bad_fft_ifftshift(a: readonly unknown[]): never {
+  return badCall("fft_ifftshift", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_fft_ifftshift);
+}

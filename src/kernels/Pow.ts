@@ -28,10 +28,11 @@ function powLoop(iter: TensorIterator): void {
   noComplex(iter.commonDtype, 'pow');
   if (isIntegralType(iter.commonDtype, true) && !iter.isMeta) {
     cpuKernel(iter, (a, b) => {
+      // powi of Pow.h: a negative exponent gives 0 except for bases ±1 (pow.Tensor_Scalar raises before this)
       if (b < 0) {
         if (a === 1) return 1;
         if (a === -1) return b % 2 === 0 ? 1 : -1;
-        throw new Error('Integers to negative integer powers are not allowed.');
+        return 0;
       }
       return intPow(a, b);
     });
@@ -47,6 +48,13 @@ export function powTensor(_ks: DispatchKeySet, self: Tensor, exponent: Tensor): 
   return iter.output() as Tensor;
 }
 
+/** pow_Tensor_Scalar_out's check: an integral tensor to a negative integral number. */
+function checkIntegerExponent(self: Tensor, exponent: number | boolean): void {
+  if (isIntegralType(self.scalarType, true) && typeof exponent === 'number' && Number.isInteger(exponent) && exponent < 0) {
+    throw new Error('Integers to negative integer powers are not allowed.');
+  }
+}
+
 /** `pow.Tensor_Scalar(self, exponent)`: an integral tensor to a float power gives the default float dtype. */
 export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: number | boolean): Tensor {
   // A floating tensor keeps its dtype under a number exponent: a unary loop, no wrapped-scalar operand. As in
@@ -57,6 +65,7 @@ export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: numb
     else cpuKernel(iter, (a) => a ** exponent);
     return iter.output() as Tensor;
   }
+  checkIntegerExponent(self, exponent);
   return powTensor(ks, self, wrapScalar(exponent));
 }
 
@@ -80,6 +89,7 @@ export function powTensorOut(_ks: DispatchKeySet, self: Tensor, exponent: Tensor
  * `result_type(self, exponent)` and an `out` it cannot be cast to gets PyTorch's "result type ... can't be cast".
  */
 export function powTensorScalarOut(_ks: DispatchKeySet, self: Tensor, exponent: number | boolean, out: Tensor): Tensor {
+  checkIntegerExponent(self, exponent);
   powLoop(TensorIterator.binaryOp(out, self, wrapScalar(exponent)));
   return out;
 }

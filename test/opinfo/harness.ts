@@ -153,6 +153,17 @@ function buildTensor(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): T
   return t;
 }
 
+/** A complex tensor's values are interleaved [re, im] pairs (tools/golden/gen_opinfo.py's fft family). */
+const COMPLEX_REAL: Record<string, string> = { complex64: 'float32', complex128: 'float64' };
+
+/** `values` (interleaved pairs when `$t` is complex) as a 1-D tensor of `$t`. */
+function valuesTensor(values: Num[], $t: string): Tensor {
+  const real = COMPLEX_REAL[$t];
+  const nums = values.map(decodeNum) as number[];
+  if (real === undefined) return torch.tensor(nums, { dtype: dtypeOf($t) });
+  return torch.view_as_complex(torch.tensor(nums, { dtype: dtypeOf(real) }).reshape([-1, 2]));
+}
+
 function buildTensorOnce(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): Tensor {
   const dtype = dtypeOf(s.$t);
   if (device === 'meta') {
@@ -161,12 +172,11 @@ function buildTensorOnce(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases
   }
   if (s.storage !== undefined) {
     const shared = s.$storage === undefined ? undefined : aliases.bases.get(s.$storage);
-    const base = shared ?? torch.tensor(s.storage.map(decodeNum) as number[], { dtype });
+    const base = shared ?? valuesTensor(s.storage, s.$t);
     if (s.$storage !== undefined) aliases.bases.set(s.$storage, base);
     return base.as_strided(s.shape, s.strides as number[], s.offset ?? 0).detach();
   }
-  const values = (s.values ?? []).map(decodeNum) as number[];
-  return torch.tensor(values, { dtype }).reshape(s.shape);
+  return valuesTensor(s.values ?? [], s.$t).reshape(s.shape);
 }
 
 function contiguousStrides(shape: readonly number[]): number[] {
@@ -303,13 +313,19 @@ function invoke(op: OpEntry, c: Call): unknown {
 
 // ---- comparing --------------------------------------------------------------------------------------------
 
-const TOL: Record<string, [number, number]> = { float32: [1.3e-6, 1e-5], float64: [1e-7, 1e-7] };
+const TOL: Record<string, [number, number]> = {
+  float32: [1.3e-6, 1e-5],
+  float64: [1e-7, 1e-7],
+  complex64: [1.3e-6, 1e-5],
+  complex128: [1e-7, 1e-7],
+};
 
 function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0] as string;
 }
 
-function flat(t: Tensor): (number | boolean)[] {
+function flat(t0: Tensor): (number | boolean)[] {
+  const t = t0.isComplex() ? torch.view_as_real(t0.detach()) : t0;
   const l = t.detach().tolist() as unknown;
   return Array.isArray(l) ? (l.flat(Number.POSITIVE_INFINITY) as (number | boolean)[]) : [l as number];
 }
@@ -401,6 +417,16 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   let c: Call;
   let outs: Tensor[];
   let leaves: Tensor[];
+  if (s.grad_outputs === undefined && !Array.isArray(want)) {
+    // PyTorch's forward with requires_grad inputs raised (or its outputs): the same error from the whole call
+    const p = compareThrow(() => {
+      const cc = buildCall(s, 'cpu');
+      const ls = (s.grad_inputs ?? []).map((q) => (at(cc, q) as Tensor).requiresGrad_());
+      const os = resultTensors(invoke(op, cc)).filter((o) => o.requiresGrad);
+      return torch.autograd.grad(os, ls, { allowUnused: true });
+    }, want);
+    return { grads: p, gradFn: p };
+  }
   try {
     c = buildCall(s, 'cpu');
     leaves = (s.grad_inputs ?? []).map((p) => (at(c, p) as Tensor).requiresGrad_());
@@ -417,9 +443,7 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   const gradFn = gotName === (s.grad_fn ?? null) ? '' : `grad_fn ${String(gotName)}, expected ${String(s.grad_fn)}`;
   let cots: Tensor[];
   try {
-    cots = outs.map((o, i) =>
-      torch.tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.scalarType }).reshape([...o.sizes]),
-    );
+    cots = outs.map((o, i) => valuesTensor(s.cotangents?.[i] ?? [], dtypeName(o.scalarType)).reshape([...o.sizes]));
   } catch (e) {
     return { grads: `cotangent for the output: ${firstLine(e)}`, gradFn };
   }

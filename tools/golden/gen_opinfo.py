@@ -79,6 +79,11 @@ ERRORS = 8
 MAX_NUMEL = 1000
 FILE_BYTES = 280_000
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
+# complex tensors are encoded (as interleaved [re, im] values) for these families only, and their entries are
+# also sampled in these dtypes: the other fixtures stay as they were
+COMPLEX_FAMILIES = ["fft"]
+COMPLEX_DTYPES = [torch.complex64, torch.complex128]
+_COMPLEX = False
 # results that are random or uninitialised memory: dtype/shape/strides only
 NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided", "rand_like", "randint", "randint_like", "randn", "randn_like"]
 
@@ -155,6 +160,9 @@ def num(v, dtype):
 
 
 def flat_values(t):
+    if t.dtype.is_complex and _COMPLEX and not t.is_conj():
+        real = torch.view_as_real(t.detach())
+        return [num(v, real.dtype) for v in real.reshape(-1).tolist()]
     if t.dtype.is_complex or t.dtype in (torch.float16, torch.bfloat16) or t.is_quantized:
         raise Unserializable(f"dtype {t.dtype}")
     return [num(v, t.dtype) for v in t.detach().reshape(-1).tolist()]
@@ -225,6 +233,8 @@ def enc_tensor_plain(t, values=True, storage=True):
         raise Unserializable("layout")
     if t.numel() > MAX_NUMEL:
         raise TooLarge()
+    if _COMPLEX and t.is_conj():
+        t = t.resolve_conj()
     if t.is_conj() or t.is_neg():
         raise Unserializable("conj/neg bit")
     out = {"$t": dname(t.dtype), "shape": list(t.shape)}
@@ -396,7 +406,8 @@ def record_grads(op, gs, seed):
             return {}
         out["grad_fn"] = outs[0].grad_fn.name() if outs[0].grad_fn is not None else None
         g = torch.Generator().manual_seed(seed)
-        cots = [torch.randn(o.shape, generator=g, dtype=o.dtype).round(decimals=2) for o in outs]
+        cots = [complex_cotangent(o, g) if _COMPLEX and o.dtype.is_complex else
+                torch.randn(o.shape, generator=g, dtype=o.dtype).round(decimals=2) for o in outs]
         out["cotangents"] = [flat_values(c) for c in cots]
         out["grad_outputs"] = [i for i, t in enumerate(result_tensors(r)) if t.requires_grad]
         grads = torch.autograd.grad(outs, [t for _, t in leaves], cots, allow_unused=True)
@@ -406,6 +417,13 @@ def record_grads(op, gs, seed):
     except Exception as e:  # noqa: BLE001
         out["grads"] = {"error": err_text(e), "type": type(e).__name__}
     return out
+
+
+def complex_cotangent(o, g):
+    """A complex output's cotangent (round() has no complex kernel): its real and imaginary parts drawn as randn
+    of shape [..., 2] and rounded."""
+    real = torch.randn(list(o.shape) + [2], generator=g, dtype=o.real.dtype).round(decimals=2)
+    return torch.view_as_complex(real)
 
 
 def first(gen, n, skip=0):
@@ -557,6 +575,7 @@ def main():
     torch.utils.deterministic.fill_uninitialized_memory = True
     families = {}
     counts = {"too_large": 0, "unserializable": 0}
+    global _COMPLEX
     for op in op_db:
         base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
         if not swept(op, names, exposed):
@@ -565,11 +584,13 @@ def main():
         supported = op.supported_dtypes("cpu")
         entry = {"name": op.name, "variant": op.variant_test_name, "key": key, "call": base,
                  "supports_autograd": bool(op.supports_autograd), "dtypes": {}}
-        for dtype in DTYPES:
+        _COMPLEX = family(op) in COMPLEX_FAMILIES
+        for dtype in DTYPES + (COMPLEX_DTYPES if _COMPLEX else []):
             if dtype not in supported:
                 continue
             entry["dtypes"][dname(dtype)] = gen_samples(op, dtype, key, counts)
         entry["errors"] = gen_errors(op, key, counts)
+        _COMPLEX = False
         families.setdefault(family(op), []).append(entry)
         print(f"{key}: " + ", ".join(f"{d} {len(v)}" for d, v in entry["dtypes"].items()) + f", errors {len(entry['errors'])}",
               file=sys.stderr)
