@@ -9,7 +9,7 @@ import type { Tensor } from '../../src/api/index.js';
 
 const f64 = { dtype: torch.float64 };
 const signal = (n: number, phase = 0.3): number[] => Array.from({ length: n }, (_, i) => Math.sin(1.7 * i + phase) + ((i * 7) % 5) * 0.1);
-const values = (t: Tensor): number[] => [torch.view_as_real(t).tolist()].flat(Number.POSITIVE_INFINITY) as number[];
+const values = (t: Tensor): number[] => ([torch.view_as_real(t).tolist()] as unknown[]).flat(Number.POSITIVE_INFINITY) as number[];
 const maxAbsDiff = (a: readonly number[], b: readonly number[]): number => {
   expect(a.length).toBe(b.length);
   return a.reduce((m, x, i) => Math.max(m, Math.abs(x - (b[i] as number))), 0);
