@@ -125,19 +125,30 @@ export class OperatorEntry {
   }
   /** Kernels per dispatch key (runtime or alias), newest first. Never Undefined (catch-alls live at CIA). */
   readonly kernels = new Map<DispatchKey, AnnotatedKernel[]>();
-  extractor: DispatchKeyExtractor = DispatchKeyExtractor.empty();
+  /** Which arguments contribute dispatch keys, and the fallthrough masks (a deferred schema is parsed first). */
+  get extractor(): DispatchKeyExtractor {
+    if (this.deferred !== null) this.deferred.resolve();
+    return this.keyExtractor;
+  }
+  set extractor(e: DispatchKeyExtractor) {
+    this.keyExtractor = e;
+  }
+  private keyExtractor: DispatchKeyExtractor = DispatchKeyExtractor.empty();
 
   /**
    * The live table: per slot, what calls read. Mutated in place so call closures can hold the arrays; made on
    * first read (a deferred operator has none until its schema is parsed: Note [Deferred schemas]).
    */
   get unboxedTable(): UnboxedKernel[] {
+    if (this.deferred !== null) this.deferred.resolve();
     return (this.tables ??= this.newTables()).unboxed;
   }
   get boxedTable(): BoxedKernel[] {
+    if (this.deferred !== null) this.deferred.resolve();
     return (this.tables ??= this.newTables()).boxed;
   }
   get computed(): (ComputedEntry | null)[] {
+    if (this.deferred !== null) this.deferred.resolve();
     return (this.tables ??= this.newTables()).computed;
   }
   private tables: { unboxed: UnboxedKernel[]; boxed: BoxedKernel[]; computed: (ComputedEntry | null)[] } | null = null;
@@ -257,7 +268,8 @@ export class OperatorEntry {
 
   /** Recomputes every slot and the fallthrough masks. See Note [Always-fresh dispatch tables]. */
   updateDispatchTableFull(fallbacks: readonly (AnnotatedKernel | null)[]): void {
-    this.extractor.resetMasks();
+    const ex = this.keyExtractor;
+    ex.resetMasks();
     const t = (this.tables ??= this.newTables());
     for (const k of TABLE_KEYS) {
       const entry = this.computeDispatchTableEntry(k, fallbacks);
@@ -265,7 +277,7 @@ export class OperatorEntry {
       t.computed[idx] = entry;
       t.unboxed[idx] = entry === null ? this.missingUnboxed : this.unboxedOf(entry.kernel.kernel);
       t.boxed[idx] = entry === null ? this.missingBoxed : this.boxedOf(entry.kernel.kernel);
-      this.extractor.setOperatorHasFallthroughForKey(k, entry?.kernel.kernel.isFallthrough ?? false);
+      ex.setOperatorHasFallthroughForKey(k, entry?.kernel.kernel.isFallthrough ?? false);
     }
   }
 
