@@ -6,9 +6,11 @@
 // torch.load), report the loss after each warm-up step, then run alternated rounds; the ratio is aten-ts ÷ PyTorch
 // on the same thread count, the median of the rounds' ratios. Start-up is fresh processes (bench/compare/startup.ts).
 //
-// Run: npm run bench:jobs [-- --only lenet,micro] [--quick] [--rounds N] [--write] [--python PATH]
+// Run: npm run bench:jobs [-- --only lenet,micro] [--quick] [--rounds N] [--profile] [--write] [--python PATH]
 //   --python  default: $ATEN_TS_TORCH_PYTHON, else /work/main/.venv-golden/bin/python, else bench/compare's candidates
 //   --quick   small sizes and one round: a smoke run of about a minute
+//   --profile after the timed rounds, each side runs PROFILE_STEPS steps of each job under its torch.profiler, and
+//             the report adds a table per job and thread count: the operators' self time per step on both sides
 //   --write   put the table into bench/RESULTS.md under "## Jobs (npm run bench:jobs)"
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,8 @@ import {
   FULL_JOB_SIZES,
   JOBS,
   type JobId,
+  PROFILE_STEPS,
+  type ProfileFigures,
   QUICK_JOB_SIZES,
   ROWS,
   RUN_STEPS,
@@ -30,7 +34,7 @@ import {
   type Request,
   type RunFigures,
 } from './jobs/protocol.js';
-import { type RowResult, TABLE_HEAD, placeSection, tableRow } from './jobs/report.js';
+import { type RowResult, TABLE_HEAD, placeSection, profileTable, tableRow } from './jobs/report.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -40,6 +44,7 @@ const option = (name: string): string | undefined => {
 };
 const quick = argv.includes('--quick');
 const write = argv.includes('--write');
+const profiling = argv.includes('--profile');
 const only = option('--only')
   ?.split(',')
   .map((s) => s.trim());
@@ -65,6 +70,8 @@ const resultFor = (id: string, threads: number): RowResult => {
   return r;
 };
 const notes: string[] = [];
+/** `--profile`: each job's tables, in job order. */
+const profiles: string[] = [];
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -150,6 +157,26 @@ async function runJob(job: Exclude<JobId, 'startup'>): Promise<void> {
       }
       log(`${job}: round ${round + 1}/${rounds} done`);
     }
+    const profileSteps = PROFILE_STEPS[job];
+    if (profiling && profileSteps !== undefined) {
+      const steps = quick ? Math.min(profileSteps, 3) : profileSteps;
+      const got = new Map<string, ProfileFigures>();
+      for (const w of workers) {
+        if (w.failed !== undefined) continue;
+        await sleep(200);
+        try {
+          const reply = await ask(w, { op: 'profile', job, steps });
+          if (!('profile' in reply)) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
+          got.set(`${w.side}${w.threads}`, reply.profile);
+        } catch (e) {
+          notes.push(`- ${job}, ${w.side === 'aten' ? 'aten-ts' : 'PyTorch'} ${w.threads} thr: no profile (${message(e)})`);
+        }
+      }
+      const label = rows[0]?.label ?? job;
+      for (const t of THREADS)
+        profiles.push(profileTable(`${label}, ${t} thread${t > 1 ? 's' : ''}, ${steps} steps`, got.get(`aten${t}`), got.get(`torch${t}`)));
+      log(`${job}: profiled`);
+    }
     for (const w of workers) {
       if (w.failed === undefined) continue;
       for (const row of rows) {
@@ -220,6 +247,16 @@ const body = [
   'aten-ts and PyTorch times are medians over the rounds (LeNet: images/s of the best warm epoch); ratio = aten-ts ÷ PyTorch time on the same thread count (median of the rounds’ ratios); the losses are after the first and the last warm-up step, on the same weights and data (PyTorch writes them with torch.save, aten-ts reads them with torch.load); GCs and minor page faults per step (per call in the micro rows) are aten-ts’s, over the timed runs. The transformers run with dropout=0.0 on both sides: with PyTorch’s default 0.1 the losses part from the first step (2.3975 against 2.3787: aten-ts’s empty_like does not keep the strides of MultiheadAttention’s transposed output, so dropout’s mask is drawn in another order; bench/jobs/protocol.ts), and the two sides would not be doing the same work.',
   '',
   ...notes,
+  ...(profiles.length === 0
+    ? []
+    : [
+        '',
+        '### Where each step’s time goes (`--profile`)',
+        '',
+        'Self CPU time per step of each operator under each side’s torch.profiler (operator events; the profiler adds a per-call cost on both sides, so the step is slower than in the table above), after the timed rounds, in the same worker processes. Ratio = aten-ts ÷ PyTorch; share = of aten-ts’s operators’ self time.',
+        '',
+        profiles.join('\n\n'),
+      ]),
 ];
 const section = body.join('\n');
 console.log(`\n## Jobs (npm run bench:jobs)\n\n${section}`);

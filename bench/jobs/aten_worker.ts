@@ -12,7 +12,7 @@ import { median } from '../compare/report.js';
 import { type Body, calibrate, timeIters } from '../compare/worker_host.js';
 import { reclaims, warmLinearMemory } from '../mlp_workload.js';
 import { CausalLM, EncoderClassifier, ResNet18, apply, lmLoss, mlp } from './models.js';
-import { type JobSizes, MICRO_OPS, PREFIX, type Reply, type Request, type RunFigures } from './protocol.js';
+import { type JobSizes, MICRO_OPS, PREFIX, type ProfileFigures, type Reply, type Request, type RunFigures } from './protocol.js';
 
 const F = nn.functional;
 
@@ -42,6 +42,23 @@ interface Job {
   losses: number[];
   note?: string;
   run(steps: number, budgetMs: number): Promise<Record<string, RunFigures>>;
+  /** `steps` steps under torch.profiler (`--profile`); absent for jobs without a step (micro). */
+  profile?(steps: number): ProfileFigures;
+}
+
+/** torch.profiler around `body` (which runs `steps` steps and returns its wall ms): operator self time per step. */
+function profiled(steps: number, body: (start: () => void, stop: () => void) => number): ProfileFigures {
+  const prof = new torch.profiler.profile();
+  const ms = body(
+    () => prof.start(),
+    () => prof.stop(),
+  );
+  const ops: ProfileFigures['ops'] = {};
+  for (const row of prof.key_averages()) {
+    if (row.is_user_annotation) continue;
+    ops[row.key] = { self_ms: row.self_cpu_time_total / 1000 / steps, calls: row.count / steps };
+  }
+  return { steps, step_ms: ms / steps, ops };
 }
 
 /** A job of identical steps (each returns its loss): warm-up steps at setup, then timed runs of them. */
@@ -67,6 +84,16 @@ function stepJob(id: string, step: () => number, warmup: number, note?: string):
         return ms;
       });
       return { [id]: { ms: median(times)!, steps: times.length, gc, faults } };
+    },
+    profile(steps) {
+      return profiled(steps, (start, stop) => {
+        start();
+        const t = performance.now();
+        for (let i = 0; i < steps; i++) step();
+        const ms = performance.now() - t;
+        stop();
+        return ms;
+      });
     },
   };
 }
@@ -123,6 +150,28 @@ async function build(job: Request & { op: 'setup' }): Promise<Job> {
           const images = s.lenet.max_steps === null ? r.trainSize : done * s.lenet.batch;
           // gc and faults over steps 2..done, so `steps` is done - 1 for the per-step figures; ms is the whole epoch's.
           return { lenet: { ms: ((t1 - t0) * done) / (done - 1), steps: done - 1, images, gc, faults: f1 - f0 } };
+        },
+        profile(steps) {
+          // Steps 2..steps + 1 of a fresh epoch: the profiler starts at the end of step 1, as the timed runs do.
+          return profiled(steps, (start, stop) => {
+            let t0 = 0;
+            let ms = 0;
+            train({
+              epochs: 1,
+              batch_size: s.lenet.batch,
+              max_steps: steps + 1,
+              onStep: (_e, step) => {
+                if (step === 0) {
+                  start();
+                  t0 = performance.now();
+                } else if (step === steps) {
+                  ms = performance.now() - t0;
+                  stop();
+                }
+              },
+            });
+            return ms;
+          });
         },
       };
     }
@@ -222,7 +271,10 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   const req = JSON.parse(line) as Request;
   try {
     if (req.op === 'exit') break;
-    if (req.op === 'setup') {
+    if (req.op === 'profile') {
+      if (current?.profile === undefined) throw new Error(`no profile for job ${req.job}`);
+      send({ profile: current.profile(req.steps) });
+    } else if (req.op === 'setup') {
       current = await build(req);
       send({ setup: { losses: current.losses, ...(current.note === undefined ? {} : { note: current.note }) } });
     } else {

@@ -121,7 +121,21 @@ export const MICRO_OPS = ['mul', 'softmax', 'exp', 'add1'] as const;
 export type Request =
   | { op: 'setup'; job: JobId; sizes: JobSizes; save: string | null; load: string | null }
   | { op: 'run'; job: JobId; steps: number; budget_ms: number }
+  | { op: 'profile'; job: JobId; steps: number }
   | { op: 'exit' };
+
+/** Steps each side runs under its profiler with `--profile` (LeNet: steps of the epoch after the first). */
+export const PROFILE_STEPS: Partial<Record<JobId, number>> = { lenet: 60, encoder: 10, decoder: 5, mlp: 200, mlp_wide: 60, resnet18: 3 };
+
+/**
+ * One side's profile of a job: the operators' self CPU time per step under its profiler (torch.profiler on both
+ * sides, operator events only, keyed by name as `aten::mm`) and the step's own time while profiled.
+ */
+export interface ProfileFigures {
+  steps: number;
+  step_ms: number;
+  ops: Record<string, { self_ms: number; calls: number }>;
+}
 
 /** One row's figures from one run: median ms per step (or per call), and per-run counts (aten-ts only). */
 export interface RunFigures {
@@ -137,4 +151,5 @@ export type Reply =
   | { ready: true; info: Record<string, string> }
   | { setup: { losses: number[]; note?: string } }
   | { run: Record<string, RunFigures> }
+  | { profile: ProfileFigures }
   | { error: string };

@@ -3,7 +3,7 @@
 // (test/bench/jobs.test.ts covers it).
 
 import { median, replaceSection, sameRoundRatio, sig3 } from '../compare/report.js';
-import type { RowSpec, RunFigures } from './protocol.js';
+import type { ProfileFigures, RowSpec, RunFigures } from './protocol.js';
 
 /** One row on one thread count: each side's figures per round (undefined: no sample that round), the warm-up losses. */
 export interface RowResult {
@@ -122,4 +122,52 @@ export function placeSection(doc: string, heading: string, body: string): string
   const first = lines.findIndex((l) => /^## /.test(l));
   if (first < 0) return replaceSection(doc, heading, body);
   return [...lines.slice(0, first), heading, '', body.trim(), '', ...lines.slice(first)].join('\n');
+}
+
+/**
+ * `--profile`: one job on one thread count, operator by operator (self CPU time per step under each side's
+ * torch.profiler): the `limit` operators that take aten-ts the most, then the rest summed, then the step.
+ */
+export function profileTable(label: string, aten: ProfileFigures | undefined, torch: ProfileFigures | undefined, limit = 10): string {
+  const a = aten?.ops ?? {};
+  const t = torch?.ops ?? {};
+  const selfTotal = (ops: ProfileFigures['ops']): number => Object.values(ops).reduce((s, o) => s + o.self_ms, 0);
+  const [aTotal, tTotal] = [selfTotal(a), selfTotal(t)];
+  const keys = Object.keys(a).sort((x, y) => (a[y]?.self_ms ?? 0) - (a[x]?.self_ms ?? 0));
+  const top = keys.slice(0, limit);
+  // Operators PyTorch spends much time in that aten-ts does not call (a fused operator on one side only).
+  const torchOnly = Object.keys(t)
+    .filter((k) => a[k] === undefined && (t[k]?.self_ms ?? 0) >= 0.05 * tTotal)
+    .sort((x, y) => (t[y]?.self_ms ?? 0) - (t[x]?.self_ms ?? 0));
+  const f = (ms: number | undefined): string => (ms === undefined ? '—' : sig3(ms));
+  const calls = (c: number | undefined): string => (c === undefined ? '—' : sig3(c));
+  const ratioOf = (x: number | undefined, y: number | undefined): string =>
+    x === undefined || y === undefined || y === 0 ? '—' : `${sig3(x / y)}×`;
+  const share = (ms: number): string => (aTotal === 0 ? '—' : `${Math.round((100 * ms) / aTotal)}%`);
+  const row = (
+    name: string,
+    x: { self_ms: number; calls: number } | undefined,
+    y: { self_ms: number; calls: number } | undefined,
+  ): string =>
+    `| ${name} | ${f(x?.self_ms)} | ${calls(x?.calls)} | ${f(y?.self_ms)} | ${calls(y?.calls)} | ${ratioOf(x?.self_ms, y?.self_ms)} | ${x === undefined ? '—' : share(x.self_ms)} |`;
+  const rest = (ops: ProfileFigures['ops'], skip: Set<string>): { self_ms: number; calls: number } => {
+    let [ms, n] = [0, 0];
+    for (const [k, o] of Object.entries(ops)) if (!skip.has(k)) [ms, n] = [ms + o.self_ms, n + o.calls];
+    return { self_ms: ms, calls: n };
+  };
+  const shown = new Set([...top, ...torchOnly]);
+  return [
+    `**${label}** (ms per step; aten-ts ${f(aten?.step_ms)} ms and PyTorch ${f(torch?.step_ms)} ms a step while profiled)`,
+    '',
+    '| operator | aten-ts ms | calls | PyTorch ms | calls | ratio | share of aten-ts |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...top.map((k) => row(`\`${k}\``, a[k], t[k])),
+    ...torchOnly.map((k) => row(`\`${k}\` (PyTorch only)`, undefined, t[k])),
+    row('all other operators', rest(a, shown), rest(t, shown)),
+    row(
+      'all operators (self time)',
+      { self_ms: aTotal, calls: rest(a, new Set()).calls },
+      { self_ms: tTotal, calls: rest(t, new Set()).calls },
+    ),
+  ].join('\n');
 }

@@ -127,11 +127,34 @@ def train_step(model, opt, loss_fn):
     return step
 
 
+def profiled(steps, body):
+    """torch.profiler around body(start, stop), which runs `steps` steps and returns their wall ms: the operators'
+    self CPU time per step (as aten_worker.ts's `profiled`)."""
+    prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU])
+    ms = body(prof.start, prof.stop)
+    ops = {e.key: {'self_ms': e.self_cpu_time_total / 1e3 / steps, 'calls': e.count / steps}
+           for e in prof.key_averages() if not e.is_user_annotation}
+    return {'steps': steps, 'step_ms': ms / steps, 'ops': ops}
+
+
+def timed_steps(step, steps, start, stop):
+    start()
+    t = time.perf_counter()
+    for _ in range(steps):
+        step()
+    ms = (time.perf_counter() - t) * 1e3
+    stop()
+    return ms
+
+
 class StepJob:
     def __init__(self, rid, step, warmup, note=None):
         self.rid, self.step, self.note = rid, step, note
         torch.manual_seed(1)  # what dropout draws, from here on as in aten_worker.ts (after the weights and data)
         self.losses = [step() for _ in range(warmup)]
+
+    def profile(self, steps):
+        return profiled(steps, lambda start, stop: timed_steps(self.step, steps, start, stop))
 
     def run(self, steps, budget_ms):
         times = []
@@ -161,7 +184,23 @@ class LeNetJob:
         self.note = None
         self.losses = self.epoch(s['warmup'])[2]
 
-    def epoch(self, max_steps):
+    def profile(self, steps):
+        # steps 2..steps + 1 of a fresh epoch, as aten_worker.ts profiles it
+        def body(start, stop):
+            marks = {}
+
+            def on_step(done):
+                if done == 1:
+                    start()
+                    marks['t0'] = time.perf_counter()
+                elif done == steps + 1:
+                    marks['ms'] = (time.perf_counter() - marks['t0']) * 1e3
+                    stop()
+            self.epoch(steps + 1, on_step)
+            return marks['ms']
+        return profiled(steps, body)
+
+    def epoch(self, max_steps, on_step=None):
         torch.manual_seed(0)
         model = self.LeNet()
         opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
@@ -177,6 +216,8 @@ class LeNetJob:
             if done == 0:
                 t0 = t1
             done += 1
+            if on_step is not None:
+                on_step(done)
             if max_steps is not None and done >= max_steps:
                 break
         return t0, t1, losses
@@ -277,6 +318,10 @@ def serve(threads):
                 send({'setup': reply})
             elif req['op'] == 'run':
                 send({'run': job.run(int(req['steps']), float(req['budget_ms']))})
+            elif req['op'] == 'profile':
+                if not hasattr(job, 'profile'):
+                    raise ValueError('no profile for job ' + str(req['job']))
+                send({'profile': job.profile(int(req['steps']))})
             else:
                 send({'error': 'unknown op ' + str(req['op'])})
         except Exception as e:  # noqa: BLE001 - reported to the coordinator, not raised

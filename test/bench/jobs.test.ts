@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/node.js';
 import { CausalLM, EncoderClassifier, ResNet18, apply, lmLoss, mlp, squareSubsequentMask } from '../../bench/jobs/models.js';
 import { QUICK_JOB_SIZES, ROWS, type RowSpec } from '../../bench/jobs/protocol.js';
-import { formatFigure, formatLosses, perStep, placeSection, ratio, tableRow, verdict } from '../../bench/jobs/report.js';
+import { formatFigure, formatLosses, perStep, placeSection, profileTable, ratio, tableRow, verdict } from '../../bench/jobs/report.js';
 
 const row = (id: string): RowSpec => ROWS.find((r) => r.id === id)!;
 
@@ -108,6 +108,27 @@ describe('bench/jobs report', () => {
     expect(line).toBe(
       '| MLP 784-128-10, batch 64, SGD: step | 2 | 1.20 ms | 1.00 ms | 1.20× | ≤ 1.2× ✓ | 2.3000 → 2.2000 | 2.3000 → 2.2000 | 0 | 0.0500 |',
     );
+  });
+
+  it('--profile: operators by aten-ts self time, ratio and share, PyTorch-only operators, the rest and the total', () => {
+    const aten = {
+      steps: 4,
+      step_ms: 10,
+      ops: { 'aten::mm': { self_ms: 6, calls: 3 }, 'aten::add_': { self_ms: 3, calls: 4 }, 'aten::t': { self_ms: 1, calls: 9 } },
+    };
+    const torchSide = {
+      steps: 4,
+      step_ms: 5,
+      ops: { 'aten::mm': { self_ms: 3, calls: 3 }, 'aten::add_': { self_ms: 1, calls: 4 }, 'aten::fused': { self_ms: 1, calls: 1 } },
+    };
+    const lines = profileTable('job, 1 thread', aten, torchSide, 2).split('\n');
+    expect(lines[0]).toContain('aten-ts 10.0 ms and PyTorch 5.00 ms a step');
+    expect(lines[4]).toBe('| `aten::mm` | 6.00 | 3.00 | 3.00 | 3.00 | 2.00× | 60% |');
+    expect(lines[5]).toBe('| `aten::add_` | 3.00 | 4.00 | 1.00 | 4.00 | 3.00× | 30% |');
+    expect(lines[6]).toBe('| `aten::fused` (PyTorch only) | — | — | 1.00 | 1.00 | — | — |');
+    expect(lines[7]).toBe('| all other operators | 1.00 | 9.00 | 0 | 0 | — | 10% |');
+    expect(lines[8]).toBe('| all operators (self time) | 10.0 | 16.0 | 5.00 | 8.00 | 2.00× | 100% |');
+    expect(profileTable('no PyTorch', aten, undefined, 1).split('\n')[4]).toBe('| `aten::mm` | 6.00 | 3.00 | — | — | — | 60% |');
   });
 
   it('the section replaces its old text, or goes after the intro', () => {
