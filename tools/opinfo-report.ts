@@ -61,7 +61,67 @@ function pct(pass: number, total: number): string {
   return total === 0 ? '–' : `${((100 * pass) / total).toFixed(1)}% (${pass}/${total})`;
 }
 
-function report(rows: Row[], pathDependent: number, skipped: Record<string, number>): string {
+/** One op_db entry as gen_opinfo.py lists it in index.json: swept, or why not. */
+interface OpDbEntry {
+  key: string;
+  family: string;
+  swept: boolean;
+  reason?: string;
+}
+
+/** An op_db entry's namespace, as the coverage table groups them (`nn.functional.X` -> `nn.functional`). */
+function namespaceOf(key: string): string {
+  for (const ns of ['nn.functional', 'linalg', 'special', 'fft', 'masked', 'signal.windows', 'sparse', 'torch']) {
+    if (key.startsWith(`${ns}.`)) return ns;
+  }
+  return 'torch (core)';
+}
+
+/**
+ * The coverage table: every op_db entry counted, passing when it is swept, has outcomes, and none of them fails
+ * on any path (known failures or path-dependent ones); the rest listed by reason.
+ */
+function coverage(entries: OpDbEntry[], rows: Row[], failing: Set<string>): string[] {
+  const replayed = new Set(rows.map((r) => r.op));
+  const status = (e: OpDbEntry): string =>
+    !e.swept
+      ? (e.reason ?? 'not yet in aten-ts')
+      : !replayed.has(e.key)
+        ? 'swept, but no sample replayable here'
+        : failing.has(e.key)
+          ? 'fails'
+          : 'passes';
+  const passes = (e: OpDbEntry): boolean => status(e) === 'passes';
+  const spaces = [...new Set(entries.map((e) => namespaceOf(e.key)))].sort();
+  const byReason = new Map<string, string[]>();
+  for (const e of entries) {
+    const st = status(e);
+    if (st !== 'passes') byReason.set(st, [...(byReason.get(st) ?? []), `\`${e.key}\``]);
+  }
+  const reasons = [...byReason.keys()].sort((a, b) => (byReason.get(b)?.length ?? 0) - (byReason.get(a)?.length ?? 0));
+  const count = (sel: OpDbEntry[]): string => `${sel.filter(passes).length} / ${sel.length}`;
+  return [
+    '### op_db coverage',
+    '',
+    `Every entry of op_db (${entries.length}, variants counted apart) counts: an entry passes when it is swept and`,
+    'none of its outcomes fails on any kernel path. Passing on every path:',
+    `**${entries.filter(passes).length} / ${entries.length}**.`,
+    '',
+    '| namespace | passing / entries | swept |',
+    '|---|---|---|',
+    ...spaces.map((ns) => {
+      const sel = entries.filter((e) => namespaceOf(e.key) === ns);
+      return `| ${ns} | ${count(sel)} | ${sel.filter((e) => e.swept).length} |`;
+    }),
+    '',
+    'The rest, by reason (`fails`: an outcome is in test/opinfo/known_failures.json):',
+    '',
+    ...reasons.map((r) => `- ${r} (${byReason.get(r)?.length ?? 0}): ${(byReason.get(r) ?? []).join(', ')}`),
+    '',
+  ];
+}
+
+function report(rows: Row[], pathDependent: number, skipped: Record<string, number>, entries: OpDbEntry[], failing: Set<string>): string {
   const count = (filter: (r: Row) => boolean): [number, number] => {
     const sel = rows.filter(filter);
     return [sel.filter((r) => r.problem === '').length, sel.length];
@@ -80,7 +140,10 @@ function report(rows: Row[], pathDependent: number, skipped: Record<string, numb
     'raises), meta (dtype/shape/strides on Meta tensors, or the error), grads (float64 first-order gradients),',
     `grad_fn (name), errors (\`error_inputs\` texts). Skipped while generating: ${skipped['too_large'] ?? 0} samples with a tensor over`,
     `1,000 elements, ${skipped['unserializable'] ?? 0} with an argument without a JSON form. ${pathDependent} outcomes differ between kernel paths`,
-    '(the stress path replays the first sample of each op). Rates of the wasm path:',
+    '(the stress path replays the first sample of each op).',
+    '',
+    ...coverage(entries, rows, failing),
+    '### Pass rates by area (wasm path)',
     '',
     '| area | pass rate |',
     '|---|---|',
@@ -128,10 +191,16 @@ async function main(): Promise<void> {
   // in prettier's layout, so that `npm run format:check` passes on the written file
   const knownUrl = new URL('test/opinfo/known_failures.json', ROOT);
   writeFileSync(knownUrl, await format(JSON.stringify(known), { ...(await resolveConfig(fileURLToPath(knownUrl))), parser: 'json' }));
-  const index = JSON.parse(readFileSync(new URL('test/golden/opinfo/index.json', ROOT), 'utf8')) as { skipped: Record<string, number> };
+  const index = JSON.parse(readFileSync(new URL('test/golden/opinfo/index.json', ROOT), 'utf8')) as {
+    skipped: Record<string, number>;
+    op_db: OpDbEntry[];
+  };
+  const failing = new Set(
+    [...Object.values(failures), ...Object.values(pathDependent)].flatMap((m) => Object.keys(m).map((k) => k.split('|')[0] ?? '')),
+  );
   const featuresUrl = new URL('FEATURES.md', ROOT);
   const features = readFileSync(featuresUrl, 'utf8');
-  const section = report(base, nPath, index.skipped);
+  const section = report(base, nPath, index.skipped, index.op_db, failing);
   const b = features.indexOf(BEGIN);
   const e = features.indexOf(END);
   const next = b >= 0 && e > b ? features.slice(0, b) + section + features.slice(e + END.length) : `${features.trimEnd()}\n\n${section}\n`;

@@ -523,6 +523,31 @@ def gen_errors(op, key, counts):
     return out
 
 
+# op_db entries outside aten-ts's scope, each with its reason (the coverage table of FEATURES.md lists them):
+# (prefix of the entry's key, reason); an entry matching none that the sweep does not reach is "not yet".
+OUT_OF_SCOPE = [
+    ("jiterator_", "CUDA's jiterator (runtime-compiled CUDA kernels): no CPU operator"),
+    ("torch._scaled_mm", "fp8 scaled matmul (Triton / CUDA fp8 GEMM): no CPU float8 path"),
+    ("torch.ops.aten._flash_attention_forward", "CUDA-only attention backend (the CPU flash operator is swept)"),
+    ("torch.ops.aten._efficient_attention_forward", "CUDA-only attention backend (memory-efficient attention)"),
+    ("sparse.", "sparse layouts (aten-ts has strided tensors only)"),
+    ("to_sparse", "sparse layouts (aten-ts has strided tensors only)"),
+]
+
+
+def out_of_scope(key):
+    return next((why for prefix, why in OUT_OF_SCOPE if key.startswith(prefix)), None)
+
+
+def op_db_entry(op, is_swept):
+    """One op_db entry for the coverage table: key, family and, when not swept, why."""
+    key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+    entry = {"key": key, "family": family(op), "swept": is_swept}
+    if not is_swept:
+        entry["reason"] = out_of_scope(key) or "not yet in aten-ts"
+    return entry
+
+
 def swept(op, names, exposed):
     """The sweep's rule: an entry is generated when its name (`nn.functional.X` → `X`) is a torch function or
     method of the core namespace, or its name a function of the package's full one (torch.complex,
@@ -575,6 +600,7 @@ def main():
     torch.utils.deterministic.fill_uninitialized_memory = True
     families = {}
     counts = {"too_large": 0, "unserializable": 0}
+    entries = [op_db_entry(op, swept(op, names, exposed)) for op in op_db]
     global _COMPLEX
     for op in op_db:
         base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
@@ -619,7 +645,7 @@ def main():
                 f.write(gzip.compress(data, compresslevel=9, mtime=0))
             files.append(name)
     summary = {"generated_by": "tools/golden/gen_opinfo.py", "torch_version": torch.__version__, "files": files,
-               "skipped": counts}
+               "skipped": counts, "op_db": entries}
     with open(os.path.join(args.out, "index.json"), "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
