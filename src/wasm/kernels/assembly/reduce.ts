@@ -128,24 +128,16 @@
   return r;
 }
 
-/** Max of x[0..n), float32; NaN if any is NaN; -Infinity for n = 0. */
-export function f32_rmax(n: usize, x: usize): f32 {
-  return rextreme<f32>(true, n, x);
+/** Max of x[0..n), NaN if any is NaN; -Infinity for n = 0 (f32_rmax / f64_rmax in the generated index). */
+// @ts-ignore: decorator
+@inline export function rmax<T>(n: usize, x: usize): T {
+  return rextreme<T>(true, n, x);
 }
 
-/** Min of x[0..n), float32; NaN if any is NaN; +Infinity for n = 0. */
-export function f32_rmin(n: usize, x: usize): f32 {
-  return rextreme<f32>(false, n, x);
-}
-
-/** Max of x[0..n), float64; NaN if any is NaN; -Infinity for n = 0. */
-export function f64_rmax(n: usize, x: usize): f64 {
-  return rextreme<f64>(true, n, x);
-}
-
-/** Min of x[0..n), float64; NaN if any is NaN; +Infinity for n = 0. */
-export function f64_rmin(n: usize, x: usize): f64 {
-  return rextreme<f64>(false, n, x);
+/** Min of x[0..n), NaN if any is NaN; +Infinity for n = 0 (f32_rmin / f64_rmin in the generated index). */
+// @ts-ignore: decorator
+@inline export function rmin<T>(n: usize, x: usize): T {
+  return rextreme<T>(false, n, x);
 }
 
 // Note [Column sums]
