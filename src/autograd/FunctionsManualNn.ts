@@ -1,7 +1,6 @@
-// The derivative helpers of the normalization, pooling, padding, upsampling and activation operators of
-// everyday models: the parts of torch/csrc/autograd/FunctionsManual.cpp that
-// derivatives.yaml's native_batch_norm, native_group_norm, ... entries call. Re-exported by FunctionsManual.ts,
-// where the generated autograd code imports every helper from.
+// The derivative helpers of the nn operators (normalization, pooling, padding, upsampling, activations): the
+// parts of torch/csrc/autograd/FunctionsManual.cpp that derivatives.yaml's native_batch_norm, native_group_norm,
+// ... entries call. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { autogradState } from '../c10/AutogradState.js';
 import { aten } from '../generated/Operators.js';

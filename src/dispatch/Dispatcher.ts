@@ -197,6 +197,17 @@ export class Dispatcher {
       }
     }
     const entry = this.findOrCreate(name);
+    entry.defCount++;
+    entry.defAndImplCount++;
+    this.installSchema(entry, schema, debug, aliasAnalysis);
+    return new RegistrationHandle(() => this.removeDef(entry));
+  }
+
+  /**
+   * The tail of every def, `registerDef`'s and a deferred def's resolve (Note [Deferred schemas]): puts `schema`
+   * on `entry`, derives its dispatch-key extractor, rebuilds the handle's call closures and recomputes the table.
+   */
+  private installSchema(entry: OperatorEntry, schema: DispatcherSchema, debug: string, aliasAnalysis: AliasAnalysisKind | null): void {
     entry.schema = {
       schema,
       debug,
@@ -204,21 +215,22 @@ export class Dispatcher {
       isDefaultAliasAnalysis: aliasAnalysis === null,
     };
     entry.extractor = DispatchKeyExtractor.fromTypes(argumentTypesOf(schema));
-    entry.defCount++;
-    entry.defAndImplCount++;
     entry.handle.rebuild();
     this.refresh(entry);
-    return new RegistrationHandle(() => {
-      entry.defCount--;
-      entry.defAndImplCount--;
-      if (entry.defCount === 0) {
-        entry.schema = null;
-        entry.extractor = DispatchKeyExtractor.empty();
-        entry.handle.rebuild();
-      }
-      this.refresh(entry);
-      this.release(entry);
-    });
+  }
+
+  /** Undoes one def of `entry` (parsed or deferred); the last one takes the schema away. */
+  private removeDef(entry: OperatorEntry): void {
+    entry.defCount--;
+    entry.defAndImplCount--;
+    if (entry.defCount === 0) {
+      entry.deferred = null;
+      entry.schema = null;
+      entry.extractor = DispatchKeyExtractor.empty();
+      entry.handle.rebuild();
+    }
+    this.refresh(entry);
+    this.release(entry);
   }
 
   // Note [Deferred schemas]
@@ -245,11 +257,7 @@ export class Dispatcher {
       resolve: () => {
         if (entry.deferred !== deferred) return;
         entry.deferred = null;
-        const schema = parseDispatcherSchema(text);
-        entry.schema = { schema, debug, aliasAnalysis: 'FROM_SCHEMA', isDefaultAliasAnalysis: false };
-        entry.extractor = DispatchKeyExtractor.fromTypes(argumentTypesOf(schema));
-        entry.handle.rebuild();
-        this.refresh(entry);
+        this.installSchema(entry, parseDispatcherSchema(text), debug, 'FROM_SCHEMA');
       },
     };
     // deferred before the handle exists, so that its first closures are the trampolines (no table yet)
@@ -258,18 +266,7 @@ export class Dispatcher {
     this.operators.set(name.toString(), entry);
     entry.defCount++;
     entry.defAndImplCount++;
-    return new RegistrationHandle(() => {
-      entry.defCount--;
-      entry.defAndImplCount--;
-      if (entry.defCount === 0) {
-        entry.deferred = null;
-        entry.schema = null;
-        entry.extractor = DispatchKeyExtractor.empty();
-        entry.handle.rebuild();
-      }
-      this.refresh(entry);
-      this.release(entry);
-    });
+    return new RegistrationHandle(() => this.removeDef(entry));
   }
 
   /**

@@ -387,6 +387,46 @@ describe('options through the one keyword parser', () => {
   });
 });
 
+describe('nn.init and custom_op keyword spellings', () => {
+  it('nn.init takes its arguments positionally or as one options object, PyTorch’s names', () => {
+    const draw = (args: unknown[]): number[] => {
+      const w = torch.empty(4, 3);
+      (nn.init.kaiming_uniform_ as (t: Tensor, ...a: unknown[]) => Tensor)(w, ...args);
+      return w.reshape(-1).tolist() as number[];
+    };
+    const byPosition = draw([0.1, 'fan_out', 'leaky_relu', new torch.Generator().manual_seed(5)]);
+    expect(draw([{ a: 0.1, mode: 'fan_out', nonlinearity: 'leaky_relu', generator: new torch.Generator().manual_seed(5) }])).toEqual(
+      byPosition,
+    );
+    expect(draw([0.1, { mode: 'fan_out', nonlinearity: 'leaky_relu', generator: new torch.Generator().manual_seed(5) }])).toEqual(
+      byPosition,
+    );
+    expect(draw([{ mode: 'fan_in', generator: new torch.Generator().manual_seed(5) }])).not.toEqual(byPosition);
+  });
+
+  it('custom_op takes mutates_args / device_types and their camelCase spellings', () => {
+    const a = torch.library.custom_op('naming::twice_snake', (x: Tensor) => x.mul(2), {
+      mutates_args: [],
+      device_types: 'cpu',
+      schema: '(Tensor x) -> Tensor',
+    });
+    const b = torch.library.custom_op('naming::twice_camel', (x: Tensor) => x.mul(2), {
+      mutatesArgs: [],
+      deviceTypes: 'cpu',
+      schema: '(Tensor x) -> Tensor',
+    } as never);
+    const x = torch.tensor([1, 2]);
+    expect((a(x) as Tensor).tolist()).toEqual([2, 4]);
+    expect((b(x) as Tensor).tolist()).toEqual([2, 4]);
+    expect(() =>
+      torch.library.custom_op('naming::twice_bad', (x: Tensor) => x, { mutates_args: [], schemas: '(Tensor x) -> Tensor' } as never),
+    ).toThrow("custom_op() got an unexpected keyword argument 'schemas'");
+    expect(() => torch.library.custom_op('naming::twice_both', (x: Tensor) => x, { mutates_args: [], mutatesArgs: [] } as never)).toThrow(
+      "custom_op() got multiple values for argument 'mutates_args'",
+    );
+  });
+});
+
 describe('torch.library.register_autograd', () => {
   it("takes PyTorch's setup_context(ctx, inputs, output); on a custom_op by name it warns nothing", () => {
     const warnings: string[] = [];

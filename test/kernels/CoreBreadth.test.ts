@@ -1,4 +1,4 @@
-// What the OpInfo sweep (test/opinfo/) does not reach of issue 30's cheap core entries: the view_copy ops do
+// What the OpInfo sweep (test/opinfo/) does not reach of the shape and factory conveniences: the view_copy ops do
 // not alias their input, conj / conj_physical on complex tensors (the sweep replays real dtypes only; See Note
 // [conj without the conjugate bit]), the conversion methods whose results the fixtures cannot encode
 // (bfloat16, cfloat, cdouble), and broadcast_shapes' mismatch text (torch._refs._broadcast_shapes's).

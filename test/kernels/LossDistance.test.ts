@@ -4,6 +4,6 @@ import { describe } from 'vitest';
 import { loadGolden } from '../golden.js';
 import { opCases, type OpCase } from './opCases.js';
 
-describe('more losses and distances (PyTorch golden)', () => {
+describe('smooth_l1, huber, kl_div, cosine_similarity, pairwise_distance (PyTorch golden)', () => {
   opCases(loadGolden<{ cases: OpCase[] }>('loss_distance.json').cases);
 });

@@ -535,3 +535,26 @@ export function runFixture(fx: Fixture, subset = STRESS_SUBSET): Outcome[] {
   }
   return out;
 }
+
+/**
+ * The result tensors of every value sample of `fx` that PyTorch did not reject, by `<op>|<dtype>|<index>`: the
+ * `values` area's calls without the comparison, for comparing two kernel paths with each other bit for bit
+ * (test/wasm/fallback_goldens.test.ts). A call that throws is left out (its values outcome reports it).
+ */
+export function replayResults(fx: Fixture): Map<string, Tensor[]> {
+  const out = new Map<string, Tensor[]>();
+  for (const op of fx.ops) {
+    for (const dtype of Object.keys(op.dtypes)) {
+      for (const s of op.dtypes[dtype] as Sample[]) {
+        if (isError(s.result)) continue;
+        try {
+          torch.manualSeed(s.seed ?? 0);
+          out.set(`${op.key}|${dtype}|${s.index}`, resultTensors(invoke(op, buildCall(s, 'cpu'))));
+        } catch {
+          // reported by runFixture's values outcome
+        }
+      }
+    }
+  }
+  return out;
+}

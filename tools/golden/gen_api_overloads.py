@@ -192,7 +192,7 @@ case('meta_empty_strided_ok', lambda: torch.empty_strided((2**31, 2**31), (2**31
 case('empty_strided_overflow', lambda: torch.empty_strided((2**31, 2**31), (2**31, 1)))
 case('meta_zeros_overflow', lambda: torch.zeros(2**40, 2**40, device='meta'))
 
-# ---- nn.functional's everyday functions (F.elu ... F.interpolate) -------------------------------------------
+# ---- nn.functional's functions (F.elu ... F.interpolate) ----------------------------------------------------
 ge = torch.tensor([[-1.0, 0.5, 2.0], [3.0, -0.25, 0.0]], requires_grad=True)
 gy = torch.tensor([[0.5, 0.5, 1.0], [1.0, 1.0, -2.0]])
 im = torch.arange(2 * 2 * 3 * 3, dtype=torch.float32).reshape(2, 2, 3, 3)

@@ -1,4 +1,4 @@
-"""Golden fixture for the nn modules of the breadth work on nn.functional (issue 30): activations (Softmin,
+"""Golden fixture for the nn modules over the wider nn.functional: activations (Softmin,
 LogSigmoid, Softsign, Tanhshrink, Threshold, Softshrink, Hardshrink), Dropout2d/3d, AlphaDropout,
 FeatureAlphaDropout, RMSNorm, LocalResponseNorm, PairwiseDistance, CosineSimilarity,
 TripletMarginWithDistanceLoss: each module's repr and parameter names, its forward output and input / parameter

@@ -19,12 +19,18 @@
 //   engines): float32, 4×8 in f32x4s, per k two loads of B, four splats of A, eight multiplies and eight adds;
 //   float64, 4×4 in f64x2s (4 rows × 2 vectors), the same per k with 64-bit splats. Plain SIMD has no fused
 //   multiply-add; products round before they are added (except in the relaxed build, Note [Relaxed gemm]).
-// - Summation order, which the JS twins (src/wasm/reference.ts) follow bit for bit: each KC slice sums its
+// - One source: packA, packB, microKernel, gemmBlock, gemm and gemmBatch are generic over the element type T
+//   (f32 or f64), and f32_gemm / f64_gemm their two instantiations. A tile row is two v128 (NR = 32 /
+//   sizeof<T>()), NC = 2048 / sizeof<T>(), the packed A block MC·KC·sizeof<T>() bytes: constants once T is
+//   fixed, so each instantiation compiles to what a hand-written copy was. The only dtype branches are
+//   `sizeof<T>() == 4` tests: the register transposes of Note [Vector packing] have 4-byte lanes, and the
+//   float64 panels that are not a row-major B pack element by element.
+// - Summation order, which the JS twins (src/wasm/kernels/reference.ts) follow bit for bit: each KC slice sums its
 //   products in k order into a fresh accumulator; the slice's sum times alpha (skipped when alpha is 1) is then
 //   stored (the first slice, unless accumulating) or added to C.
 // - Edge tiles: panels are zero-padded to 4 rows / NR columns; a partial tile is computed whole into the
 //   workspace's tile scratch and its live part copied to C.
-// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_BYTES in src/wasm/reference.ts, the larger of the two
+// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_BYTES in src/wasm/kernels/reference.ts, the larger of the two
 //   layouts): packed A, packed B, the tile scratch. Kernels never allocate; the caller lends it
 //   (src/kernels/LinearAlgebra.ts, `packedGemm`).
 //
@@ -40,7 +46,7 @@
 // Note [Relaxed gemm]
 // ~~~~~~~~~~~~~~~~~~~
 // The module is built twice from the same source (tools/wasm/build.ts): plain SIMD, and with relaxed SIMD,
-// where the micro-kernels' multiply-add is `relaxed_madd` (madd32 / madd64), one fused multiply-add per lane
+// where the micro-kernels' multiply-add is `relaxed_madd` (madd<T>), one fused multiply-add per lane
 // on x86-64 with FMA and on arm64: the same number of instructions does twice the work of a multiply and an
 // add. The loader takes the relaxed build where the engine validates relaxed SIMD (Chromium >= 114; Node 20
 // behind --experimental-wasm-relaxed-simd), for the caller and every worker alike, so results still do not
@@ -50,30 +56,31 @@
 // The tile stays 4×8: with fused multiply-adds a 5×8 or 6×8 tile (10 or 12 accumulators) was 2–6× slower on
 // Node 20's V8 (spills), and the 4×8 relaxed tile measured 0–25% faster than the plain one (a loaded machine).
 
-// The relaxed build's tile is 5×8 (10 fused accumulators; Note [Relaxed gemm]), the plain build's 4×8.
+// One source for both dtypes (Note [Packed gemm]): every size below is a compile-time constant of T.
 const MR: usize = 4;
-const NR: usize = 8;
 const KC: usize = 256;
 const MC: usize = 64;
-const NC: usize = 512;
-const PACK_A_BYTES: usize = MC * KC * 4;
-const PACK_B_BYTES: usize = KC * NC * 4;
 
-/**
- * a·b + c per lane: one fused multiply-add in the relaxed build (`f32x4.relaxed_madd`, which engines lower to
- * FMA where the CPU has it), a rounded multiply then an add in the plain build (Note [Relaxed gemm]).
- */
+/** Columns per tile: 8 floats or 4 doubles (two v128 per tile row). */
 // @ts-ignore: decorator
-@inline function madd32(a: v128, b: v128, c: v128): v128 {
-  if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
-  return f32x4.add(c, f32x4.mul(a, b));
+@inline function nr<T>(): usize {
+  return 32 / sizeof<T>();
 }
 
-/** madd32 for f64x2 lanes (`f64x2.relaxed_madd` in the relaxed build). */
+/** Columns per B block: 512 floats or 256 doubles (a 512 KiB packed block of KC rows). */
 // @ts-ignore: decorator
-@inline function madd64(a: v128, b: v128, c: v128): v128 {
-  if (ASC_FEATURE_RELAXED_SIMD) return f64x2.relaxed_madd(a, b, c);
-  return f64x2.add(c, f64x2.mul(a, b));
+@inline function nc<T>(): usize {
+  return 2048 / sizeof<T>();
+}
+
+/**
+ * a·b + c per lane: one fused multiply-add in the relaxed build (`relaxed_madd`, which engines lower to FMA where
+ * the CPU has it), a rounded multiply then an add in the plain build (Note [Relaxed gemm]).
+ */
+// @ts-ignore: decorator
+@inline function madd<T>(a: v128, b: v128, c: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return v128.relaxed_madd<T>(a, b, c);
+  return v128.add<T>(c, v128.mul<T>(a, b));
 }
 
 /** The 4×4 transpose of rows r0..r3: lane q of result p is lane p of row q (Note [Vector packing]). */
@@ -89,13 +96,14 @@ const PACK_B_BYTES: usize = KC * NC * 4;
   v128.store(dst + 3 * step, v128.shuffle<i32>(t1, t3, 2, 3, 6, 7));
 }
 
-/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/MR panels of kc×MR floats (rows zero-padded). */
-function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
+/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/MR panels of kc×MR elements (rows zero-padded). */
+function packA<T>(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
+  const z = sizeof<T>();
   for (let ir: usize = 0; ir < mc; ir += MR) {
     const rows = min<usize>(MR, mc - ir);
-    const panel = dst + ir * kc * 4;
+    const panel = dst + ir * kc * z;
     let from: usize = 0; // k's already packed by a vector path
-    if (rows == MR && csa == 1) {
+    if (sizeof<T>() == 4 && rows == MR && csa == 1) {
       // Row-major A: four k's of four rows, transposed in registers (Note [Vector packing]).
       const rowBytes = rsa * 4;
       let src = a + ((i0 + ir) * rsa + p0) * 4;
@@ -110,7 +118,7 @@ function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize
         );
         src += 16;
       }
-    } else if (rows == MR && rsa == 1) {
+    } else if (sizeof<T>() == 4 && rows == MR && rsa == 1) {
       // Column-major A (a transposed operand): the four rows of one k are adjacent.
       let src = a + (i0 + ir + p0 * csa) * 4;
       const step = csa * 4;
@@ -122,28 +130,30 @@ function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize
     if (from == kc) continue;
     for (let r: usize = 0; r < MR; r++) {
       if (r < rows) {
-        let src = a + ((i0 + ir + r) * rsa + (p0 + from) * csa) * 4;
-        const step = csa * 4;
+        let src = a + ((i0 + ir + r) * rsa + (p0 + from) * csa) * z;
+        const step = csa * z;
         for (let p: usize = from; p < kc; p++) {
-          store<f32>(panel + (p * MR + r) * 4, load<f32>(src));
+          store<T>(panel + (p * MR + r) * z, load<T>(src));
           src += step;
         }
       } else {
-        for (let p: usize = from; p < kc; p++) store<f32>(panel + (p * MR + r) * 4, 0);
+        for (let p: usize = from; p < kc; p++) store<T>(panel + (p * MR + r) * z, 0);
       }
     }
   }
 }
 
-/** Packs k-slice [p0, p0+kc) × columns [j0, j0+nc) of B into nc/8 panels of kc×8 floats (columns zero-padded). */
-function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize, j0: usize, dst: usize): void {
+/** Packs k-slice [p0, p0+kc) × columns [j0, j0+nc) of B into nc/NR panels of kc×NR elements (columns zero-padded). */
+function packB<T>(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize, j0: usize, dst: usize): void {
+  const z = sizeof<T>();
+  const NR = nr<T>();
   for (let jr: usize = 0; jr < nc; jr += NR) {
     const cols = min<usize>(NR, nc - jr);
-    const panel = dst + jr * kc * 4;
+    const panel = dst + jr * kc * z;
     if (cols == NR && csb == 1) {
-      // Row-major B: each k contributes 8 adjacent floats.
-      let src = b + (p0 * rsb + j0 + jr) * 4;
-      const step = rsb * 4;
+      // Row-major B: each k contributes NR adjacent elements, two vectors.
+      let src = b + (p0 * rsb + j0 + jr) * z;
+      const step = rsb * z;
       for (let p: usize = 0; p < kc; p++) {
         v128.store(panel + p * 32, v128.load(src));
         v128.store(panel + p * 32, v128.load(src, 16), 16);
@@ -152,7 +162,7 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
       continue;
     }
     let from: usize = 0;
-    if (cols == NR && rsb == 1) {
+    if (sizeof<T>() == 4 && cols == NR && rsb == 1) {
       // Column-major B (a transposed operand, e.g. linear's weight.t()): four k's of eight columns, as two
       // 4×4 transposes (Note [Vector packing]).
       const colBytes = csb * 4;
@@ -180,70 +190,72 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
     }
     for (let c: usize = 0; c < NR; c++) {
       if (c < cols) {
-        let src = b + ((p0 + from) * rsb + (j0 + jr + c) * csb) * 4;
-        const step = rsb * 4;
+        let src = b + ((p0 + from) * rsb + (j0 + jr + c) * csb) * z;
+        const step = rsb * z;
         for (let p: usize = from; p < kc; p++) {
-          store<f32>(panel + (p * NR + c) * 4, load<f32>(src));
+          store<T>(panel + (p * NR + c) * z, load<T>(src));
           src += step;
         }
       } else {
-        for (let p: usize = from; p < kc; p++) store<f32>(panel + (p * NR + c) * 4, 0);
+        for (let p: usize = from; p < kc; p++) store<T>(panel + (p * NR + c) * z, 0);
       }
     }
   }
 }
 
 /**
- * One 4×8 tile: C[0..4, 0..8] (row stride `ldcBytes`) = alpha·(Apanel·Bpanel) (+ C when `add`), over `kc` k's.
+ * One MR×NR tile: C[0..4, 0..NR] (row stride `ldcBytes`) = alpha·(Apanel·Bpanel) (+ C when `add`), over `kc`
+ * k's; per k two vectors of B and four splats of A into eight accumulators.
  */
 // @ts-ignore: decorator
-@inline function microKernel(kc: usize, ap: usize, bp: usize, c: usize, ldcBytes: usize, alpha: f32, add: bool): void {
-  let c00 = f32x4.splat(0);
-  let c01 = f32x4.splat(0);
-  let c10 = f32x4.splat(0);
-  let c11 = f32x4.splat(0);
-  let c20 = f32x4.splat(0);
-  let c21 = f32x4.splat(0);
-  let c30 = f32x4.splat(0);
-  let c31 = f32x4.splat(0);
+@inline function microKernel<T>(kc: usize, ap: usize, bp: usize, c: usize, ldcBytes: usize, alpha: T, add: bool): void {
+  const z = sizeof<T>();
+  let c00 = v128.splat<T>(0);
+  let c01 = v128.splat<T>(0);
+  let c10 = v128.splat<T>(0);
+  let c11 = v128.splat<T>(0);
+  let c20 = v128.splat<T>(0);
+  let c21 = v128.splat<T>(0);
+  let c30 = v128.splat<T>(0);
+  let c31 = v128.splat<T>(0);
   for (let p: usize = 0; p < kc; p++) {
     const b0 = v128.load(bp);
     const b1 = v128.load(bp, 16);
-    const a0 = v128.load32_splat(ap);
-    const a1 = v128.load32_splat(ap, 4);
-    const a2 = v128.load32_splat(ap, 8);
-    const a3 = v128.load32_splat(ap, 12);
-    c00 = madd32(a0, b0, c00);
-    c01 = madd32(a0, b1, c01);
-    c10 = madd32(a1, b0, c10);
-    c11 = madd32(a1, b1, c11);
-    c20 = madd32(a2, b0, c20);
-    c21 = madd32(a2, b1, c21);
-    c30 = madd32(a3, b0, c30);
-    c31 = madd32(a3, b1, c31);
-    ap += 16;
+    const a0 = v128.load_splat<T>(ap);
+    const a1 = v128.load_splat<T>(ap, sizeof<T>());
+    const a2 = v128.load_splat<T>(ap, 2 * sizeof<T>());
+    const a3 = v128.load_splat<T>(ap, 3 * sizeof<T>());
+    c00 = madd<T>(a0, b0, c00);
+    c01 = madd<T>(a0, b1, c01);
+    c10 = madd<T>(a1, b0, c10);
+    c11 = madd<T>(a1, b1, c11);
+    c20 = madd<T>(a2, b0, c20);
+    c21 = madd<T>(a2, b1, c21);
+    c30 = madd<T>(a3, b0, c30);
+    c31 = madd<T>(a3, b1, c31);
+    ap += MR * z;
     bp += 32;
   }
   if (alpha != 1) {
-    const va = f32x4.splat(alpha);
-    c00 = f32x4.mul(c00, va);
-    c01 = f32x4.mul(c01, va);
-    c10 = f32x4.mul(c10, va);
-    c11 = f32x4.mul(c11, va);
-    c20 = f32x4.mul(c20, va);
-    c21 = f32x4.mul(c21, va);
-    c30 = f32x4.mul(c30, va);
-    c31 = f32x4.mul(c31, va);
+    const va = v128.splat<T>(alpha);
+    c00 = v128.mul<T>(c00, va);
+    c01 = v128.mul<T>(c01, va);
+    c10 = v128.mul<T>(c10, va);
+    c11 = v128.mul<T>(c11, va);
+    c20 = v128.mul<T>(c20, va);
+    c21 = v128.mul<T>(c21, va);
+    c30 = v128.mul<T>(c30, va);
+    c31 = v128.mul<T>(c31, va);
   }
   if (add) {
-    c00 = f32x4.add(c00, v128.load(c));
-    c01 = f32x4.add(c01, v128.load(c, 16));
-    c10 = f32x4.add(c10, v128.load(c + ldcBytes));
-    c11 = f32x4.add(c11, v128.load(c + ldcBytes, 16));
-    c20 = f32x4.add(c20, v128.load(c + 2 * ldcBytes));
-    c21 = f32x4.add(c21, v128.load(c + 2 * ldcBytes, 16));
-    c30 = f32x4.add(c30, v128.load(c + 3 * ldcBytes));
-    c31 = f32x4.add(c31, v128.load(c + 3 * ldcBytes, 16));
+    c00 = v128.add<T>(c00, v128.load(c));
+    c01 = v128.add<T>(c01, v128.load(c, 16));
+    c10 = v128.add<T>(c10, v128.load(c + ldcBytes));
+    c11 = v128.add<T>(c11, v128.load(c + ldcBytes, 16));
+    c20 = v128.add<T>(c20, v128.load(c + 2 * ldcBytes));
+    c21 = v128.add<T>(c21, v128.load(c + 2 * ldcBytes, 16));
+    c30 = v128.add<T>(c30, v128.load(c + 3 * ldcBytes));
+    c31 = v128.add<T>(c31, v128.load(c + 3 * ldcBytes, 16));
   }
   v128.store(c, c00);
   v128.store(c, c01, 16);
@@ -257,13 +269,14 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
 
 /**
  * One (j0, p0) block of C = alpha·A·B: rows [0, m) of A's k-slice [p0, p0+kc) against `bBlock`, B's packed
- * k-slice for columns [j0, j0+nc) (nc/8 panels of kc×8 floats); each MC-row block of A is packed into `packedA`.
+ * k-slice for columns [j0, j0+nc) (nc/NR panels of kc×NR elements); each MC-row block of A is packed into
+ * `packedA`.
  */
-function gemmBlock(
+function gemmBlock<T>(
   m: usize,
   nc: usize,
   kc: usize,
-  alpha: f32,
+  alpha: T,
   a: usize,
   rsa: usize,
   csa: usize,
@@ -275,27 +288,29 @@ function gemmBlock(
   packedA: usize,
   tile: usize,
 ): void {
-  const ldcBytes = ldc * 4;
+  const z = sizeof<T>();
+  const NR = nr<T>();
+  const ldcBytes = ldc * z;
   for (let i0: usize = 0; i0 < m; i0 += MC) {
     const mc = min<usize>(MC, m - i0);
-    packA(mc, kc, a, rsa, csa, i0, p0, packedA);
+    packA<T>(mc, kc, a, rsa, csa, i0, p0, packedA);
     for (let jr: usize = 0; jr < nc; jr += NR) {
       const cols = min<usize>(NR, nc - jr);
-      const bp = bBlock + jr * kc * 4;
+      const bp = bBlock + jr * kc * z;
       for (let ir: usize = 0; ir < mc; ir += MR) {
         const rows = min<usize>(MR, mc - ir);
-        const ap = packedA + ir * kc * 4;
-        const ct = c + ((i0 + ir) * ldc + jr) * 4;
+        const ap = packedA + ir * kc * z;
+        const ct = c + ((i0 + ir) * ldc + jr) * z;
         if (rows == MR && cols == NR) {
-          if (add) microKernel(kc, ap, bp, ct, ldcBytes, alpha, true);
-          else microKernel(kc, ap, bp, ct, ldcBytes, alpha, false);
+          if (add) microKernel<T>(kc, ap, bp, ct, ldcBytes, alpha, true);
+          else microKernel<T>(kc, ap, bp, ct, ldcBytes, alpha, false);
         } else {
-          microKernel(kc, ap, bp, tile, NR * 4, alpha, false);
+          microKernel<T>(kc, ap, bp, tile, NR * z, alpha, false);
           for (let r: usize = 0; r < rows; r++) {
             for (let q: usize = 0; q < cols; q++) {
-              const dst = ct + r * ldcBytes + q * 4;
-              const v = load<f32>(tile + (r * NR + q) * 4);
-              store<f32>(dst, add ? load<f32>(dst) + v : v);
+              const dst = ct + r * ldcBytes + q * z;
+              const v = load<T>(tile + (r * NR + q) * z);
+              store<T>(dst, add ? load<T>(dst) + v : v);
             }
           }
         }
@@ -304,246 +319,64 @@ function gemmBlock(
   }
 }
 
-/** C = 0 (not accumulating) for an empty k. */
-function zeroC(m: usize, n: usize, c: usize, ldc: usize, accumulate: i32, bytes: usize): void {
-  if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldc * bytes, 0, n * bytes);
-}
-
 /**
- * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero; float32. A is m×k with element strides
- * (rsa, csa), B is k×n with (rsb, csb), C is m×n row-major with row stride ldc. `ws`: the workspace
- * (Note [Packed gemm]).
+ * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero. A is m×k with element strides (rsa, csa), B is
+ * k×n with (rsb, csb), C is m×n row-major with row stride ldc. `ws`: the workspace (Note [Packed gemm]): packed
+ * A (MC×KC elements), packed B (KC×NC), the tile scratch.
  */
-export function f32_gemm(
-  m: usize,
-  n: usize,
-  k: usize,
-  alpha: f32,
-  a: usize,
-  rsa: usize,
-  csa: usize,
-  b: usize,
-  rsb: usize,
-  csb: usize,
-  c: usize,
-  ldc: usize,
-  accumulate: i32,
-  ws: usize,
-): void {
+// prettier-ignore
+function gemm<T>(m: usize, n: usize, k: usize, alpha: T, a: usize, rsa: usize, csa: usize, b: usize, rsb: usize, csb: usize, c: usize, ldc: usize, accumulate: i32, ws: usize): void {
+  const z = sizeof<T>();
+  const NC = nc<T>();
   const packedA = ws;
-  const packedB = ws + PACK_A_BYTES;
-  const tile = packedB + PACK_B_BYTES;
-  if (k == 0) return zeroC(m, n, c, ldc, accumulate, 4);
-  for (let j0: usize = 0; j0 < n; j0 += NC) {
-    const nc = min<usize>(NC, n - j0);
-    for (let p0: usize = 0; p0 < k; p0 += KC) {
-      const kc = min<usize>(KC, k - p0);
-      packB(kc, nc, b, rsb, csb, p0, j0, packedB);
-      gemmBlock(m, nc, kc, alpha, a, rsa, csa, p0, packedB, c + j0 * 4, ldc, accumulate != 0 || p0 != 0, packedA, tile);
-    }
-  }
-}
-
-// ---- float64: f64x2 lanes, a 4×4 micro-kernel, NR = 4, NC = 256 (Note [Packed gemm]) ----
-
-const MR64: usize = 4;
-const NR64: usize = 4;
-const NC64: usize = 256;
-const MC64: usize = 64;
-const PACK_A64_BYTES: usize = MC64 * KC * 8;
-const PACK_B64_BYTES: usize = KC * NC64 * 8;
-
-/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/4 panels of kc×4 doubles (rows zero-padded). */
-function packA64(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
-  for (let ir: usize = 0; ir < mc; ir += MR64) {
-    const rows = min<usize>(MR64, mc - ir);
-    const panel = dst + ir * kc * 8;
-    for (let r: usize = 0; r < MR64; r++) {
-      if (r < rows) {
-        let src = a + ((i0 + ir + r) * rsa + p0 * csa) * 8;
-        const step = csa * 8;
-        for (let p: usize = 0; p < kc; p++) {
-          store<f64>(panel + (p * MR64 + r) * 8, load<f64>(src));
-          src += step;
-        }
-      } else {
-        for (let p: usize = 0; p < kc; p++) store<f64>(panel + (p * MR64 + r) * 8, 0);
-      }
-    }
-  }
-}
-
-/** Packs k-slice [p0, p0+kc) × columns [j0, j0+nc) of B into nc/4 panels of kc×4 doubles (columns zero-padded). */
-function packB64(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize, j0: usize, dst: usize): void {
-  for (let jr: usize = 0; jr < nc; jr += NR64) {
-    const cols = min<usize>(NR64, nc - jr);
-    const panel = dst + jr * kc * 8;
-    if (cols == NR64 && csb == 1) {
-      // Row-major B: each k contributes 4 adjacent doubles.
-      let src = b + (p0 * rsb + j0 + jr) * 8;
-      const step = rsb * 8;
-      for (let p: usize = 0; p < kc; p++) {
-        v128.store(panel + p * 32, v128.load(src));
-        v128.store(panel + p * 32, v128.load(src, 16), 16);
-        src += step;
-      }
-      continue;
-    }
-    for (let c: usize = 0; c < NR64; c++) {
-      if (c < cols) {
-        let src = b + (p0 * rsb + (j0 + jr + c) * csb) * 8;
-        const step = rsb * 8;
-        for (let p: usize = 0; p < kc; p++) {
-          store<f64>(panel + (p * NR64 + c) * 8, load<f64>(src));
-          src += step;
-        }
-      } else {
-        for (let p: usize = 0; p < kc; p++) store<f64>(panel + (p * NR64 + c) * 8, 0);
-      }
-    }
-  }
-}
-
-/**
- * One 4×4 tile of doubles: C[0..4, 0..4] (row stride `ldcBytes`) = alpha·(Apanel·Bpanel) (+ C when `add`),
- * over `kc` k's.
- */
-// @ts-ignore: decorator
-@inline function microKernel64(kc: usize, ap: usize, bp: usize, c: usize, ldcBytes: usize, alpha: f64, add: bool): void {
-  let c00 = f64x2.splat(0);
-  let c01 = f64x2.splat(0);
-  let c10 = f64x2.splat(0);
-  let c11 = f64x2.splat(0);
-  let c20 = f64x2.splat(0);
-  let c21 = f64x2.splat(0);
-  let c30 = f64x2.splat(0);
-  let c31 = f64x2.splat(0);
-  for (let p: usize = 0; p < kc; p++) {
-    const b0 = v128.load(bp);
-    const b1 = v128.load(bp, 16);
-    const a0 = v128.load64_splat(ap);
-    const a1 = v128.load64_splat(ap, 8);
-    const a2 = v128.load64_splat(ap, 16);
-    const a3 = v128.load64_splat(ap, 24);
-    c00 = madd64(a0, b0, c00);
-    c01 = madd64(a0, b1, c01);
-    c10 = madd64(a1, b0, c10);
-    c11 = madd64(a1, b1, c11);
-    c20 = madd64(a2, b0, c20);
-    c21 = madd64(a2, b1, c21);
-    c30 = madd64(a3, b0, c30);
-    c31 = madd64(a3, b1, c31);
-    ap += 32;
-    bp += 32;
-  }
-  if (alpha != 1) {
-    const va = f64x2.splat(alpha);
-    c00 = f64x2.mul(c00, va);
-    c01 = f64x2.mul(c01, va);
-    c10 = f64x2.mul(c10, va);
-    c11 = f64x2.mul(c11, va);
-    c20 = f64x2.mul(c20, va);
-    c21 = f64x2.mul(c21, va);
-    c30 = f64x2.mul(c30, va);
-    c31 = f64x2.mul(c31, va);
-  }
-  if (add) {
-    c00 = f64x2.add(c00, v128.load(c));
-    c01 = f64x2.add(c01, v128.load(c, 16));
-    c10 = f64x2.add(c10, v128.load(c + ldcBytes));
-    c11 = f64x2.add(c11, v128.load(c + ldcBytes, 16));
-    c20 = f64x2.add(c20, v128.load(c + 2 * ldcBytes));
-    c21 = f64x2.add(c21, v128.load(c + 2 * ldcBytes, 16));
-    c30 = f64x2.add(c30, v128.load(c + 3 * ldcBytes));
-    c31 = f64x2.add(c31, v128.load(c + 3 * ldcBytes, 16));
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(c + ldcBytes, c10);
-  v128.store(c + ldcBytes, c11, 16);
-  v128.store(c + 2 * ldcBytes, c20);
-  v128.store(c + 2 * ldcBytes, c21, 16);
-  v128.store(c + 3 * ldcBytes, c30);
-  v128.store(c + 3 * ldcBytes, c31, 16);
-}
-
-/**
- * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero; float64, otherwise as f32_gemm (the same
- * arguments, strides in elements, the same workspace; Note [Packed gemm]).
- */
-export function f64_gemm(
-  m: usize,
-  n: usize,
-  k: usize,
-  alpha: f64,
-  a: usize,
-  rsa: usize,
-  csa: usize,
-  b: usize,
-  rsb: usize,
-  csb: usize,
-  c: usize,
-  ldc: usize,
-  accumulate: i32,
-  ws: usize,
-): void {
-  const packedA = ws;
-  const packedB = ws + PACK_A64_BYTES;
-  const tile = packedB + PACK_B64_BYTES;
-  const ldcBytes = ldc * 8;
+  const packedB = ws + MC * KC * z;
+  const tile = packedB + KC * NC * z;
   if (k == 0) {
-    if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldcBytes, 0, n * 8);
+    if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldc * z, 0, n * z);
     return;
   }
-  for (let j0: usize = 0; j0 < n; j0 += NC64) {
-    const nc = min<usize>(NC64, n - j0);
+  for (let j0: usize = 0; j0 < n; j0 += NC) {
+    const ncb = min<usize>(NC, n - j0);
     for (let p0: usize = 0; p0 < k; p0 += KC) {
       const kc = min<usize>(KC, k - p0);
-      const add = accumulate != 0 || p0 != 0;
-      packB64(kc, nc, b, rsb, csb, p0, j0, packedB);
-      for (let i0: usize = 0; i0 < m; i0 += MC64) {
-        const mc = min<usize>(MC64, m - i0);
-        packA64(mc, kc, a, rsa, csa, i0, p0, packedA);
-        for (let jr: usize = 0; jr < nc; jr += NR64) {
-          const cols = min<usize>(NR64, nc - jr);
-          const bp = packedB + jr * kc * 8;
-          for (let ir: usize = 0; ir < mc; ir += MR64) {
-            const rows = min<usize>(MR64, mc - ir);
-            const ap = packedA + ir * kc * 8;
-            const ct = c + ((i0 + ir) * ldc + j0 + jr) * 8;
-            if (rows == MR64 && cols == NR64) {
-              if (add) microKernel64(kc, ap, bp, ct, ldcBytes, alpha, true);
-              else microKernel64(kc, ap, bp, ct, ldcBytes, alpha, false);
-            } else {
-              microKernel64(kc, ap, bp, tile, NR64 * 8, alpha, false);
-              for (let r: usize = 0; r < rows; r++) {
-                for (let q: usize = 0; q < cols; q++) {
-                  const dst = ct + r * ldcBytes + q * 8;
-                  const v = load<f64>(tile + (r * NR64 + q) * 8);
-                  store<f64>(dst, add ? load<f64>(dst) + v : v);
-                }
-              }
-            }
-          }
-        }
-      }
+      packB<T>(kc, ncb, b, rsb, csb, p0, j0, packedB);
+      gemmBlock<T>(m, ncb, kc, alpha, a, rsa, csa, p0, packedB, c + j0 * z, ldc, accumulate != 0 || p0 != 0, packedA, tile);
     }
   }
+}
+
+/** gemm<f32> (Note [Packed gemm]): a 4×8 tile. */
+// prettier-ignore
+export function f32_gemm(m: usize, n: usize, k: usize, alpha: f32, a: usize, rsa: usize, csa: usize, b: usize, rsb: usize, csb: usize, c: usize, ldc: usize, accumulate: i32, ws: usize): void {
+  gemm<f32>(m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate, ws);
+}
+
+/** gemm<f64> (Note [Packed gemm]): a 4×4 tile, otherwise as f32_gemm (strides in elements, the same workspace). */
+// prettier-ignore
+export function f64_gemm(m: usize, n: usize, k: usize, alpha: f64, a: usize, rsa: usize, csa: usize, b: usize, rsb: usize, csb: usize, c: usize, ldc: usize, accumulate: i32, ws: usize): void {
+  gemm<f64>(m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate, ws);
 }
 
 // ---- runs of products: one call, several gemms (Note [Images among threads]) ----
 
 /**
- * For i < count: f32_gemm of the i-th product, A, B and C advanced by sa, sb, sc elements per product, on one
+ * For i < count: gemm<T> of the i-th product, A, B and C advanced by sa, sb, sc elements per product, on one
  * workspace: a thread's share of a convolution's per-image products in one call.
  */
 // prettier-ignore
-export function f32_gemm_batch(count: usize, m: usize, n: usize, k: usize, alpha: f32, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
-  for (let i: usize = 0; i < count; i++) f32_gemm(m, n, k, alpha, a + i * sa * 4, rsa, csa, b + i * sb * 4, rsb, csb, c + i * sc * 4, ldc, accumulate, ws);
+function gemmBatch<T>(count: usize, m: usize, n: usize, k: usize, alpha: T, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
+  const z = sizeof<T>();
+  for (let i: usize = 0; i < count; i++) gemm<T>(m, n, k, alpha, a + i * sa * z, rsa, csa, b + i * sb * z, rsb, csb, c + i * sc * z, ldc, accumulate, ws);
 }
 
-/** f32_gemm_batch for float64. */
+/** gemmBatch<f32>. */
+// prettier-ignore
+export function f32_gemm_batch(count: usize, m: usize, n: usize, k: usize, alpha: f32, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
+  gemmBatch<f32>(count, m, n, k, alpha, a, rsa, csa, sa, b, rsb, csb, sb, c, ldc, sc, accumulate, ws);
+}
+
+/** gemmBatch<f64>. */
 // prettier-ignore
 export function f64_gemm_batch(count: usize, m: usize, n: usize, k: usize, alpha: f64, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
-  for (let i: usize = 0; i < count; i++) f64_gemm(m, n, k, alpha, a + i * sa * 8, rsa, csa, b + i * sb * 8, rsb, csb, c + i * sc * 8, ldc, accumulate, ws);
+  gemmBatch<f64>(count, m, n, k, alpha, a, rsa, csa, sa, b, rsb, csb, sb, c, ldc, sc, accumulate, ws);
 }

@@ -7,8 +7,8 @@ export { f32_vaxpy, f64_vaxpy } from './binary';
 export { f32_vexp } from './exp';
 export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
-import { rsum } from './reduce';
-export { f32_rmax, f64_rmax, f32_rmin, f64_rmin, f32_rsum_cols } from './reduce';
+import { rsum, rmax, rmin } from './reduce';
+export { f32_rsum_cols } from './reduce';
 import { rsum_chunks } from './reduce_chunks';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_gemm, f64_gemm, f32_gemm_batch, f64_gemm_batch } from './gemm';
@@ -106,6 +106,26 @@ export function f32_rsum(n: usize, x: usize): f32 {
 /** Sum of n float64s in the cascade order (Note [Cascade sum in wasm]). */
 export function f64_rsum(n: usize, x: usize): f64 {
   return rsum<f64>(n, x);
+}
+
+/** Max of n float32s: NaN if any is NaN (which zero a ±0 tie gives is unspecified). */
+export function f32_rmax(n: usize, x: usize): f32 {
+  return rmax<f32>(n, x);
+}
+
+/** Max of n float64s: NaN if any is NaN (which zero a ±0 tie gives is unspecified). */
+export function f64_rmax(n: usize, x: usize): f64 {
+  return rmax<f64>(n, x);
+}
+
+/** Min of n float32s: NaN if any is NaN (which zero a ±0 tie gives is unspecified). */
+export function f32_rmin(n: usize, x: usize): f32 {
+  return rmin<f32>(n, x);
+}
+
+/** Min of n float64s: NaN if any is NaN (which zero a ±0 tie gives is unspecified). */
+export function f64_rmin(n: usize, x: usize): f64 {
+  return rmin<f64>(n, x);
 }
 
 /** out[c] = the rsum of chunk c (`chunk` elements; the last may be shorter) of x[0..n), float32 partials. */

@@ -91,81 +91,53 @@
 // max (min) whatever the order; which zero a ±0 tie returns is the caller's business (ReduceOps' maxRun
 // keeps the first).
 
+/**
+ * Max (isMax) or min of x[0..n), NaN if any is NaN. One body for both dtypes: a step is two v128 (8 f32 or
+ * 4 f64); the lanes of the folded accumulator are taken in lane order, then the tail.
+ */
 // @ts-ignore: decorator
-@inline function f32_rextreme(isMax: bool, n: usize, x: usize): f32 {
-  const init = f32x4.splat(isMax ? -Infinity : Infinity);
+@inline function rextreme<T>(isMax: bool, n: usize, x: usize): T {
+  const z = sizeof<T>();
+  const step: usize = 32 / z;
+  const init = v128.splat<T>(isMax ? <T>-Infinity : <T>Infinity);
   let a0 = init;
   let a1 = init;
   let nan = i32x4.splat(0);
   let i: usize = 0;
-  for (; i + 8 <= n; i += 8) {
-    const v0 = v128.load(x + (i << 2));
-    const v1 = v128.load(x + (i << 2), 16);
-    a0 = isMax ? f32x4.pmax(a0, v0) : f32x4.pmin(a0, v0);
-    a1 = isMax ? f32x4.pmax(a1, v1) : f32x4.pmin(a1, v1);
-    nan = v128.or(nan, v128.or(f32x4.ne(v0, v0), f32x4.ne(v1, v1)));
+  for (; i + step <= n; i += step) {
+    const v0 = v128.load(x + i * z);
+    const v1 = v128.load(x + i * z, 16);
+    a0 = isMax ? v128.pmax<T>(a0, v0) : v128.pmin<T>(a0, v0);
+    a1 = isMax ? v128.pmax<T>(a1, v1) : v128.pmin<T>(a1, v1);
+    nan = v128.or(nan, v128.or(v128.ne<T>(v0, v0), v128.ne<T>(v1, v1)));
   }
-  a0 = isMax ? f32x4.pmax(a0, a1) : f32x4.pmin(a0, a1);
-  let r: f32 = isMax ? -Infinity : Infinity;
-  for (let l = 0; l < 4; l++) {
-    const v = f32x4.extract_lane(a0, 0);
-    r = isMax ? max<f32>(r, v) : min<f32>(r, v);
-    a0 = i32x4.shuffle(a0, a0, 1, 2, 3, 0);
+  a0 = isMax ? v128.pmax<T>(a0, a1) : v128.pmin<T>(a0, a1);
+  let r: T = isMax ? <T>-Infinity : <T>Infinity;
+  r = isMax ? max<T>(r, v128.extract_lane<T>(a0, 0)) : min<T>(r, v128.extract_lane<T>(a0, 0));
+  r = isMax ? max<T>(r, v128.extract_lane<T>(a0, 1)) : min<T>(r, v128.extract_lane<T>(a0, 1));
+  if (sizeof<T>() == 4) {
+    r = isMax ? max<T>(r, v128.extract_lane<T>(a0, 2)) : min<T>(r, v128.extract_lane<T>(a0, 2));
+    r = isMax ? max<T>(r, v128.extract_lane<T>(a0, 3)) : min<T>(r, v128.extract_lane<T>(a0, 3));
   }
-  if (v128.any_true(nan)) return NaN;
+  if (v128.any_true(nan)) return <T>NaN;
   for (; i < n; i++) {
-    const v = load<f32>(x + (i << 2));
-    if (v != v) return NaN;
-    r = isMax ? max<f32>(r, v) : min<f32>(r, v);
+    const v = load<T>(x + i * z);
+    if (v != v) return <T>NaN;
+    r = isMax ? max<T>(r, v) : min<T>(r, v);
   }
   return r;
 }
 
+/** Max of x[0..n), NaN if any is NaN; -Infinity for n = 0 (f32_rmax / f64_rmax in the generated index). */
 // @ts-ignore: decorator
-@inline function f64_rextreme(isMax: bool, n: usize, x: usize): f64 {
-  const init = f64x2.splat(isMax ? -Infinity : Infinity);
-  let a0 = init;
-  let a1 = init;
-  let nan = i64x2.splat(0);
-  let i: usize = 0;
-  for (; i + 4 <= n; i += 4) {
-    const v0 = v128.load(x + (i << 3));
-    const v1 = v128.load(x + (i << 3), 16);
-    a0 = isMax ? f64x2.pmax(a0, v0) : f64x2.pmin(a0, v0);
-    a1 = isMax ? f64x2.pmax(a1, v1) : f64x2.pmin(a1, v1);
-    nan = v128.or(nan, v128.or(f64x2.ne(v0, v0), f64x2.ne(v1, v1)));
-  }
-  a0 = isMax ? f64x2.pmax(a0, a1) : f64x2.pmin(a0, a1);
-  const l0 = f64x2.extract_lane(a0, 0);
-  const l1 = f64x2.extract_lane(a0, 1);
-  let r: f64 = isMax ? max<f64>(l0, l1) : min<f64>(l0, l1);
-  if (v128.any_true(nan)) return NaN;
-  for (; i < n; i++) {
-    const v = load<f64>(x + (i << 3));
-    if (v != v) return NaN;
-    r = isMax ? max<f64>(r, v) : min<f64>(r, v);
-  }
-  return r;
+@inline export function rmax<T>(n: usize, x: usize): T {
+  return rextreme<T>(true, n, x);
 }
 
-/** Max of x[0..n), float32; NaN if any is NaN; -Infinity for n = 0. */
-export function f32_rmax(n: usize, x: usize): f32 {
-  return f32_rextreme(true, n, x);
-}
-
-/** Min of x[0..n), float32; NaN if any is NaN; +Infinity for n = 0. */
-export function f32_rmin(n: usize, x: usize): f32 {
-  return f32_rextreme(false, n, x);
-}
-
-/** Max of x[0..n), float64; NaN if any is NaN; -Infinity for n = 0. */
-export function f64_rmax(n: usize, x: usize): f64 {
-  return f64_rextreme(true, n, x);
-}
-
-/** Min of x[0..n), float64; NaN if any is NaN; +Infinity for n = 0. */
-export function f64_rmin(n: usize, x: usize): f64 {
-  return f64_rextreme(false, n, x);
+/** Min of x[0..n), NaN if any is NaN; +Infinity for n = 0 (f32_rmin / f64_rmin in the generated index). */
+// @ts-ignore: decorator
+@inline export function rmin<T>(n: usize, x: usize): T {
+  return rextreme<T>(false, n, x);
 }
 
 // Note [Column sums]

@@ -1,0 +1,96 @@
+// The JS fallback gives the SIMD kernels' bits on every existing golden (Note [The twin is the fallback] in
+// src/wasm/kernels/vec.ts): each OpInfo fixture's value samples (test/golden/opinfo/, PyTorch 2.13's op_db)
+// run once with the WASM kernels and once with every kernel call falling back to its JS twin, and every result
+// must be the same bit for bit (NaN matching NaN, -0 not matching 0). test/wasm/fallback.test.ts pins the
+// kernels one by one; this sweep pins every operator that reaches them. The operators listed in DIVERGENT are
+// where that does not hold yet, each with its reason; one that starts agreeing fails the sweep (strict, as
+// PyTorch's xfail), so the list only shrinks.
+import { describe, expect, it } from 'vitest';
+import { torch } from '../../src/index.js';
+import type { Tensor } from '../../src/tensor/Tensor.js';
+import { getKernelBackend, wasmStorage, type Kernels } from '../../src/wasm/index.js';
+import { STRESS_SUBSET, fixtureFiles, loadFixture, replayResults } from '../opinfo/harness.js';
+
+/** A tensor's values, complex ones as (re, im) pairs, in a form whose equality is bit equality of floats. */
+function values(t: Tensor): unknown[] {
+  const flat = (t.is_complex() ? torch.view_as_real(t.resolve_conj()) : t).contiguous().reshape(-1).tolist() as unknown[];
+  return flat.map((v) => (typeof v === 'number' ? (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : v) : v));
+}
+
+/**
+ * Operators whose JS path does not give the WASM path's bits, by OpInfo key. Every float product here ends in
+ * LinearAlgebra.ts's cache-blocked loop when the kernels are away (Note [Cache-blocked gemm]), not in
+ * reference.ts's f32_gemm / f64_gemm twin, and the two sum in different orders (the twin in the packed
+ * kernel's KC slices). Making the twin that fallback (blocked over rows and columns, which keeps each
+ * element's order) empties the list.
+ */
+const GEMM_FALLBACK = "the product's JS fallback is the cache-blocked loop, not the packed gemm's twin";
+const DIVERGENT: Record<string, string> = Object.fromEntries(
+  [
+    'addmm',
+    'addmm.decomposed',
+    'addmv',
+    'baddbmm',
+    'bmm',
+    'cov',
+    'dot',
+    'einsum',
+    'inner',
+    'linalg.pinv',
+    'linalg.pinv.singular',
+    'matmul',
+    '__rmatmul__',
+    'mm',
+    'mv',
+    'nn.functional.bilinear',
+    'nn.functional.conv1d',
+    'nn.functional.conv2d',
+    'nn.functional.conv_transpose1d',
+    'nn.functional.conv_transpose2d',
+    'nn.functional.linear',
+    'pinverse',
+    'tensordot',
+    'vdot',
+  ].map((op) => [op, GEMM_FALLBACK]),
+);
+const ATTENTION = 'not traced yet: the products of the math path (the gemm fallback above) or the flash twin';
+DIVERGENT['nn.functional.multi_head_attention_forward'] = ATTENTION;
+DIVERGENT['nn.functional.scaled_dot_product_attention'] = ATTENTION;
+
+describe.runIf(getKernelBackend() === 'wasm' && !STRESS_SUBSET)(
+  'the JS fallback gives the SIMD kernels’ bits on every OpInfo golden',
+  () => {
+    it.each(fixtureFiles())('%s', (file) => {
+      const fx = loadFixture(file);
+      const simd = replayResults(fx);
+      const kernels = wasmStorage.kernels as Kernels;
+      wasmStorage.kernels = null;
+      let js: Map<string, Tensor[]>;
+      try {
+        js = replayResults(fx);
+      } finally {
+        wasmStorage.kernels = kernels;
+      }
+      const differ: string[] = [];
+      const divergentOps = new Set<string>();
+      const note = (key: string, what: string): void => {
+        const op = key.split('|')[0] as string;
+        if (op in DIVERGENT) divergentOps.add(op);
+        else differ.push(`${key}: ${what}`);
+      };
+      for (const [key, a] of simd) {
+        const b = js.get(key);
+        if (b === undefined) note(key, 'throws on the JS path only');
+        else if (a.length !== b.length) note(key, `${a.length} vs ${b.length} results`);
+        else {
+          const i = a.findIndex((t, k) => JSON.stringify(values(t)) !== JSON.stringify(values(b[k] as Tensor)));
+          if (i >= 0) note(key, `result ${i} differs`);
+        }
+      }
+      for (const key of js.keys()) if (!simd.has(key)) note(key, 'throws on the WASM path only');
+      expect(differ, 'operators whose JS fallback differs from the WASM path').toEqual([]);
+      const agreeing = fx.ops.map((op) => op.key).filter((op) => op in DIVERGENT && !divergentOps.has(op));
+      expect(agreeing, 'listed in DIVERGENT but agree now: take them off the list').toEqual([]);
+    });
+  },
+);
