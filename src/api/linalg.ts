@@ -31,4 +31,10 @@ export {
   linalg_pinv as pinv,
   linalg_matrix_rank as matrix_rank,
   linalg_cond as cond,
+  linalg_qr as qr,
+  linalg_householder_product as householder_product,
+  linalg_eigh as eigh,
+  linalg_eigvalsh as eigvalsh,
+  linalg_matrix_exp as matrix_exp,
+  linalg_multi_dot as multi_dot,
 } from '../generated/functions.js';

@@ -916,6 +916,7 @@ export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
 export * from './FunctionsManualLinalg.js';
 export * from './FunctionsManualLinalgSolve.js';
+export * from './FunctionsManualLinalgQr.js';
 export * from './FunctionsManualPointwise.js';
 export * from './FunctionsManualReduce.js';
 export * from './FunctionsManualShape.js';

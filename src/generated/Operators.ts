@@ -1314,6 +1314,30 @@ export interface AtenOps {
   linalg_cond: OperatorHandle<(self: Tensor, p?: Opt<number | boolean>) => Tensor>;
   /** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
   linalg_cond_p_str: OperatorHandle<(self: Tensor, p: string) => Tensor>;
+  /** `geqrf(Tensor self) -> (Tensor a, Tensor tau)` */
+  geqrf: OperatorHandle<(self: Tensor) => [Tensor, Tensor]>;
+  /** `linalg_householder_product(Tensor input, Tensor tau) -> Tensor` */
+  linalg_householder_product: OperatorHandle<(input: Tensor, tau: Tensor) => Tensor>;
+  /** `orgqr(Tensor self, Tensor input2) -> Tensor` */
+  orgqr: OperatorHandle<(self: Tensor, input2: Tensor) => Tensor>;
+  /** `ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor` */
+  ormqr: OperatorHandle<(self: Tensor, input2: Tensor, input3: Tensor, left: boolean, transpose: boolean) => Tensor>;
+  /** `linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)` */
+  linalg_qr: OperatorHandle<(A: Tensor, mode: string) => [Tensor, Tensor]>;
+  /** `qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)` */
+  qr: OperatorHandle<(self: Tensor, some: boolean) => [Tensor, Tensor]>;
+  /** `_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)` */
+  _linalg_eigh: OperatorHandle<(A: Tensor, UPLO: string, computeV: boolean) => [Tensor, Tensor]>;
+  /** `linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)` */
+  linalg_eigh: OperatorHandle<(self: Tensor, UPLO: string) => [Tensor, Tensor]>;
+  /** `linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor` */
+  linalg_eigvalsh: OperatorHandle<(self: Tensor, UPLO: string) => Tensor>;
+  /** `linalg_matrix_exp(Tensor self) -> Tensor` */
+  linalg_matrix_exp: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `matrix_exp(Tensor self) -> Tensor` */
+  matrix_exp: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_multi_dot(Tensor[] tensors) -> Tensor` */
+  linalg_multi_dot: OperatorHandle<(tensors: Tensor[]) => Tensor>;
   /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
   max_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
   /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
@@ -3058,6 +3082,18 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linalg_matrix_rank_tol_tensor: find('aten::linalg_matrix_rank', 'tol_tensor'),
     linalg_cond: find('aten::linalg_cond', ''),
     linalg_cond_p_str: find('aten::linalg_cond', 'p_str'),
+    geqrf: find('aten::geqrf', ''),
+    linalg_householder_product: find('aten::linalg_householder_product', ''),
+    orgqr: find('aten::orgqr', ''),
+    ormqr: find('aten::ormqr', ''),
+    linalg_qr: find('aten::linalg_qr', ''),
+    qr: find('aten::qr', ''),
+    _linalg_eigh: find('aten::_linalg_eigh', ''),
+    linalg_eigh: find('aten::linalg_eigh', ''),
+    linalg_eigvalsh: find('aten::linalg_eigvalsh', ''),
+    linalg_matrix_exp: find('aten::linalg_matrix_exp', ''),
+    matrix_exp: find('aten::matrix_exp', ''),
+    linalg_multi_dot: find('aten::linalg_multi_dot', ''),
     max_unary_out: find('aten::max', 'unary_out'),
     min_unary_out: find('aten::min', 'unary_out'),
     max_out: find('aten::max', 'out'),

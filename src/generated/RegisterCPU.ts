@@ -16,7 +16,9 @@ import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.j
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
+import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
+import * as BatchLinearAlgebraQr from '../kernels/BatchLinearAlgebraQr.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
@@ -33,6 +35,7 @@ import * as Im2Col from '../kernels/Im2Col.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
+import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
@@ -4267,6 +4270,12 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   linalg_inv_ex: BatchLinearAlgebraLu.linalgInvEx,
   _linalg_det: BatchLinearAlgebraLu.linalgDetImpl,
   _linalg_slogdet: BatchLinearAlgebraLu.linalgSlogdetImpl,
+  geqrf: BatchLinearAlgebraQr.geqrf,
+  linalg_householder_product: BatchLinearAlgebraQr.linalgHouseholderProduct,
+  ormqr: BatchLinearAlgebraQr.ormqr,
+  linalg_qr: BatchLinearAlgebraQr.linalgQr,
+  _linalg_eigh: BatchLinearAlgebraEigh.linalgEighImpl,
+  linalg_matrix_exp: LinearAlgebraMatrixExp.linalgMatrixExp,
   bernoulli_out: Distributions.bernoulliOut,
   _scaled_dot_product_flash_attention_for_cpu: attention.scaledDotProductFlashAttentionForCpu,
   _scaled_dot_product_flash_attention_for_cpu_backward: attention.scaledDotProductFlashAttentionForCpuBackward,

@@ -10,6 +10,8 @@ import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraComposite from '../kernels/BatchLinearAlgebraComposite.js';
+import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
+import * as BatchLinearAlgebraQr from '../kernels/BatchLinearAlgebraQr.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
@@ -24,6 +26,7 @@ import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
+import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as LossNLL from '../kernels/LossNLL.js';
@@ -170,6 +173,12 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_matrix_rank_tol_tensor: LinearAlgebraLinalg.linalgMatrixRankTolTensor,
   linalg_cond: LinearAlgebraLinalg.linalgCond,
   linalg_cond_p_str: LinearAlgebraLinalg.linalgCondStr,
+  orgqr: BatchLinearAlgebraQr.orgqr,
+  qr: BatchLinearAlgebraQr.qr,
+  linalg_eigh: BatchLinearAlgebraEigh.linalgEigh,
+  linalg_eigvalsh: BatchLinearAlgebraEigh.linalgEigvalsh,
+  matrix_exp: LinearAlgebraMatrixExp.matrixExpOp,
+  linalg_multi_dot: LinearAlgebraLinalg.linalgMultiDot,
   square: UnaryOps.square,
   square_out: UnaryOps.squareOut,
   fix: UnaryOps.fix,

@@ -1312,6 +1312,30 @@ export function linalg_matrix_rank_tol_tensor(input: Tensor, tol: Tensor, hermit
 export function linalg_cond(self: Tensor, p: Opt<number | boolean> = null): Tensor { return aten().linalg_cond.call(self, p); }
 /** `linalg_cond.p_str(Tensor self, str p) -> Tensor` */
 export function linalg_cond_p_str(self: Tensor, p: string): Tensor { return aten().linalg_cond_p_str.call(self, p); }
+/** `geqrf(Tensor self) -> (Tensor a, Tensor tau)` */
+export function geqrf(self: Tensor): [Tensor, Tensor] { return aten().geqrf.call(self); }
+/** `linalg_householder_product(Tensor input, Tensor tau) -> Tensor` */
+export function linalg_householder_product(input: Tensor, tau: Tensor): Tensor { return aten().linalg_householder_product.call(input, tau); }
+/** `orgqr(Tensor self, Tensor input2) -> Tensor` */
+export function orgqr(self: Tensor, input2: Tensor): Tensor { return aten().orgqr.call(self, input2); }
+/** `ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor` */
+export function ormqr(self: Tensor, input2: Tensor, input3: Tensor, left: boolean = true, transpose: boolean = false): Tensor { return aten().ormqr.call(self, input2, input3, left, transpose); }
+/** `linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)` */
+export function linalg_qr(A: Tensor, mode: string = 'reduced'): [Tensor, Tensor] { return aten().linalg_qr.call(A, mode); }
+/** `qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)` */
+export function qr(self: Tensor, some: boolean = true): [Tensor, Tensor] { return aten().qr.call(self, some); }
+/** `_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)` */
+export function _linalg_eigh(A: Tensor, UPLO: string = 'L', computeV: boolean = true): [Tensor, Tensor] { return aten()._linalg_eigh.call(A, UPLO, computeV); }
+/** `linalg_eigh(Tensor self, str UPLO="L") -> (Tensor eigenvalues, Tensor eigenvectors)` */
+export function linalg_eigh(self: Tensor, UPLO: string = 'L'): [Tensor, Tensor] { return aten().linalg_eigh.call(self, UPLO); }
+/** `linalg_eigvalsh(Tensor self, str UPLO="L") -> Tensor` */
+export function linalg_eigvalsh(self: Tensor, UPLO: string = 'L'): Tensor { return aten().linalg_eigvalsh.call(self, UPLO); }
+/** `linalg_matrix_exp(Tensor self) -> Tensor` */
+export function linalg_matrix_exp(self: Tensor): Tensor { return aten().linalg_matrix_exp.call(self); }
+/** `matrix_exp(Tensor self) -> Tensor` */
+export function matrix_exp(self: Tensor): Tensor { return aten().matrix_exp.call(self); }
+/** `linalg_multi_dot(Tensor[] tensors) -> Tensor` */
+export function linalg_multi_dot(tensors: Tensor[]): Tensor { return aten().linalg_multi_dot.call(tensors); }
 /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
 export function max_unary_out(self: Tensor, out: Tensor): Tensor { return aten().max_unary_out.call(self, out); }
 /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -6042,7 +6042,145 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:869). */
+/** Backward of `linalg_qr` (derivatives.yaml:869). */
+export class LinalgQrBackward0 extends Node {
+  mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
+  Q_: SavedVariable = NONE;
+  R_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgQrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const mode = this.mode_;
+    const Q = this.Q_.unpack(this);
+    const R = this.R_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgQrBackward(grads[0] ?? null, grads[1] ?? null, Q, R, mode);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.Q_.reset();
+    this.R_.reset();
+  }
+}
+
+/** Backward of `linalg_householder_product` (derivatives.yaml:872). */
+export class LinalgHouseholderProductBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  tau_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgHouseholderProductBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const tau = this.tau_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = householderProductBackward(0, grad, result, input, tau);
+    if (this.shouldComputeOutput(1)) out[1] = householderProductBackward(1, grad, result, input, tau);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.tau_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `ormqr` (derivatives.yaml:876). */
+export class OrmqrBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  input2_: SavedVariable = NONE;
+  input3_: SavedVariable = NONE;
+  left_!: Parameters<AtenOps['ormqr']['call']>[3];
+  transpose_!: Parameters<AtenOps['ormqr']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'OrmqrBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const input2 = this.input2_.unpack(this);
+    const input3 = this.input3_.unpack(this);
+    const left = this.left_;
+    const transpose = this.transpose_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = ormqrBackward(0, grad, result, self, input2, input3, left, transpose);
+    if (this.shouldComputeOutput(1)) out[1] = ormqrBackward(1, grad, result, self, input2, input3, left, transpose);
+    if (this.shouldComputeOutput(2)) out[2] = ormqrBackward(2, grad, result, self, input2, input3, left, transpose);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.input2_.reset();
+    this.input3_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_linalg_eigh` (derivatives.yaml:882). */
+export class LinalgEighBackward0 extends Node {
+  eigenvalues_: SavedVariable = NONE;
+  eigenvectors_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgEighBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const eigenvalues = this.eigenvalues_.unpack(this);
+    const eigenvectors = this.eigenvectors_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgEighBackward(grads[0] ?? null, grads[1] ?? null, eigenvalues, eigenvectors);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.eigenvalues_.reset();
+    this.eigenvectors_.reset();
+  }
+}
+
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:885). */
+export class LinalgMatrixExpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgMatrixExpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgMatrixExpDifferential(self, grad, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `div.Scalar` (derivatives.yaml:889). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6060,7 +6198,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:872). */
+/** Backward of `mul.Scalar` (derivatives.yaml:892). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6078,7 +6216,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:876). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:896). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6123,7 +6261,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:884). */
+/** Backward of `detach` (derivatives.yaml:904). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6138,7 +6276,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:889). */
+/** Backward of `acosh` (derivatives.yaml:909). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6160,7 +6298,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:892). */
+/** Backward of `asinh` (derivatives.yaml:912). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6182,7 +6320,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:895). */
+/** Backward of `atanh` (derivatives.yaml:915). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6204,7 +6342,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:898). */
+/** Backward of `log10` (derivatives.yaml:918). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6226,7 +6364,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:901). */
+/** Backward of `sgn` (derivatives.yaml:921). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6242,7 +6380,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:904). */
+/** Backward of `erfinv` (derivatives.yaml:924). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6264,7 +6402,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:907). */
+/** Backward of `lgamma` (derivatives.yaml:927). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6286,7 +6424,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:910). */
+/** Backward of `digamma` (derivatives.yaml:930). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6308,7 +6446,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:913). */
+/** Backward of `polygamma` (derivatives.yaml:933). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6332,7 +6470,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:916). */
+/** Backward of `polygamma_` (derivatives.yaml:936). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6356,7 +6494,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:919). */
+/** Backward of `i0` (derivatives.yaml:939). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6378,7 +6516,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:922). */
+/** Backward of `sinc` (derivatives.yaml:942). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6400,7 +6538,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:925). */
+/** Backward of `logit` (derivatives.yaml:945). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6424,7 +6562,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:928). */
+/** Backward of `deg2rad` (derivatives.yaml:948). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6440,7 +6578,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:931). */
+/** Backward of `rad2deg` (derivatives.yaml:951). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6456,7 +6594,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:934). */
+/** Backward of `hypot` (derivatives.yaml:954). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6485,7 +6623,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:938). */
+/** Backward of `logaddexp` (derivatives.yaml:958). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6511,7 +6649,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:942). */
+/** Backward of `logaddexp2` (derivatives.yaml:962). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6537,7 +6675,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:946). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:966). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6563,7 +6701,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:950). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:970). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6587,7 +6725,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:953). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:973). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6611,7 +6749,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:956). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:976). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6640,7 +6778,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:960). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:980). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6665,7 +6803,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:963). */
+/** Backward of `nextafter` (derivatives.yaml:983). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6691,7 +6829,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:967). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:987). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6717,7 +6855,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:971). */
+/** Backward of `fmax` (derivatives.yaml:991). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6743,7 +6881,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:975). */
+/** Backward of `fmin` (derivatives.yaml:995). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6769,7 +6907,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:979). */
+/** Backward of `erfc` (derivatives.yaml:999). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6791,7 +6929,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:982). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1002). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6813,7 +6951,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:986). */
+/** Backward of `igamma` (derivatives.yaml:1006). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6839,7 +6977,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:990). */
+/** Backward of `igammac` (derivatives.yaml:1010). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6865,7 +7003,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:994). */
+/** Backward of `mvlgamma` (derivatives.yaml:1014). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -6889,7 +7027,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:997). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1017). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -6908,7 +7046,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1001). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1021). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -6926,7 +7064,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1006). */
+/** Backward of `nansum` (derivatives.yaml:1026). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6952,7 +7090,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1009). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1029). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6979,7 +7117,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1012). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1032). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7009,7 +7147,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1015). */
+/** Backward of `aminmax` (derivatives.yaml:1035). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7040,7 +7178,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1018). */
+/** Backward of `median` (derivatives.yaml:1038). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7065,7 +7203,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1021). */
+/** Backward of `median.dim` (derivatives.yaml:1041). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7093,7 +7231,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1025). */
+/** Backward of `nanmedian` (derivatives.yaml:1045). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7118,7 +7256,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1028). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1048). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7146,7 +7284,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1032). */
+/** Backward of `mode` (derivatives.yaml:1052). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7174,7 +7312,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1036). */
+/** Backward of `kthvalue` (derivatives.yaml:1056). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7202,7 +7340,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1040). */
+/** Backward of `cummax` (derivatives.yaml:1060). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7229,7 +7367,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1044). */
+/** Backward of `cummin` (derivatives.yaml:1064). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7256,7 +7394,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1048). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1068). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7283,7 +7421,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1053). */
+/** Backward of `rot90` (derivatives.yaml:1073). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7303,7 +7441,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1056). */
+/** Backward of `diag_embed` (derivatives.yaml:1076). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7325,7 +7463,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1059). */
+/** Backward of `block_diag` (derivatives.yaml:1079). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7349,7 +7487,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1062). */
+/** Backward of `trace` (derivatives.yaml:1082). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7367,7 +7505,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1065). */
+/** Backward of `linalg_cross` (derivatives.yaml:1085). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7395,7 +7533,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1070). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1090). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7433,7 +7571,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1074). */
+/** Backward of `index_reduce` (derivatives.yaml:1094). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7471,7 +7609,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1078). */
+/** Backward of `index_add` (derivatives.yaml:1098). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7502,7 +7640,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1082). */
+/** Backward of `index_copy` (derivatives.yaml:1102). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7531,7 +7669,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1086). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1106). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7555,7 +7693,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1089). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1109). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7580,7 +7718,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1093). */
+/** Backward of `put` (derivatives.yaml:1113). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7610,7 +7748,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1097). */
+/** Backward of `take` (derivatives.yaml:1117). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7634,7 +7772,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1100). */
+/** Backward of `masked_scatter` (derivatives.yaml:1120). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7659,7 +7797,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1104). */
+/** Backward of `slice_scatter` (derivatives.yaml:1124). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7690,7 +7828,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1108). */
+/** Backward of `select_scatter` (derivatives.yaml:1128). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7717,7 +7855,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1112). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1132). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7746,7 +7884,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1116). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1136). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7773,7 +7911,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1120). */
+/** Backward of `unfold` (derivatives.yaml:1140). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7797,7 +7935,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1123). */
+/** Backward of `unfold_backward` (derivatives.yaml:1143). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7819,7 +7957,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1126). */
+/** Backward of `im2col` (derivatives.yaml:1146). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7845,7 +7983,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1129). */
+/** Backward of `col2im` (derivatives.yaml:1149). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7869,7 +8007,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1133). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1153). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7887,7 +8025,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1136). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1156). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7905,7 +8043,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1139). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1159). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7923,7 +8061,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1142). */
+/** Backward of `glu` (derivatives.yaml:1162). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7947,7 +8085,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1145). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1165). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7974,7 +8112,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1148). */
+/** Backward of `dist` (derivatives.yaml:1168). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8005,7 +8143,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1153). */
+/** Backward of `narrow_copy` (derivatives.yaml:1173). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8029,7 +8167,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1157). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1177). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8050,7 +8188,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1160). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1180). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8071,7 +8209,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1163). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1183). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8087,7 +8225,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1166). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1186). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8104,7 +8242,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1170). */
+/** Backward of `_conj_physical` (derivatives.yaml:1190). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8120,7 +8258,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1173). */
+/** Backward of `conj_physical_` (derivatives.yaml:1193). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8136,7 +8274,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1177). */
+/** Backward of `addmv` (derivatives.yaml:1197). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8167,7 +8305,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1182). */
+/** Backward of `vdot` (derivatives.yaml:1202). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8193,7 +8331,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1186). */
+/** Backward of `addr` (derivatives.yaml:1206). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8224,7 +8362,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1191). */
+/** Backward of `addbmm` (derivatives.yaml:1211). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8259,7 +8397,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1196). */
+/** Backward of `renorm` (derivatives.yaml:1216). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8287,7 +8425,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1199). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1219). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8314,7 +8452,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1205). */
+/** Backward of `special_entr` (derivatives.yaml:1225). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8336,7 +8474,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1208). */
+/** Backward of `special_ndtri` (derivatives.yaml:1228). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8358,7 +8496,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1211). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1231). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8383,7 +8521,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1214). */
+/** Backward of `special_erfcx` (derivatives.yaml:1234). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8408,7 +8546,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1217). */
+/** Backward of `special_i0e` (derivatives.yaml:1237). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8433,7 +8571,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1220). */
+/** Backward of `special_i1` (derivatives.yaml:1240). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8458,7 +8596,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1223). */
+/** Backward of `special_i1e` (derivatives.yaml:1243). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8483,7 +8621,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1226). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1246). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8509,7 +8647,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1230). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1250). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8533,7 +8671,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1233). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1253). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8557,7 +8695,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1236). */
+/** Backward of `special_zeta` (derivatives.yaml:1256). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8583,7 +8721,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1240). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1260). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8607,7 +8745,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1243). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1263). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8623,7 +8761,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1246). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1266). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8638,7 +8776,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1249). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1269). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8653,7 +8791,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1252). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1272). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8668,7 +8806,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1255). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1275). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8683,7 +8821,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1258). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1278). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8698,7 +8836,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1261). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1281). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8713,7 +8851,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1264). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1284). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8728,7 +8866,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1267). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1287). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8743,7 +8881,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1270). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1290). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8758,7 +8896,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1273). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1293). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8773,7 +8911,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1276). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1296). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8788,7 +8926,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1279). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1299). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8803,7 +8941,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1282). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1302). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8818,7 +8956,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1286). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1306). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8833,7 +8971,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1289). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1309). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8848,7 +8986,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1292). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1312). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8863,7 +9001,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1296). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1316). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8878,7 +9016,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1299). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1319). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8893,7 +9031,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1322). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8908,7 +9046,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1326). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8923,7 +9061,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1329). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8938,7 +9076,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1332). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8953,7 +9091,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1336). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8968,7 +9106,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1319). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1339). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8983,7 +9121,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1322). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1342). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8998,7 +9136,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1346). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9013,7 +9151,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1329). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1349). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9028,7 +9166,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1332). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1352). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9043,7 +9181,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1356). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9058,7 +9196,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1339). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1359). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9073,7 +9211,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1342). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1362). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9088,7 +9226,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1366). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9103,7 +9241,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1349). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1369). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9118,7 +9256,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1352). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1372). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9133,7 +9271,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1376). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9148,7 +9286,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1359). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1379). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9163,7 +9301,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1362). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1382). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9178,7 +9316,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1386). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9193,7 +9331,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1369). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1389). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9208,7 +9346,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1372). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1392). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9223,7 +9361,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1396). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9238,7 +9376,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1379). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1399). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9253,7 +9391,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1402). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9268,7 +9406,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1406). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9283,7 +9421,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1409). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9298,7 +9436,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1412). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9313,7 +9451,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1416). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9328,7 +9466,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1399). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1419). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9343,7 +9481,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1403). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1423). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9367,7 +9505,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1406). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1426). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9387,7 +9525,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1409). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1429). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9409,7 +9547,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4557). */
+/** Backward of `expand_copy` (derivatives.yaml:4621). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9427,7 +9565,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4563). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4627). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9451,7 +9589,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4569). */
+/** Backward of `alias_copy` (derivatives.yaml:4633). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9467,7 +9605,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4575). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4639). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9495,7 +9633,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4581). */
+/** Backward of `permute_copy` (derivatives.yaml:4645). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9513,7 +9651,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4587). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4651). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9534,7 +9672,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4593). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4657). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9552,7 +9690,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4599). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4663). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9570,7 +9708,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4605). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4669). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9588,7 +9726,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4611). */
+/** Backward of `t_copy` (derivatives.yaml:4675). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9604,7 +9742,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4617). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4681). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9624,7 +9762,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4623). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4687). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9642,7 +9780,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4629). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4693). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9661,7 +9799,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4635). */
+/** Backward of `view_copy` (derivatives.yaml:4699). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9679,7 +9817,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4641). */
+/** Backward of `unfold_copy` (derivatives.yaml:4705). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -14590,6 +14728,78 @@ export function autogradKernels(ops: AtenOps) {
     const result = ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  geqrf: kernel('geqrf', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.geqrf.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('geqrf'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.geqrf.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  linalg_householder_product: kernel('linalg_householder_product', (ks, input, tau) => {
+    const rg = anyRequiresGrad(input, tau);
+    if (!rg) return ops.linalg_householder_product.redispatch(ks.and(afterAutogradKeyset), input, tau);
+    const gradFn = new LinalgHouseholderProductBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(tau)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.tau_ = new SavedVariable(tau, false);
+    const result = ops.linalg_householder_product.redispatch(ks.and(afterAutogradKeyset), input, tau);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  ormqr: kernel('ormqr', (ks, self, input2, input3, left, transpose) => {
+    const rg = anyRequiresGrad(self, input2, input3);
+    if (!rg) return ops.ormqr.redispatch(ks.and(afterAutogradKeyset), self, input2, input3, left, transpose);
+    const gradFn = new OrmqrBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(input2), gradientEdge(input3)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.input2_ = new SavedVariable(input2, false);
+    gradFn.input3_ = new SavedVariable(input3, false);
+    gradFn.left_ = left;
+    gradFn.transpose_ = transpose;
+    const result = ops.ormqr.redispatch(ks.and(afterAutogradKeyset), self, input2, input3, left, transpose);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  linalg_qr: kernel('linalg_qr', (ks, A, mode) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops.linalg_qr.redispatch(ks.and(afterAutogradKeyset), A, mode);
+    const gradFn = new LinalgQrBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.mode_ = mode;
+    const result = ops.linalg_qr.redispatch(ks.and(afterAutogradKeyset), A, mode);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.Q_ = new SavedVariable(result[0], true);
+    gradFn.R_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _linalg_eigh: kernel('_linalg_eigh', (ks, A, UPLO, computeV) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_eigh.redispatch(ks.and(afterAutogradKeyset), A, UPLO, computeV);
+    const gradFn = new LinalgEighBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    const result = ops._linalg_eigh.redispatch(ks.and(afterAutogradKeyset), A, UPLO, computeV);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.eigenvalues_ = new SavedVariable(result[0], true);
+    gradFn.eigenvectors_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  linalg_matrix_exp: kernel('linalg_matrix_exp', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_matrix_exp.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LinalgMatrixExpBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.linalg_matrix_exp.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   max_unary_out: kernel('max_unary_out', (ks, self, out) => {

@@ -15240,7 +15240,7 @@ export function searchsorted(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sorted_sequence","input"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"]))) {
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"])) && (o === undefined || o["sorter"] === undefined || o["sorter"] === null || isTensor(o["sorter"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
       let k0: boolean;
@@ -15271,7 +15271,7 @@ export function searchsorted(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sorted_sequence","input"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"]))) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"])) && (o === undefined || o["sorter"] === undefined || o["sorter"] === null || isTensor(o["sorter"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       let k0: boolean;
@@ -17393,7 +17393,7 @@ export function linalg_pinv(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"])) && (o === undefined || o["atol"] === undefined || o["atol"] === null || isTensor(o["atol"])) && (o === undefined || o["rtol"] === undefined || o["rtol"] === null || isTensor(o["rtol"]))) {
       const v0: Tensor = p[0] as Tensor;
       let k0: Tensor | null;
       if (o !== undefined && o.atol !== undefined) {
@@ -17534,7 +17534,7 @@ export function linalg_matrix_rank(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","atol","rtol","hermitian"])) && (o === undefined || o["atol"] === undefined || o["atol"] === null || isTensor(o["atol"])) && (o === undefined || o["rtol"] === undefined || o["rtol"] === null || isTensor(o["rtol"]))) {
       const v0: Tensor = p[0] as Tensor;
       let k0: Tensor | null;
       if (o !== undefined && o.atol !== undefined) {
@@ -17658,6 +17658,431 @@ export function linalg_cond(...a: unknown[]): unknown {
     }
   }
   return noMatch("linalg_cond", a, SIGS_linalg_cond);
+}
+
+const SIGS_geqrf = ["(Tensor input)"];
+
+/** `torch.geqrf`: `geqrf`. */
+export function geqrf(input: Tensor): [Tensor, Tensor];
+export function geqrf(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("geqrf", a[--n] as Kw);
+  // geqrf
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("geqrf", o, ["input"], ["input"], n);
+      return at.geqrf(v0);
+    }
+  }
+  return bad_geqrf(a);
+}
+
+function bad_geqrf(a: readonly unknown[]): never {
+  return badCall("geqrf", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_geqrf);
+}
+
+const SIGS_linalg_householder_product = ["(Tensor input, Tensor tau)"];
+
+/** `torch.linalg_householder_product`: `linalg_householder_product`. */
+export function linalg_householder_product(input: Tensor, options: { tau: Tensor }): Tensor;
+export function linalg_householder_product(input: Tensor, tau: Tensor): Tensor;
+export function linalg_householder_product(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_householder_product", a[--n] as Kw);
+  // linalg_householder_product
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","tau"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("linalg_householder_product", o, ["input","tau"], ["input","tau"], n);
+      return at.linalg_householder_product(v0, v1);
+    }
+  }
+  return bad_linalg_householder_product(a);
+}
+
+function bad_linalg_householder_product(a: readonly unknown[]): never {
+  return badCall("linalg_householder_product", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tau", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_householder_product);
+}
+
+const SIGS_orgqr = ["(Tensor input, Tensor input2)"];
+
+/** `torch.orgqr`: `orgqr`. */
+export function orgqr(input: Tensor, options: { input2: Tensor }): Tensor;
+export function orgqr(input: Tensor, input2: Tensor): Tensor;
+export function orgqr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("orgqr", a[--n] as Kw);
+  // orgqr
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","input2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("orgqr", o, ["input","input2"], ["input","input2"], n);
+      return at.orgqr(v0, v1);
+    }
+  }
+  return bad_orgqr(a);
+}
+
+function bad_orgqr(a: readonly unknown[]): never {
+  return badCall("orgqr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_orgqr);
+}
+
+const SIGS_ormqr = ["(Tensor input, Tensor input2, Tensor input3, bool left = True, bool transpose = False)"];
+
+/** `torch.ormqr`: `ormqr`. */
+export function ormqr(input: Tensor, options: { input2: Tensor; input3: Tensor; left?: boolean; transpose?: boolean }): Tensor;
+export function ormqr(input: Tensor, input2: Tensor, options: { input3: Tensor; left?: boolean; transpose?: boolean }): Tensor;
+export function ormqr(input: Tensor, input2: Tensor, input3: Tensor, options?: { left?: boolean; transpose?: boolean }): Tensor;
+export function ormqr(input: Tensor, input2: Tensor, input3: Tensor, left?: boolean, options?: { left?: boolean; transpose?: boolean }): Tensor;
+export function ormqr(input: Tensor, input2: Tensor, input3: Tensor, left?: boolean, transpose?: boolean, options?: { left?: boolean; transpose?: boolean }): Tensor;
+export function ormqr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ormqr", a[--n] as Kw);
+  // ormqr
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","input2","input3","left","transpose"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.left !== undefined) {
+        kwArg("ormqr", 'left', 'bool', isBool(o.left), o.left);
+        v3 = o.left as boolean;
+      } else v3 = true;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.transpose !== undefined) {
+        kwArg("ormqr", 'transpose', 'bool', isBool(o.transpose), o.transpose);
+        v4 = o.transpose as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("ormqr", o, ["input","input2","input3","left","transpose"], ["input","input2","input3","left","transpose"], n);
+      return at.ormqr(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_ormqr(a);
+}
+
+function bad_ormqr(a: readonly unknown[]): never {
+  return badCall("ormqr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input3", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "transpose", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_ormqr);
+}
+
+const SIGS_linalg_qr = ["(Tensor A, str mode = ...)"];
+
+/** `torch.linalg_qr`: `linalg_qr`. */
+export function linalg_qr(A: Tensor, options?: { mode?: string }): [Tensor, Tensor];
+export function linalg_qr(A: Tensor, mode?: string, options?: { mode?: string }): [Tensor, Tensor];
+export function linalg_qr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_qr", a[--n] as Kw);
+  // linalg_qr
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.mode !== undefined) {
+        kwArg("linalg_qr", 'mode', 'str', typeof o.mode === 'string', o.mode);
+        v1 = o.mode as string;
+      } else v1 = "reduced";
+      if (o !== undefined) checkKw("linalg_qr", o, ["A","mode"], ["A","mode"], n);
+      return at.linalg_qr(v0, v1);
+    }
+  }
+  return bad_linalg_qr(a);
+}
+
+function bad_linalg_qr(a: readonly unknown[]): never {
+  return badCall("linalg_qr", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mode", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+  ], false, SIGS_linalg_qr);
+}
+
+const SIGS_qr = ["(Tensor input, bool some = True)"];
+
+/** `torch.qr`: `qr`. */
+export function qr(input: Tensor, options?: { some?: boolean }): [Tensor, Tensor];
+export function qr(input: Tensor, some?: boolean, options?: { some?: boolean }): [Tensor, Tensor];
+export function qr(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("qr", a[--n] as Kw);
+  // qr
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","some"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("qr", 'some', 'bool', isBool(o.some), o.some);
+        v1 = o.some as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("qr", o, ["input","some"], ["input","some"], n);
+      return at.qr(v0, v1);
+    }
+  }
+  return bad_qr(a);
+}
+
+function bad_qr(a: readonly unknown[]): never {
+  return badCall("qr", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_qr);
+}
+
+const SIGS__linalg_eigh = ["(Tensor A, str UPLO = ..., bool compute_v = True)"];
+
+/** `torch._linalg_eigh`: `_linalg_eigh`. */
+export function _linalg_eigh(A: Tensor, options?: { UPLO?: string; compute_v?: boolean; computeV?: boolean }): [Tensor, Tensor];
+export function _linalg_eigh(A: Tensor, UPLO?: string, options?: { UPLO?: string; compute_v?: boolean; computeV?: boolean }): [Tensor, Tensor];
+export function _linalg_eigh(A: Tensor, UPLO?: string, computeV?: boolean, options?: { UPLO?: string; compute_v?: boolean; computeV?: boolean }): [Tensor, Tensor];
+export function _linalg_eigh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_eigh", a[--n] as Kw);
+  // _linalg_eigh
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["A","UPLO","compute_v"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.UPLO !== undefined) {
+        kwArg("_linalg_eigh", 'UPLO', 'str', typeof o.UPLO === 'string', o.UPLO);
+        v1 = o.UPLO as string;
+      } else v1 = "L";
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.compute_v !== undefined) {
+        kwArg("_linalg_eigh", 'compute_v', 'bool', isBool(o.compute_v), o.compute_v);
+        v2 = o.compute_v as boolean;
+      } else v2 = true;
+      if (o !== undefined) checkKw("_linalg_eigh", o, ["A","UPLO","compute_v"], ["A","UPLO","compute_v"], n);
+      return at._linalg_eigh(v0, v1, v2);
+    }
+  }
+  return bad__linalg_eigh(a);
+}
+
+function bad__linalg_eigh(a: readonly unknown[]): never {
+  return badCall("_linalg_eigh", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "UPLO", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+    { name: "compute_v", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS__linalg_eigh);
+}
+
+const SIGS_linalg_eigh = ["(Tensor input, str UPLO = ...)"];
+
+/** `torch.linalg_eigh`: `linalg_eigh`. */
+export function linalg_eigh(input: Tensor, options?: { UPLO?: string }): [Tensor, Tensor];
+export function linalg_eigh(input: Tensor, UPLO?: string, options?: { UPLO?: string }): [Tensor, Tensor];
+export function linalg_eigh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_eigh", a[--n] as Kw);
+  // linalg_eigh
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","UPLO"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.UPLO !== undefined) {
+        kwArg("linalg_eigh", 'UPLO', 'str', typeof o.UPLO === 'string', o.UPLO);
+        v1 = o.UPLO as string;
+      } else v1 = "L";
+      if (o !== undefined) checkKw("linalg_eigh", o, ["input","UPLO"], ["input","UPLO"], n);
+      return at.linalg_eigh(v0, v1);
+    }
+  }
+  return bad_linalg_eigh(a);
+}
+
+function bad_linalg_eigh(a: readonly unknown[]): never {
+  return badCall("linalg_eigh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "UPLO", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+  ], false, SIGS_linalg_eigh);
+}
+
+const SIGS_linalg_eigvalsh = ["(Tensor input, str UPLO = ...)"];
+
+/** `torch.linalg_eigvalsh`: `linalg_eigvalsh`. */
+export function linalg_eigvalsh(input: Tensor, options?: { UPLO?: string }): Tensor;
+export function linalg_eigvalsh(input: Tensor, UPLO?: string, options?: { UPLO?: string }): Tensor;
+export function linalg_eigvalsh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_eigvalsh", a[--n] as Kw);
+  // linalg_eigvalsh
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","UPLO"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.UPLO !== undefined) {
+        kwArg("linalg_eigvalsh", 'UPLO', 'str', typeof o.UPLO === 'string', o.UPLO);
+        v1 = o.UPLO as string;
+      } else v1 = "L";
+      if (o !== undefined) checkKw("linalg_eigvalsh", o, ["input","UPLO"], ["input","UPLO"], n);
+      return at.linalg_eigvalsh(v0, v1);
+    }
+  }
+  return bad_linalg_eigvalsh(a);
+}
+
+function bad_linalg_eigvalsh(a: readonly unknown[]): never {
+  return badCall("linalg_eigvalsh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "UPLO", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+  ], false, SIGS_linalg_eigvalsh);
+}
+
+const SIGS_linalg_matrix_exp = ["(Tensor input)"];
+
+/** `torch.linalg_matrix_exp`: `linalg_matrix_exp`. */
+export function linalg_matrix_exp(input: Tensor): Tensor;
+export function linalg_matrix_exp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_exp", a[--n] as Kw);
+  // linalg_matrix_exp
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("linalg_matrix_exp", o, ["input"], ["input"], n);
+      return at.linalg_matrix_exp(v0);
+    }
+  }
+  return bad_linalg_matrix_exp(a);
+}
+
+function bad_linalg_matrix_exp(a: readonly unknown[]): never {
+  return badCall("linalg_matrix_exp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_linalg_matrix_exp);
+}
+
+const SIGS_matrix_exp = ["(Tensor input)"];
+
+/** `torch.matrix_exp`: `matrix_exp`. */
+export function matrix_exp(input: Tensor): Tensor;
+export function matrix_exp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matrix_exp", a[--n] as Kw);
+  // matrix_exp
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("matrix_exp", o, ["input"], ["input"], n);
+      return at.matrix_exp(v0);
+    }
+  }
+  return bad_matrix_exp(a);
+}
+
+function bad_matrix_exp(a: readonly unknown[]): never {
+  return badCall("matrix_exp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_matrix_exp);
+}
+
+const SIGS_linalg_multi_dot = ["(tuple of Tensors tensors)"];
+
+/** `torch.linalg_multi_dot`: `linalg_multi_dot`. */
+export function linalg_multi_dot(options: { tensors: readonly Tensor[] }): Tensor;
+export function linalg_multi_dot(tensors: readonly Tensor[]): Tensor;
+export function linalg_multi_dot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_multi_dot", a[--n] as Kw);
+  // linalg_multi_dot
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("linalg_multi_dot", o, ["tensors"], ["tensors"], n);
+      return at.linalg_multi_dot(v0);
+    }
+  }
+  return bad_linalg_multi_dot(a);
+}
+
+function bad_linalg_multi_dot(a: readonly unknown[]): never {
+  return badCall("linalg_multi_dot", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_linalg_multi_dot);
 }
 
 const SIGS__scaled_dot_product_flash_attention_for_cpu = ["(Tensor query, Tensor key, Tensor value, float dropout_p = 0, bool is_causal = False, *, Tensor attn_mask = None, float scale = None)"];

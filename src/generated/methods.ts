@@ -847,6 +847,22 @@ export interface TensorMethods {
   /** `pinverse(Tensor self, float rcond=1e-15) -> Tensor` */
   pinverse(options?: { rcond?: number }): Tensor;
   pinverse(rcond?: number, options?: { rcond?: number }): Tensor;
+  /** `geqrf(Tensor self) -> (Tensor a, Tensor tau)` */
+  geqrf(): [Tensor, Tensor];
+  /** `orgqr(Tensor self, Tensor input2) -> Tensor` */
+  orgqr(options: { input2: Tensor }): Tensor;
+  orgqr(input2: Tensor): Tensor;
+  /** `ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False) -> Tensor` */
+  ormqr(options: { input2: Tensor; input3: Tensor; left?: boolean; transpose?: boolean }): Tensor;
+  ormqr(input2: Tensor, options: { input3: Tensor; left?: boolean; transpose?: boolean }): Tensor;
+  ormqr(input2: Tensor, input3: Tensor, options?: { left?: boolean; transpose?: boolean }): Tensor;
+  ormqr(input2: Tensor, input3: Tensor, left?: boolean, options?: { left?: boolean; transpose?: boolean }): Tensor;
+  ormqr(input2: Tensor, input3: Tensor, left?: boolean, transpose?: boolean, options?: { left?: boolean; transpose?: boolean }): Tensor;
+  /** `qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)` */
+  qr(options?: { some?: boolean }): [Tensor, Tensor];
+  qr(some?: boolean, options?: { some?: boolean }): [Tensor, Tensor];
+  /** `matrix_exp(Tensor self) -> Tensor` */
+  matrix_exp(): Tensor;
   /** `acosh(Tensor self) -> Tensor` */
   acosh(options?: { out?: Tensor }): Tensor;
   /** `acosh_(Tensor(a!) self) -> Tensor(a!)` */
@@ -8833,6 +8849,142 @@ function bad_pinverse(a: readonly unknown[]): never {
   ], false, SIGS_pinverse);
 }
 
+function method_geqrf(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("geqrf", a[--n] as Kw);
+  // geqrf
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("geqrf", o);
+      return at.geqrf(this);
+    }
+  }
+  return noArgs("geqrf", a);
+}
+
+const SIGS_orgqr = ["(Tensor input2)"];
+
+function method_orgqr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("orgqr", a[--n] as Kw);
+  // orgqr
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input2"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("orgqr", o, ["input2"], ["input2"], n);
+      return at.orgqr(this, v0);
+    }
+  }
+  return bad_orgqr(a);
+}
+
+function bad_orgqr(a: readonly unknown[]): never {
+  return badCall("orgqr", a, [
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_orgqr);
+}
+
+const SIGS_ormqr = ["(Tensor input2, Tensor input3, bool left = True, bool transpose = False)"];
+
+function method_ormqr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ormqr", a[--n] as Kw);
+  // ormqr
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input2","input3","left","transpose"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.left !== undefined) {
+        kwArg("ormqr", 'left', 'bool', isBool(o.left), o.left);
+        v2 = o.left as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.transpose !== undefined) {
+        kwArg("ormqr", 'transpose', 'bool', isBool(o.transpose), o.transpose);
+        v3 = o.transpose as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("ormqr", o, ["input2","input3","left","transpose"], ["input2","input3","left","transpose"], n);
+      return at.ormqr(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_ormqr(a);
+}
+
+function bad_ormqr(a: readonly unknown[]): never {
+  return badCall("ormqr", a, [
+    { name: "input2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input3", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "left", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "transpose", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_ormqr);
+}
+
+const SIGS_qr = ["(bool some = True)"];
+
+function method_qr(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("qr", a[--n] as Kw);
+  // qr
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["some"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("qr", 'some', 'bool', isBool(o.some), o.some);
+        v0 = o.some as boolean;
+      } else v0 = true;
+      if (o !== undefined) checkKw("qr", o, ["some"], ["some"], n);
+      return at.qr(this, v0);
+    }
+  }
+  return bad_qr(a);
+}
+
+function bad_qr(a: readonly unknown[]): never {
+  return badCall("qr", a, [
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_qr);
+}
+
+function method_matrix_exp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matrix_exp", a[--n] as Kw);
+  // matrix_exp
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("matrix_exp", o);
+      return at.matrix_exp(this);
+    }
+  }
+  return noArgs("matrix_exp", a);
+}
+
 const SIGS_acosh = ["(*, Tensor out = None)"];
 
 function method_acosh(this: Tensor, ...a: unknown[]): unknown {
@@ -14268,6 +14420,11 @@ export function installTensorMethods(proto: object): void {
     lu_solve: { value: method_lu_solve, writable: true, configurable: true },
     logdet: { value: method_logdet, writable: true, configurable: true },
     pinverse: { value: method_pinverse, writable: true, configurable: true },
+    geqrf: { value: method_geqrf, writable: true, configurable: true },
+    orgqr: { value: method_orgqr, writable: true, configurable: true },
+    ormqr: { value: method_ormqr, writable: true, configurable: true },
+    qr: { value: method_qr, writable: true, configurable: true },
+    matrix_exp: { value: method_matrix_exp, writable: true, configurable: true },
     acosh: { value: method_acosh, writable: true, configurable: true },
     acosh_: { value: method_acosh_, writable: true, configurable: true },
     asinh: { value: method_asinh, writable: true, configurable: true },

@@ -18,7 +18,7 @@ export function linalgDiagonal(_ks: DispatchKeySet, A: Tensor, offset = 0, dim1 
   return at.diagonal(A, offset, dim1, dim2);
 }
 
-/** `linalg_vecdot(x, y, *, dim=-1)`: `(x.conj() * y).sum(dim)`. */
+/** `linalg_vecdot(x, y, *, dim=-1)`: `vdot(x, y)` for two vectors, else `(x.conj() * y).sum(dim)`. */
 export function linalgVecdot(_ks: DispatchKeySet, x: Tensor, y: Tensor, dim = -1): Tensor {
   checkFloatingOrComplex(x, 'linalg.vecdot');
   if (x.scalarType !== y.scalarType) {
@@ -26,6 +26,8 @@ export function linalgVecdot(_ks: DispatchKeySet, x: Tensor, y: Tensor, dim = -1
       `linalg.vecdot: Expected x and y to have the same dtype, but found x of type ${scalarTypeToString(x.scalarType)} and y of type ${scalarTypeToString(y.scalarType)} instead`,
     );
   }
+  // two vectors: vdot (VdotBackward0), as LinearAlgebra.cpp does
+  if (x.dim() === 1 && y.dim() === 1) return at.vdot(x, y);
   return at.sum_dim_IntList(at.mul_Tensor(x, y), [dim], false, null);
 }
 
@@ -229,8 +231,22 @@ function pinvImpl(input: Tensor, atol: Tensor | number | null, rtol: Tensor | nu
       `linalg.pinv(${scalarTypeToString(t)}{[${input.sizes.join(', ')}]}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types`,
     );
   }
-  if (hermitian) throw new Error('linalg.pinv(hermitian=True): not supported yet (needs linalg.eigh)');
   const [atolT, rtolT] = atolRtol(input, atol, rtol);
+  if (hermitian && input.numel() > 0) {
+    // |eigenvalues| are the singular values; eigh sorts them ascending, so the largest is amax of |S|
+    const [S, U] = at.linalg_eigh(input, 'L');
+    const Sabs = at.abs(S);
+    const maxVal = at.amax(Sabs, [-1], true);
+    const tol = at.max_other(at.unsqueeze(atolT, -1), at.mul_Tensor(at.unsqueeze(rtolT, -1), maxVal));
+    const Sinv = at.to_dtype(
+      at.where_self(at.gt_Tensor(Sabs, tol), at.reciprocal(S), at.zeros([], S.scalarType, null, S.device, null)),
+      t,
+      false,
+      false,
+      null,
+    );
+    return at.matmul(at.mul_Tensor(U, at.unsqueeze(Sinv, -2)), U.mH);
+  }
   const [U, S, V] = at.svd(input, true, true);
   if (input.numel() === 0) return at.matmul(at.mul_Tensor(V, at.unsqueeze(at.reciprocal(S), -2)), U.mH);
   const maxVal = at.narrow(S, -1, 0, 1);
@@ -288,11 +304,11 @@ export function pinverse(_ks: DispatchKeySet, self: Tensor, rcond = 1e-15): Tens
 function matrixRankImpl(input: Tensor, atol: Tensor | number | null, rtol: Tensor | number | null, hermitian: boolean): Tensor {
   checkIsMatrix(input, 'torch.linalg.matrix_rank', 'input');
   checkFloatingOrComplex(input, 'torch.linalg.matrix_rank');
-  if (hermitian) throw new Error('linalg.matrix_rank(hermitian=True): not supported yet (needs linalg.eigvalsh)');
   const [atolT, rtolT] = atolRtol(input, atol, rtol);
   if (input.numel() === 0) return at.zeros(input.sizes.slice(0, -2), ScalarType.Long, null, input.device, null);
-  const S = at.linalg_svdvals(input, null);
-  const maxS = at.narrow(S, -1, 0, 1);
+  // hermitian: |eigenvalues| sorted ascending (from negative values), so the largest is their amax
+  const S = hermitian ? at.abs(at.linalg_eigvalsh(input, 'L')) : at.linalg_svdvals(input, null);
+  const maxS = hermitian ? at.amax(S, [-1], true) : at.narrow(S, -1, 0, 1);
   const tol = at.max_other(at.unsqueeze(atolT, -1), at.mul_Tensor(at.unsqueeze(rtolT, -1), maxS));
   return at.sum_dim_IntList(at.gt_Tensor(S, tol), [-1], false, null);
 }
@@ -383,4 +399,83 @@ export function linalgCondStr(_ks: DispatchKeySet, self: Tensor, p: string): Ten
   if (self.numel() === 0) return condEmpty(self);
   squareCheckInputs(self, `linalg.cond(ord=${p})`);
   return condHelper(self, p);
+}
+
+// ---- linalg_multi_dot (LinearAlgebra.cpp's multi_dot_impl) -----------------------------------------------------
+
+/** `matrix_chain_order(tensors)`: the split points of the cheapest parenthesisation (the first best split). */
+function matrixChainOrder(tensors: readonly Tensor[]): number[][] {
+  const n = tensors.length;
+  const p = tensors.map((t) => t.sizes[0] as number);
+  p.push(tensors[n - 1]?.sizes[1] as number);
+  const m: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  const s: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let l = 1; l < n; l++) {
+    for (let i = 0; i < n - l; i++) {
+      const j = i + l;
+      (m[i] as number[])[j] = Number.MAX_SAFE_INTEGER;
+      for (let k = i; k < j; k++) {
+        const q = (m[i]?.[k] as number) + (m[k + 1]?.[j] as number) + (p[i] as number) * (p[k + 1] as number) * (p[j + 1] as number);
+        if (q < (m[i]?.[j] as number)) {
+          (m[i] as number[])[j] = q;
+          (s[i] as number[])[j] = k;
+        }
+      }
+    }
+  }
+  return s;
+}
+
+function matrixChainMultiplication(tensors: readonly Tensor[], order: number[][], i: number, j: number): Tensor {
+  if (i === j) return tensors[i] as Tensor;
+  const k = order[i]?.[j] as number;
+  return at.mm(matrixChainMultiplication(tensors, order, i, k), matrixChainMultiplication(tensors, order, k + 1, j));
+}
+
+/** `linalg_multi_dot(tensors)`: the chain product in the cheapest order (1-D ends as a row / column vector). */
+export function linalgMultiDot(_ks: DispatchKeySet, input: Tensor[]): Tensor {
+  const n = input.length;
+  if (n < 2) throw new Error(`multi_dot(): expected at least 2 tensors but got ${n}`);
+  const first = input[0] as Tensor;
+  const last = input[n - 1] as Tensor;
+  const outShape: number[] = [];
+  const tensors = [...input];
+  if (first.dim() === 1) tensors[0] = at.unsqueeze(first, 0);
+  else if (first.dim() === 2) outShape.push(first.sizes[0] as number);
+  else throw new Error(`multi_dot(): the first tensor must be 1D or 2D but got ${first.dim()}D`);
+  if (last.dim() === 1) tensors[n - 1] = at.unsqueeze(last, -1);
+  else if (last.dim() === 2) outShape.push(last.sizes[1] as number);
+  else throw new Error(`multi_dot(): the last tensor must be 1D or 2D but got ${last.dim()}D`);
+  for (let i = 1; i < n - 1; i++) {
+    const t = input[i] as Tensor;
+    if (t.dim() !== 2) throw new Error(`multi_dot(): tensor ${i} must be 2D but got ${t.dim()}D`);
+  }
+  const dtype = (tensors[0] as Tensor).scalarType;
+  for (let i = 1; i < n; i++) {
+    const t = tensors[i] as Tensor;
+    if (t.scalarType !== dtype) {
+      throw new Error(
+        `multi_dot(): all tensors must have be the same dtype but tensor 0 is ${scalarTypeToString(dtype)} and tensor ${i} ${scalarTypeToString(t.scalarType)}`,
+      );
+    }
+    const prev = tensors[i - 1] as Tensor;
+    if (prev.sizes[prev.dim() - 1] !== t.sizes[0]) {
+      throw new Error(
+        `multi_dot(): tensors ${i - 1} and ${i} with shapes [${(input[i - 1] as Tensor).sizes.join(', ')}] and [${(input[i] as Tensor).sizes.join(', ')}] cannot be multiplied`,
+      );
+    }
+  }
+  let result: Tensor;
+  if (n === 2) result = at.mm(tensors[0] as Tensor, tensors[1] as Tensor);
+  else if (n === 3) {
+    const [a, b] = [tensors[0]?.sizes[0] as number, tensors[1]?.sizes[0] as number];
+    const [c, d] = [tensors[2]?.sizes[0] as number, tensors[2]?.sizes[1] as number];
+    const cost1 = a * c * (b + d);
+    const cost2 = b * d * (a + c);
+    result =
+      cost1 > cost2
+        ? at.mm(tensors[0] as Tensor, at.mm(tensors[1] as Tensor, tensors[2] as Tensor))
+        : at.mm(at.mm(tensors[0] as Tensor, tensors[1] as Tensor), tensors[2] as Tensor);
+  } else result = matrixChainMultiplication(tensors, matrixChainOrder(tensors), 0, n - 1);
+  return at.view(result, outShape);
 }

@@ -7,6 +7,7 @@ import { bindArgs } from '../c10/Kwargs.js';
 import type { Generator } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as torch from '../api/torch.js';
+import { qr as linalgQr } from '../api/linalg.js';
 
 type GenOpt = { generator?: Generator | null };
 
@@ -268,55 +269,9 @@ export function trunc_normal_(tensor: Tensor, ...args: InitArg<TruncNormalOption
   });
 }
 
-/** Householder QR of a rows×cols (rows >= cols) matrix, row-major float64: [Q (rows×cols), diag(R)]. */
-function householderQR(a: Float64Array, rows: number, cols: number): [Float64Array, Float64Array] {
-  const r = Float64Array.from(a);
-  const vs: Float64Array[] = [];
-  const diag = new Float64Array(cols);
-  for (let k = 0; k < cols; k++) {
-    let norm = 0;
-    for (let i = k; i < rows; i++) norm += (r[i * cols + k] as number) ** 2;
-    norm = Math.sqrt(norm);
-    const x0 = r[k * cols + k] as number;
-    const alpha = x0 > 0 ? -norm : norm; // LAPACK's sign choice: R's diagonal has the opposite sign of x0
-    const v = new Float64Array(rows);
-    for (let i = k; i < rows; i++) v[i] = r[i * cols + k] as number;
-    v[k] = x0 - alpha;
-    let vnorm = 0;
-    for (let i = k; i < rows; i++) vnorm += (v[i] as number) ** 2;
-    if (vnorm > 0) {
-      for (let j = k; j < cols; j++) {
-        let dot = 0;
-        for (let i = k; i < rows; i++) dot += (v[i] as number) * (r[i * cols + j] as number);
-        const f = (2 * dot) / vnorm;
-        for (let i = k; i < rows; i++) r[i * cols + j] = (r[i * cols + j] as number) - f * (v[i] as number);
-      }
-    }
-    diag[k] = r[k * cols + k] as number;
-    vs.push(v);
-  }
-  // Q = H_0 H_1 ... H_{cols-1} applied to the first `cols` columns of the identity.
-  const q = new Float64Array(rows * cols);
-  for (let j = 0; j < cols; j++) q[j * cols + j] = 1;
-  for (let k = cols - 1; k >= 0; k--) {
-    const v = vs[k] as Float64Array;
-    let vnorm = 0;
-    for (let i = k; i < rows; i++) vnorm += (v[i] as number) ** 2;
-    if (vnorm === 0) continue;
-    for (let j = 0; j < cols; j++) {
-      let dot = 0;
-      for (let i = k; i < rows; i++) dot += (v[i] as number) * (q[i * cols + j] as number);
-      const f = (2 * dot) / vnorm;
-      for (let i = k; i < rows; i++) q[i * cols + j] = (q[i * cols + j] as number) - f * (v[i] as number);
-    }
-  }
-  return [q, diag];
-}
-
 /**
- * `orthogonal_(tensor, gain=1)`: the Q of the QR of a normal_-sampled matrix, signs fixed by diag(R), as
- * PyTorch. aten-ts has no linalg.qr yet; a float64 Householder QR here (LAPACK's sign convention) gives Q to
- * float32 rounding of PyTorch's.
+ * `orthogonal_(tensor, gain=1)`: the Q of torch.linalg.qr of a normal_-sampled matrix, signs fixed by diag(R),
+ * as PyTorch.
  */
 export function orthogonal_(tensor: Tensor, ...args: InitArg<{ gain?: number } & GenOpt>[]): Tensor {
   const o = bindArgs('orthogonal_', { gain: 1, generator: null }, args);
@@ -328,11 +283,8 @@ export function orthogonal_(tensor: Tensor, ...args: InitArg<{ gain?: number } &
   return noGrad(() => {
     let flat = torch.empty([rows, cols], { dtype: tensor.scalarType }).normal_(0, 1, { generator: o.generator as Generator | null });
     if (rows < cols) flat = flat.t();
-    const [m, n] = flat.sizes as [number, number];
-    const data = Float64Array.from(flat.flatten().tolist() as number[]);
-    const [q, d] = householderQR(data, m, n);
-    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) q[i * n + j] = (q[i * n + j] as number) * Math.sign(d[j] as number);
-    let qt = torch.tensor(Array.from(q), { dtype: 'float64' }).view(m, n);
+    const [q, r] = linalgQr(flat);
+    let qt = q.mul(r.diagonal().sign());
     if (rows < cols) qt = qt.t();
     tensor.view(qt.sizes).copy_(qt);
     return tensor.mul_(torch.tensor(gain, { dtype: tensor.scalarType }));

@@ -260,6 +260,8 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
     const f = namespaced('special.polygamma') as Fn;
     return n === undefined ? f(...withKw([c.args[0], c.input, ...c.args.slice(1)], kw)) : f(...withKw([n, c.input, ...c.args], kw));
   },
+  // linalg.pinv's variant "singular": op=lambda a, b: torch.linalg.pinv(a @ b.mT)
+  'linalg.pinv.singular': (c) => (namespaced('linalg.pinv') as Fn)(fn('matmul')(c.input, (c.args[0] as Tensor).mT)),
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
@@ -295,7 +297,7 @@ function namespaced(call: string): unknown {
 
 /** The aten-ts callable for an OpInfo entry: torch.nn.functional.X, torch.X, torch.<namespace>.X, or the Tensor method X. */
 function invoke(op: OpEntry, c: Call): unknown {
-  const adapter = ADAPTERS[op.name];
+  const adapter = ADAPTERS[op.key] ?? ADAPTERS[op.name];
   if (adapter !== undefined) return adapter(c);
   const rest = Object.keys(c.kwargs).length > 0 ? [...c.args, c.kwargs] : c.args;
   const nn = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;

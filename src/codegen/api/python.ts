@@ -503,7 +503,17 @@ export function tsSignatures(ov: Overload, method: boolean): string[] {
 export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolean, method: boolean): string {
   // With several overloads, keyword arguments take part in choosing one, as in PyTorch's parser
   // (`torch.div(a, b, { rounding_mode })` selects div.Tensor_mode over div.Tensor).
-  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov, method))}))` : '';
+  let kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov, method))}))` : '';
+  // A keyword-only Tensor given as a number selects the next overload (linalg_pinv's rtol=1 is
+  // linalg_pinv.atol_rtol_float, not a type error of atol_rtol_tensor), as PyTorch's parser tries each signature.
+  if (overloaded && !numbers) {
+    for (const a of ov.kwOnly) {
+      const t = a.type instanceof OptionalType ? a.type.elem : a.type;
+      if (t.kind !== 'TensorType') continue;
+      const v = `o[${JSON.stringify(a.name)}]`;
+      kw += ` && (o === undefined || ${v} === undefined || ${v} === null || isTensor(${v}))`;
+    }
+  }
   if (ov.varargs) return `m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))${kw}`;
   const parts = [
     ov.minPositional === ov.positional.length ? `m === ${ov.minPositional}` : `m >= ${ov.minPositional} && m <= ${ov.positional.length}`,
