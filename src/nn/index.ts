@@ -43,6 +43,7 @@ export { Embedding } from './modules/sparse.js';
 export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d, BatchNorm3d } from './modules/batchnorm.js';
 export { InstanceNorm1d, InstanceNorm2d, InstanceNorm3d } from './modules/instancenorm.js';
+export { RNNCellBase, RNNCell, LSTMCell, GRUCell, RNNBase, RNN, LSTM, GRU, type RNNOptions } from './modules/rnn.js';
 export {
   MaxPool1d,
   MaxPool2d,

@@ -20,6 +20,7 @@ fixture; tools/module-db-report.ts writes FEATURES.md's module_db table from a r
 Run: $PYTHON tools/golden/gen_module_db.py  ->  test/golden/module_db.json.gz
 """
 import dataclasses
+import functools
 import gzip
 import inspect
 import json
@@ -53,6 +54,7 @@ _BUILT = {}
 for _cls in (torch.nn.TransformerEncoderLayer, torch.nn.TransformerDecoderLayer):
     _orig = _cls.__init__
 
+    @functools.wraps(_orig)  # keeps the signature: see positional()
     def _init(self, *args, __orig=_orig, **kwargs):
         _BUILT[id(self)] = (type(self).__name__, args, kwargs)
         __orig(self, *args, **kwargs)
@@ -98,7 +100,8 @@ def arg(v):
         if id(v) not in _BUILT:
             raise Unencodable(f"a {type(v).__name__} argument")
         name, a, kw = _BUILT[id(v)]
-        return {"$module": name, "args": arg(list(a)), "kwargs": arg(kw)}
+        a, kw = positional(getattr(torch.nn, name).__init__, a, kw)
+        return {"$module": name, "args": arg(a), "kwargs": arg(kw)}
     if isinstance(v, types.BuiltinFunctionType) or callable(v) and not isinstance(v, type):
         if getattr(torch.nn.functional, getattr(v, "__name__", ""), None) is v:
             return {"$fn": v.__name__}
