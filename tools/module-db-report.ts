@@ -85,7 +85,8 @@ async function main(): Promise<void> {
       const failingIn = names.filter((_, c) => (byKey[c]?.get(id(r))?.problem ?? '') !== '');
       if (failingIn.length === 0) continue;
       const row = byKey[names.indexOf(failingIn[0] as string)]?.get(id(r)) as Row;
-      failures[id(r)] = failingIn.length === names.length ? reason(row) : `path-dependent: fails on ${failingIn.join(', ')}: ${reason(row)}`;
+      failures[id(r)] =
+        failingIn.length === names.length ? reason(row) : `path-dependent: fails on ${failingIn.join(', ')}: ${reason(row)}`;
       if (first === '') first = failures[id(r)] as string;
     }
     status.set(e.name, first);

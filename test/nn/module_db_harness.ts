@@ -176,7 +176,10 @@ export function runSample(entry: Entry, s: Sample): Outcome[] {
   report('repr', m.toString() === s.repr ? '' : `repr ${JSON.stringify(m.toString())}, PyTorch ${JSON.stringify(s.repr)}`);
   const sd = m.state_dict();
   const keys = Object.keys(sd);
-  report('state_keys', keys.join(',') === s.state_keys.join(',') ? '' : `state_dict keys [${keys.join(', ')}], PyTorch [${s.state_keys.join(', ')}]`);
+  report(
+    'state_keys',
+    keys.join(',') === s.state_keys.join(',') ? '' : `state_dict keys [${keys.join(', ')}], PyTorch [${s.state_keys.join(', ')}]`,
+  );
   let init = '';
   for (const [k, w] of Object.entries(s.state ?? {})) {
     init = k in sd ? compare(`${k} (init)`, sd[k], w, EXACT) : `no ${k}`;
@@ -203,7 +206,8 @@ export function runSample(entry: Entry, s: Sample): Outcome[] {
   report('buffers', buffers);
   try {
     const outs = flatTensors(result).filter((t) => t.requires_grad && t.is_floating_point());
-    if (outs.length !== s.grad_outputs.length) return rest('grads', `${outs.length} outputs require grad, PyTorch ${s.grad_outputs.length}`);
+    if (outs.length !== s.grad_outputs.length)
+      return rest('grads', `${outs.length} outputs require grad, PyTorch ${s.grad_outputs.length}`);
     if (outs.length > 0) torch.autograd.backward(outs, s.grad_outputs.map(tensorOf));
     let grads = '';
     const params = new Map(m.named_parameters());

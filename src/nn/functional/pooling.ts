@@ -17,7 +17,11 @@ export function avg_pool1d(
     { stride?: IntOrList | null; padding?: IntOrList; ceil_mode?: boolean; count_include_pad?: boolean }
   >
 ): Tensor {
-  const a = parseArgs('avg_pool1d', { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true }, rest);
+  const a = parseArgs(
+    'avg_pool1d',
+    { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true },
+    rest,
+  );
   return torch.avg_pool1d(input, kernel_size, a.stride ?? kernel_size, a.padding, a.ceil_mode, a.count_include_pad);
 }
 
@@ -29,7 +33,12 @@ export function adaptive_avg_pool1d(input: Tensor, output_size: IntOrList): Tens
 type LpRest = Rest<[stride: IntOrList | null, ceil_mode: boolean], { stride?: IntOrList | null; ceil_mode?: boolean }>;
 
 /** The shared tail of lp_pool1d/2d: `(sign(out) * relu(|out|)).mul(numel).pow(1 / p)`. */
-const lpTail = (out: Tensor, numel: number, p: number): Tensor => torch.sign(out).mul(relu(torch.abs(out))).mul(numel).pow(1.0 / p);
+const lpTail = (out: Tensor, numel: number, p: number): Tensor =>
+  torch
+    .sign(out)
+    .mul(relu(torch.abs(out)))
+    .mul(numel)
+    .pow(1.0 / p);
 
 /** `F.lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False)`. */
 export function lp_pool1d(input: Tensor, norm_type: number, kernel_size: number, ...rest: LpRest): Tensor {

@@ -401,7 +401,10 @@ export class MultiheadAttention extends Module {
 }
 
 /** A module whose one option is `inplace=False` (ReLU6, SELU, Hardswish, Mish): `fn(input, inplace)`. */
-function inplaceActivation(name: string, fn: (input: Tensor, inplace: boolean) => Tensor): new (...rest: Rest<[inplace: boolean], { inplace?: boolean }>) => Module & { inplace: boolean } {
+function inplaceActivation(
+  name: string,
+  fn: (input: Tensor, inplace: boolean) => Tensor,
+): new (...rest: Rest<[inplace: boolean], { inplace?: boolean }>) => Module & { inplace: boolean } {
   const C = class extends Module {
     declare inplace: boolean;
     constructor(...rest: Rest<[inplace: boolean], { inplace?: boolean }>) {
@@ -477,7 +480,9 @@ export class Hardtanh extends Module {
   declare min_val: number;
   declare max_val: number;
   declare inplace: boolean;
-  constructor(...rest: Rest<[min_val: number, max_val: number, inplace: boolean], { min_val?: number; max_val?: number; inplace?: boolean }>) {
+  constructor(
+    ...rest: Rest<[min_val: number, max_val: number, inplace: boolean], { min_val?: number; max_val?: number; inplace?: boolean }>
+  ) {
     super();
     const a = parseArgs('Hardtanh', { min_val: -1.0, max_val: 1.0, inplace: false }, rest);
     this.min_val = a.min_val;

@@ -259,20 +259,21 @@ export class Conv2d extends _ConvNd {
 }
 
 type ConvTransposeRest = Rest<
-  [stride: IntOrList, padding: IntOrList, output_padding: IntOrList, groups: number, bias: boolean, dilation: IntOrList, padding_mode: 'zeros'],
+  [
+    stride: IntOrList,
+    padding: IntOrList,
+    output_padding: IntOrList,
+    groups: number,
+    bias: boolean,
+    dilation: IntOrList,
+    padding_mode: 'zeros',
+  ],
   ConvTransposeOptions
 >;
 
 /** `_ConvTransposeNd`: ConvTranspose1d/2d, `k` spatial dimensions. */
 export abstract class _ConvTransposeNd extends _ConvNd {
-  constructor(
-    k: number,
-    name: string,
-    in_channels: number,
-    out_channels: number,
-    kernel_size: IntOrList,
-    rest: ConvTransposeRest,
-  ) {
+  constructor(k: number, name: string, in_channels: number, out_channels: number, kernel_size: IntOrList, rest: ConvTransposeRest) {
     const a = parseArgs(
       name,
       {
@@ -333,7 +334,6 @@ export abstract class _ConvTransposeNd extends _ConvNd {
     }
     return res;
   }
-
 }
 
 /**

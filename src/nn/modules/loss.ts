@@ -220,7 +220,10 @@ function legacyReduction(a: { size_average: boolean | null; reduce: boolean | nu
 }
 type Legacy = { size_average?: boolean | null; reduce?: boolean | null; reduction?: Reduction };
 const legacy = () => ({ size_average: null as boolean | null, reduce: null as boolean | null, reduction: 'mean' as string });
-type MarginRest = Rest<[margin: number, size_average: boolean | null, reduce: boolean | null, reduction: Reduction], Legacy & { margin?: number }>;
+type MarginRest = Rest<
+  [margin: number, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+  Legacy & { margin?: number }
+>;
 
 /** A loss whose options are `margin` then the legacy reductions (CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss). */
 abstract class _MarginLoss extends _Loss {
@@ -275,7 +278,10 @@ export class SoftMarginLoss extends _Loss {
 /** `nn.MultiLabelSoftMarginLoss(weight=None, size_average=None, reduce=None, reduction='mean')`. */
 export class MultiLabelSoftMarginLoss extends _WeightedLoss {
   constructor(
-    ...rest: Rest<[weight: Tensor | null, size_average: boolean | null, reduce: boolean | null, reduction: Reduction], Legacy & { weight?: Tensor | null }>
+    ...rest: Rest<
+      [weight: Tensor | null, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+      Legacy & { weight?: Tensor | null }
+    >
   ) {
     const a = parseArgs('MultiLabelSoftMarginLoss', { weight: null as Tensor | null, ...legacy() }, rest);
     super(a.weight, legacyReduction(a));
@@ -345,6 +351,12 @@ export class TripletMarginLoss extends _Loss {
     this.swap = a.swap;
   }
   override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
-    return F.triplet_margin_loss(anchor, positive, negative, { margin: this.margin, p: this.p, eps: this.eps, swap: this.swap, reduction: this.reduction });
+    return F.triplet_margin_loss(anchor, positive, negative, {
+      margin: this.margin,
+      p: this.p,
+      eps: this.eps,
+      swap: this.swap,
+      reduction: this.reduction,
+    });
   }
 }

@@ -170,7 +170,11 @@ export class AvgPool1d extends Module {
     >
   ) {
     super();
-    const a = parseArgs('AvgPool1d', { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true }, rest);
+    const a = parseArgs(
+      'AvgPool1d',
+      { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true },
+      rest,
+    );
     this.kernel_size = single(kernel_size);
     this.stride = single(a.stride ?? kernel_size);
     this.padding = single(a.padding);
@@ -226,7 +230,11 @@ abstract class _LPPoolNd extends Module {
   declare kernel_size: IntOrList;
   declare stride: IntOrList | null;
   declare ceil_mode: boolean;
-  constructor(norm_type: number, kernel_size: IntOrList, ...rest: Rest<[stride: IntOrList | null, ceil_mode: boolean], { stride?: IntOrList | null; ceil_mode?: boolean }>) {
+  constructor(
+    norm_type: number,
+    kernel_size: IntOrList,
+    ...rest: Rest<[stride: IntOrList | null, ceil_mode: boolean], { stride?: IntOrList | null; ceil_mode?: boolean }>
+  ) {
     super();
     const a = parseArgs(new.target.name, { stride: null as IntOrList | null, ceil_mode: false }, rest);
     this.norm_type = norm_type;

@@ -16,13 +16,28 @@ function gates(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tens
 }
 
 /** `rnn_tanh_cell` / `rnn_relu_cell`: act(linear_hh(hx) + linear_ih(input)). */
-export function rnnCell(relu: boolean, input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | null, b_hh: Tensor | null): Tensor {
+export function rnnCell(
+  relu: boolean,
+  input: Tensor,
+  hx: Tensor,
+  w_ih: Tensor,
+  w_hh: Tensor,
+  b_ih: Tensor | null,
+  b_hh: Tensor | null,
+): Tensor {
   const g = gates(input, hx, w_ih, w_hh, b_ih, b_hh);
   return relu ? g.relu() : g.tanh();
 }
 
 /** `lstm_cell`: the input, forget, cell and output gates; returns [hy, cy]. */
-export function lstmCell(input: Tensor, hx: readonly [Tensor, Tensor], w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | null, b_hh: Tensor | null): [Tensor, Tensor] {
+export function lstmCell(
+  input: Tensor,
+  hx: readonly [Tensor, Tensor],
+  w_ih: Tensor,
+  w_hh: Tensor,
+  b_ih: Tensor | null,
+  b_hh: Tensor | null,
+): [Tensor, Tensor] {
   const [i, f, g, o] = gates(input, hx[0], w_ih, w_hh, b_ih, b_hh).chunk(4, 1) as [Tensor, Tensor, Tensor, Tensor];
   const cy = f.sigmoid().mul(hx[1]).add(i.sigmoid().mul(g.tanh()));
   const hy = o.sigmoid().mul(cy.tanh());
@@ -51,7 +66,13 @@ export abstract class RNNCellBase extends Module {
   declare bias_ih: Parameter | null;
   declare bias_hh: Parameter | null;
 
-  constructor(input_size: number, hidden_size: number, bias: boolean, num_chunks: number, fk: { device: string | null; dtype: string | null }) {
+  constructor(
+    input_size: number,
+    hidden_size: number,
+    bias: boolean,
+    num_chunks: number,
+    fk: { device: string | null; dtype: string | null },
+  ) {
     super();
     this.input_size = input_size;
     this.hidden_size = hidden_size;
@@ -107,7 +128,8 @@ export class RNNCell extends RNNCellBase {
     this.nonlinearity = a.nonlinearity;
   }
   override forward(input: Tensor, hx: Tensor | null = null): Tensor {
-    if (hx !== null && hx.dim() !== 1 && hx.dim() !== 2) throw new Error(`RNNCell: Expected hidden to be 1D or 2D, got ${hx.dim()}D instead`);
+    if (hx !== null && hx.dim() !== 1 && hx.dim() !== 2)
+      throw new Error(`RNNCell: Expected hidden to be 1D or 2D, got ${hx.dim()}D instead`);
     const [x, isBatched] = this.batched('RNNCell', input);
     const h = hx === null ? this.zeros(x) : isBatched ? hx : hx.unsqueeze(0);
     if (this.nonlinearity !== 'tanh' && this.nonlinearity !== 'relu') throw new Error(`Unknown nonlinearity: ${this.nonlinearity}`);
@@ -128,7 +150,8 @@ export class LSTMCell extends RNNCellBase {
     });
     const [x, isBatched] = this.batched('LSTMCell', input);
     const zeros = hx === null ? this.zeros(x) : null;
-    const h: [Tensor, Tensor] = hx === null ? [zeros as Tensor, zeros as Tensor] : isBatched ? [hx[0], hx[1]] : [hx[0].unsqueeze(0), hx[1].unsqueeze(0)];
+    const h: [Tensor, Tensor] =
+      hx === null ? [zeros as Tensor, zeros as Tensor] : isBatched ? [hx[0], hx[1]] : [hx[0].unsqueeze(0), hx[1].unsqueeze(0)];
     const [hy, cy] = lstmCell(x, h, this.weight_ih, this.weight_hh, this.bias_ih, this.bias_hh);
     return isBatched ? [hy, cy] : [hy.squeeze(0), cy.squeeze(0)];
   }
@@ -141,7 +164,8 @@ export class GRUCell extends RNNCellBase {
     super(input_size, hidden_size, a.bias, 3, { device: a.device, dtype: a.dtype });
   }
   override forward(input: Tensor, hx: Tensor | null = null): Tensor {
-    if (hx !== null && hx.dim() !== 1 && hx.dim() !== 2) throw new Error(`GRUCell: Expected hidden to be 1D or 2D, got ${hx.dim()}D instead`);
+    if (hx !== null && hx.dim() !== 1 && hx.dim() !== 2)
+      throw new Error(`GRUCell: Expected hidden to be 1D or 2D, got ${hx.dim()}D instead`);
     const [x, isBatched] = this.batched('GRUCell', input);
     const h = hx === null ? this.zeros(x) : isBatched ? hx : hx.unsqueeze(0);
     const ret = gruCell(x, h, this.weight_ih, this.weight_hh, this.bias_ih, this.bias_hh);
@@ -257,7 +281,10 @@ export abstract class RNNBase extends Module {
     return s;
   }
 
-  private weights(layer: number, dir: number): { w_ih: Tensor; w_hh: Tensor; b_ih: Tensor | null; b_hh: Tensor | null; w_hr: Tensor | null } {
+  private weights(
+    layer: number,
+    dir: number,
+  ): { w_ih: Tensor; w_hh: Tensor; b_ih: Tensor | null; b_hh: Tensor | null; w_hr: Tensor | null } {
     const sfx = `_l${layer}${dir === 1 ? '_reverse' : ''}`;
     const p = (n: string): Tensor | null => (this._parameters.get(`${n}${sfx}`) as Tensor | undefined) ?? null;
     return { w_ih: p('weight_ih') as Tensor, w_hh: p('weight_hh') as Tensor, b_ih: p('bias_ih'), b_hh: p('bias_hh'), w_hr: p('weight_hr') };
@@ -302,7 +329,8 @@ export abstract class RNNBase extends Module {
   /** The batched input, the batch dimension and whether the input had one (PyTorch's unbatched-input rule). */
   protected prepare(input: Tensor): [Tensor, number, boolean] {
     const batchDim = this.batch_first ? 0 : 1;
-    if (input.dim() !== 2 && input.dim() !== 3) throw new Error(`${this.constructor.name}: Expected input to be 2D or 3D, got ${input.dim()}D instead`);
+    if (input.dim() !== 2 && input.dim() !== 3)
+      throw new Error(`${this.constructor.name}: Expected input to be 2D or 3D, got ${input.dim()}D instead`);
     return input.dim() === 3 ? [input, batchDim, true] : [input.unsqueeze(batchDim), batchDim, false];
   }
 }
@@ -321,7 +349,8 @@ export class RNN extends RNNBase {
       nonlinearity = nl;
       args[args.length - 1] = others;
     }
-    if (nonlinearity !== 'tanh' && nonlinearity !== 'relu') throw new Error(`Unknown nonlinearity '${nonlinearity}'. Select from 'tanh' or 'relu'.`);
+    if (nonlinearity !== 'tanh' && nonlinearity !== 'relu')
+      throw new Error(`Unknown nonlinearity '${nonlinearity}'. Select from 'tanh' or 'relu'.`);
     super(nonlinearity === 'tanh' ? 'RNN_TANH' : 'RNN_RELU', 'RNN', args);
     this.nonlinearity = nonlinearity;
   }
@@ -329,7 +358,9 @@ export class RNN extends RNNBase {
     const [x, batchDim, isBatched] = this.prepare(input);
     let h = hx;
     if (h !== null && h.dim() !== (isBatched ? 3 : 2))
-      throw new Error(`For ${isBatched ? 'batched 3-D' : 'unbatched 2-D'} input, hx should also be ${isBatched ? '3-D' : '2-D'} but got ${h.dim()}-D tensor`);
+      throw new Error(
+        `For ${isBatched ? 'batched 3-D' : 'unbatched 2-D'} input, hx should also be ${isBatched ? '3-D' : '2-D'} but got ${h.dim()}-D tensor`,
+      );
     if (h !== null && !isBatched) h = h.unsqueeze(1);
     const dirs = this.bidirectional ? 2 : 1;
     h ??= torch.zeros([this.num_layers * dirs, x.size(batchDim), this.hidden_size], { dtype: x.dtype, device: x.device });
@@ -340,7 +371,7 @@ export class RNN extends RNNBase {
 
 /** `nn.GRU(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False)`. */
 export class GRU extends RNNBase {
-  constructor(input_size: number | RNNOptions & { input_size?: number; hidden_size?: number }, ...rest: unknown[]) {
+  constructor(input_size: number | (RNNOptions & { input_size?: number; hidden_size?: number }), ...rest: unknown[]) {
     super('GRU', 'GRU', [input_size, ...rest]);
   }
   override forward(input: Tensor, hx: Tensor | null = null): [Tensor, Tensor] {
@@ -350,7 +381,7 @@ export class GRU extends RNNBase {
 
 /** `nn.LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False, proj_size=0)`. */
 export class LSTM extends RNNBase {
-  constructor(input_size: number | RNNOptions & { input_size?: number; hidden_size?: number }, ...rest: unknown[]) {
+  constructor(input_size: number | (RNNOptions & { input_size?: number; hidden_size?: number }), ...rest: unknown[]) {
     super('LSTM', 'LSTM', [input_size, ...rest]);
   }
   override forward(input: Tensor, hx: readonly [Tensor, Tensor] | null = null): [Tensor, [Tensor, Tensor]] {
@@ -365,7 +396,9 @@ export class LSTM extends RNNBase {
     } else {
       const want = isBatched ? 3 : 2;
       if (hx[0].dim() !== want || hx[1].dim() !== want)
-        throw new Error(`For ${isBatched ? 'batched 3-D' : 'unbatched 2-D'} input, hx and cx should also be ${want}-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`);
+        throw new Error(
+          `For ${isBatched ? 'batched 3-D' : 'unbatched 2-D'} input, hx and cx should also be ${want}-D but got (${hx[0].dim()}-D, ${hx[1].dim()}-D) tensors`,
+        );
       h = isBatched ? [hx[0], hx[1]] : [hx[0].unsqueeze(1), hx[1].unsqueeze(1)];
     }
     const [out, hN, cN] = this.run(x, h[0], h[1]);
