@@ -53,9 +53,10 @@ export class _MaxPoolNd extends Module {
 export class MaxPool1d extends _MaxPoolNd {
   constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
     super('MaxPool1d', kernel_size, rest);
-    if (this.return_indices) throw new Error('MaxPool1d: return_indices=True is not supported yet');
   }
-  override forward(input: Tensor): Tensor {
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    if (this.return_indices)
+      return F.max_pool1d_with_indices(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
     return F.max_pool1d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
   }
 }
