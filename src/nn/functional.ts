@@ -3,6 +3,7 @@
 // ./functional/ to keep each file readable.
 
 export {
+  celu,
   elu,
   gelu,
   hardshrink,
@@ -14,6 +15,7 @@ export {
   mish,
   prelu,
   relu,
+  relu6,
   selu,
   sigmoid,
   silu,
@@ -39,6 +41,7 @@ export {
   avg_pool2d,
   conv1d,
   conv2d,
+  conv_transpose1d,
   conv_transpose2d,
   fold,
   max_pool1d,
@@ -68,6 +71,7 @@ export {
   type MHAForwardOptions,
   type SDPAOptions,
 } from './functional/attention.js';
+export { adaptive_avg_pool1d, avg_pool1d, lp_pool1d, lp_pool2d } from './functional/pooling.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';
 export {
   channel_shuffle,

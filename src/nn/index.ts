@@ -7,7 +7,7 @@ export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type In
 export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
-export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
+export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
 export {
   ReLU,
   LeakyReLU,
@@ -26,13 +26,54 @@ export {
   Softshrink,
   Hardshrink,
   MultiheadAttention,
+  ReLU6,
+  SELU,
+  Hardswish,
+  Mish,
+  ELU,
+  CELU,
+  GLU,
+  Hardtanh,
+  Softplus,
+  Softmax2d,
 } from './modules/activation.js';
 export { Flatten, Unflatten } from './modules/flatten.js';
 export { Dropout, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from './modules/dropout.js';
 export { Embedding } from './modules/sparse.js';
 export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
-export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
-export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d } from './modules/pooling.js';
+export { BatchNorm1d, BatchNorm2d, BatchNorm3d } from './modules/batchnorm.js';
+export { InstanceNorm1d, InstanceNorm2d, InstanceNorm3d } from './modules/instancenorm.js';
+export { RNNCellBase, RNNCell, LSTMCell, GRUCell, RNNBase, RNN, LSTM, GRU, type RNNOptions } from './modules/rnn.js';
+export {
+  MaxPool1d,
+  MaxPool2d,
+  AvgPool1d,
+  AvgPool2d,
+  AdaptiveAvgPool1d,
+  AdaptiveAvgPool2d,
+  AdaptiveAvgPool3d,
+  AdaptiveMaxPool1d,
+  AdaptiveMaxPool2d,
+  LPPool1d,
+  LPPool2d,
+} from './modules/pooling.js';
+export {
+  CircularPad1d,
+  CircularPad2d,
+  CircularPad3d,
+  ConstantPad1d,
+  ConstantPad2d,
+  ConstantPad3d,
+  ReflectionPad1d,
+  ReflectionPad2d,
+  ReflectionPad3d,
+  ReplicationPad1d,
+  ReplicationPad2d,
+  ReplicationPad3d,
+  ZeroPad1d,
+  ZeroPad2d,
+  ZeroPad3d,
+} from './modules/padding.js';
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
 export {
   CrossEntropyLoss,
@@ -45,6 +86,14 @@ export {
   BCELoss,
   BCEWithLogitsLoss,
   TripletMarginWithDistanceLoss,
+  CosineEmbeddingLoss,
+  MarginRankingLoss,
+  HingeEmbeddingLoss,
+  SoftMarginLoss,
+  MultiLabelSoftMarginLoss,
+  GaussianNLLLoss,
+  PoissonNLLLoss,
+  TripletMarginLoss,
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';

@@ -143,3 +143,15 @@ export function mish(input: Tensor, ...rest: Rest<[inplace: boolean], { inplace?
   const { inplace } = parseArgs('mish', { inplace: false }, rest);
   return inplace ? torch.mish_(input) : torch.mish(input);
 }
+
+/** `F.celu(input, alpha=1.0, inplace=False)`: `torch.celu` / `celu_`. */
+export function celu(input: Tensor, ...rest: Rest<[alpha: number, inplace: boolean], { alpha?: number; inplace?: boolean }>): Tensor {
+  const { alpha, inplace } = parseArgs('celu', { alpha: 1.0, inplace: false }, rest);
+  return inplace ? torch.celu_(input, alpha) : torch.celu(input, alpha);
+}
+
+/** `F.relu6(input, inplace=False)`: `torch._C._nn.relu6` (hardtanh_(0, 6) in place). */
+export function relu6(input: Tensor, ...rest: Rest<[inplace: boolean], { inplace?: boolean }>): Tensor {
+  const { inplace } = parseArgs('relu6', { inplace: false }, rest);
+  return inplace ? torch.hardtanh_(input, 0, 6) : torch.relu6(input);
+}

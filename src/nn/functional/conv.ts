@@ -73,6 +73,30 @@ export function conv_transpose2d(
   return torch.conv_transpose2d(input, weight, a.bias, a.stride, a.padding, a.output_padding, a.groups, a.dilation);
 }
 
+/** `F.conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`: `torch.conv_transpose1d`. */
+export function conv_transpose1d(
+  input: Tensor,
+  weight: Tensor,
+  ...rest: Rest<
+    [bias: Tensor | null, stride: IntOrList, padding: IntOrList, output_padding: IntOrList, groups: number, dilation: IntOrList],
+    { bias?: Tensor | null; stride?: IntOrList; padding?: IntOrList; output_padding?: IntOrList; groups?: number; dilation?: IntOrList }
+  >
+): Tensor {
+  const a = parseArgs(
+    'conv_transpose1d',
+    {
+      bias: null as Tensor | null,
+      stride: 1 as IntOrList,
+      padding: 0 as IntOrList,
+      output_padding: 0 as IntOrList,
+      groups: 1,
+      dilation: 1 as IntOrList,
+    },
+    rest,
+  );
+  return torch.conv_transpose1d(input, weight, a.bias, a.stride, a.padding, a.output_padding, a.groups, a.dilation);
+}
+
 // ---- pooling -----------------------------------------------------------------------------------------
 
 /**

@@ -1,5 +1,6 @@
 // ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, Softmin, LogSigmoid, Softsign,
-// Tanhshrink, Threshold, Softshrink, Hardshrink, MultiheadAttention.
+// Tanhshrink, Threshold, Softshrink, Hardshrink, MultiheadAttention, ReLU6, SELU, Hardswish, Mish, ELU, CELU, GLU,
+// Hardtanh, Softplus, Softmax2d.
 // Mirrors torch/nn/modules/activation.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -396,5 +397,129 @@ export class MultiheadAttention extends Module {
       },
     );
     return [batched && this.batch_first ? out.transpose(1, 0) : out, weights];
+  }
+}
+
+/** A module whose one option is `inplace=False` (ReLU6, SELU, Hardswish, Mish): `fn(input, inplace)`. */
+function inplaceActivation(
+  name: string,
+  fn: (input: Tensor, inplace: boolean) => Tensor,
+): new (...rest: Rest<[inplace: boolean], { inplace?: boolean }>) => Module & { inplace: boolean } {
+  const C = class extends Module {
+    declare inplace: boolean;
+    constructor(...rest: Rest<[inplace: boolean], { inplace?: boolean }>) {
+      super();
+      this.inplace = parseArgs(name, { inplace: false }, rest).inplace;
+    }
+    override forward(input: Tensor): Tensor {
+      return fn(input, this.inplace);
+    }
+    override extra_repr(): string {
+      return this.inplace ? 'inplace=True' : '';
+    }
+  };
+  Object.defineProperty(C, 'name', { value: name });
+  return C;
+}
+
+/** `nn.ReLU6(inplace=False)`. */
+export const ReLU6 = inplaceActivation('ReLU6', (x, inplace) => F.relu6(x, inplace));
+export type ReLU6 = InstanceType<typeof ReLU6>;
+/** `nn.SELU(inplace=False)`. */
+export const SELU = inplaceActivation('SELU', (x, inplace) => F.selu(x, inplace));
+export type SELU = InstanceType<typeof SELU>;
+/** `nn.Hardswish(inplace=False)`. */
+export const Hardswish = inplaceActivation('Hardswish', (x, inplace) => F.hardswish(x, inplace));
+export type Hardswish = InstanceType<typeof Hardswish>;
+/** `nn.Mish(inplace=False)`. */
+export const Mish = inplaceActivation('Mish', (x, inplace) => F.mish(x, inplace));
+export type Mish = InstanceType<typeof Mish>;
+
+/** `nn.ELU(alpha=1.0, inplace=False)`. */
+export class ELU extends Module {
+  declare alpha: number;
+  declare inplace: boolean;
+  constructor(...rest: Rest<[alpha: number, inplace: boolean], { alpha?: number; inplace?: boolean }>) {
+    super();
+    const a = parseArgs(new.target.name, { alpha: 1.0, inplace: false }, rest);
+    this.alpha = a.alpha;
+    this.inplace = a.inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.elu(input, this.alpha, this.inplace);
+  }
+  override extra_repr(): string {
+    return `alpha=${pyFloat(this.alpha)}${this.inplace ? ', inplace=True' : ''}`;
+  }
+}
+
+/** `nn.CELU(alpha=1.0, inplace=False)`. */
+export class CELU extends ELU {
+  override forward(input: Tensor): Tensor {
+    return F.celu(input, this.alpha, this.inplace);
+  }
+}
+
+/** `nn.GLU(dim=-1)`. */
+export class GLU extends Module {
+  declare dim: number;
+  constructor(...rest: Rest<[dim: number], { dim?: number }>) {
+    super();
+    this.dim = parseArgs('GLU', { dim: -1 }, rest).dim;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.glu(input, this.dim);
+  }
+  override extra_repr(): string {
+    return `dim=${this.dim}`;
+  }
+}
+
+/** `nn.Hardtanh(min_val=-1.0, max_val=1.0, inplace=False)`. */
+export class Hardtanh extends Module {
+  declare min_val: number;
+  declare max_val: number;
+  declare inplace: boolean;
+  constructor(
+    ...rest: Rest<[min_val: number, max_val: number, inplace: boolean], { min_val?: number; max_val?: number; inplace?: boolean }>
+  ) {
+    super();
+    const a = parseArgs('Hardtanh', { min_val: -1.0, max_val: 1.0, inplace: false }, rest);
+    this.min_val = a.min_val;
+    this.max_val = a.max_val;
+    this.inplace = a.inplace;
+    if (this.max_val <= this.min_val) throw new Error('AssertionError');
+  }
+  override forward(input: Tensor): Tensor {
+    return F.hardtanh(input, this.min_val, this.max_val, this.inplace);
+  }
+  override extra_repr(): string {
+    return `min_val=${pyFloat(this.min_val)}, max_val=${pyFloat(this.max_val)}${this.inplace ? ', inplace=True' : ''}`;
+  }
+}
+
+/** `nn.Softplus(beta=1.0, threshold=20.0)`. */
+export class Softplus extends Module {
+  declare beta: number;
+  declare threshold: number;
+  constructor(...rest: Rest<[beta: number, threshold: number], { beta?: number; threshold?: number }>) {
+    super();
+    const a = parseArgs('Softplus', { beta: 1.0, threshold: 20.0 }, rest);
+    this.beta = a.beta;
+    this.threshold = a.threshold;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softplus(input, this.beta, this.threshold);
+  }
+  override extra_repr(): string {
+    return `beta=${pyFloat(this.beta)}, threshold=${pyFloat(this.threshold)}`;
+  }
+}
+
+/** `nn.Softmax2d()`: softmax over the channels (dim -3) of a (C, H, W) or (N, C, H, W) input. */
+export class Softmax2d extends Module {
+  override forward(input: Tensor): Tensor {
+    if (input.dim() !== 3 && input.dim() !== 4) throw new Error(`Softmax2d: expected input to be 3D or 4D, got ${input.dim()}D instead`);
+    return F.softmax(input, -3);
   }
 }

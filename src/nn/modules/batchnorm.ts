@@ -1,4 +1,4 @@
-// BatchNorm1d, BatchNorm2d (their shared _NormBase and _BatchNorm). Mirrors torch/nn/modules/batchnorm.py.
+// BatchNorm1d, BatchNorm2d, BatchNorm3d (their shared _NormBase and _BatchNorm). Mirrors torch/nn/modules/batchnorm.py.
 
 import { noGrad } from '../../autograd/grad_mode.js';
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -32,15 +32,16 @@ export class _NormBase extends Module {
   declare running_var: Tensor | null;
   declare num_batches_tracked: Tensor | null;
 
-  constructor(name: string, num_features: number, rest: BNRest) {
+  /** `affineDefault`: InstanceNorm's `affine` and `track_running_stats` default to False. */
+  constructor(name: string, num_features: number, rest: BNRest, affineDefault = true) {
     super();
     const a = parseArgs(
       name,
       {
         eps: 1e-5,
         momentum: 0.1 as number | null,
-        affine: true,
-        track_running_stats: true,
+        affine: affineDefault,
+        track_running_stats: affineDefault,
         device: null as string | null,
         dtype: null as string | null,
         bias: true,
@@ -142,5 +143,15 @@ export class BatchNorm2d extends _BatchNorm {
   }
   override _check_input_dim(input: Tensor): void {
     if (input.dim() !== 4) throw new Error(`expected 4D input (got ${input.dim()}D input)`);
+  }
+}
+
+/** `nn.BatchNorm3d(num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True)`: (N, C, D, H, W). */
+export class BatchNorm3d extends _BatchNorm {
+  constructor(num_features: number, ...rest: BNRest) {
+    super('BatchNorm3d', num_features, rest);
+  }
+  override _check_input_dim(input: Tensor): void {
+    if (input.dim() !== 5) throw new Error(`expected 5D input (got ${input.dim()}D input)`);
   }
 }

@@ -1,4 +1,4 @@
-// Conv1d, Conv2d, ConvTranspose2d (their shared _ConvNd). Mirrors torch/nn/modules/conv.py.
+// Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d (their shared _ConvNd, _ConvTransposeNd). Mirrors torch/nn/modules/conv.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
@@ -258,30 +258,24 @@ export class Conv2d extends _ConvNd {
   }
 }
 
-/**
- * `nn.ConvTranspose2d(in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
- * groups=1, bias=True, dilation=1, padding_mode='zeros')`. `forward(input, output_size?)`.
- */
-export class ConvTranspose2d extends _ConvNd {
-  constructor(
-    in_channels: number,
-    out_channels: number,
-    kernel_size: IntOrList,
-    ...rest: Rest<
-      [
-        stride: IntOrList,
-        padding: IntOrList,
-        output_padding: IntOrList,
-        groups: number,
-        bias: boolean,
-        dilation: IntOrList,
-        padding_mode: 'zeros',
-      ],
-      ConvTransposeOptions
-    >
-  ) {
+type ConvTransposeRest = Rest<
+  [
+    stride: IntOrList,
+    padding: IntOrList,
+    output_padding: IntOrList,
+    groups: number,
+    bias: boolean,
+    dilation: IntOrList,
+    padding_mode: 'zeros',
+  ],
+  ConvTransposeOptions
+>;
+
+/** `_ConvTransposeNd`: ConvTranspose1d/2d, `k` spatial dimensions. */
+export abstract class _ConvTransposeNd extends _ConvNd {
+  constructor(k: number, name: string, in_channels: number, out_channels: number, kernel_size: IntOrList, rest: ConvTransposeRest) {
     const a = parseArgs(
-      'ConvTranspose2d',
+      name,
       {
         stride: 1 as IntOrList,
         padding: 0 as IntOrList,
@@ -295,16 +289,16 @@ export class ConvTranspose2d extends _ConvNd {
       },
       rest,
     );
-    if (a.padding_mode !== 'zeros') throw new Error(`Only "zeros" padding mode is supported for ConvTranspose2d`);
+    if (a.padding_mode !== 'zeros') throw new Error(`Only "zeros" padding mode is supported for ${name}`);
     super(
       in_channels,
       out_channels,
-      ntuple(2, kernel_size, 'kernel_size'),
-      ntuple(2, a.stride, 'stride'),
-      ntuple(2, a.padding, 'padding'),
-      ntuple(2, a.dilation, 'dilation'),
+      ntuple(k, kernel_size, 'kernel_size'),
+      ntuple(k, a.stride, 'stride'),
+      ntuple(k, a.padding, 'padding'),
+      ntuple(k, a.dilation, 'dilation'),
       true,
-      ntuple(2, a.output_padding, 'output_padding'),
+      ntuple(k, a.output_padding, 'output_padding'),
       a.groups,
       a.bias,
       a.padding_mode,
@@ -315,11 +309,11 @@ export class ConvTranspose2d extends _ConvNd {
   /** `_output_padding`: the output_padding that gives `output_size` (PyTorch's check and message). */
   _output_padding(input: Tensor, output_size: readonly number[] | null): number[] {
     if (output_size === null) return this.output_padding;
-    const k = 2;
+    const k = this.kernel_size.length;
     const out = output_size.length === k + 2 ? output_size.slice(2) : output_size.slice(-k);
     if (out.length !== k)
       throw new Error(
-        `ConvTranspose2D: for ${input.dim()}D input, output_size must have ${k} or ${k + 2} elements (got ${output_size.length})`,
+        `ConvTranspose${k}D: for ${input.dim()}D input, output_size must have ${k} or ${k + 2} elements (got ${output_size.length})`,
       );
     const res: number[] = [];
     for (let d = 0; d < k; d++) {
@@ -340,7 +334,30 @@ export class ConvTranspose2d extends _ConvNd {
     }
     return res;
   }
+}
 
+/**
+ * `nn.ConvTranspose1d(in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+ * groups=1, bias=True, dilation=1, padding_mode='zeros')`. `forward(input, output_size?)`.
+ */
+export class ConvTranspose1d extends _ConvTransposeNd {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvTransposeRest) {
+    super(1, 'ConvTranspose1d', in_channels, out_channels, kernel_size, rest);
+  }
+  override forward(input: Tensor, output_size: readonly number[] | null = null): Tensor {
+    const outPad = this._output_padding(input, output_size);
+    return F.conv_transpose1d(input, this.weight, this.bias, this.stride, this.padding as number[], outPad, this.groups, this.dilation);
+  }
+}
+
+/**
+ * `nn.ConvTranspose2d(in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+ * groups=1, bias=True, dilation=1, padding_mode='zeros')`. `forward(input, output_size?)`.
+ */
+export class ConvTranspose2d extends _ConvTransposeNd {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvTransposeRest) {
+    super(2, 'ConvTranspose2d', in_channels, out_channels, kernel_size, rest);
+  }
   override forward(input: Tensor, output_size: readonly number[] | null = null): Tensor {
     const outPad = this._output_padding(input, output_size);
     return F.conv_transpose2d(input, this.weight, this.bias, this.stride, this.padding as number[], outPad, this.groups, this.dilation);

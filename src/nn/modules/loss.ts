@@ -1,5 +1,6 @@
 // The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, BCELoss,
-// BCEWithLogitsLoss, TripletMarginWithDistanceLoss.
+// BCEWithLogitsLoss, TripletMarginWithDistanceLoss, CosineEmbeddingLoss, MarginRankingLoss, SoftMarginLoss,
+// MultiLabelSoftMarginLoss, GaussianNLLLoss, PoissonNLLLoss, HingeEmbeddingLoss, TripletMarginLoss.
 // Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
 import { warn } from '../../c10/Warning.js';
@@ -9,7 +10,7 @@ import type { Reduction } from '../functional/loss.js';
 import { reductionEnum } from '../functional/loss.js';
 import { PairwiseDistance } from './distance.js';
 import { Module } from './module.js';
-import { parseArgs } from './utils.js';
+import { parseArgs, type Rest } from './utils.js';
 
 /** `_Loss`: the `reduction` option. */
 export class _Loss extends Module {
@@ -202,6 +203,158 @@ export class TripletMarginWithDistanceLoss extends _Loss {
     return F.triplet_margin_with_distance_loss(anchor, positive, negative, {
       distance_function: d instanceof PairwiseDistance ? (a: Tensor, b: Tensor): Tensor => d.call(a, b) as Tensor : d,
       margin: this.margin,
+      swap: this.swap,
+      reduction: this.reduction,
+    });
+  }
+}
+
+/** `_Reduction.legacy_get_string`: the reduction the deprecated `size_average` / `reduce` pick (with its warning). */
+function legacyReduction(a: { size_average: boolean | null; reduce: boolean | null; reduction: string }): string {
+  if (a.size_average === null && a.reduce === null) return a.reduction;
+  const sizeAverage = a.size_average ?? true;
+  const reduce = a.reduce ?? true;
+  const reduction = sizeAverage && reduce ? 'mean' : reduce ? 'sum' : 'none';
+  warn(`size_average and reduce args will be deprecated, please use reduction='${reduction}' instead.`);
+  return reduction;
+}
+type Legacy = { size_average?: boolean | null; reduce?: boolean | null; reduction?: Reduction };
+const legacy = () => ({ size_average: null as boolean | null, reduce: null as boolean | null, reduction: 'mean' as string });
+type MarginRest = Rest<
+  [margin: number, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+  Legacy & { margin?: number }
+>;
+
+/** A loss whose options are `margin` then the legacy reductions (CosineEmbeddingLoss, MarginRankingLoss, HingeEmbeddingLoss). */
+abstract class _MarginLoss extends _Loss {
+  declare margin: number;
+  constructor(name: string, margin: number, rest: unknown[]) {
+    const a = parseArgs(name, { margin, ...legacy() }, rest);
+    super(legacyReduction(a));
+    this.margin = a.margin;
+  }
+}
+
+/** `nn.CosineEmbeddingLoss(margin=0.0, size_average=None, reduce=None, reduction='mean')`. */
+export class CosineEmbeddingLoss extends _MarginLoss {
+  constructor(...rest: MarginRest) {
+    super('CosineEmbeddingLoss', 0.0, rest);
+  }
+  override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
+    return F.cosine_embedding_loss(input1, input2, target, { margin: this.margin, reduction: this.reduction });
+  }
+}
+
+/** `nn.MarginRankingLoss(margin=0.0, size_average=None, reduce=None, reduction='mean')`. */
+export class MarginRankingLoss extends _MarginLoss {
+  constructor(...rest: MarginRest) {
+    super('MarginRankingLoss', 0.0, rest);
+  }
+  override forward(input1: Tensor, input2: Tensor, target: Tensor): Tensor {
+    return F.margin_ranking_loss(input1, input2, target, { margin: this.margin, reduction: this.reduction });
+  }
+}
+
+/** `nn.HingeEmbeddingLoss(margin=1.0, size_average=None, reduce=None, reduction='mean')`. */
+export class HingeEmbeddingLoss extends _MarginLoss {
+  constructor(...rest: MarginRest) {
+    super('HingeEmbeddingLoss', 1.0, rest);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.hinge_embedding_loss(input, target, { margin: this.margin, reduction: this.reduction });
+  }
+}
+
+/** `nn.SoftMarginLoss(size_average=None, reduce=None, reduction='mean')`. */
+export class SoftMarginLoss extends _Loss {
+  constructor(...rest: Rest<[size_average: boolean | null, reduce: boolean | null, reduction: Reduction], Legacy>) {
+    super(legacyReduction(parseArgs('SoftMarginLoss', legacy(), rest)));
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.soft_margin_loss(input, target, { reduction: this.reduction });
+  }
+}
+
+/** `nn.MultiLabelSoftMarginLoss(weight=None, size_average=None, reduce=None, reduction='mean')`. */
+export class MultiLabelSoftMarginLoss extends _WeightedLoss {
+  constructor(
+    ...rest: Rest<
+      [weight: Tensor | null, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+      Legacy & { weight?: Tensor | null }
+    >
+  ) {
+    const a = parseArgs('MultiLabelSoftMarginLoss', { weight: null as Tensor | null, ...legacy() }, rest);
+    super(a.weight, legacyReduction(a));
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.multilabel_soft_margin_loss(input, target, { weight: this.weight, reduction: this.reduction });
+  }
+}
+
+/** `nn.GaussianNLLLoss(*, full=False, eps=1e-6, reduction='mean')`: keywords only. */
+export class GaussianNLLLoss extends _Loss {
+  declare full: boolean;
+  declare eps: number;
+  constructor(options: { full?: boolean; eps?: number; reduction?: Reduction } = {}) {
+    const a = parseArgs('GaussianNLLLoss', { full: false, eps: 1e-6, reduction: 'mean' as string }, [options]);
+    super(a.reduction);
+    this.full = a.full;
+    this.eps = a.eps;
+  }
+  override forward(input: Tensor, target: Tensor, variance: Tensor | number): Tensor {
+    return F.gaussian_nll_loss(input, target, variance, { full: this.full, eps: this.eps, reduction: this.reduction });
+  }
+}
+
+/** `nn.PoissonNLLLoss(log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction='mean')`. */
+export class PoissonNLLLoss extends _Loss {
+  declare log_input: boolean;
+  declare full: boolean;
+  declare eps: number;
+  constructor(
+    ...rest: Rest<
+      [log_input: boolean, full: boolean, size_average: boolean | null, eps: number, reduce: boolean | null, reduction: Reduction],
+      Legacy & { log_input?: boolean; full?: boolean; eps?: number }
+    >
+  ) {
+    const d = legacy();
+    const spec = { log_input: true, full: false, size_average: d.size_average, eps: 1e-8, reduce: d.reduce, reduction: d.reduction };
+    const a = parseArgs('PoissonNLLLoss', spec, rest);
+    super(legacyReduction(a));
+    this.log_input = a.log_input;
+    this.full = a.full;
+    this.eps = a.eps;
+  }
+  override forward(log_input: Tensor, target: Tensor): Tensor {
+    return F.poisson_nll_loss(log_input, target, { log_input: this.log_input, full: this.full, eps: this.eps, reduction: this.reduction });
+  }
+}
+
+/** `nn.TripletMarginLoss(margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction='mean')`. */
+export class TripletMarginLoss extends _Loss {
+  declare margin: number;
+  declare p: number;
+  declare eps: number;
+  declare swap: boolean;
+  constructor(
+    ...rest: Rest<
+      [margin: number, p: number, eps: number, swap: boolean, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+      Legacy & { margin?: number; p?: number; eps?: number; swap?: boolean }
+    >
+  ) {
+    const a = parseArgs('TripletMarginLoss', { margin: 1.0, p: 2.0, eps: 1e-6, swap: false, ...legacy() }, rest);
+    super(legacyReduction(a));
+    if (a.margin <= 0) throw new Error(`TripletMarginLoss: expected margin to be greater than 0, got ${a.margin} instead`);
+    this.margin = a.margin;
+    this.p = a.p;
+    this.eps = a.eps;
+    this.swap = a.swap;
+  }
+  override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
+    return F.triplet_margin_loss(anchor, positive, negative, {
+      margin: this.margin,
+      p: this.p,
+      eps: this.eps,
       swap: this.swap,
       reduction: this.reduction,
     });

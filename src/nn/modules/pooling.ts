@@ -1,9 +1,10 @@
-// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d. Mirrors torch/nn/modules/pooling.py.
+// MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d, LPPool1d/2d.
+// Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, type IntOrList, type Rest } from './utils.js';
+import { parseArgs, pyRepr, single, type IntOrList, type Rest } from './utils.js';
 
 const fmt = (v: IntOrList | null): string => (typeof v === 'number' ? String(v) : pyRepr(v));
 
@@ -52,9 +53,10 @@ export class _MaxPoolNd extends Module {
 export class MaxPool1d extends _MaxPoolNd {
   constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
     super('MaxPool1d', kernel_size, rest);
-    if (this.return_indices) throw new Error('MaxPool1d: return_indices=True is not supported yet');
   }
-  override forward(input: Tensor): Tensor {
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    if (this.return_indices)
+      return F.max_pool1d_with_indices(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
     return F.max_pool1d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
   }
 }
@@ -151,5 +153,111 @@ export class AdaptiveAvgPool3d extends Module {
   }
   override extra_repr(): string {
     return `output_size=${fmt(this.output_size)}`;
+  }
+}
+
+/** `nn.AvgPool1d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)`: its sizes stored as 1-tuples. */
+export class AvgPool1d extends Module {
+  declare kernel_size: number[];
+  declare stride: number[];
+  declare padding: number[];
+  declare ceil_mode: boolean;
+  declare count_include_pad: boolean;
+  constructor(
+    kernel_size: IntOrList,
+    ...rest: Rest<
+      [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean],
+      { stride?: IntOrList | null; padding?: IntOrList; ceil_mode?: boolean; count_include_pad?: boolean }
+    >
+  ) {
+    super();
+    const a = parseArgs(
+      'AvgPool1d',
+      { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true },
+      rest,
+    );
+    this.kernel_size = single(kernel_size);
+    this.stride = single(a.stride ?? kernel_size);
+    this.padding = single(a.padding);
+    this.ceil_mode = a.ceil_mode;
+    this.count_include_pad = a.count_include_pad;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.avg_pool1d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad);
+  }
+  override extra_repr(): string {
+    return `kernel_size=${pyRepr(this.kernel_size)}, stride=${pyRepr(this.stride)}, padding=${pyRepr(this.padding)}`;
+  }
+}
+
+/** `nn.AdaptiveAvgPool1d(output_size)`. */
+export class AdaptiveAvgPool1d extends AdaptiveAvgPool2d {
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_avg_pool1d(input, this.output_size);
+  }
+}
+
+/** `_AdaptiveMaxPoolNd(output_size, return_indices=False)`. */
+abstract class _AdaptiveMaxPoolNd extends Module {
+  declare output_size: IntOrList;
+  declare return_indices: boolean;
+  constructor(output_size: IntOrList, ...rest: Rest<[return_indices: boolean], { return_indices?: boolean }>) {
+    super();
+    this.output_size = output_size;
+    this.return_indices = parseArgs(new.target.name, { return_indices: false }, rest).return_indices;
+  }
+  override extra_repr(): string {
+    return `output_size=${fmt(this.output_size)}`;
+  }
+}
+
+/** `nn.AdaptiveMaxPool1d(output_size, return_indices=False)`. */
+export class AdaptiveMaxPool1d extends _AdaptiveMaxPoolNd {
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.adaptive_max_pool1d(input, this.output_size, { return_indices: this.return_indices });
+  }
+}
+
+/** `nn.AdaptiveMaxPool2d(output_size, return_indices=False)`. */
+export class AdaptiveMaxPool2d extends _AdaptiveMaxPoolNd {
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.adaptive_max_pool2d(input, this.output_size, { return_indices: this.return_indices });
+  }
+}
+
+/** `_LPPoolNd(norm_type, kernel_size, stride=None, ceil_mode=False)`. */
+abstract class _LPPoolNd extends Module {
+  declare norm_type: number;
+  declare kernel_size: IntOrList;
+  declare stride: IntOrList | null;
+  declare ceil_mode: boolean;
+  constructor(
+    norm_type: number,
+    kernel_size: IntOrList,
+    ...rest: Rest<[stride: IntOrList | null, ceil_mode: boolean], { stride?: IntOrList | null; ceil_mode?: boolean }>
+  ) {
+    super();
+    const a = parseArgs(new.target.name, { stride: null as IntOrList | null, ceil_mode: false }, rest);
+    this.norm_type = norm_type;
+    this.kernel_size = kernel_size;
+    this.stride = a.stride;
+    this.ceil_mode = a.ceil_mode;
+  }
+  override extra_repr(): string {
+    return `norm_type=${pyRepr(this.norm_type)}, kernel_size=${fmt(this.kernel_size)}, stride=${fmt(this.stride)}, ceil_mode=${pyRepr(this.ceil_mode)}`;
+  }
+}
+
+/** `nn.LPPool1d(norm_type, kernel_size, stride=None, ceil_mode=False)`. */
+export class LPPool1d extends _LPPoolNd {
+  override forward(input: Tensor): Tensor {
+    return F.lp_pool1d(input, this.norm_type, this.kernel_size as number, this.stride, this.ceil_mode);
+  }
+}
+
+/** `nn.LPPool2d(norm_type, kernel_size, stride=None, ceil_mode=False)`. */
+export class LPPool2d extends _LPPoolNd {
+  override forward(input: Tensor): Tensor {
+    return F.lp_pool2d(input, this.norm_type, this.kernel_size, this.stride, this.ceil_mode);
   }
 }

@@ -11,7 +11,7 @@ import { Linear } from './linear.js';
 import { deepcopyModule } from './copy.js';
 import { Module } from './module.js';
 import { LayerNorm } from './normalization.js';
-import { parseArgs, type FactoryKwargs } from './utils.js';
+import { parseArgs, type FactoryKwargs, type Rest } from './utils.js';
 
 type Activation = 'relu' | 'gelu' | ((x: Tensor) => Tensor) | (Module & { call(x: Tensor): Tensor });
 
@@ -48,7 +48,22 @@ export class TransformerEncoderLayer extends Module {
   declare dropout2: Dropout;
   declare activation: (x: Tensor) => Tensor;
 
-  constructor(d_model: number, nhead: number, options: TransformerEncoderLayerOptions = {}) {
+  constructor(
+    d_model: number,
+    nhead: number,
+    ...rest: Rest<
+      [
+        dim_feedforward: number,
+        dropout: number,
+        activation: Activation,
+        layer_norm_eps: number,
+        batch_first: boolean,
+        norm_first: boolean,
+        bias: boolean,
+      ],
+      TransformerEncoderLayerOptions
+    >
+  ) {
     super();
     const a = parseArgs(
       'TransformerEncoderLayer',
@@ -63,7 +78,7 @@ export class TransformerEncoderLayer extends Module {
         device: null as string | null,
         dtype: null as string | null,
       },
-      [options],
+      rest,
     );
     const fk = { device: a.device, dtype: a.dtype };
     this.self_attn = new MultiheadAttention(d_model, nhead, { dropout: a.dropout, bias: a.bias, batch_first: a.batch_first, ...fk });
