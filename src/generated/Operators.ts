@@ -1050,6 +1050,16 @@ export interface AtenOps {
   hardsigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
   /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
   mish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+  rrelu: OperatorHandle<(self: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+  rrelu_: OperatorHandle<(self: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+  rrelu_with_noise: OperatorHandle<(self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+  rrelu_with_noise_: OperatorHandle<(self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor` */
+  rrelu_with_noise_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean) => Tensor>;
   /** `log_sigmoid(Tensor self) -> Tensor` */
   log_sigmoid: OperatorHandle<(self: Tensor) => Tensor>;
   /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */
@@ -2926,6 +2936,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     hardswish_backward: find('aten::hardswish_backward', ''),
     hardsigmoid_backward: find('aten::hardsigmoid_backward', ''),
     mish_backward: find('aten::mish_backward', ''),
+    rrelu: find('aten::rrelu', ''),
+    rrelu_: find('aten::rrelu_', ''),
+    rrelu_with_noise: find('aten::rrelu_with_noise', ''),
+    rrelu_with_noise_: find('aten::rrelu_with_noise_', ''),
+    rrelu_with_noise_backward: find('aten::rrelu_with_noise_backward', ''),
     log_sigmoid: find('aten::log_sigmoid', ''),
     log_sigmoid_forward: find('aten::log_sigmoid_forward', ''),
     log_sigmoid_backward: find('aten::log_sigmoid_backward', ''),

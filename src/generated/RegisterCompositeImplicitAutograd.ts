@@ -112,6 +112,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   upsample_bicubic2d_vec: UpSampleBicubic2d.upsampleBicubic2dVec,
   _upsample_bilinear2d_aa_vec: UpSampleAA.upsampleBilinear2dAAVec,
   _upsample_bicubic2d_aa_vec: UpSampleAA.upsampleBicubic2dAAVec,
+  rrelu: Activation.rrelu,
+  rrelu_: Activation.rrelu_,
   log_sigmoid: Activation.logSigmoid,
   selu: Activation.selu,
   selu_: Activation.selu_,

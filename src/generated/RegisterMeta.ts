@@ -3489,6 +3489,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   hardswish_backward: Activation.hardswishBackward,
   hardsigmoid_backward: Activation.hardsigmoidBackward,
   mish_backward: Activation.mishBackward,
+  rrelu_with_noise: Activation.rreluWithNoise,
+  rrelu_with_noise_: Activation.rreluWithNoise_,
   log_sigmoid_forward: Activation.logSigmoidForward,
   log_sigmoid_backward: Activation.logSigmoidBackward,
   celu: Activation.celu,

@@ -1047,6 +1047,16 @@ export function hardswish_backward(gradOutput: Tensor, self: Tensor): Tensor { r
 export function hardsigmoid_backward(gradOutput: Tensor, self: Tensor): Tensor { return aten().hardsigmoid_backward.call(gradOutput, self); }
 /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
 export function mish_backward(gradOutput: Tensor, self: Tensor): Tensor { return aten().mish_backward.call(gradOutput, self); }
+/** `rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+export function rrelu(self: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu.call(self, lower, upper, training, generator); }
+/** `rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+export function rrelu_(self: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_.call(self, lower, upper, training, generator); }
+/** `rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+export function rrelu_with_noise(self: Tensor, noise: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_with_noise.call(self, noise, lower, upper, training, generator); }
+/** `rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+export function rrelu_with_noise_(self: Tensor, noise: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_with_noise_.call(self, noise, lower, upper, training, generator); }
+/** `rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor` */
+export function rrelu_with_noise_backward(gradOutput: Tensor, self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean): Tensor { return aten().rrelu_with_noise_backward.call(gradOutput, self, noise, lower, upper, training, selfIsResult); }
 /** `log_sigmoid(Tensor self) -> Tensor` */
 export function log_sigmoid(self: Tensor): Tensor { return aten().log_sigmoid.call(self); }
 /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */

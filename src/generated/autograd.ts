@@ -4936,7 +4936,101 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:702). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:702). */
+export class RreluWithNoiseBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise']['call']>[2];
+  upper_!: Parameters<AtenOps['rrelu_with_noise']['call']>[3];
+  training_!: Parameters<AtenOps['rrelu_with_noise']['call']>[4];
+
+  name(): string {
+    return 'RreluWithNoiseBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const noise = this.noise_.unpack(this);
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.noise_.reset();
+  }
+}
+
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:705). */
+export class RreluWithNoiseBackward1 extends Node {
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
+  upper_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[3];
+  training_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'RreluWithNoiseBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const noise = this.noise_.unpack(this);
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, result, noise, lower, upper, training, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.noise_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:708). */
+export class RreluWithNoiseBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[3];
+  upper_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[4];
+  training_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[5];
+
+  name(): string {
+    return 'RreluWithNoiseBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const noise = (this.noise_.defined() ? this.noise_.unpack(this) : null) as Tensor;
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, false);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.noise_.reset();
+  }
+}
+
+/** Backward of `threshold` (derivatives.yaml:712). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -4960,7 +5054,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:705). */
+/** Backward of `threshold_` (derivatives.yaml:715). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -4984,7 +5078,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:708). */
+/** Backward of `threshold_backward` (derivatives.yaml:718). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5009,7 +5103,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:712). */
+/** Backward of `hardshrink` (derivatives.yaml:722). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5033,7 +5127,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:715). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:725). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5058,7 +5152,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:719). */
+/** Backward of `softshrink` (derivatives.yaml:729). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5082,7 +5176,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:722). */
+/** Backward of `softshrink_backward` (derivatives.yaml:732). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5107,7 +5201,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:726). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:736). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5133,7 +5227,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:730). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:740). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5158,7 +5252,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:734). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:744). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5188,7 +5282,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:738). */
+/** Backward of `huber_loss` (derivatives.yaml:748). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5218,7 +5312,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:742). */
+/** Backward of `addcmul` (derivatives.yaml:752). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5247,7 +5341,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:747). */
+/** Backward of `addcdiv` (derivatives.yaml:757). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5276,7 +5370,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:752). */
+/** Backward of `clamp_min` (derivatives.yaml:762). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5300,7 +5394,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:755). */
+/** Backward of `clamp_max` (derivatives.yaml:765). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5324,7 +5418,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:759). */
+/** Backward of `max` (derivatives.yaml:769). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5349,7 +5443,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:762). */
+/** Backward of `min` (derivatives.yaml:772). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5374,7 +5468,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:765). */
+/** Backward of `sort.stable` (derivatives.yaml:775). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5400,7 +5494,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:769). */
+/** Backward of `_unique2` (derivatives.yaml:779). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5416,7 +5510,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:773). */
+/** Backward of `unique_dim` (derivatives.yaml:783). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5432,7 +5526,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:778). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:788). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5448,7 +5542,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:782). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:792). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5474,7 +5568,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:786). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:796). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5500,7 +5594,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:791). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:801). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5531,7 +5625,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:795). */
+/** Backward of `unique_consecutive` (derivatives.yaml:805). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5547,7 +5641,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:799). */
+/** Backward of `diagonal` (derivatives.yaml:809). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5571,7 +5665,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:802). */
+/** Backward of `diagonal_backward` (derivatives.yaml:812). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5593,7 +5687,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:806). */
+/** Backward of `_linalg_svd` (derivatives.yaml:816). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5622,7 +5716,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:810). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:820). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5646,7 +5740,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:814). */
+/** Backward of `cholesky` (derivatives.yaml:824). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5670,7 +5764,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:817). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:827). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -5697,7 +5791,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:820). */
+/** Backward of `cholesky_solve` (derivatives.yaml:830). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -5728,7 +5822,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:824). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:834). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -5760,7 +5854,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:828). */
+/** Backward of `triangular_solve` (derivatives.yaml:838). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -5794,7 +5888,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:832). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:842). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -5821,7 +5915,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:836). */
+/** Backward of `linalg_lu` (derivatives.yaml:846). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -5850,7 +5944,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:840). */
+/** Backward of `lu_unpack` (derivatives.yaml:850). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -5867,7 +5961,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:844). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:854). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -5900,7 +5994,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:848). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:858). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -5934,7 +6028,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:853). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:863). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -5956,7 +6050,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:857). */
+/** Backward of `_linalg_det` (derivatives.yaml:867). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5987,7 +6081,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:861). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:871). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6017,7 +6111,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:865). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:875). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6042,7 +6136,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:869). */
+/** Backward of `div.Scalar` (derivatives.yaml:879). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6060,7 +6154,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:872). */
+/** Backward of `mul.Scalar` (derivatives.yaml:882). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6078,7 +6172,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:876). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:886). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6123,7 +6217,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:884). */
+/** Backward of `detach` (derivatives.yaml:894). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6138,7 +6232,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:889). */
+/** Backward of `acosh` (derivatives.yaml:899). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6160,7 +6254,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:892). */
+/** Backward of `asinh` (derivatives.yaml:902). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6182,7 +6276,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:895). */
+/** Backward of `atanh` (derivatives.yaml:905). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6204,7 +6298,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:898). */
+/** Backward of `log10` (derivatives.yaml:908). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6226,7 +6320,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:901). */
+/** Backward of `sgn` (derivatives.yaml:911). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6242,7 +6336,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:904). */
+/** Backward of `erfinv` (derivatives.yaml:914). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6264,7 +6358,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:907). */
+/** Backward of `lgamma` (derivatives.yaml:917). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6286,7 +6380,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:910). */
+/** Backward of `digamma` (derivatives.yaml:920). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6308,7 +6402,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:913). */
+/** Backward of `polygamma` (derivatives.yaml:923). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6332,7 +6426,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:916). */
+/** Backward of `polygamma_` (derivatives.yaml:926). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6356,7 +6450,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:919). */
+/** Backward of `i0` (derivatives.yaml:929). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6378,7 +6472,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:922). */
+/** Backward of `sinc` (derivatives.yaml:932). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6400,7 +6494,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:925). */
+/** Backward of `logit` (derivatives.yaml:935). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6424,7 +6518,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:928). */
+/** Backward of `deg2rad` (derivatives.yaml:938). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6440,7 +6534,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:931). */
+/** Backward of `rad2deg` (derivatives.yaml:941). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6456,7 +6550,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:934). */
+/** Backward of `hypot` (derivatives.yaml:944). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6485,7 +6579,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:938). */
+/** Backward of `logaddexp` (derivatives.yaml:948). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6511,7 +6605,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:942). */
+/** Backward of `logaddexp2` (derivatives.yaml:952). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6537,7 +6631,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:946). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:956). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6563,7 +6657,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:950). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:960). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6587,7 +6681,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:953). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:963). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6611,7 +6705,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:956). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:966). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6640,7 +6734,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:960). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:970). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6665,7 +6759,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:963). */
+/** Backward of `nextafter` (derivatives.yaml:973). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6691,7 +6785,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:967). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:977). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6717,7 +6811,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:971). */
+/** Backward of `fmax` (derivatives.yaml:981). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6743,7 +6837,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:975). */
+/** Backward of `fmin` (derivatives.yaml:985). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6769,7 +6863,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:979). */
+/** Backward of `erfc` (derivatives.yaml:989). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6791,7 +6885,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:982). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:992). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6813,7 +6907,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:986). */
+/** Backward of `igamma` (derivatives.yaml:996). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6839,7 +6933,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:990). */
+/** Backward of `igammac` (derivatives.yaml:1000). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6865,7 +6959,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:994). */
+/** Backward of `mvlgamma` (derivatives.yaml:1004). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -6889,7 +6983,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:997). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1007). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -6908,7 +7002,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1001). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1011). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -6926,7 +7020,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1006). */
+/** Backward of `nansum` (derivatives.yaml:1016). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6952,7 +7046,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1009). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1019). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6979,7 +7073,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1012). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1022). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7009,7 +7103,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1015). */
+/** Backward of `aminmax` (derivatives.yaml:1025). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7040,7 +7134,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1018). */
+/** Backward of `median` (derivatives.yaml:1028). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7065,7 +7159,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1021). */
+/** Backward of `median.dim` (derivatives.yaml:1031). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7093,7 +7187,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1025). */
+/** Backward of `nanmedian` (derivatives.yaml:1035). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7118,7 +7212,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1028). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1038). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7146,7 +7240,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1032). */
+/** Backward of `mode` (derivatives.yaml:1042). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7174,7 +7268,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1036). */
+/** Backward of `kthvalue` (derivatives.yaml:1046). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7202,7 +7296,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1040). */
+/** Backward of `cummax` (derivatives.yaml:1050). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7229,7 +7323,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1044). */
+/** Backward of `cummin` (derivatives.yaml:1054). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7256,7 +7350,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1048). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1058). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7283,7 +7377,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1053). */
+/** Backward of `rot90` (derivatives.yaml:1063). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7303,7 +7397,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1056). */
+/** Backward of `diag_embed` (derivatives.yaml:1066). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7325,7 +7419,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1059). */
+/** Backward of `block_diag` (derivatives.yaml:1069). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7349,7 +7443,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1062). */
+/** Backward of `trace` (derivatives.yaml:1072). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7367,7 +7461,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1065). */
+/** Backward of `linalg_cross` (derivatives.yaml:1075). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7395,7 +7489,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1070). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1080). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7433,7 +7527,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1074). */
+/** Backward of `index_reduce` (derivatives.yaml:1084). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7471,7 +7565,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1078). */
+/** Backward of `index_add` (derivatives.yaml:1088). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7502,7 +7596,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1082). */
+/** Backward of `index_copy` (derivatives.yaml:1092). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7531,7 +7625,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1086). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1096). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7555,7 +7649,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1089). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1099). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7580,7 +7674,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1093). */
+/** Backward of `put` (derivatives.yaml:1103). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7610,7 +7704,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1097). */
+/** Backward of `take` (derivatives.yaml:1107). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7634,7 +7728,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1100). */
+/** Backward of `masked_scatter` (derivatives.yaml:1110). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7659,7 +7753,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1104). */
+/** Backward of `slice_scatter` (derivatives.yaml:1114). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7690,7 +7784,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1108). */
+/** Backward of `select_scatter` (derivatives.yaml:1118). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7717,7 +7811,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1112). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1122). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7746,7 +7840,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1116). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1126). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7773,7 +7867,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1120). */
+/** Backward of `unfold` (derivatives.yaml:1130). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7797,7 +7891,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1123). */
+/** Backward of `unfold_backward` (derivatives.yaml:1133). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7819,7 +7913,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1126). */
+/** Backward of `im2col` (derivatives.yaml:1136). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7845,7 +7939,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1129). */
+/** Backward of `col2im` (derivatives.yaml:1139). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7869,7 +7963,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1133). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1143). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7887,7 +7981,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1136). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1146). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7905,7 +7999,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1139). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1149). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7923,7 +8017,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1142). */
+/** Backward of `glu` (derivatives.yaml:1152). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7947,7 +8041,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1145). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1155). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7974,7 +8068,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1148). */
+/** Backward of `dist` (derivatives.yaml:1158). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8005,7 +8099,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1153). */
+/** Backward of `narrow_copy` (derivatives.yaml:1163). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8029,7 +8123,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1157). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1167). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8050,7 +8144,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1160). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1170). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8071,7 +8165,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1163). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1173). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8087,7 +8181,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1166). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1176). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8104,7 +8198,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1170). */
+/** Backward of `_conj_physical` (derivatives.yaml:1180). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8120,7 +8214,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1173). */
+/** Backward of `conj_physical_` (derivatives.yaml:1183). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8136,7 +8230,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1177). */
+/** Backward of `addmv` (derivatives.yaml:1187). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8167,7 +8261,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1182). */
+/** Backward of `vdot` (derivatives.yaml:1192). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8193,7 +8287,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1186). */
+/** Backward of `addr` (derivatives.yaml:1196). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8224,7 +8318,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1191). */
+/** Backward of `addbmm` (derivatives.yaml:1201). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8259,7 +8353,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1196). */
+/** Backward of `renorm` (derivatives.yaml:1206). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8287,7 +8381,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1199). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1209). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8314,7 +8408,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1205). */
+/** Backward of `special_entr` (derivatives.yaml:1215). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8336,7 +8430,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1208). */
+/** Backward of `special_ndtri` (derivatives.yaml:1218). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8358,7 +8452,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1211). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1221). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8383,7 +8477,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1214). */
+/** Backward of `special_erfcx` (derivatives.yaml:1224). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8408,7 +8502,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1217). */
+/** Backward of `special_i0e` (derivatives.yaml:1227). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8433,7 +8527,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1220). */
+/** Backward of `special_i1` (derivatives.yaml:1230). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8458,7 +8552,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1223). */
+/** Backward of `special_i1e` (derivatives.yaml:1233). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8483,7 +8577,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1226). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1236). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8509,7 +8603,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1230). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1240). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8533,7 +8627,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1233). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1243). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8557,7 +8651,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1236). */
+/** Backward of `special_zeta` (derivatives.yaml:1246). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8583,7 +8677,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1240). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1250). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8607,7 +8701,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1243). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1253). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8623,7 +8717,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1246). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1256). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8638,7 +8732,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1249). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1259). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8653,7 +8747,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1252). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1262). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8668,7 +8762,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1255). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1265). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8683,7 +8777,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1258). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1268). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8698,7 +8792,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1261). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1271). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8713,7 +8807,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1264). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1274). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8728,7 +8822,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1267). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1277). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8743,7 +8837,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1270). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1280). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8758,7 +8852,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1273). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1283). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8773,7 +8867,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1276). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1286). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8788,7 +8882,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1279). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1289). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8803,7 +8897,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1282). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1292). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8818,7 +8912,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1286). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1296). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8833,7 +8927,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1289). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1299). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8848,7 +8942,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1292). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1302). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8863,7 +8957,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1296). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1306). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8878,7 +8972,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1299). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1309). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8893,7 +8987,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1312). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8908,7 +9002,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1316). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8923,7 +9017,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1319). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8938,7 +9032,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1322). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8953,7 +9047,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1326). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8968,7 +9062,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1319). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1329). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8983,7 +9077,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1322). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1332). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8998,7 +9092,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1336). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9013,7 +9107,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1329). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1339). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9028,7 +9122,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1332). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1342). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9043,7 +9137,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1346). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9058,7 +9152,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1339). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1349). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9073,7 +9167,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1342). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1352). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9088,7 +9182,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1356). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9103,7 +9197,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1349). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1359). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9118,7 +9212,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1352). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1362). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9133,7 +9227,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1366). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9148,7 +9242,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1359). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1369). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9163,7 +9257,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1362). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1372). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9178,7 +9272,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1376). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9193,7 +9287,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1369). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1379). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9208,7 +9302,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1372). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1382). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9223,7 +9317,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1386). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9238,7 +9332,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1379). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1389). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9253,7 +9347,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1392). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9268,7 +9362,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1396). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9283,7 +9377,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1399). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9298,7 +9392,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1402). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9313,7 +9407,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1406). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9328,7 +9422,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1399). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1409). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9343,7 +9437,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1403). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1413). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9367,7 +9461,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1406). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1416). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9387,7 +9481,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1409). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1419). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9409,7 +9503,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4557). */
+/** Backward of `expand_copy` (derivatives.yaml:4577). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9427,7 +9521,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4563). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4583). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9451,7 +9545,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4569). */
+/** Backward of `alias_copy` (derivatives.yaml:4589). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9467,7 +9561,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4575). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4595). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9495,7 +9589,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4581). */
+/** Backward of `permute_copy` (derivatives.yaml:4601). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9513,7 +9607,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4587). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4607). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9534,7 +9628,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4593). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4613). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9552,7 +9646,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4599). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4619). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9570,7 +9664,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4605). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4625). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9588,7 +9682,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4611). */
+/** Backward of `t_copy` (derivatives.yaml:4631). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9604,7 +9698,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4617). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4637). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9624,7 +9718,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4623). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4643). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9642,7 +9736,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4629). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4649). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9661,7 +9755,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4635). */
+/** Backward of `view_copy` (derivatives.yaml:4655). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9679,7 +9773,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4641). */
+/** Backward of `unfold_copy` (derivatives.yaml:4661). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13835,6 +13929,49 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('mish_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     const result = ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rrelu_with_noise: kernel('rrelu_with_noise', (ks, self, noise, lower, upper, training, generator) => {
+    const rg = anyRequiresGrad(self, noise);
+    if (!rg) return ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const gradFn = new RreluWithNoiseBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    gradFn.noise_ = new SavedVariable(noise, false);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rrelu_with_noise_: kernel('rrelu_with_noise_', (ks, self, noise, lower, upper, training, generator) => {
+    const rg = anyRequiresGrad(self, noise);
+    checkInplace(self, rg);
+    if (!rg) return ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const gradFn = new RreluWithNoiseBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    gradFn.noise_ = new SavedVariable(noise, false);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  rrelu_with_noise_backward: kernel('rrelu_with_noise_backward', (ks, gradOutput, self, noise, lower, upper, training, selfIsResult) => {
+    const rg = anyRequiresGrad(gradOutput, self, noise);
+    if (!rg) return ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
+    const gradFn = new RreluWithNoiseBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.noise_ = new SavedVariable(noise, false);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -18864,6 +19001,17 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
     const result = ops.softshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
     out.bumpVersion();
+    return result;
+  }),
+  rrelu_with_noise: kernel('rrelu_with_noise', (ks, self, noise, lower, upper, training, generator) => {
+    const result = ops.rrelu_with_noise.redispatch(ks.and(afterADInplaceOrViewKeyset), self, noise, lower, upper, training, generator);
+    noise.bumpVersion();
+    return result;
+  }),
+  rrelu_with_noise_: kernel('rrelu_with_noise_', (ks, self, noise, lower, upper, training, generator) => {
+    const result = ops.rrelu_with_noise_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, noise, lower, upper, training, generator);
+    self.bumpVersion();
+    noise.bumpVersion();
     return result;
   }),
   celu_: kernel('celu_', (ks, self, alpha) => {

@@ -13665,6 +13665,303 @@ function bad_mish_backward(a: readonly unknown[]): never {
   ], false, SIGS_mish_backward);
 }
 
+const SIGS_rrelu = ["(Tensor input, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu`: `rrelu`. */
+export function rrelu(input: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu", a[--n] as Kw);
+  // rrelu
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isGenerator(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v1 = o.lower as number | boolean;
+      } else v1 = 0.125;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v2 = o.upper as number | boolean;
+      } else v2 = 0.3333333333333333;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu", 'training', 'bool', isBool(o.training), o.training);
+        v3 = o.training as boolean;
+      } else v3 = false;
+      let v4: Generator | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v4 = o.generator as Generator | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("rrelu", o, ["input","lower","upper","training","generator"], ["input","lower","upper","training","generator"], n);
+      return at.rrelu(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_rrelu(a);
+}
+
+function bad_rrelu(a: readonly unknown[]): never {
+  return badCall("rrelu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu);
+}
+
+const SIGS_rrelu_ = ["(Tensor input, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_`: `rrelu_`. */
+export function rrelu_(input: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_", a[--n] as Kw);
+  // rrelu_
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isGenerator(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v1 = o.lower as number | boolean;
+      } else v1 = 0.125;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v2 = o.upper as number | boolean;
+      } else v2 = 0.3333333333333333;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_", 'training', 'bool', isBool(o.training), o.training);
+        v3 = o.training as boolean;
+      } else v3 = false;
+      let v4: Generator | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v4 = o.generator as Generator | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("rrelu_", o, ["input","lower","upper","training","generator"], ["input","lower","upper","training","generator"], n);
+      return at.rrelu_(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_rrelu_(a);
+}
+
+function bad_rrelu_(a: readonly unknown[]): never {
+  return badCall("rrelu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_);
+}
+
+const SIGS_rrelu_with_noise = ["(Tensor input, Tensor noise, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_with_noise`: `rrelu_with_noise`. */
+export function rrelu_with_noise(input: Tensor, options: { noise: Tensor; lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise", a[--n] as Kw);
+  // rrelu_with_noise
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","noise","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || (p[5] === null || isGenerator(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_with_noise", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v2 = o.lower as number | boolean;
+      } else v2 = 0.125;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_with_noise", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v3 = o.upper as number | boolean;
+      } else v3 = 0.3333333333333333;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_with_noise", 'training', 'bool', isBool(o.training), o.training);
+        v4 = o.training as boolean;
+      } else v4 = false;
+      let v5: Generator | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_with_noise", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v5 = o.generator as Generator | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("rrelu_with_noise", o, ["input","noise","lower","upper","training","generator"], ["input","noise","lower","upper","training","generator"], n);
+      return at.rrelu_with_noise(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_rrelu_with_noise(a);
+}
+
+function bad_rrelu_with_noise(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise);
+}
+
+const SIGS_rrelu_with_noise_ = ["(Tensor input, Tensor noise, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_with_noise_`: `rrelu_with_noise_`. */
+export function rrelu_with_noise_(input: Tensor, options: { noise: Tensor; lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise_", a[--n] as Kw);
+  // rrelu_with_noise_
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","noise","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || (p[5] === null || isGenerator(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_with_noise_", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v2 = o.lower as number | boolean;
+      } else v2 = 0.125;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_with_noise_", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v3 = o.upper as number | boolean;
+      } else v3 = 0.3333333333333333;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_with_noise_", 'training', 'bool', isBool(o.training), o.training);
+        v4 = o.training as boolean;
+      } else v4 = false;
+      let v5: Generator | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_with_noise_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v5 = o.generator as Generator | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("rrelu_with_noise_", o, ["input","noise","lower","upper","training","generator"], ["input","noise","lower","upper","training","generator"], n);
+      return at.rrelu_with_noise_(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_rrelu_with_noise_(a);
+}
+
+function bad_rrelu_with_noise_(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise_);
+}
+
+const SIGS_rrelu_with_noise_backward = ["(Tensor grad_output, Tensor input, Tensor noise, Number lower, Number upper, bool training, bool self_is_result)"];
+
+/** `torch.rrelu_with_noise_backward`: `rrelu_with_noise_backward`. */
+export function rrelu_with_noise_backward(gradOutput: Tensor, options: { input: Tensor; noise: Tensor; lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, options: { noise: Tensor; lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, options: { lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, options: { upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, options: { training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, options: { self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean): Tensor;
+export function rrelu_with_noise_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise_backward", a[--n] as Kw);
+  // rrelu_with_noise_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","noise","lower","upper","training","self_is_result"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isScalar(p[3]) && isScalar(p[4]) && isBool(p[5]) && isBool(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      const v4: number | boolean = p[4] as number | boolean;
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      if (o !== undefined) checkKw("rrelu_with_noise_backward", o, ["grad_output","input","noise","lower","upper","training","self_is_result"], ["grad_output","input","noise","lower","upper","training","self_is_result"], n);
+      return at.rrelu_with_noise_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_rrelu_with_noise_backward(a);
+}
+
+function bad_rrelu_with_noise_backward(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "self_is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise_backward);
+}
+
 const SIGS_log_sigmoid = ["(Tensor input)"];
 
 /** `torch.log_sigmoid`: `log_sigmoid`. */

@@ -14,6 +14,8 @@ export {
   mish,
   prelu,
   relu,
+  rrelu,
+  rrelu_,
   selu,
   sigmoid,
   silu,

@@ -11,6 +11,7 @@ export { Conv1d, Conv2d, ConvTranspose2d, type ConvOptions } from './modules/con
 export {
   ReLU,
   LeakyReLU,
+  RReLU,
   PReLU,
   GELU,
   SiLU,
