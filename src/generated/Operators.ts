@@ -2094,6 +2094,16 @@ export interface AtenOps {
   triplet_margin_loss: OperatorHandle<(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number) => Tensor>;
   /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
   soft_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+  multi_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+  multi_margin_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  multilabel_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)` */
+  multilabel_margin_loss_forward: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => [Tensor, Tensor]>;
+  /** `multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor` */
+  multilabel_margin_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, reduction: number, isTarget: Tensor) => Tensor>;
   /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
   cov: OperatorHandle<(self: Tensor, correction: number, fweights?: Opt<Tensor>, aweights?: Opt<Tensor>) => Tensor>;
   /** `corrcoef(Tensor self) -> Tensor` */
@@ -3458,6 +3468,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     poisson_nll_loss: find('aten::poisson_nll_loss', ''),
     triplet_margin_loss: find('aten::triplet_margin_loss', ''),
     soft_margin_loss: find('aten::soft_margin_loss', ''),
+    multi_margin_loss: find('aten::multi_margin_loss', ''),
+    multi_margin_loss_backward: find('aten::multi_margin_loss_backward', ''),
+    multilabel_margin_loss: find('aten::multilabel_margin_loss', ''),
+    multilabel_margin_loss_forward: find('aten::multilabel_margin_loss_forward', ''),
+    multilabel_margin_loss_backward: find('aten::multilabel_margin_loss_backward', ''),
     cov: find('aten::cov', ''),
     corrcoef: find('aten::corrcoef', ''),
     dist: find('aten::dist', ''),

@@ -26,6 +26,7 @@ import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossComposite from '../kernels/LossComposite.js';
+import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -257,6 +258,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,
   poisson_nll_loss: LossComposite.poissonNllLoss,
   triplet_margin_loss: LossComposite.tripletMarginLoss,
+  multilabel_margin_loss: LossMultiLabelMargin.multilabelMarginLoss,
   cov: Correlation.cov,
   corrcoef: Correlation.corrcoef,
   quantile: SortingQuantile.quantile,

@@ -32,6 +32,8 @@ import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
+import * as LossMultiMargin from '../kernels/LossMultiMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
@@ -3689,6 +3691,10 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unfold_backward: UnfoldBackward.unfoldBackward,
   im2col: Im2Col.im2col,
   col2im: Col2Im.col2im,
+  multi_margin_loss: LossMultiMargin.multiMarginLoss,
+  multi_margin_loss_backward: LossMultiMargin.multiMarginLossBackward,
+  multilabel_margin_loss_forward: LossMultiLabelMargin.multilabelMarginLossForward,
+  multilabel_margin_loss_backward: LossMultiLabelMargin.multilabelMarginLossBackward,
   special_entr: meta_special_entr,
   special_entr_out: meta_special_entr_out,
   special_ndtri: meta_special_ndtri,

@@ -2092,6 +2092,16 @@ export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolea
 export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number = 1, p: number = 2, eps: number = 0.000001, swap: boolean = false, reduction: number = 1): Tensor { return aten().triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction); }
 /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
 export function soft_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().soft_margin_loss.call(self, target, reduction); }
+/** `multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+export function multi_margin_loss(self: Tensor, target: Tensor, p: number | boolean = 1, margin: number | boolean = 1, weight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().multi_margin_loss.call(self, target, p, margin, weight, reduction); }
+/** `multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+export function multi_margin_loss_backward(gradOutput: Tensor, self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().multi_margin_loss_backward.call(gradOutput, self, target, p, margin, weight, reduction); }
+/** `multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+export function multilabel_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().multilabel_margin_loss.call(self, target, reduction); }
+/** `multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)` */
+export function multilabel_margin_loss_forward(self: Tensor, target: Tensor, reduction: number): [Tensor, Tensor] { return aten().multilabel_margin_loss_forward.call(self, target, reduction); }
+/** `multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor` */
+export function multilabel_margin_loss_backward(gradOutput: Tensor, self: Tensor, target: Tensor, reduction: number, isTarget: Tensor): Tensor { return aten().multilabel_margin_loss_backward.call(gradOutput, self, target, reduction, isTarget); }
 /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
 export function cov(self: Tensor, correction: number = 1, fweights: Opt<Tensor> = null, aweights: Opt<Tensor> = null): Tensor { return aten().cov.call(self, correction, fweights, aweights); }
 /** `corrcoef(Tensor self) -> Tensor` */

@@ -8068,7 +8068,71 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1158). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1158). */
+export class MultiMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['multi_margin_loss']['call']>[2];
+  margin_!: Parameters<AtenOps['multi_margin_loss']['call']>[3];
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['multi_margin_loss']['call']>[5];
+
+  name(): string {
+    return 'MultiMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const p = this.p_;
+    const margin = this.margin_;
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = at.multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1162). */
+export class MultilabelMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['multilabel_margin_loss_forward']['call']>[2];
+  is_target_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MultilabelMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const is_target = this.is_target_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.is_target_.reset();
+  }
+}
+
+/** Backward of `dist` (derivatives.yaml:1166). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8099,7 +8163,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1163). */
+/** Backward of `narrow_copy` (derivatives.yaml:1171). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8123,7 +8187,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1167). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1175). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8144,7 +8208,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1170). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1178). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8165,7 +8229,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1173). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1181). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8181,7 +8245,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1176). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1184). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8198,7 +8262,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1180). */
+/** Backward of `_conj_physical` (derivatives.yaml:1188). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8214,7 +8278,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1183). */
+/** Backward of `conj_physical_` (derivatives.yaml:1191). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8230,7 +8294,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1187). */
+/** Backward of `addmv` (derivatives.yaml:1195). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8261,7 +8325,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1192). */
+/** Backward of `vdot` (derivatives.yaml:1200). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8287,7 +8351,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1196). */
+/** Backward of `addr` (derivatives.yaml:1204). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8318,7 +8382,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1201). */
+/** Backward of `addbmm` (derivatives.yaml:1209). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8353,7 +8417,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1206). */
+/** Backward of `renorm` (derivatives.yaml:1214). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8381,7 +8445,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1209). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1217). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8408,7 +8472,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1215). */
+/** Backward of `special_entr` (derivatives.yaml:1223). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8430,7 +8494,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1218). */
+/** Backward of `special_ndtri` (derivatives.yaml:1226). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8452,7 +8516,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1221). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1229). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8477,7 +8541,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1224). */
+/** Backward of `special_erfcx` (derivatives.yaml:1232). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8502,7 +8566,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1227). */
+/** Backward of `special_i0e` (derivatives.yaml:1235). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8527,7 +8591,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1230). */
+/** Backward of `special_i1` (derivatives.yaml:1238). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8552,7 +8616,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1233). */
+/** Backward of `special_i1e` (derivatives.yaml:1241). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8577,7 +8641,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1236). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1244). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8603,7 +8667,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1240). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1248). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8627,7 +8691,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1243). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1251). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8651,7 +8715,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1246). */
+/** Backward of `special_zeta` (derivatives.yaml:1254). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8677,7 +8741,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1250). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1258). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8701,7 +8765,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1253). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1261). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8717,7 +8781,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1256). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1264). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8732,7 +8796,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1259). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1267). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8747,7 +8811,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1262). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1270). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8762,7 +8826,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1265). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1273). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8777,7 +8841,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1268). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1276). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8792,7 +8856,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1271). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1279). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8807,7 +8871,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1274). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1282). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8822,7 +8886,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1277). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1285). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8837,7 +8901,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1280). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1288). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8852,7 +8916,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1283). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1291). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8867,7 +8931,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1286). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1294). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8882,7 +8946,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1289). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1297). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8897,7 +8961,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1292). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1300). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8912,7 +8976,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1296). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1304). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8927,7 +8991,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1299). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1307). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8942,7 +9006,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1310). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8957,7 +9021,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1314). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8972,7 +9036,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1317). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8987,7 +9051,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1320). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9002,7 +9066,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1324). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9017,7 +9081,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1319). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1327). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9032,7 +9096,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1322). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1330). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9047,7 +9111,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1334). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9062,7 +9126,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1329). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1337). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9077,7 +9141,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1332). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1340). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9092,7 +9156,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1344). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9107,7 +9171,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1339). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1347). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9122,7 +9186,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1342). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1350). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9137,7 +9201,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1354). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9152,7 +9216,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1349). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1357). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9167,7 +9231,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1352). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1360). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9182,7 +9246,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1364). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9197,7 +9261,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1359). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1367). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9212,7 +9276,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1362). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1370). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9227,7 +9291,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1374). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9242,7 +9306,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1369). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1377). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9257,7 +9321,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1372). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1380). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9272,7 +9336,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1384). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9287,7 +9351,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1379). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1387). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9302,7 +9366,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1390). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9317,7 +9381,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1394). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9332,7 +9396,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1397). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9347,7 +9411,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1400). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9362,7 +9426,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1404). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9377,7 +9441,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1399). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1407). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9392,7 +9456,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1402). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1410). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9407,7 +9471,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1406). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1414). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9422,7 +9486,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1409). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1417). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9437,7 +9501,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1413). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1421). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9461,7 +9525,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1416). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1424). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9481,7 +9545,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1419). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1427). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -17490,6 +17554,53 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
     const result = ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  multi_margin_loss: kernel('multi_margin_loss', (ks, self, target, p, margin, weight, reduction) => {
+    const rg = anyRequiresGrad(self, target, weight);
+    if (!rg) return ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    const gradFn = new MultiMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.p_ = p;
+    gradFn.margin_ = margin;
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    const result = ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  multi_margin_loss_backward: kernel('multi_margin_loss_backward', (ks, gradOutput, self, target, p, margin, weight, reduction) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, weight);
+    if (!rg) return ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multi_margin_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
+    const result = ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  multilabel_margin_loss_forward: kernel('multilabel_margin_loss_forward', (ks, self, target, reduction) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const gradFn = new MultilabelMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    const result = ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.is_target_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  multilabel_margin_loss_backward: kernel('multilabel_margin_loss_backward', (ks, gradOutput, self, target, reduction, isTarget) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, isTarget);
+    if (!rg) return ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multilabel_margin_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(isTarget)]);
+    const result = ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
     setHistory(result, gradFn, 0);
     return result;
   }),

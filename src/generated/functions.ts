@@ -26748,6 +26748,243 @@ function bad_soft_margin_loss(a: readonly unknown[]): never {
   ], false, SIGS_soft_margin_loss);
 }
 
+const SIGS_multi_margin_loss = ["(Tensor input, Tensor target, Number p = 1, Number margin = 1, Tensor weight = None, int reduction = 1)"];
+
+/** `torch.multi_margin_loss`: `multi_margin_loss`. */
+export function multi_margin_loss(input: Tensor, options: { target: Tensor; p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, weight?: Tensor | null, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multi_margin_loss", a[--n] as Kw);
+  // multi_margin_loss
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","p","margin","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isTensor(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || typeof p[5] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("multi_margin_loss", 'p', 'Number', isScalar(o.p), o.p);
+        v2 = o.p as number | boolean;
+      } else v2 = 1;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("multi_margin_loss", 'margin', 'Number', isScalar(o.margin), o.margin);
+        v3 = o.margin as number | boolean;
+      } else v3 = 1;
+      let v4: Tensor | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("multi_margin_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v4 = o.weight as Tensor | null;
+      } else v4 = null;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = toReduction(p[5]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multi_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v5 = toReduction(o.reduction);
+      } else v5 = 1;
+      if (o !== undefined) checkKw("multi_margin_loss", o, ["input","target","p","margin","weight","reduction"], ["input","target","p","margin","weight","reduction"], n);
+      return at.multi_margin_loss(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_multi_margin_loss(a);
+}
+
+function bad_multi_margin_loss(a: readonly unknown[]): never {
+  return badCall("multi_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "margin", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multi_margin_loss);
+}
+
+const SIGS_multi_margin_loss_backward = ["(Tensor grad_output, Tensor input, Tensor target, Number p, Number margin, Tensor weight = None, int reduction = 1)"];
+
+/** `torch.multi_margin_loss_backward`: `multi_margin_loss_backward`. */
+export function multi_margin_loss_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, options: { margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multi_margin_loss_backward", a[--n] as Kw);
+  // multi_margin_loss_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","target","p","margin","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 5 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isScalar(p[3]) && isScalar(p[4]) && (m <= 5 || p[5] === undefined || (p[5] === null || isTensor(p[5]))) && (m <= 6 || p[6] === undefined || (isInt(p[6]) || typeof p[6] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      const v4: number | boolean = p[4] as number | boolean;
+      let v5: Tensor | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("multi_margin_loss_backward", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v5 = o.weight as Tensor | null;
+      } else v5 = null;
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = toReduction(p[6]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multi_margin_loss_backward", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v6 = toReduction(o.reduction);
+      } else v6 = 1;
+      if (o !== undefined) checkKw("multi_margin_loss_backward", o, ["grad_output","input","target","p","margin","weight","reduction"], ["grad_output","input","target","p","margin","weight","reduction"], n);
+      return at.multi_margin_loss_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_multi_margin_loss_backward(a);
+}
+
+function bad_multi_margin_loss_backward(a: readonly unknown[]): never {
+  return badCall("multi_margin_loss_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "margin", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multi_margin_loss_backward);
+}
+
+const SIGS_multilabel_margin_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.multilabel_margin_loss`: `multilabel_margin_loss`. */
+export function multilabel_margin_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss", a[--n] as Kw);
+  // multilabel_margin_loss
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multilabel_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("multilabel_margin_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.multilabel_margin_loss(v0, v1, v2);
+    }
+  }
+  return bad_multilabel_margin_loss(a);
+}
+
+function bad_multilabel_margin_loss(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss);
+}
+
+const SIGS_multilabel_margin_loss_forward = ["(Tensor input, Tensor target, int reduction)"];
+
+/** `torch.multilabel_margin_loss_forward`: `multilabel_margin_loss_forward`. */
+export function multilabel_margin_loss_forward(input: Tensor, options: { target: Tensor; reduction: number | 'none' | 'mean' | 'sum' }): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(input: Tensor, target: Tensor, options: { reduction: number | 'none' | 'mean' | 'sum' }): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum'): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss_forward", a[--n] as Kw);
+  // multilabel_margin_loss_forward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || typeof p[2] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = toReduction(p[2]);
+      if (o !== undefined) checkKw("multilabel_margin_loss_forward", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.multilabel_margin_loss_forward(v0, v1, v2);
+    }
+  }
+  return bad_multilabel_margin_loss_forward(a);
+}
+
+function bad_multilabel_margin_loss_forward(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss_forward);
+}
+
+const SIGS_multilabel_margin_loss_backward = ["(Tensor grad_output, Tensor input, Tensor target, int reduction, Tensor is_target)"];
+
+/** `torch.multilabel_margin_loss_backward`: `multilabel_margin_loss_backward`. */
+export function multilabel_margin_loss_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum', options: { is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum', isTarget: Tensor): Tensor;
+export function multilabel_margin_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss_backward", a[--n] as Kw);
+  // multilabel_margin_loss_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","input","target","reduction","is_target"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || typeof p[3] === 'string') && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = toReduction(p[3]);
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("multilabel_margin_loss_backward", o, ["grad_output","input","target","reduction","is_target"], ["grad_output","input","target","reduction","is_target"], n);
+      return at.multilabel_margin_loss_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_multilabel_margin_loss_backward(a);
+}
+
+function bad_multilabel_margin_loss_backward(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+    { name: "is_target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss_backward);
+}
+
 const SIGS_cov = ["(Tensor input, *, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
 
 /** `torch.cov`: `cov`. */

@@ -78,6 +78,8 @@ export {
   glu,
   hinge_embedding_loss,
   margin_ranking_loss,
+  multi_margin_loss,
+  multilabel_margin_loss,
   multilabel_soft_margin_loss,
   pixel_shuffle,
   pixel_unshuffle,

@@ -46,6 +46,8 @@ export {
   BCELoss,
   BCEWithLogitsLoss,
   TripletMarginWithDistanceLoss,
+  MultiMarginLoss,
+  MultiLabelMarginLoss,
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
