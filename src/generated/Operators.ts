@@ -898,6 +898,10 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
+  max_unpool2d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[]) => Tensor>;
+  /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
+  max_unpool3d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]) => Tensor>;
   /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
   adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
   /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
@@ -2870,6 +2874,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    max_unpool2d: find('aten::max_unpool2d', ''),
+    max_unpool3d: find('aten::max_unpool3d', ''),
     adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d: find('aten::_adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d_backward: find('aten::_adaptive_avg_pool3d_backward', ''),

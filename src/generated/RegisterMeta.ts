@@ -35,6 +35,7 @@ import * as Loss from '../kernels/Loss.js';
 import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
 import * as LossMultiMargin from '../kernels/LossMultiMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as MaxUnpooling from '../kernels/MaxUnpooling.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -3428,6 +3429,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
   replication_pad2d: ReplicationPad.replicationPad2d,
   replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  max_unpool2d: MaxUnpooling.maxUnpool2d,
+  max_unpool3d: MaxUnpooling.maxUnpool3d,
   _adaptive_avg_pool3d: AdaptiveAveragePooling3d._adaptiveAvgPool3d,
   _adaptive_avg_pool3d_backward: AdaptiveAveragePooling3d._adaptiveAvgPool3dBackward,
   upsample_nearest1d: UpSampleNearest.upsampleNearest1d,

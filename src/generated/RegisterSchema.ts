@@ -446,6 +446,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   replication_pad1d_backward: 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor',
   replication_pad2d: 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor',
   replication_pad2d_backward: 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor',
+  max_unpool2d: 'max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor',
+  max_unpool3d: 'max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor',
   adaptive_avg_pool3d: 'adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
   _adaptive_avg_pool3d: '_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor',
   _adaptive_avg_pool3d_backward: '_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor',

@@ -895,6 +895,10 @@ export function replication_pad1d_backward(gradOutput: Tensor, self: Tensor, pad
 export function replication_pad2d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d.call(self, padding); }
 /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
 export function replication_pad2d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d_backward.call(gradOutput, self, padding); }
+/** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
+export function max_unpool2d(self: Tensor, indices: Tensor, outputSize: number[]): Tensor { return aten().max_unpool2d.call(self, indices, outputSize); }
+/** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
+export function max_unpool3d(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]): Tensor { return aten().max_unpool3d.call(self, indices, outputSize, stride, padding); }
 /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
 export function adaptive_avg_pool3d(self: Tensor, outputSize: number[]): Tensor { return aten().adaptive_avg_pool3d.call(self, outputSize); }
 /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */

@@ -4043,7 +4043,51 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:590). */
+/** Backward of `max_unpool2d` (derivatives.yaml:590). */
+export class MaxUnpool2DBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxUnpool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 2);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `max_unpool3d` (derivatives.yaml:594). */
+export class MaxUnpool3DBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxUnpool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 3);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:598). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4065,7 +4109,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:593). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:601). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4090,7 +4134,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:597). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:605). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4112,7 +4156,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:600). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:608). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4132,7 +4176,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:603). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:611). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4154,7 +4198,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:606). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:614). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4174,7 +4218,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:609). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:617). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4198,7 +4242,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:612). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:620). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4220,7 +4264,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:615). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:623). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4244,7 +4288,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:618). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:626). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4266,7 +4310,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:621). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:629). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4292,7 +4336,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:624). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:632). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4316,7 +4360,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:627). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:635). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4342,7 +4386,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:630). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:638). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4366,7 +4410,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:633). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:641). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4390,7 +4434,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:636). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:644). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4412,7 +4456,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:639). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:647). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4438,7 +4482,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:642). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:650). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4462,7 +4506,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:645). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:653). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4490,7 +4534,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:648). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:656). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4516,7 +4560,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:651). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:659). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4542,7 +4586,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:654). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:662). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4566,7 +4610,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:657). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:665). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4592,7 +4636,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:660). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:668). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4616,7 +4660,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:663). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:671). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4642,7 +4686,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:666). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:674). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4666,7 +4710,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:669). */
+/** Backward of `leaky_relu` (derivatives.yaml:677). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4690,7 +4734,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:672). */
+/** Backward of `leaky_relu_` (derivatives.yaml:680). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4714,7 +4758,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:675). */
+/** Backward of `elu` (derivatives.yaml:683). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4742,7 +4786,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:678). */
+/** Backward of `elu_` (derivatives.yaml:686). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4770,7 +4814,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:681). */
+/** Backward of `celu` (derivatives.yaml:689). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4794,7 +4838,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:684). */
+/** Backward of `celu_` (derivatives.yaml:692). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4818,7 +4862,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:687). */
+/** Backward of `softplus` (derivatives.yaml:695). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4844,7 +4888,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:690). */
+/** Backward of `hardtanh` (derivatives.yaml:698). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4870,7 +4914,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:693). */
+/** Backward of `hardswish` (derivatives.yaml:701). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4892,7 +4936,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:696). */
+/** Backward of `hardsigmoid` (derivatives.yaml:704). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4914,7 +4958,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:699). */
+/** Backward of `mish` (derivatives.yaml:707). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4936,7 +4980,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:702). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:710). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -4967,7 +5011,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:705). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:713). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -4998,7 +5042,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:708). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:716). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5030,7 +5074,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:712). */
+/** Backward of `threshold` (derivatives.yaml:720). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5054,7 +5098,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:715). */
+/** Backward of `threshold_` (derivatives.yaml:723). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5078,7 +5122,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:718). */
+/** Backward of `threshold_backward` (derivatives.yaml:726). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5103,7 +5147,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:722). */
+/** Backward of `hardshrink` (derivatives.yaml:730). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5127,7 +5171,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:725). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:733). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5152,7 +5196,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:729). */
+/** Backward of `softshrink` (derivatives.yaml:737). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5176,7 +5220,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:732). */
+/** Backward of `softshrink_backward` (derivatives.yaml:740). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5201,7 +5245,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:736). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:744). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5227,7 +5271,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:740). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:748). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5252,7 +5296,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:744). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:752). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5282,7 +5326,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:748). */
+/** Backward of `huber_loss` (derivatives.yaml:756). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5312,7 +5356,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:752). */
+/** Backward of `addcmul` (derivatives.yaml:760). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5341,7 +5385,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:757). */
+/** Backward of `addcdiv` (derivatives.yaml:765). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5370,7 +5414,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:762). */
+/** Backward of `clamp_min` (derivatives.yaml:770). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5394,7 +5438,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:765). */
+/** Backward of `clamp_max` (derivatives.yaml:773). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5418,7 +5462,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:769). */
+/** Backward of `max` (derivatives.yaml:777). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5443,7 +5487,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:772). */
+/** Backward of `min` (derivatives.yaml:780). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5468,7 +5512,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:775). */
+/** Backward of `sort.stable` (derivatives.yaml:783). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5494,7 +5538,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:779). */
+/** Backward of `_unique2` (derivatives.yaml:787). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5510,7 +5554,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:783). */
+/** Backward of `unique_dim` (derivatives.yaml:791). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5526,7 +5570,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:788). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:796). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5542,7 +5586,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:792). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:800). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5568,7 +5612,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:796). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:804). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5594,7 +5638,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:801). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:809). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5625,7 +5669,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:805). */
+/** Backward of `unique_consecutive` (derivatives.yaml:813). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5641,7 +5685,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:809). */
+/** Backward of `diagonal` (derivatives.yaml:817). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5665,7 +5709,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:812). */
+/** Backward of `diagonal_backward` (derivatives.yaml:820). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5687,7 +5731,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:816). */
+/** Backward of `_linalg_svd` (derivatives.yaml:824). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5716,7 +5760,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:820). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:828). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5740,7 +5784,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:824). */
+/** Backward of `cholesky` (derivatives.yaml:832). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5764,7 +5808,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:827). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:835). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -5791,7 +5835,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:830). */
+/** Backward of `cholesky_solve` (derivatives.yaml:838). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -5822,7 +5866,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:834). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:842). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -5854,7 +5898,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:838). */
+/** Backward of `triangular_solve` (derivatives.yaml:846). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -5888,7 +5932,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:842). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:850). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -5915,7 +5959,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:846). */
+/** Backward of `linalg_lu` (derivatives.yaml:854). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -5944,7 +5988,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:850). */
+/** Backward of `lu_unpack` (derivatives.yaml:858). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -5961,7 +6005,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:854). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:862). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -5994,7 +6038,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:858). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:866). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6028,7 +6072,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:863). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:871). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6050,7 +6094,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:867). */
+/** Backward of `_linalg_det` (derivatives.yaml:875). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6081,7 +6125,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:871). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:879). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6111,7 +6155,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:875). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:883). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6136,7 +6180,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:879). */
+/** Backward of `div.Scalar` (derivatives.yaml:887). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6154,7 +6198,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:882). */
+/** Backward of `mul.Scalar` (derivatives.yaml:890). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6172,7 +6216,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:886). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:894). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6217,7 +6261,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:894). */
+/** Backward of `detach` (derivatives.yaml:902). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6232,7 +6276,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:899). */
+/** Backward of `acosh` (derivatives.yaml:907). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6254,7 +6298,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:902). */
+/** Backward of `asinh` (derivatives.yaml:910). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6276,7 +6320,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:905). */
+/** Backward of `atanh` (derivatives.yaml:913). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6298,7 +6342,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:908). */
+/** Backward of `log10` (derivatives.yaml:916). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6320,7 +6364,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:911). */
+/** Backward of `sgn` (derivatives.yaml:919). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6336,7 +6380,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:914). */
+/** Backward of `erfinv` (derivatives.yaml:922). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6358,7 +6402,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:917). */
+/** Backward of `lgamma` (derivatives.yaml:925). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6380,7 +6424,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:920). */
+/** Backward of `digamma` (derivatives.yaml:928). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6402,7 +6446,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:923). */
+/** Backward of `polygamma` (derivatives.yaml:931). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6426,7 +6470,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:926). */
+/** Backward of `polygamma_` (derivatives.yaml:934). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6450,7 +6494,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:929). */
+/** Backward of `i0` (derivatives.yaml:937). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6472,7 +6516,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:932). */
+/** Backward of `sinc` (derivatives.yaml:940). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6494,7 +6538,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:935). */
+/** Backward of `logit` (derivatives.yaml:943). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6518,7 +6562,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:938). */
+/** Backward of `deg2rad` (derivatives.yaml:946). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6534,7 +6578,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:941). */
+/** Backward of `rad2deg` (derivatives.yaml:949). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6550,7 +6594,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:944). */
+/** Backward of `hypot` (derivatives.yaml:952). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6579,7 +6623,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:948). */
+/** Backward of `logaddexp` (derivatives.yaml:956). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6605,7 +6649,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:952). */
+/** Backward of `logaddexp2` (derivatives.yaml:960). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6631,7 +6675,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:956). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:964). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6657,7 +6701,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:960). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:968). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6681,7 +6725,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:963). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:971). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6705,7 +6749,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:966). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:974). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6734,7 +6778,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:970). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:978). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6759,7 +6803,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:973). */
+/** Backward of `nextafter` (derivatives.yaml:981). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6785,7 +6829,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:977). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:985). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6811,7 +6855,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:981). */
+/** Backward of `fmax` (derivatives.yaml:989). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6837,7 +6881,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:985). */
+/** Backward of `fmin` (derivatives.yaml:993). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6863,7 +6907,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:989). */
+/** Backward of `erfc` (derivatives.yaml:997). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6885,7 +6929,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:992). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1000). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6907,7 +6951,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:996). */
+/** Backward of `igamma` (derivatives.yaml:1004). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6933,7 +6977,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1000). */
+/** Backward of `igammac` (derivatives.yaml:1008). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6959,7 +7003,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1004). */
+/** Backward of `mvlgamma` (derivatives.yaml:1012). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -6983,7 +7027,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1007). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1015). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7002,7 +7046,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1011). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1019). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7020,7 +7064,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1016). */
+/** Backward of `nansum` (derivatives.yaml:1024). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7046,7 +7090,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1019). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1027). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7073,7 +7117,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1022). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1030). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7103,7 +7147,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1025). */
+/** Backward of `aminmax` (derivatives.yaml:1033). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7134,7 +7178,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1028). */
+/** Backward of `median` (derivatives.yaml:1036). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7159,7 +7203,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1031). */
+/** Backward of `median.dim` (derivatives.yaml:1039). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7187,7 +7231,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1035). */
+/** Backward of `nanmedian` (derivatives.yaml:1043). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7212,7 +7256,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1038). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1046). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7240,7 +7284,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1042). */
+/** Backward of `mode` (derivatives.yaml:1050). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7268,7 +7312,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1046). */
+/** Backward of `kthvalue` (derivatives.yaml:1054). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7296,7 +7340,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1050). */
+/** Backward of `cummax` (derivatives.yaml:1058). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7323,7 +7367,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1054). */
+/** Backward of `cummin` (derivatives.yaml:1062). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7350,7 +7394,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1058). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1066). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7377,7 +7421,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1063). */
+/** Backward of `rot90` (derivatives.yaml:1071). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7397,7 +7441,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1066). */
+/** Backward of `diag_embed` (derivatives.yaml:1074). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7419,7 +7463,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1069). */
+/** Backward of `block_diag` (derivatives.yaml:1077). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7443,7 +7487,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1072). */
+/** Backward of `trace` (derivatives.yaml:1080). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7461,7 +7505,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1075). */
+/** Backward of `linalg_cross` (derivatives.yaml:1083). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7489,7 +7533,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1080). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1088). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7527,7 +7571,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1084). */
+/** Backward of `index_reduce` (derivatives.yaml:1092). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7565,7 +7609,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1088). */
+/** Backward of `index_add` (derivatives.yaml:1096). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7596,7 +7640,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1092). */
+/** Backward of `index_copy` (derivatives.yaml:1100). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7625,7 +7669,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1096). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1104). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7649,7 +7693,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1099). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1107). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7674,7 +7718,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1103). */
+/** Backward of `put` (derivatives.yaml:1111). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7704,7 +7748,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1107). */
+/** Backward of `take` (derivatives.yaml:1115). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7728,7 +7772,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1110). */
+/** Backward of `masked_scatter` (derivatives.yaml:1118). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7753,7 +7797,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1114). */
+/** Backward of `slice_scatter` (derivatives.yaml:1122). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7784,7 +7828,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1118). */
+/** Backward of `select_scatter` (derivatives.yaml:1126). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7811,7 +7855,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1122). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1130). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7840,7 +7884,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1126). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1134). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7867,7 +7911,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1130). */
+/** Backward of `unfold` (derivatives.yaml:1138). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7891,7 +7935,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1133). */
+/** Backward of `unfold_backward` (derivatives.yaml:1141). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7913,7 +7957,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1136). */
+/** Backward of `im2col` (derivatives.yaml:1144). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7939,7 +7983,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1139). */
+/** Backward of `col2im` (derivatives.yaml:1147). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7963,7 +8007,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1143). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1151). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7981,7 +8025,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1146). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1154). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7999,7 +8043,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1149). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1157). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8017,7 +8061,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1152). */
+/** Backward of `glu` (derivatives.yaml:1160). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8041,7 +8085,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1155). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1163). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8068,7 +8112,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1158). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1166). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8102,7 +8146,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1162). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1170). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8132,7 +8176,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1166). */
+/** Backward of `dist` (derivatives.yaml:1174). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8163,7 +8207,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1171). */
+/** Backward of `narrow_copy` (derivatives.yaml:1179). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8187,7 +8231,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1175). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1183). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8208,7 +8252,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1178). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1186). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8229,7 +8273,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1181). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1189). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8245,7 +8289,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1184). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1192). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8262,7 +8306,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1188). */
+/** Backward of `_conj_physical` (derivatives.yaml:1196). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8278,7 +8322,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1191). */
+/** Backward of `conj_physical_` (derivatives.yaml:1199). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8294,7 +8338,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1195). */
+/** Backward of `addmv` (derivatives.yaml:1203). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8325,7 +8369,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1200). */
+/** Backward of `vdot` (derivatives.yaml:1208). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8351,7 +8395,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1204). */
+/** Backward of `addr` (derivatives.yaml:1212). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8382,7 +8426,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1209). */
+/** Backward of `addbmm` (derivatives.yaml:1217). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8417,7 +8461,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1214). */
+/** Backward of `renorm` (derivatives.yaml:1222). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8445,7 +8489,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1217). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1225). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8472,7 +8516,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1223). */
+/** Backward of `special_entr` (derivatives.yaml:1231). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8494,7 +8538,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1226). */
+/** Backward of `special_ndtri` (derivatives.yaml:1234). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8516,7 +8560,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1229). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1237). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8541,7 +8585,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1232). */
+/** Backward of `special_erfcx` (derivatives.yaml:1240). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8566,7 +8610,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1235). */
+/** Backward of `special_i0e` (derivatives.yaml:1243). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8591,7 +8635,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1238). */
+/** Backward of `special_i1` (derivatives.yaml:1246). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8616,7 +8660,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1241). */
+/** Backward of `special_i1e` (derivatives.yaml:1249). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8641,7 +8685,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1244). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1252). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8667,7 +8711,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1248). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1256). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8691,7 +8735,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1251). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1259). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8715,7 +8759,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1254). */
+/** Backward of `special_zeta` (derivatives.yaml:1262). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8741,7 +8785,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1258). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1266). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8765,7 +8809,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1261). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1269). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8781,7 +8825,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1264). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1272). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8796,7 +8840,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1267). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1275). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8811,7 +8855,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1270). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1278). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8826,7 +8870,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1273). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1281). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8841,7 +8885,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1276). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1284). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8856,7 +8900,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1279). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1287). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8871,7 +8915,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1282). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1290). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8886,7 +8930,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1285). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1293). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8901,7 +8945,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1288). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1296). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8916,7 +8960,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1291). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1299). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8931,7 +8975,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1294). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1302). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8946,7 +8990,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1297). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1305). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8961,7 +9005,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1300). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1308). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8976,7 +9020,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1304). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1312). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8991,7 +9035,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1307). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1315). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9006,7 +9050,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1310). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1318). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9021,7 +9065,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1314). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1322). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9036,7 +9080,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1317). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1325). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9051,7 +9095,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1320). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1328). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9066,7 +9110,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1324). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1332). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9081,7 +9125,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1327). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1335). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9096,7 +9140,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1330). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1338). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9111,7 +9155,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1334). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1342). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9126,7 +9170,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1337). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1345). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9141,7 +9185,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1340). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1348). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9156,7 +9200,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1344). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1352). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9171,7 +9215,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1347). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1355). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9186,7 +9230,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1350). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1358). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9201,7 +9245,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1354). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1362). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9216,7 +9260,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1357). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1365). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9231,7 +9275,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1360). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1368). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9246,7 +9290,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1364). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1372). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9261,7 +9305,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1367). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1375). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9276,7 +9320,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1370). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1378). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9291,7 +9335,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1374). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1382). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9306,7 +9350,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1377). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1385). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9321,7 +9365,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1380). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1388). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9336,7 +9380,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1384). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1392). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9351,7 +9395,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1387). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1395). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9366,7 +9410,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1390). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1398). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9381,7 +9425,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1394). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1402). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9396,7 +9440,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1397). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1405). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9411,7 +9455,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1400). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1408). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9426,7 +9470,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1404). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1412). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9441,7 +9485,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1407). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1415). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9456,7 +9500,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1410). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1418). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9471,7 +9515,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1414). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1422). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9486,7 +9530,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1417). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1425). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9501,7 +9545,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1421). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1429). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9525,7 +9569,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1424). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1432). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9545,7 +9589,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1427). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1435). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9567,7 +9611,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4577). */
+/** Backward of `expand_copy` (derivatives.yaml:4585). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9585,7 +9629,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4583). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4591). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9609,7 +9653,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4589). */
+/** Backward of `alias_copy` (derivatives.yaml:4597). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9625,7 +9669,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4595). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4603). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9653,7 +9697,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4601). */
+/** Backward of `permute_copy` (derivatives.yaml:4609). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9671,7 +9715,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4607). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4615). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9692,7 +9736,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4613). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4621). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9710,7 +9754,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4619). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4627). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9728,7 +9772,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4625). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4633). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9746,7 +9790,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4631). */
+/** Backward of `t_copy` (derivatives.yaml:4639). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9762,7 +9806,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4637). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4645). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9782,7 +9826,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4643). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4651). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9800,7 +9844,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4649). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4657). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9819,7 +9863,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4655). */
+/** Backward of `view_copy` (derivatives.yaml:4663). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9837,7 +9881,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4661). */
+/** Backward of `unfold_copy` (derivatives.yaml:4669). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13329,6 +13373,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_unpool2d: kernel('max_unpool2d', (ks, self, indices, outputSize) => {
+    const rg = anyRequiresGrad(self, indices);
+    if (!rg) return ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    const gradFn = new MaxUnpool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    const result = ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_unpool3d: kernel('max_unpool3d', (ks, self, indices, outputSize, stride, padding) => {
+    const rg = anyRequiresGrad(self, indices);
+    if (!rg) return ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
+    const gradFn = new MaxUnpool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    const result = ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),

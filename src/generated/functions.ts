@@ -11215,6 +11215,82 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_replication_pad2d_backward);
 }
 
+const SIGS_max_unpool2d = ["(Tensor input, Tensor indices, tuple of ints output_size)"];
+
+/** `torch.max_unpool2d`: `max_unpool2d`. */
+export function max_unpool2d(input: Tensor, options: { indices: Tensor; output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, outputSize: number | readonly number[]): Tensor;
+export function max_unpool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_unpool2d", a[--n] as Kw);
+  // max_unpool2d
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      if (o !== undefined) checkKw("max_unpool2d", o, ["input","indices","output_size"], ["input","indices","output_size"], n);
+      return at.max_unpool2d(v0, v1, v2);
+    }
+  }
+  return bad_max_unpool2d(a);
+}
+
+function bad_max_unpool2d(a: readonly unknown[]): never {
+  return badCall("max_unpool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_max_unpool2d);
+}
+
+const SIGS_max_unpool3d = ["(Tensor input, Tensor indices, tuple of ints output_size, tuple of ints stride, tuple of ints padding)"];
+
+/** `torch.max_unpool3d`: `max_unpool3d`. */
+export function max_unpool3d(input: Tensor, options: { indices: Tensor; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[]): Tensor;
+export function max_unpool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_unpool3d", a[--n] as Kw);
+  // max_unpool3d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","indices","output_size","stride","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      if (o !== undefined) checkKw("max_unpool3d", o, ["input","indices","output_size","stride","padding"], ["input","indices","output_size","stride","padding"], n);
+      return at.max_unpool3d(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_max_unpool3d(a);
+}
+
+function bad_max_unpool3d(a: readonly unknown[]): never {
+  return badCall("max_unpool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_max_unpool3d);
+}
+
 const SIGS_adaptive_avg_pool3d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_avg_pool3d`: `adaptive_avg_pool3d`. */

@@ -33,7 +33,16 @@ export { Dropout, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from
 export { Embedding } from './modules/sparse.js';
 export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
-export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d } from './modules/pooling.js';
+export {
+  MaxPool1d,
+  MaxPool2d,
+  AvgPool2d,
+  AdaptiveAvgPool2d,
+  AdaptiveAvgPool3d,
+  MaxUnpool1d,
+  MaxUnpool2d,
+  MaxUnpool3d,
+} from './modules/pooling.js';
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
 export {
   CrossEntropyLoss,

@@ -79,7 +79,12 @@ export function conv_transpose2d(
  * Binds a whole Python signature: the required arguments too may be passed by keyword (`F.max_pool2d(x,
  * { kernel_size: 2 })`), as in Python; a required one missing is Python's TypeError.
  */
-function bindAll<T extends Record<string, unknown>>(fname: string, required: readonly string[], spec: T, args: readonly unknown[]): T {
+export function bindAll<T extends Record<string, unknown>>(
+  fname: string,
+  required: readonly string[],
+  spec: T,
+  args: readonly unknown[],
+): T {
   const full: Record<string, unknown> = {};
   for (const n of required) full[n] = undefined;
   const out = parseArgs(fname, { ...full, ...spec }, args);

@@ -1,9 +1,9 @@
-// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d. Mirrors torch/nn/modules/pooling.py.
+// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d. Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, type IntOrList, type Rest } from './utils.js';
+import { ntuple, parseArgs, pyRepr, type IntOrList, type Rest } from './utils.js';
 
 const fmt = (v: IntOrList | null): string => (typeof v === 'number' ? String(v) : pyRepr(v));
 
@@ -151,5 +151,61 @@ export class AdaptiveAvgPool3d extends Module {
   }
   override extra_repr(): string {
     return `output_size=${fmt(this.output_size)}`;
+  }
+}
+
+const tupleRepr = (v: readonly number[]): string => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+
+/** `_MaxUnpoolNd`: kernel_size, stride (default kernel_size) and padding as n-tuples, and their repr. */
+export class _MaxUnpoolNd extends Module {
+  declare kernel_size: number[];
+  declare stride: number[];
+  declare padding: number[];
+  constructor(
+    name: string,
+    n: number,
+    kernel_size: IntOrList,
+    rest: Rest<[stride: IntOrList | null, padding: IntOrList], { stride?: IntOrList | null; padding?: IntOrList }>,
+  ) {
+    super();
+    const a = parseArgs(name, { stride: null as IntOrList | null, padding: 0 as IntOrList }, rest);
+    this.kernel_size = ntuple(n, kernel_size, 'kernel_size');
+    this.stride = ntuple(n, a.stride ?? kernel_size, 'stride');
+    this.padding = ntuple(n, a.padding, 'padding');
+  }
+  override extra_repr(): string {
+    return `kernel_size=${tupleRepr(this.kernel_size)}, stride=${tupleRepr(this.stride)}, padding=${tupleRepr(this.padding)}`;
+  }
+}
+
+type UnpoolRest = Rest<[stride: IntOrList | null, padding: IntOrList], { stride?: IntOrList | null; padding?: IntOrList }>;
+
+/** `nn.MaxUnpool1d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool1d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool1d', 1, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool1d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxUnpool2d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool2d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool2d', 2, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool2d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxUnpool3d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool3d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool3d', 3, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool3d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
   }
 }

@@ -1,0 +1,91 @@
+// nn.functional: max_unpool1d/2d/3d. Mirrors those parts of torch/nn/functional.py (`_unpool_output_size`,
+// then the native operator; max_unpool1d is max_unpool2d over an unsqueezed last dimension).
+
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as torch from '../../api/torch.js';
+import { ntuple, type IntOrList, type Rest } from '../modules/utils.js';
+import { bindAll } from './conv.js';
+
+interface UnpoolOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  output_size?: readonly number[] | null;
+}
+type UnpoolRest = Rest<[stride: IntOrList | null, padding: IntOrList, output_size: readonly number[] | null], UnpoolOptions>;
+
+/** `_unpool_output_size`: the default (in - 1)·stride + kernel - 2·padding, or a checked explicit size. */
+function unpoolOutputSize(
+  input: Tensor,
+  kernel: number[],
+  stride: number[],
+  padding: number[],
+  outputSize: readonly number[] | null,
+): number[] {
+  const n = kernel.length;
+  const inSizes = input.sizes.slice(input.dim() - n);
+  const def = kernel.map((k, d) => ((inSizes[d] as number) - 1) * (stride[d] as number) + k - 2 * (padding[d] as number));
+  let ret = def;
+  if (outputSize !== null) {
+    let os = [...outputSize];
+    if (os.length === n + 2) os = os.slice(2);
+    if (os.length !== n) {
+      throw new Error(`output_size should be a sequence containing ${n} or ${n + 2} elements, but it has a length of '${os.length}'`);
+    }
+    for (let d = 0; d < n; d++) {
+      const lo = (def[d] as number) - (stride[d] as number);
+      const hi = (def[d] as number) + (stride[d] as number);
+      if (!(lo < (os[d] as number) && (os[d] as number) < hi)) {
+        throw new Error(`invalid output_size "[${os.join(', ')}]" (dim ${d} must be between ${lo} and ${hi})`);
+      }
+    }
+    ret = os;
+  }
+  ret.forEach((v, d) => {
+    if (v < 0) throw new Error(`max_unpooling: output_size must contain non-negative spatial dimensions, but got output_size[${d}]=${v}`);
+  });
+  return ret;
+}
+
+function bindUnpool(
+  fname: string,
+  n: number,
+  args: readonly unknown[],
+): { kernel: number[]; stride: number[]; padding: number[]; output_size: readonly number[] | null } {
+  const a = bindAll(
+    fname,
+    ['kernel_size'],
+    { stride: null as IntOrList | null, padding: 0 as IntOrList, output_size: null as readonly number[] | null },
+    args,
+  ) as { kernel_size: IntOrList; stride: IntOrList | null; padding: IntOrList; output_size: readonly number[] | null };
+  const kernel = ntuple(n, a.kernel_size, 'kernel_size');
+  return {
+    kernel,
+    stride: a.stride === null ? kernel : ntuple(n, a.stride, 'stride'),
+    padding: ntuple(n, a.padding, 'padding'),
+    output_size: a.output_size,
+  };
+}
+
+/** `F.max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool1d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool1d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool1d', 1, args);
+  const os = unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size);
+  return torch.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), [...os, 1]).squeeze(-1);
+}
+
+/** `F.max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool2d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool2d', 2, args);
+  return torch.max_unpool2d(input, indices, unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size));
+}
+
+/** `F.max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool3d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool3d', 3, args);
+  const os = unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size);
+  return torch.max_unpool3d(input, indices, os, a.stride, a.padding);
+}
