@@ -898,6 +898,16 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor` */
+  max_pool3d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+  max_pool3d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
+  /** `max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor` */
+  max_pool3d_with_indices_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor) => Tensor>;
+  /** `avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
+  avg_pool3d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride?: Opt<number>) => Tensor>;
+  /** `avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor` */
+  avg_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: Opt<number>) => Tensor>;
   /** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
   max_unpool2d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[]) => Tensor>;
   /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
@@ -2874,6 +2884,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    max_pool3d: find('aten::max_pool3d', ''),
+    max_pool3d_with_indices: find('aten::max_pool3d_with_indices', ''),
+    max_pool3d_with_indices_backward: find('aten::max_pool3d_with_indices_backward', ''),
+    avg_pool3d: find('aten::avg_pool3d', ''),
+    avg_pool3d_backward: find('aten::avg_pool3d_backward', ''),
     max_unpool2d: find('aten::max_unpool2d', ''),
     max_unpool3d: find('aten::max_unpool3d', ''),
     adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),

@@ -16,6 +16,7 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Correlation from '../kernels/Correlation.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
+import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as Integration from '../kernels/Integration.js';
@@ -100,6 +101,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
   _pad_circular: PadNd.padCircular,
   pad: PadNd.pad,
+  max_pool3d: DilatedMaxPool3d.maxPool3d,
   adaptive_avg_pool3d: AdaptiveAveragePooling3d.adaptiveAvgPool3d,
   upsample_nearest1d_vec: UpSampleNearest.upsampleNearest1dVec,
   _upsample_nearest_exact1d_vec: UpSampleNearest.upsampleNearestExact1dVec,

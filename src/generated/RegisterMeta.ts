@@ -14,6 +14,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
+import * as AveragePool3d from '../kernels/AveragePool3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
@@ -24,6 +25,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
+import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
@@ -3429,6 +3431,10 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
   replication_pad2d: ReplicationPad.replicationPad2d,
   replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  max_pool3d_with_indices: DilatedMaxPool3d.maxPool3dWithIndices,
+  max_pool3d_with_indices_backward: DilatedMaxPool3d.maxPool3dWithIndicesBackward,
+  avg_pool3d: AveragePool3d.avgPool3d,
+  avg_pool3d_backward: AveragePool3d.avgPool3dBackward,
   max_unpool2d: MaxUnpooling.maxUnpool2d,
   max_unpool3d: MaxUnpooling.maxUnpool3d,
   _adaptive_avg_pool3d: AdaptiveAveragePooling3d._adaptiveAvgPool3d,

@@ -895,6 +895,16 @@ export function replication_pad1d_backward(gradOutput: Tensor, self: Tensor, pad
 export function replication_pad2d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d.call(self, padding); }
 /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
 export function replication_pad2d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d_backward.call(gradOutput, self, padding); }
+/** `max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor` */
+export function max_pool3d(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], dilation: number[] = [1, 1, 1], ceilMode: boolean = false): Tensor { return aten().max_pool3d.call(self, kernelSize, stride, padding, dilation, ceilMode); }
+/** `max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+export function max_pool3d_with_indices(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], dilation: number[] = [1, 1, 1], ceilMode: boolean = false): [Tensor, Tensor] { return aten().max_pool3d_with_indices.call(self, kernelSize, stride, padding, dilation, ceilMode); }
+/** `max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor` */
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor): Tensor { return aten().max_pool3d_with_indices_backward.call(gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices); }
+/** `avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
+export function avg_pool3d(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], ceilMode: boolean = false, countIncludePad: boolean = true, divisorOverride: Opt<number> = null): Tensor { return aten().avg_pool3d.call(self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
+/** `avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor` */
+export function avg_pool3d_backward(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: Opt<number>): Tensor { return aten().avg_pool3d_backward.call(gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
 /** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
 export function max_unpool2d(self: Tensor, indices: Tensor, outputSize: number[]): Tensor { return aten().max_unpool2d.call(self, indices, outputSize); }
 /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */

@@ -4043,7 +4043,137 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:590). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:590). */
+export class MaxPool3DWithIndicesBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
+  stride_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[2];
+  padding_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[3];
+  dilation_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[5];
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxPool3DWithIndicesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const ceil_mode = this.ceil_mode_;
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:594). */
+export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxPool3DWithIndicesBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 3);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool3d` (derivatives.yaml:598). */
+export class AvgPool3DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
+  stride_!: Parameters<AtenOps['avg_pool3d']['call']>[2];
+  padding_!: Parameters<AtenOps['avg_pool3d']['call']>[3];
+  ceil_mode_!: Parameters<AtenOps['avg_pool3d']['call']>[4];
+  count_include_pad_!: Parameters<AtenOps['avg_pool3d']['call']>[5];
+  divisor_override_!: Parameters<AtenOps['avg_pool3d']['call']>[6];
+
+  name(): string {
+    return 'AvgPool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    if (this.shouldComputeOutput(0)) out[0] = at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:601). */
+export class AvgPool3DBackwardBackward0 extends Node {
+  kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
+  stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
+  padding_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[5];
+  count_include_pad_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[6];
+  divisor_override_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[7];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AvgPool3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `max_unpool2d` (derivatives.yaml:605). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4065,7 +4195,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:594). */
+/** Backward of `max_unpool3d` (derivatives.yaml:609). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4087,7 +4217,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:598). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:613). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4109,7 +4239,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:601). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:616). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4134,7 +4264,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:605). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:620). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4156,7 +4286,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:608). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:623). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4176,7 +4306,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:611). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:626). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4198,7 +4328,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:614). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:629). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4218,7 +4348,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:617). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:632). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4242,7 +4372,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:620). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:635). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4264,7 +4394,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:623). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:638). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4288,7 +4418,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:626). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:641). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4310,7 +4440,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:629). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:644). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4336,7 +4466,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:632). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:647). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4360,7 +4490,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:635). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:650). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4386,7 +4516,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:638). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:653). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4410,7 +4540,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:641). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:656). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4434,7 +4564,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:644). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:659). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4456,7 +4586,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:647). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:662). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4482,7 +4612,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:650). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:665). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4506,7 +4636,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:653). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:668). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4534,7 +4664,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:656). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:671). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4560,7 +4690,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:659). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:674). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4586,7 +4716,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:662). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:677). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4610,7 +4740,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:665). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:680). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4636,7 +4766,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:668). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:683). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4660,7 +4790,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:671). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:686). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4686,7 +4816,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:674). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:689). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4710,7 +4840,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:677). */
+/** Backward of `leaky_relu` (derivatives.yaml:692). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4734,7 +4864,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:680). */
+/** Backward of `leaky_relu_` (derivatives.yaml:695). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4758,7 +4888,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:683). */
+/** Backward of `elu` (derivatives.yaml:698). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4786,7 +4916,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:686). */
+/** Backward of `elu_` (derivatives.yaml:701). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4814,7 +4944,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:689). */
+/** Backward of `celu` (derivatives.yaml:704). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4838,7 +4968,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:692). */
+/** Backward of `celu_` (derivatives.yaml:707). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4862,7 +4992,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:695). */
+/** Backward of `softplus` (derivatives.yaml:710). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4888,7 +5018,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:698). */
+/** Backward of `hardtanh` (derivatives.yaml:713). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4914,7 +5044,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:701). */
+/** Backward of `hardswish` (derivatives.yaml:716). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4936,7 +5066,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:704). */
+/** Backward of `hardsigmoid` (derivatives.yaml:719). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4958,7 +5088,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:707). */
+/** Backward of `mish` (derivatives.yaml:722). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4980,7 +5110,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:710). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:725). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5011,7 +5141,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:713). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:728). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5042,7 +5172,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:716). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:731). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5074,7 +5204,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:720). */
+/** Backward of `threshold` (derivatives.yaml:735). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5098,7 +5228,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:723). */
+/** Backward of `threshold_` (derivatives.yaml:738). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5122,7 +5252,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:726). */
+/** Backward of `threshold_backward` (derivatives.yaml:741). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5147,7 +5277,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:730). */
+/** Backward of `hardshrink` (derivatives.yaml:745). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5171,7 +5301,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:733). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:748). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5196,7 +5326,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:737). */
+/** Backward of `softshrink` (derivatives.yaml:752). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5220,7 +5350,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:740). */
+/** Backward of `softshrink_backward` (derivatives.yaml:755). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5245,7 +5375,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:744). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:759). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5271,7 +5401,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:748). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:763). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5296,7 +5426,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:752). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:767). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5326,7 +5456,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:756). */
+/** Backward of `huber_loss` (derivatives.yaml:771). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5356,7 +5486,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:760). */
+/** Backward of `addcmul` (derivatives.yaml:775). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5385,7 +5515,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:765). */
+/** Backward of `addcdiv` (derivatives.yaml:780). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5414,7 +5544,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:770). */
+/** Backward of `clamp_min` (derivatives.yaml:785). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5438,7 +5568,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:773). */
+/** Backward of `clamp_max` (derivatives.yaml:788). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5462,7 +5592,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:777). */
+/** Backward of `max` (derivatives.yaml:792). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5487,7 +5617,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:780). */
+/** Backward of `min` (derivatives.yaml:795). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5512,7 +5642,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:783). */
+/** Backward of `sort.stable` (derivatives.yaml:798). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5538,7 +5668,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:787). */
+/** Backward of `_unique2` (derivatives.yaml:802). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5554,7 +5684,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:791). */
+/** Backward of `unique_dim` (derivatives.yaml:806). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5570,7 +5700,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:796). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:811). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5586,7 +5716,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:800). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:815). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5612,7 +5742,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:804). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:819). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5638,7 +5768,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:809). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:824). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5669,7 +5799,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:813). */
+/** Backward of `unique_consecutive` (derivatives.yaml:828). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5685,7 +5815,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:817). */
+/** Backward of `diagonal` (derivatives.yaml:832). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5709,7 +5839,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:820). */
+/** Backward of `diagonal_backward` (derivatives.yaml:835). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5731,7 +5861,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:824). */
+/** Backward of `_linalg_svd` (derivatives.yaml:839). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5760,7 +5890,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:828). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:843). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5784,7 +5914,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:832). */
+/** Backward of `cholesky` (derivatives.yaml:847). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5808,7 +5938,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:835). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:850). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -5835,7 +5965,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:838). */
+/** Backward of `cholesky_solve` (derivatives.yaml:853). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -5866,7 +5996,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:842). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:857). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -5898,7 +6028,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:846). */
+/** Backward of `triangular_solve` (derivatives.yaml:861). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -5932,7 +6062,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:850). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:865). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -5959,7 +6089,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:854). */
+/** Backward of `linalg_lu` (derivatives.yaml:869). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -5988,7 +6118,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:858). */
+/** Backward of `lu_unpack` (derivatives.yaml:873). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6005,7 +6135,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:862). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:877). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6038,7 +6168,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:866). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:881). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6072,7 +6202,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:871). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:886). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6094,7 +6224,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:875). */
+/** Backward of `_linalg_det` (derivatives.yaml:890). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6125,7 +6255,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:879). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:894). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6155,7 +6285,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:883). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:898). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6180,7 +6310,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:887). */
+/** Backward of `div.Scalar` (derivatives.yaml:902). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6198,7 +6328,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:890). */
+/** Backward of `mul.Scalar` (derivatives.yaml:905). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6216,7 +6346,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:894). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:909). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6261,7 +6391,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:902). */
+/** Backward of `detach` (derivatives.yaml:917). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6276,7 +6406,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:907). */
+/** Backward of `acosh` (derivatives.yaml:922). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6298,7 +6428,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:910). */
+/** Backward of `asinh` (derivatives.yaml:925). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6320,7 +6450,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:913). */
+/** Backward of `atanh` (derivatives.yaml:928). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6342,7 +6472,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:916). */
+/** Backward of `log10` (derivatives.yaml:931). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6364,7 +6494,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:919). */
+/** Backward of `sgn` (derivatives.yaml:934). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6380,7 +6510,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:922). */
+/** Backward of `erfinv` (derivatives.yaml:937). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6402,7 +6532,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:925). */
+/** Backward of `lgamma` (derivatives.yaml:940). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6424,7 +6554,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:928). */
+/** Backward of `digamma` (derivatives.yaml:943). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6446,7 +6576,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:931). */
+/** Backward of `polygamma` (derivatives.yaml:946). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6470,7 +6600,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:934). */
+/** Backward of `polygamma_` (derivatives.yaml:949). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6494,7 +6624,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:937). */
+/** Backward of `i0` (derivatives.yaml:952). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6516,7 +6646,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:940). */
+/** Backward of `sinc` (derivatives.yaml:955). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6538,7 +6668,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:943). */
+/** Backward of `logit` (derivatives.yaml:958). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6562,7 +6692,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:946). */
+/** Backward of `deg2rad` (derivatives.yaml:961). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6578,7 +6708,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:949). */
+/** Backward of `rad2deg` (derivatives.yaml:964). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6594,7 +6724,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:952). */
+/** Backward of `hypot` (derivatives.yaml:967). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6623,7 +6753,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:956). */
+/** Backward of `logaddexp` (derivatives.yaml:971). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6649,7 +6779,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:960). */
+/** Backward of `logaddexp2` (derivatives.yaml:975). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6675,7 +6805,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:964). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:979). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6701,7 +6831,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:968). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:983). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6725,7 +6855,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:971). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:986). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6749,7 +6879,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:974). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:989). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6778,7 +6908,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:978). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:993). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6803,7 +6933,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:981). */
+/** Backward of `nextafter` (derivatives.yaml:996). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6829,7 +6959,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:985). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1000). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6855,7 +6985,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:989). */
+/** Backward of `fmax` (derivatives.yaml:1004). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6881,7 +7011,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:993). */
+/** Backward of `fmin` (derivatives.yaml:1008). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6907,7 +7037,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:997). */
+/** Backward of `erfc` (derivatives.yaml:1012). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6929,7 +7059,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1000). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1015). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6951,7 +7081,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1004). */
+/** Backward of `igamma` (derivatives.yaml:1019). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6977,7 +7107,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1008). */
+/** Backward of `igammac` (derivatives.yaml:1023). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7003,7 +7133,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1012). */
+/** Backward of `mvlgamma` (derivatives.yaml:1027). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7027,7 +7157,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1015). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1030). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7046,7 +7176,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1019). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1034). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7064,7 +7194,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1024). */
+/** Backward of `nansum` (derivatives.yaml:1039). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7090,7 +7220,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1027). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1042). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7117,7 +7247,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1030). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1045). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7147,7 +7277,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1033). */
+/** Backward of `aminmax` (derivatives.yaml:1048). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7178,7 +7308,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1036). */
+/** Backward of `median` (derivatives.yaml:1051). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7203,7 +7333,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1039). */
+/** Backward of `median.dim` (derivatives.yaml:1054). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7231,7 +7361,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1043). */
+/** Backward of `nanmedian` (derivatives.yaml:1058). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7256,7 +7386,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1046). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1061). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7284,7 +7414,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1050). */
+/** Backward of `mode` (derivatives.yaml:1065). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7312,7 +7442,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1054). */
+/** Backward of `kthvalue` (derivatives.yaml:1069). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7340,7 +7470,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1058). */
+/** Backward of `cummax` (derivatives.yaml:1073). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7367,7 +7497,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1062). */
+/** Backward of `cummin` (derivatives.yaml:1077). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7394,7 +7524,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1066). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1081). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7421,7 +7551,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1071). */
+/** Backward of `rot90` (derivatives.yaml:1086). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7441,7 +7571,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1074). */
+/** Backward of `diag_embed` (derivatives.yaml:1089). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7463,7 +7593,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1077). */
+/** Backward of `block_diag` (derivatives.yaml:1092). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7487,7 +7617,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1080). */
+/** Backward of `trace` (derivatives.yaml:1095). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7505,7 +7635,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1083). */
+/** Backward of `linalg_cross` (derivatives.yaml:1098). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7533,7 +7663,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1088). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1103). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7571,7 +7701,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1092). */
+/** Backward of `index_reduce` (derivatives.yaml:1107). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7609,7 +7739,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1096). */
+/** Backward of `index_add` (derivatives.yaml:1111). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7640,7 +7770,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1100). */
+/** Backward of `index_copy` (derivatives.yaml:1115). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7669,7 +7799,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1104). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1119). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7693,7 +7823,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1107). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1122). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7718,7 +7848,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1111). */
+/** Backward of `put` (derivatives.yaml:1126). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7748,7 +7878,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1115). */
+/** Backward of `take` (derivatives.yaml:1130). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7772,7 +7902,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1118). */
+/** Backward of `masked_scatter` (derivatives.yaml:1133). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7797,7 +7927,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1122). */
+/** Backward of `slice_scatter` (derivatives.yaml:1137). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7828,7 +7958,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1126). */
+/** Backward of `select_scatter` (derivatives.yaml:1141). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7855,7 +7985,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1130). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1145). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7884,7 +8014,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1134). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1149). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7911,7 +8041,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1138). */
+/** Backward of `unfold` (derivatives.yaml:1153). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7935,7 +8065,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1141). */
+/** Backward of `unfold_backward` (derivatives.yaml:1156). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7957,7 +8087,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1144). */
+/** Backward of `im2col` (derivatives.yaml:1159). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7983,7 +8113,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1147). */
+/** Backward of `col2im` (derivatives.yaml:1162). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8007,7 +8137,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1151). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1166). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8025,7 +8155,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1154). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1169). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8043,7 +8173,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1157). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1172). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8061,7 +8191,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1160). */
+/** Backward of `glu` (derivatives.yaml:1175). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8085,7 +8215,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1163). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1178). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8112,7 +8242,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1166). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1181). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8146,7 +8276,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1170). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1185). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8176,7 +8306,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1174). */
+/** Backward of `dist` (derivatives.yaml:1189). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8207,7 +8337,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1179). */
+/** Backward of `narrow_copy` (derivatives.yaml:1194). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8231,7 +8361,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1183). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1198). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8252,7 +8382,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1186). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1201). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8273,7 +8403,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1189). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1204). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8289,7 +8419,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1192). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1207). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8306,7 +8436,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1196). */
+/** Backward of `_conj_physical` (derivatives.yaml:1211). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8322,7 +8452,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1199). */
+/** Backward of `conj_physical_` (derivatives.yaml:1214). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8338,7 +8468,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1203). */
+/** Backward of `addmv` (derivatives.yaml:1218). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8369,7 +8499,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1208). */
+/** Backward of `vdot` (derivatives.yaml:1223). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8395,7 +8525,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1212). */
+/** Backward of `addr` (derivatives.yaml:1227). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8426,7 +8556,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1217). */
+/** Backward of `addbmm` (derivatives.yaml:1232). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8461,7 +8591,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1222). */
+/** Backward of `renorm` (derivatives.yaml:1237). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8489,7 +8619,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1225). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1240). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8516,7 +8646,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1231). */
+/** Backward of `special_entr` (derivatives.yaml:1246). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8538,7 +8668,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1234). */
+/** Backward of `special_ndtri` (derivatives.yaml:1249). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8560,7 +8690,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1237). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1252). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8585,7 +8715,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1240). */
+/** Backward of `special_erfcx` (derivatives.yaml:1255). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8610,7 +8740,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1243). */
+/** Backward of `special_i0e` (derivatives.yaml:1258). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8635,7 +8765,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1246). */
+/** Backward of `special_i1` (derivatives.yaml:1261). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8660,7 +8790,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1249). */
+/** Backward of `special_i1e` (derivatives.yaml:1264). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8685,7 +8815,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1252). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1267). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8711,7 +8841,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1256). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1271). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8735,7 +8865,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1259). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1274). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8759,7 +8889,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1262). */
+/** Backward of `special_zeta` (derivatives.yaml:1277). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8785,7 +8915,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1266). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1281). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8809,7 +8939,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1269). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1284). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8825,7 +8955,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1272). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1287). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8840,7 +8970,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1275). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1290). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8855,7 +8985,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1278). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1293). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8870,7 +9000,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1281). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1296). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8885,7 +9015,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1284). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1299). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8900,7 +9030,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1287). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1302). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8915,7 +9045,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1290). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1305). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8930,7 +9060,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1293). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1308). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8945,7 +9075,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1296). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1311). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8960,7 +9090,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1299). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1314). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8975,7 +9105,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1302). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1317). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8990,7 +9120,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1305). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1320). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9005,7 +9135,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1308). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1323). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9020,7 +9150,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1327). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9035,7 +9165,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1315). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1330). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9050,7 +9180,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1318). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1333). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9065,7 +9195,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1322). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1337). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9080,7 +9210,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1325). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1340). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9095,7 +9225,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1328). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1343). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9110,7 +9240,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1332). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1347). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9125,7 +9255,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1335). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1350). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9140,7 +9270,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1338). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1353). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9155,7 +9285,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1342). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1357). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9170,7 +9300,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1345). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1360). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9185,7 +9315,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1348). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1363). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9200,7 +9330,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1352). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1367). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9215,7 +9345,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1355). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1370). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9230,7 +9360,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1358). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1373). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9245,7 +9375,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1362). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1377). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9260,7 +9390,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1365). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1380). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9275,7 +9405,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1368). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1383). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9290,7 +9420,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1372). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1387). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9305,7 +9435,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1375). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1390). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9320,7 +9450,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1378). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1393). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9335,7 +9465,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1382). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1397). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9350,7 +9480,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1385). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1400). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9365,7 +9495,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1388). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1403). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9380,7 +9510,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1407). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9395,7 +9525,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1395). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1410). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9410,7 +9540,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1398). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1413). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9425,7 +9555,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1402). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1417). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9440,7 +9570,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1405). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1420). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9455,7 +9585,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1408). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1423). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9470,7 +9600,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1412). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1427). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9485,7 +9615,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1415). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1430). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9500,7 +9630,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1418). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1433). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9515,7 +9645,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1422). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1437). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9530,7 +9660,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1425). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1440). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9545,7 +9675,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1429). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1444). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9569,7 +9699,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1432). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1447). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9589,7 +9719,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1435). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1450). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9611,7 +9741,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4585). */
+/** Backward of `expand_copy` (derivatives.yaml:4605). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9629,7 +9759,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4591). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4611). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9653,7 +9783,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4597). */
+/** Backward of `alias_copy` (derivatives.yaml:4617). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9669,7 +9799,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4603). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4623). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9697,7 +9827,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4609). */
+/** Backward of `permute_copy` (derivatives.yaml:4629). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9715,7 +9845,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4615). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4635). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9736,7 +9866,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4621). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4641). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9754,7 +9884,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4627). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4647). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9772,7 +9902,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4633). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4653). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9790,7 +9920,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4639). */
+/** Backward of `t_copy` (derivatives.yaml:4659). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9806,7 +9936,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4645). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4665). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9826,7 +9956,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4651). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4671). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9844,7 +9974,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4657). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4677). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9863,7 +9993,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4663). */
+/** Backward of `view_copy` (derivatives.yaml:4683). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9881,7 +10011,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4669). */
+/** Backward of `unfold_copy` (derivatives.yaml:4689). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13373,6 +13503,65 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_pool3d_with_indices: kernel('max_pool3d_with_indices', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const gradFn = new MaxPool3DWithIndicesBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.ceil_mode_ = ceilMode;
+    const result = ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  max_pool3d_with_indices_backward: kernel('max_pool3d_with_indices_backward', (ks, gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const gradFn = new MaxPool3DWithIndicesBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  avg_pool3d: kernel('avg_pool3d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const gradFn = new AvgPool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
+    const result = ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  avg_pool3d_backward: kernel('avg_pool3d_backward', (ks, gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const gradFn = new AvgPool3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),

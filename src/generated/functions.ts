@@ -11215,6 +11215,306 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_replication_pad2d_backward);
 }
 
+const SIGS_max_pool3d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool3d`: `max_pool3d`. */
+export function max_pool3d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d", a[--n] as Kw);
+  // max_pool3d
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool3d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 3);
+      } else v4 = [1, 1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool3d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool3d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return at.max_pool3d(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_max_pool3d(a);
+}
+
+function bad_max_pool3d(a: readonly unknown[]): never {
+  return badCall("max_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool3d);
+}
+
+const SIGS_max_pool3d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool3d_with_indices`: `max_pool3d_with_indices`. */
+export function max_pool3d_with_indices(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d_with_indices", a[--n] as Kw);
+  // max_pool3d_with_indices
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool3d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool3d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool3d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 3);
+      } else v4 = [1, 1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool3d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool3d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return at.max_pool3d_with_indices(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_max_pool3d_with_indices(a);
+}
+
+function bad_max_pool3d_with_indices(a: readonly unknown[]): never {
+  return badCall("max_pool3d_with_indices", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool3d_with_indices);
+}
+
+const SIGS_max_pool3d_with_indices_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool ceil_mode, Tensor indices)"];
+
+/** `torch.max_pool3d_with_indices_backward`: `max_pool3d_with_indices_backward`. */
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options: { indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
+export function max_pool3d_with_indices_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d_with_indices_backward", a[--n] as Kw);
+  // max_pool3d_with_indices_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isBool(p[6]) && isTensor(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: number[] = toIntListN(p[5], 3);
+      const v6: boolean = p[6] as boolean;
+      const v7: Tensor = p[7] as Tensor;
+      if (o !== undefined) checkKw("max_pool3d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
+      return at.max_pool3d_with_indices_backward(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_max_pool3d_with_indices_backward(a);
+}
+
+function bad_max_pool3d_with_indices_backward(a: readonly unknown[]): never {
+  return badCall("max_pool3d_with_indices_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_max_pool3d_with_indices_backward);
+}
+
+const SIGS_avg_pool3d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
+
+/** `torch.avg_pool3d`: `avg_pool3d`. */
+export function avg_pool3d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool3d", a[--n] as Kw);
+  // avg_pool3d
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isInt(p[6])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("avg_pool3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("avg_pool3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("avg_pool3d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v4 = o.ceil_mode as boolean;
+      } else v4 = false;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.count_include_pad !== undefined) {
+        kwArg("avg_pool3d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+        v5 = o.count_include_pad as boolean;
+      } else v5 = true;
+      let v6: number | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number | null;
+      else if (o !== undefined && o.divisor_override !== undefined) {
+        kwArg("avg_pool3d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
+        v6 = o.divisor_override as number | null;
+      } else v6 = null;
+      if (o !== undefined) checkKw("avg_pool3d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return at.avg_pool3d(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_avg_pool3d(a);
+}
+
+function bad_avg_pool3d(a: readonly unknown[]): never {
+  return badCall("avg_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_avg_pool3d);
+}
+
+const SIGS_avg_pool3d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, bool ceil_mode, bool count_include_pad, int divisor_override)"];
+
+/** `torch.avg_pool3d_backward`: `avg_pool3d_backward`. */
+export function avg_pool3d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, options: { count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options: { divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
+export function avg_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool3d_backward", a[--n] as Kw);
+  // avg_pool3d_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && isBool(p[5]) && isBool(p[6]) && (p[7] === null || isInt(p[7]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      const v7: number | null = p[7] as number | null;
+      if (o !== undefined) checkKw("avg_pool3d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return at.avg_pool3d_backward(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_avg_pool3d_backward(a);
+}
+
+function bad_avg_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("avg_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: false, kwOnly: false },
+  ], false, SIGS_avg_pool3d_backward);
+}
+
 const SIGS_max_unpool2d = ["(Tensor input, Tensor indices, tuple of ints output_size)"];
 
 /** `torch.max_unpool2d`: `max_unpool2d`. */

@@ -1,4 +1,4 @@
-// nn.functional: max_unpool1d/2d/3d. Mirrors those parts of torch/nn/functional.py (`_unpool_output_size`,
+// nn.functional: max_unpool1d/2d/3d, max_pool3d, avg_pool3d. Mirrors those parts of torch/nn/functional.py (`_unpool_output_size`,
 // then the native operator; max_unpool1d is max_unpool2d over an unsqueezed last dimension).
 
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -88,4 +88,88 @@ export function max_unpool3d(input: Tensor, indices: Tensor, ...args: unknown[])
   const a = bindUnpool('max_unpool3d', 3, args);
   const os = unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size);
   return torch.max_unpool3d(input, indices, os, a.stride, a.padding);
+}
+
+// ---- 3-d pooling -------------------------------------------------------------------------------------
+
+interface Pool3dOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  dilation?: IntOrList;
+  ceil_mode?: boolean;
+  return_indices?: boolean;
+}
+type Pool3dRest = Rest<
+  [stride: IntOrList | null, padding: IntOrList, dilation: IntOrList, ceil_mode: boolean, return_indices: boolean],
+  Pool3dOptions
+>;
+
+function bindMaxPool3d(fname: string, args: readonly unknown[]) {
+  return bindAll(
+    fname,
+    ['kernel_size'],
+    { stride: null as IntOrList | null, padding: 0 as IntOrList, dilation: 1 as IntOrList, ceil_mode: false, return_indices: false },
+    args,
+  ) as {
+    kernel_size: IntOrList;
+    stride: IntOrList | null;
+    padding: IntOrList;
+    dilation: IntOrList;
+    ceil_mode: boolean;
+    return_indices: boolean;
+  };
+}
+
+/**
+ * `F.max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`:
+ * `torch.max_pool3d`, or with return_indices `max_pool3d_with_indices` ([output, indices]).
+ */
+export function max_pool3d(input: Tensor, kernel_size: IntOrList, options: Pool3dOptions & { return_indices: true }): [Tensor, Tensor];
+export function max_pool3d(input: Tensor, kernel_size: IntOrList | Pool3dOptions, ...rest: Pool3dRest): Tensor;
+export function max_pool3d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindMaxPool3d('max_pool3d', args);
+  if (a.return_indices)
+    return torch.max_pool3d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+  return torch.max_pool3d(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
+}
+
+/** `F.max_pool3d_with_indices(...)`: [output, indices]. */
+export function max_pool3d_with_indices(input: Tensor, kernel_size: IntOrList | Pool3dOptions, ...rest: Pool3dRest): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  const a = bindMaxPool3d('max_pool3d_with_indices', args);
+  return torch.max_pool3d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+}
+
+interface AvgPool3dOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
+  divisor_override?: number | null;
+}
+
+/** `F.avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export function avg_pool3d(
+  input: Tensor,
+  kernel_size: IntOrList | AvgPool3dOptions,
+  ...rest: Rest<
+    [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null],
+    AvgPool3dOptions
+  >
+): Tensor {
+  const a = bindAll(
+    'avg_pool3d',
+    ['kernel_size'],
+    {
+      stride: null as IntOrList | null,
+      padding: 0 as IntOrList,
+      ceil_mode: false,
+      count_include_pad: true,
+      divisor_override: null as number | null,
+    },
+    [kernel_size, ...rest],
+  ) as Required<AvgPool3dOptions> & { kernel_size: IntOrList };
+  return torch.avg_pool3d(input, a.kernel_size, a.stride ?? [], a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
 }

@@ -1,4 +1,4 @@
-// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d. Mirrors torch/nn/modules/pooling.py.
+// MaxPool1d, MaxPool2d, MaxPool3d, AvgPool2d, AvgPool3d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d. Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
@@ -97,7 +97,7 @@ export class AvgPool2d extends Module {
   ) {
     super();
     const a = parseArgs(
-      'AvgPool2d',
+      new.target === AvgPool2d ? 'AvgPool2d' : 'AvgPool3d',
       {
         stride: null as IntOrList | null,
         padding: 0 as IntOrList,
@@ -207,5 +207,24 @@ export class MaxUnpool3d extends _MaxUnpoolNd {
   }
   override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
     return F.max_unpool3d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxPool3d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)`. */
+export class MaxPool3d extends _MaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
+    super('MaxPool3d', kernel_size, rest);
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    if (this.return_indices)
+      return F.max_pool3d_with_indices(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+    return F.max_pool3d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+  }
+}
+
+/** `nn.AvgPool3d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export class AvgPool3d extends AvgPool2d {
+  override forward(input: Tensor): Tensor {
+    return F.avg_pool3d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad, this.divisor_override);
   }
 }
