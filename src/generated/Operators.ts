@@ -866,6 +866,10 @@ export interface AtenOps {
   adaptive_max_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
   /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
   adaptive_max_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
+  /** `adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+  adaptive_max_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
   /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
   max_pool1d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
   /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
@@ -2868,6 +2872,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _adaptive_avg_pool2d_backward: find('aten::_adaptive_avg_pool2d_backward', ''),
     adaptive_max_pool2d: find('aten::adaptive_max_pool2d', ''),
     adaptive_max_pool2d_backward: find('aten::adaptive_max_pool2d_backward', ''),
+    adaptive_max_pool3d: find('aten::adaptive_max_pool3d', ''),
+    adaptive_max_pool3d_backward: find('aten::adaptive_max_pool3d_backward', ''),
     max_pool1d_with_indices: find('aten::max_pool1d_with_indices', ''),
     max_pool1d: find('aten::max_pool1d', ''),
     avg_pool1d: find('aten::avg_pool1d', ''),

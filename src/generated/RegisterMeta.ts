@@ -14,6 +14,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
+import * as AdaptiveMaxPooling3d from '../kernels/AdaptiveMaxPooling3d.js';
 import * as AveragePool3d from '../kernels/AveragePool3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
@@ -3422,6 +3423,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
   adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
   adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
+  adaptive_max_pool3d: AdaptiveMaxPooling3d.adaptiveMaxPool3d,
+  adaptive_max_pool3d_backward: AdaptiveMaxPooling3d.adaptiveMaxPool3dBackward,
   constant_pad_nd: PadNd.constantPadNd,
   reflection_pad1d: ReflectionPad.reflectionPad1d,
   reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,

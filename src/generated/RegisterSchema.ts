@@ -430,6 +430,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   _adaptive_avg_pool2d_backward: '_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor',
   adaptive_max_pool2d: 'adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)',
   adaptive_max_pool2d_backward: 'adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
+  adaptive_max_pool3d: 'adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)',
+  adaptive_max_pool3d_backward: 'adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor',
   max_pool1d_with_indices: 'max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)',
   max_pool1d: 'max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor',
   avg_pool1d: 'avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor',

@@ -863,6 +863,10 @@ export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, self: Tensor):
 export function adaptive_max_pool2d(self: Tensor, outputSize: number[]): [Tensor, Tensor] { return aten().adaptive_max_pool2d.call(self, outputSize); }
 /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
 export function adaptive_max_pool2d_backward(gradOutput: Tensor, self: Tensor, indices: Tensor): Tensor { return aten().adaptive_max_pool2d_backward.call(gradOutput, self, indices); }
+/** `adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)` */
+export function adaptive_max_pool3d(self: Tensor, outputSize: number[]): [Tensor, Tensor] { return aten().adaptive_max_pool3d.call(self, outputSize); }
+/** `adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, self: Tensor, indices: Tensor): Tensor { return aten().adaptive_max_pool3d_backward.call(gradOutput, self, indices); }
 /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
 export function max_pool1d_with_indices(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0], dilation: number[] = [1], ceilMode: boolean = false): [Tensor, Tensor] { return aten().max_pool1d_with_indices.call(self, kernelSize, stride, padding, dilation, ceilMode); }
 /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */

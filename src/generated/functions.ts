@@ -10571,6 +10571,73 @@ function bad_adaptive_max_pool2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_adaptive_max_pool2d_backward);
 }
 
+const SIGS_adaptive_max_pool3d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool3d`: `adaptive_max_pool3d`. */
+export function adaptive_max_pool3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
+export function adaptive_max_pool3d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool3d", a[--n] as Kw);
+  // adaptive_max_pool3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      if (o !== undefined) checkKw("adaptive_max_pool3d", o, ["input","output_size"], ["input","output_size"], n);
+      return at.adaptive_max_pool3d(v0, v1);
+    }
+  }
+  return bad_adaptive_max_pool3d(a);
+}
+
+function bad_adaptive_max_pool3d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool3d);
+}
+
+const SIGS_adaptive_max_pool3d_backward = ["(Tensor grad_output, Tensor input, Tensor indices)"];
+
+/** `torch.adaptive_max_pool3d_backward`: `adaptive_max_pool3d_backward`. */
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, options: { input: Tensor; indices: Tensor }): Tensor;
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, input: Tensor, options: { indices: Tensor }): Tensor;
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
+export function adaptive_max_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool3d_backward", a[--n] as Kw);
+  // adaptive_max_pool3d_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("adaptive_max_pool3d_backward", o, ["grad_output","input","indices"], ["grad_output","input","indices"], n);
+      return at.adaptive_max_pool3d_backward(v0, v1, v2);
+    }
+  }
+  return bad_adaptive_max_pool3d_backward(a);
+}
+
+function bad_adaptive_max_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_adaptive_max_pool3d_backward);
+}
+
 const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool1d_with_indices`: `max_pool1d_with_indices`. */

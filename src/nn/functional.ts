@@ -50,7 +50,15 @@ export {
   pad,
   unfold,
 } from './functional/conv.js';
-export { avg_pool3d, max_pool3d, max_pool3d_with_indices, max_unpool1d, max_unpool2d, max_unpool3d } from './functional/pooling.js';
+export {
+  adaptive_max_pool3d,
+  avg_pool3d,
+  max_pool3d,
+  max_pool3d_with_indices,
+  max_unpool1d,
+  max_unpool2d,
+  max_unpool3d,
+} from './functional/pooling.js';
 export { batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, normalize, rms_norm } from './functional/normalization.js';
 export {
   binary_cross_entropy,

@@ -201,13 +201,13 @@ export function avg_pool2d(
   return torch.avg_pool2d(input, a.kernel_size, a.stride ?? a.kernel_size, a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
 }
 
-type OutputSize = IntOrList | readonly (number | null)[];
+export type OutputSize = IntOrList | readonly (number | null)[];
 
 /**
  * `_list_with_default(out_size, input.size())` (torch/nn/modules/utils.py): a `null` entry of output_size keeps
  * that input size; the input needs more dimensions than output_size has entries.
  */
-function listWithDefault(outSize: OutputSize, input: Tensor): IntOrList {
+export function listWithDefault(outSize: OutputSize, input: Tensor): IntOrList {
   if (typeof outSize === 'number') return outSize;
   const nd = input.dim();
   if (nd <= outSize.length) throw new Error(`Input dimension should be at least ${outSize.length + 1}`);

@@ -1,10 +1,10 @@
-// nn.functional: max_unpool1d/2d/3d, max_pool3d, avg_pool3d. Mirrors those parts of torch/nn/functional.py (`_unpool_output_size`,
+// nn.functional: max_unpool1d/2d/3d, max_pool3d, avg_pool3d, adaptive_max_pool3d. Mirrors those parts of torch/nn/functional.py (`_unpool_output_size`,
 // then the native operator; max_unpool1d is max_unpool2d over an unsqueezed last dimension).
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { ntuple, type IntOrList, type Rest } from '../modules/utils.js';
-import { bindAll } from './conv.js';
+import { bindAll, listWithDefault, type OutputSize } from './conv.js';
 
 interface UnpoolOptions {
   kernel_size?: IntOrList;
@@ -172,4 +172,24 @@ export function avg_pool3d(
     [kernel_size, ...rest],
   ) as Required<AvgPool3dOptions> & { kernel_size: IntOrList };
   return torch.avg_pool3d(input, a.kernel_size, a.stride ?? [], a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
+}
+
+/**
+ * `F.adaptive_max_pool3d(input, output_size, return_indices=False)`: `torch.adaptive_max_pool3d` after
+ * `_list_with_default`, its output or [output, indices].
+ */
+export function adaptive_max_pool3d(input: Tensor, output_size: OutputSize, options: { return_indices: true }): [Tensor, Tensor];
+export function adaptive_max_pool3d(
+  input: Tensor,
+  output_size: OutputSize | { output_size?: OutputSize; return_indices?: boolean },
+  ...rest: Rest<[return_indices: boolean], { output_size?: OutputSize; return_indices?: boolean }>
+): Tensor;
+export function adaptive_max_pool3d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindAll('adaptive_max_pool3d', ['output_size'], { return_indices: false }, args) as {
+    output_size: OutputSize;
+    return_indices: boolean;
+  };
+  const os = listWithDefault(a.output_size, input);
+  const r = torch.adaptive_max_pool3d(input, typeof os === 'number' ? [os, os, os] : os) as [Tensor, Tensor];
+  return a.return_indices ? r : r[0];
 }

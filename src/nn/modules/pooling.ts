@@ -1,4 +1,5 @@
-// MaxPool1d, MaxPool2d, MaxPool3d, AvgPool2d, AvgPool3d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, MaxUnpool1d/2d/3d. Mirrors torch/nn/modules/pooling.py.
+// MaxPool1d, MaxPool2d, MaxPool3d, AvgPool2d, AvgPool3d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool3d,
+// MaxUnpool1d/2d/3d. Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
@@ -226,5 +227,24 @@ export class MaxPool3d extends _MaxPoolNd {
 export class AvgPool3d extends AvgPool2d {
   override forward(input: Tensor): Tensor {
     return F.avg_pool3d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad, this.divisor_override);
+  }
+}
+
+/** `nn.AdaptiveMaxPool3d(output_size, return_indices=False)`. */
+export class AdaptiveMaxPool3d extends Module {
+  declare output_size: IntOrList;
+  declare return_indices: boolean;
+  constructor(output_size: IntOrList, ...rest: Rest<[return_indices: boolean], { return_indices?: boolean }>) {
+    super();
+    this.output_size = output_size;
+    this.return_indices = parseArgs('AdaptiveMaxPool3d', { return_indices: false }, rest).return_indices;
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return this.return_indices
+      ? F.adaptive_max_pool3d(input, this.output_size, { return_indices: true })
+      : F.adaptive_max_pool3d(input, this.output_size);
+  }
+  override extra_repr(): string {
+    return `output_size=${fmt(this.output_size)}`;
   }
 }
