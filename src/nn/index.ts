@@ -36,9 +36,12 @@ export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
 export {
   MaxPool1d,
   MaxPool2d,
+  MaxPool3d,
   AvgPool2d,
+  AvgPool3d,
   AdaptiveAvgPool2d,
   AdaptiveAvgPool3d,
+  AdaptiveMaxPool3d,
   MaxUnpool1d,
   MaxUnpool2d,
   MaxUnpool3d,
