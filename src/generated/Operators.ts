@@ -866,6 +866,10 @@ export interface AtenOps {
   adaptive_max_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
   /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
   adaptive_max_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
+  /** `adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+  adaptive_max_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
   /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
   max_pool1d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
   /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
@@ -898,6 +902,20 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor` */
+  max_pool3d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+  max_pool3d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
+  /** `max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor` */
+  max_pool3d_with_indices_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor) => Tensor>;
+  /** `avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
+  avg_pool3d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride?: Opt<number>) => Tensor>;
+  /** `avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor` */
+  avg_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: Opt<number>) => Tensor>;
+  /** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
+  max_unpool2d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[]) => Tensor>;
+  /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
+  max_unpool3d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]) => Tensor>;
   /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
   adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
   /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
@@ -1050,6 +1068,16 @@ export interface AtenOps {
   hardsigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
   /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
   mish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+  rrelu: OperatorHandle<(self: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+  rrelu_: OperatorHandle<(self: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+  rrelu_with_noise: OperatorHandle<(self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+  rrelu_with_noise_: OperatorHandle<(self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor` */
+  rrelu_with_noise_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean) => Tensor>;
   /** `log_sigmoid(Tensor self) -> Tensor` */
   log_sigmoid: OperatorHandle<(self: Tensor) => Tensor>;
   /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */
@@ -2108,6 +2136,16 @@ export interface AtenOps {
   triplet_margin_loss: OperatorHandle<(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number) => Tensor>;
   /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
   soft_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+  multi_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+  multi_margin_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  multilabel_margin_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)` */
+  multilabel_margin_loss_forward: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => [Tensor, Tensor]>;
+  /** `multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor` */
+  multilabel_margin_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, reduction: number, isTarget: Tensor) => Tensor>;
   /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
   cov: OperatorHandle<(self: Tensor, correction: number, fweights?: Opt<Tensor>, aweights?: Opt<Tensor>) => Tensor>;
   /** `corrcoef(Tensor self) -> Tensor` */
@@ -2858,6 +2896,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _adaptive_avg_pool2d_backward: find('aten::_adaptive_avg_pool2d_backward', ''),
     adaptive_max_pool2d: find('aten::adaptive_max_pool2d', ''),
     adaptive_max_pool2d_backward: find('aten::adaptive_max_pool2d_backward', ''),
+    adaptive_max_pool3d: find('aten::adaptive_max_pool3d', ''),
+    adaptive_max_pool3d_backward: find('aten::adaptive_max_pool3d_backward', ''),
     max_pool1d_with_indices: find('aten::max_pool1d_with_indices', ''),
     max_pool1d: find('aten::max_pool1d', ''),
     avg_pool1d: find('aten::avg_pool1d', ''),
@@ -2874,6 +2914,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    max_pool3d: find('aten::max_pool3d', ''),
+    max_pool3d_with_indices: find('aten::max_pool3d_with_indices', ''),
+    max_pool3d_with_indices_backward: find('aten::max_pool3d_with_indices_backward', ''),
+    avg_pool3d: find('aten::avg_pool3d', ''),
+    avg_pool3d_backward: find('aten::avg_pool3d_backward', ''),
+    max_unpool2d: find('aten::max_unpool2d', ''),
+    max_unpool3d: find('aten::max_unpool3d', ''),
     adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d: find('aten::_adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d_backward: find('aten::_adaptive_avg_pool3d_backward', ''),
@@ -2950,6 +2997,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     hardswish_backward: find('aten::hardswish_backward', ''),
     hardsigmoid_backward: find('aten::hardsigmoid_backward', ''),
     mish_backward: find('aten::mish_backward', ''),
+    rrelu: find('aten::rrelu', ''),
+    rrelu_: find('aten::rrelu_', ''),
+    rrelu_with_noise: find('aten::rrelu_with_noise', ''),
+    rrelu_with_noise_: find('aten::rrelu_with_noise_', ''),
+    rrelu_with_noise_backward: find('aten::rrelu_with_noise_backward', ''),
     log_sigmoid: find('aten::log_sigmoid', ''),
     log_sigmoid_forward: find('aten::log_sigmoid_forward', ''),
     log_sigmoid_backward: find('aten::log_sigmoid_backward', ''),
@@ -3479,6 +3531,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     poisson_nll_loss: find('aten::poisson_nll_loss', ''),
     triplet_margin_loss: find('aten::triplet_margin_loss', ''),
     soft_margin_loss: find('aten::soft_margin_loss', ''),
+    multi_margin_loss: find('aten::multi_margin_loss', ''),
+    multi_margin_loss_backward: find('aten::multi_margin_loss_backward', ''),
+    multilabel_margin_loss: find('aten::multilabel_margin_loss', ''),
+    multilabel_margin_loss_forward: find('aten::multilabel_margin_loss_forward', ''),
+    multilabel_margin_loss_backward: find('aten::multilabel_margin_loss_backward', ''),
     cov: find('aten::cov', ''),
     corrcoef: find('aten::corrcoef', ''),
     dist: find('aten::dist', ''),

@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as Activation from '../kernels/Activation.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
@@ -76,6 +77,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randperm_generator: Distributions.randperm,
   _unsafe_view: LinearAlgebra.unsafeView,
   stack: TensorShape.stack,
+  rrelu_with_noise_backward: Activation.rreluWithNoiseBackward,
   allclose: TensorCompare.allclose,
   rand_like: TensorFactories.randLike,
   randn_like: TensorFactories.randnLike,

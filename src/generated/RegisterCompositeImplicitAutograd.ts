@@ -18,6 +18,7 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Correlation from '../kernels/Correlation.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Diff from '../kernels/Diff.js';
+import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as Integration from '../kernels/Integration.js';
@@ -29,6 +30,7 @@ import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossComposite from '../kernels/LossComposite.js';
+import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -102,6 +104,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
   _pad_circular: PadNd.padCircular,
   pad: PadNd.pad,
+  max_pool3d: DilatedMaxPool3d.maxPool3d,
   adaptive_avg_pool3d: AdaptiveAveragePooling3d.adaptiveAvgPool3d,
   upsample_nearest1d_vec: UpSampleNearest.upsampleNearest1dVec,
   _upsample_nearest_exact1d_vec: UpSampleNearest.upsampleNearestExact1dVec,
@@ -115,6 +118,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   upsample_bicubic2d_vec: UpSampleBicubic2d.upsampleBicubic2dVec,
   _upsample_bilinear2d_aa_vec: UpSampleAA.upsampleBilinear2dAAVec,
   _upsample_bicubic2d_aa_vec: UpSampleAA.upsampleBicubic2dAAVec,
+  rrelu: Activation.rrelu,
+  rrelu_: Activation.rrelu_,
   log_sigmoid: Activation.logSigmoid,
   selu: Activation.selu,
   selu_: Activation.selu_,
@@ -264,6 +269,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cosine_embedding_loss: LossComposite.cosineEmbeddingLoss,
   poisson_nll_loss: LossComposite.poissonNllLoss,
   triplet_margin_loss: LossComposite.tripletMarginLoss,
+  multilabel_margin_loss: LossMultiLabelMargin.multilabelMarginLoss,
   cov: Correlation.cov,
   corrcoef: Correlation.corrcoef,
   quantile: SortingQuantile.quantile,

@@ -14,6 +14,8 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
+import * as AdaptiveMaxPooling3d from '../kernels/AdaptiveMaxPooling3d.js';
+import * as AveragePool3d from '../kernels/AveragePool3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
@@ -26,6 +28,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
+import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
@@ -35,7 +38,10 @@ import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
+import * as LossMultiMargin from '../kernels/LossMultiMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as MaxUnpooling from '../kernels/MaxUnpooling.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -3420,6 +3426,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
   adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
   adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
+  adaptive_max_pool3d: AdaptiveMaxPooling3d.adaptiveMaxPool3d,
+  adaptive_max_pool3d_backward: AdaptiveMaxPooling3d.adaptiveMaxPool3dBackward,
   constant_pad_nd: PadNd.constantPadNd,
   reflection_pad1d: ReflectionPad.reflectionPad1d,
   reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,
@@ -3429,6 +3437,12 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
   replication_pad2d: ReplicationPad.replicationPad2d,
   replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  max_pool3d_with_indices: DilatedMaxPool3d.maxPool3dWithIndices,
+  max_pool3d_with_indices_backward: DilatedMaxPool3d.maxPool3dWithIndicesBackward,
+  avg_pool3d: AveragePool3d.avgPool3d,
+  avg_pool3d_backward: AveragePool3d.avgPool3dBackward,
+  max_unpool2d: MaxUnpooling.maxUnpool2d,
+  max_unpool3d: MaxUnpooling.maxUnpool3d,
   _adaptive_avg_pool3d: AdaptiveAveragePooling3d._adaptiveAvgPool3d,
   _adaptive_avg_pool3d_backward: AdaptiveAveragePooling3d._adaptiveAvgPool3dBackward,
   upsample_nearest1d: UpSampleNearest.upsampleNearest1d,
@@ -3492,6 +3506,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   hardswish_backward: Activation.hardswishBackward,
   hardsigmoid_backward: Activation.hardsigmoidBackward,
   mish_backward: Activation.mishBackward,
+  rrelu_with_noise: Activation.rreluWithNoise,
+  rrelu_with_noise_: Activation.rreluWithNoise_,
   log_sigmoid_forward: Activation.logSigmoidForward,
   log_sigmoid_backward: Activation.logSigmoidBackward,
   celu: Activation.celu,
@@ -3695,6 +3711,10 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unfold_backward: UnfoldBackward.unfoldBackward,
   im2col: Im2Col.im2col,
   col2im: Col2Im.col2im,
+  multi_margin_loss: LossMultiMargin.multiMarginLoss,
+  multi_margin_loss_backward: LossMultiMargin.multiMarginLossBackward,
+  multilabel_margin_loss_forward: LossMultiLabelMargin.multilabelMarginLossForward,
+  multilabel_margin_loss_backward: LossMultiLabelMargin.multilabelMarginLossBackward,
   special_entr: meta_special_entr,
   special_entr_out: meta_special_entr_out,
   special_ndtri: meta_special_ndtri,

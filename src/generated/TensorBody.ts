@@ -863,6 +863,10 @@ export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, self: Tensor):
 export function adaptive_max_pool2d(self: Tensor, outputSize: number[]): [Tensor, Tensor] { return aten().adaptive_max_pool2d.call(self, outputSize); }
 /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
 export function adaptive_max_pool2d_backward(gradOutput: Tensor, self: Tensor, indices: Tensor): Tensor { return aten().adaptive_max_pool2d_backward.call(gradOutput, self, indices); }
+/** `adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)` */
+export function adaptive_max_pool3d(self: Tensor, outputSize: number[]): [Tensor, Tensor] { return aten().adaptive_max_pool3d.call(self, outputSize); }
+/** `adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, self: Tensor, indices: Tensor): Tensor { return aten().adaptive_max_pool3d_backward.call(gradOutput, self, indices); }
 /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
 export function max_pool1d_with_indices(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0], dilation: number[] = [1], ceilMode: boolean = false): [Tensor, Tensor] { return aten().max_pool1d_with_indices.call(self, kernelSize, stride, padding, dilation, ceilMode); }
 /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
@@ -895,6 +899,20 @@ export function replication_pad1d_backward(gradOutput: Tensor, self: Tensor, pad
 export function replication_pad2d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d.call(self, padding); }
 /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
 export function replication_pad2d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d_backward.call(gradOutput, self, padding); }
+/** `max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor` */
+export function max_pool3d(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], dilation: number[] = [1, 1, 1], ceilMode: boolean = false): Tensor { return aten().max_pool3d.call(self, kernelSize, stride, padding, dilation, ceilMode); }
+/** `max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+export function max_pool3d_with_indices(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], dilation: number[] = [1, 1, 1], ceilMode: boolean = false): [Tensor, Tensor] { return aten().max_pool3d_with_indices.call(self, kernelSize, stride, padding, dilation, ceilMode); }
+/** `max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor` */
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor): Tensor { return aten().max_pool3d_with_indices_backward.call(gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices); }
+/** `avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
+export function avg_pool3d(self: Tensor, kernelSize: number[], stride: number[] = [], padding: number[] = [0, 0, 0], ceilMode: boolean = false, countIncludePad: boolean = true, divisorOverride: Opt<number> = null): Tensor { return aten().avg_pool3d.call(self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
+/** `avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor` */
+export function avg_pool3d_backward(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: Opt<number>): Tensor { return aten().avg_pool3d_backward.call(gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride); }
+/** `max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor` */
+export function max_unpool2d(self: Tensor, indices: Tensor, outputSize: number[]): Tensor { return aten().max_unpool2d.call(self, indices, outputSize); }
+/** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
+export function max_unpool3d(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]): Tensor { return aten().max_unpool3d.call(self, indices, outputSize, stride, padding); }
 /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
 export function adaptive_avg_pool3d(self: Tensor, outputSize: number[]): Tensor { return aten().adaptive_avg_pool3d.call(self, outputSize); }
 /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
@@ -1047,6 +1065,16 @@ export function hardswish_backward(gradOutput: Tensor, self: Tensor): Tensor { r
 export function hardsigmoid_backward(gradOutput: Tensor, self: Tensor): Tensor { return aten().hardsigmoid_backward.call(gradOutput, self); }
 /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
 export function mish_backward(gradOutput: Tensor, self: Tensor): Tensor { return aten().mish_backward.call(gradOutput, self); }
+/** `rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+export function rrelu(self: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu.call(self, lower, upper, training, generator); }
+/** `rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+export function rrelu_(self: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_.call(self, lower, upper, training, generator); }
+/** `rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor` */
+export function rrelu_with_noise(self: Tensor, noise: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_with_noise.call(self, noise, lower, upper, training, generator); }
+/** `rrelu_with_noise_(Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor(a!)` */
+export function rrelu_with_noise_(self: Tensor, noise: Tensor, lower: number | boolean = 0.125, upper: number | boolean = 0.3333333333333333, training: boolean = false, generator: Opt<Generator> = null): Tensor { return aten().rrelu_with_noise_.call(self, noise, lower, upper, training, generator); }
+/** `rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training, bool self_is_result) -> Tensor` */
+export function rrelu_with_noise_backward(gradOutput: Tensor, self: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean): Tensor { return aten().rrelu_with_noise_backward.call(gradOutput, self, noise, lower, upper, training, selfIsResult); }
 /** `log_sigmoid(Tensor self) -> Tensor` */
 export function log_sigmoid(self: Tensor): Tensor { return aten().log_sigmoid.call(self); }
 /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */
@@ -2106,6 +2134,16 @@ export function poisson_nll_loss(input: Tensor, target: Tensor, logInput: boolea
 export function triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: number = 1, p: number = 2, eps: number = 0.000001, swap: boolean = false, reduction: number = 1): Tensor { return aten().triplet_margin_loss.call(anchor, positive, negative, margin, p, eps, swap, reduction); }
 /** `soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
 export function soft_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().soft_margin_loss.call(self, target, reduction); }
+/** `multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+export function multi_margin_loss(self: Tensor, target: Tensor, p: number | boolean = 1, margin: number | boolean = 1, weight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().multi_margin_loss.call(self, target, p, margin, weight, reduction); }
+/** `multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+export function multi_margin_loss_backward(gradOutput: Tensor, self: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight: Opt<Tensor> = null, reduction: number = 1): Tensor { return aten().multi_margin_loss_backward.call(gradOutput, self, target, p, margin, weight, reduction); }
+/** `multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+export function multilabel_margin_loss(self: Tensor, target: Tensor, reduction: number = 1): Tensor { return aten().multilabel_margin_loss.call(self, target, reduction); }
+/** `multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target)` */
+export function multilabel_margin_loss_forward(self: Tensor, target: Tensor, reduction: number): [Tensor, Tensor] { return aten().multilabel_margin_loss_forward.call(self, target, reduction); }
+/** `multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor` */
+export function multilabel_margin_loss_backward(gradOutput: Tensor, self: Tensor, target: Tensor, reduction: number, isTarget: Tensor): Tensor { return aten().multilabel_margin_loss_backward.call(gradOutput, self, target, reduction, isTarget); }
 /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
 export function cov(self: Tensor, correction: number = 1, fweights: Opt<Tensor> = null, aweights: Opt<Tensor> = null): Tensor { return aten().cov.call(self, correction, fweights, aweights); }
 /** `corrcoef(Tensor self) -> Tensor` */

@@ -3829,7 +3829,58 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:559). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:559). */
+export class AdaptiveMaxPool3DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.adaptive_max_pool3d_backward(grad, self, result1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:563). */
+export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 3);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `constant_pad_nd` (derivatives.yaml:567). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3847,7 +3898,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:562). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:570). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3871,7 +3922,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:565). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:573). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3896,7 +3947,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:569). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:577). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3920,7 +3971,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:572). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:580). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3945,7 +3996,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:576). */
+/** Backward of `replication_pad1d` (derivatives.yaml:584). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3969,7 +4020,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:579). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:587). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3994,7 +4045,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:583). */
+/** Backward of `replication_pad2d` (derivatives.yaml:591). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4018,7 +4069,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:586). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:594). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4043,7 +4094,181 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:590). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:598). */
+export class MaxPool3DWithIndicesBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
+  stride_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[2];
+  padding_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[3];
+  dilation_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[5];
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxPool3DWithIndicesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const ceil_mode = this.ceil_mode_;
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:602). */
+export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxPool3DWithIndicesBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 3);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool3d` (derivatives.yaml:606). */
+export class AvgPool3DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
+  stride_!: Parameters<AtenOps['avg_pool3d']['call']>[2];
+  padding_!: Parameters<AtenOps['avg_pool3d']['call']>[3];
+  ceil_mode_!: Parameters<AtenOps['avg_pool3d']['call']>[4];
+  count_include_pad_!: Parameters<AtenOps['avg_pool3d']['call']>[5];
+  divisor_override_!: Parameters<AtenOps['avg_pool3d']['call']>[6];
+
+  name(): string {
+    return 'AvgPool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    if (this.shouldComputeOutput(0)) out[0] = at.avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:609). */
+export class AvgPool3DBackwardBackward0 extends Node {
+  kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
+  stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
+  padding_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[5];
+  count_include_pad_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[6];
+  divisor_override_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[7];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AvgPool3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = at.avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `max_unpool2d` (derivatives.yaml:613). */
+export class MaxUnpool2DBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxUnpool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 2);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `max_unpool3d` (derivatives.yaml:617). */
+export class MaxUnpool3DBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxUnpool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 3);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:621). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4065,7 +4290,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:593). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:624). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4090,7 +4315,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:597). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:628). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4112,7 +4337,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:600). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:631). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4132,7 +4357,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:603). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:634). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4154,7 +4379,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:606). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:637). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4174,7 +4399,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:609). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:640). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4198,7 +4423,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:612). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:643). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4220,7 +4445,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:615). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:646). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4244,7 +4469,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:618). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:649). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4266,7 +4491,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:621). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:652). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4292,7 +4517,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:624). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:655). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4316,7 +4541,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:627). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:658). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4342,7 +4567,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:630). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:661). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4366,7 +4591,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:633). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:664). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4390,7 +4615,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:636). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:667). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4412,7 +4637,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:639). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:670). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4438,7 +4663,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:642). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:673). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4462,7 +4687,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:645). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:676). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4490,7 +4715,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:648). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:679). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4516,7 +4741,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:651). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:682). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4542,7 +4767,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:654). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:685). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4566,7 +4791,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:657). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:688). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4592,7 +4817,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:660). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:691). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4616,7 +4841,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:663). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:694). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4642,7 +4867,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:666). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:697). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4666,7 +4891,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:669). */
+/** Backward of `leaky_relu` (derivatives.yaml:700). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4690,7 +4915,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:672). */
+/** Backward of `leaky_relu_` (derivatives.yaml:703). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4714,7 +4939,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:675). */
+/** Backward of `elu` (derivatives.yaml:706). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4742,7 +4967,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:678). */
+/** Backward of `elu_` (derivatives.yaml:709). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4770,7 +4995,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:681). */
+/** Backward of `celu` (derivatives.yaml:712). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4794,7 +5019,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:684). */
+/** Backward of `celu_` (derivatives.yaml:715). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4818,7 +5043,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:687). */
+/** Backward of `softplus` (derivatives.yaml:718). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4844,7 +5069,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:690). */
+/** Backward of `hardtanh` (derivatives.yaml:721). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4870,7 +5095,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:693). */
+/** Backward of `hardswish` (derivatives.yaml:724). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4892,7 +5117,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:696). */
+/** Backward of `hardsigmoid` (derivatives.yaml:727). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4914,7 +5139,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:699). */
+/** Backward of `mish` (derivatives.yaml:730). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4936,7 +5161,101 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:702). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:733). */
+export class RreluWithNoiseBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise']['call']>[2];
+  upper_!: Parameters<AtenOps['rrelu_with_noise']['call']>[3];
+  training_!: Parameters<AtenOps['rrelu_with_noise']['call']>[4];
+
+  name(): string {
+    return 'RreluWithNoiseBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const noise = this.noise_.unpack(this);
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.noise_.reset();
+  }
+}
+
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:736). */
+export class RreluWithNoiseBackward1 extends Node {
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
+  upper_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[3];
+  training_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[4];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'RreluWithNoiseBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const noise = this.noise_.unpack(this);
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, result, noise, lower, upper, training, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.noise_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:739). */
+export class RreluWithNoiseBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  noise_: SavedVariable = NONE;
+  lower_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[3];
+  upper_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[4];
+  training_!: Parameters<AtenOps['rrelu_with_noise_backward']['call']>[5];
+
+  name(): string {
+    return 'RreluWithNoiseBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const noise = (this.noise_.defined() ? this.noise_.unpack(this) : null) as Tensor;
+    const lower = this.lower_;
+    const upper = this.upper_;
+    const training = this.training_;
+    if (this.shouldComputeOutput(0)) out[0] = at.rrelu_with_noise_backward(grad, self, noise, lower, upper, training, false);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.noise_.reset();
+  }
+}
+
+/** Backward of `threshold` (derivatives.yaml:743). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -4960,7 +5279,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:705). */
+/** Backward of `threshold_` (derivatives.yaml:746). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -4984,7 +5303,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:708). */
+/** Backward of `threshold_backward` (derivatives.yaml:749). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5009,7 +5328,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:712). */
+/** Backward of `hardshrink` (derivatives.yaml:753). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5033,7 +5352,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:715). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:756). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5058,7 +5377,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:719). */
+/** Backward of `softshrink` (derivatives.yaml:760). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5082,7 +5401,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:722). */
+/** Backward of `softshrink_backward` (derivatives.yaml:763). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5107,7 +5426,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:726). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:767). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5133,7 +5452,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:730). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:771). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5158,7 +5477,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:734). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:775). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5188,7 +5507,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:738). */
+/** Backward of `huber_loss` (derivatives.yaml:779). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5218,7 +5537,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:742). */
+/** Backward of `addcmul` (derivatives.yaml:783). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5247,7 +5566,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:747). */
+/** Backward of `addcdiv` (derivatives.yaml:788). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5276,7 +5595,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:752). */
+/** Backward of `clamp_min` (derivatives.yaml:793). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5300,7 +5619,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:755). */
+/** Backward of `clamp_max` (derivatives.yaml:796). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5324,7 +5643,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:759). */
+/** Backward of `max` (derivatives.yaml:800). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5349,7 +5668,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:762). */
+/** Backward of `min` (derivatives.yaml:803). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5374,7 +5693,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:765). */
+/** Backward of `sort.stable` (derivatives.yaml:806). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5400,7 +5719,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:769). */
+/** Backward of `_unique2` (derivatives.yaml:810). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5416,7 +5735,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:773). */
+/** Backward of `unique_dim` (derivatives.yaml:814). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5432,7 +5751,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:778). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:819). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5448,7 +5767,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:782). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:823). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5474,7 +5793,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:786). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:827). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5500,7 +5819,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:791). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:832). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5531,7 +5850,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:795). */
+/** Backward of `unique_consecutive` (derivatives.yaml:836). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5547,7 +5866,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:799). */
+/** Backward of `diagonal` (derivatives.yaml:840). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5571,7 +5890,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:802). */
+/** Backward of `diagonal_backward` (derivatives.yaml:843). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5593,7 +5912,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:806). */
+/** Backward of `_linalg_svd` (derivatives.yaml:847). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5622,7 +5941,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:810). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:851). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5646,7 +5965,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:814). */
+/** Backward of `cholesky` (derivatives.yaml:855). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5670,7 +5989,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:817). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:858). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -5697,7 +6016,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:820). */
+/** Backward of `cholesky_solve` (derivatives.yaml:861). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -5728,7 +6047,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:824). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:865). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -5760,7 +6079,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:828). */
+/** Backward of `triangular_solve` (derivatives.yaml:869). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -5794,7 +6113,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:832). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:873). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -5821,7 +6140,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:836). */
+/** Backward of `linalg_lu` (derivatives.yaml:877). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -5850,7 +6169,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:840). */
+/** Backward of `lu_unpack` (derivatives.yaml:881). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -5867,7 +6186,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:844). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:885). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -5900,7 +6219,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:848). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:889). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -5934,7 +6253,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:853). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:894). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -5956,7 +6275,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:857). */
+/** Backward of `_linalg_det` (derivatives.yaml:898). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5987,7 +6306,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:861). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:902). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6017,7 +6336,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:865). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:906). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6042,7 +6361,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:869). */
+/** Backward of `linalg_qr` (derivatives.yaml:910). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6068,7 +6387,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:872). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:913). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6097,7 +6416,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:876). */
+/** Backward of `ormqr` (derivatives.yaml:917). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6134,7 +6453,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:882). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:923). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6158,7 +6477,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:885). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:926). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6180,7 +6499,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:889). */
+/** Backward of `div.Scalar` (derivatives.yaml:930). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6198,7 +6517,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:892). */
+/** Backward of `mul.Scalar` (derivatives.yaml:933). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6216,7 +6535,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:896). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:937). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6261,7 +6580,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:904). */
+/** Backward of `detach` (derivatives.yaml:945). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6276,7 +6595,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:909). */
+/** Backward of `acosh` (derivatives.yaml:950). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6298,7 +6617,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:912). */
+/** Backward of `asinh` (derivatives.yaml:953). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6320,7 +6639,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:915). */
+/** Backward of `atanh` (derivatives.yaml:956). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6342,7 +6661,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:918). */
+/** Backward of `log10` (derivatives.yaml:959). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6364,7 +6683,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:921). */
+/** Backward of `sgn` (derivatives.yaml:962). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6380,7 +6699,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:924). */
+/** Backward of `erfinv` (derivatives.yaml:965). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6402,7 +6721,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:927). */
+/** Backward of `lgamma` (derivatives.yaml:968). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6424,7 +6743,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:930). */
+/** Backward of `digamma` (derivatives.yaml:971). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6446,7 +6765,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:933). */
+/** Backward of `polygamma` (derivatives.yaml:974). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6470,7 +6789,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:936). */
+/** Backward of `polygamma_` (derivatives.yaml:977). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6494,7 +6813,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:939). */
+/** Backward of `i0` (derivatives.yaml:980). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6516,7 +6835,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:942). */
+/** Backward of `sinc` (derivatives.yaml:983). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6538,7 +6857,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:945). */
+/** Backward of `logit` (derivatives.yaml:986). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6562,7 +6881,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:948). */
+/** Backward of `deg2rad` (derivatives.yaml:989). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6578,7 +6897,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:951). */
+/** Backward of `rad2deg` (derivatives.yaml:992). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6594,7 +6913,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:954). */
+/** Backward of `hypot` (derivatives.yaml:995). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6623,7 +6942,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:958). */
+/** Backward of `logaddexp` (derivatives.yaml:999). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6649,7 +6968,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:962). */
+/** Backward of `logaddexp2` (derivatives.yaml:1003). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6675,7 +6994,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:966). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1007). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6701,7 +7020,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:970). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1011). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6725,7 +7044,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:973). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1014). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6749,7 +7068,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:976). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1017). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6778,7 +7097,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:980). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1021). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6803,7 +7122,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:983). */
+/** Backward of `nextafter` (derivatives.yaml:1024). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6829,7 +7148,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:987). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1028). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6855,7 +7174,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:991). */
+/** Backward of `fmax` (derivatives.yaml:1032). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6881,7 +7200,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:995). */
+/** Backward of `fmin` (derivatives.yaml:1036). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6907,7 +7226,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:999). */
+/** Backward of `erfc` (derivatives.yaml:1040). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6929,7 +7248,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1002). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1043). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6951,7 +7270,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1006). */
+/** Backward of `igamma` (derivatives.yaml:1047). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6977,7 +7296,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1010). */
+/** Backward of `igammac` (derivatives.yaml:1051). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7003,7 +7322,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1014). */
+/** Backward of `mvlgamma` (derivatives.yaml:1055). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7027,7 +7346,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1017). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1058). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7046,7 +7365,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1021). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1062). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7064,7 +7383,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1026). */
+/** Backward of `nansum` (derivatives.yaml:1067). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7090,7 +7409,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1029). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1070). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7117,7 +7436,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1032). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1073). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7147,7 +7466,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1035). */
+/** Backward of `aminmax` (derivatives.yaml:1076). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7178,7 +7497,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1038). */
+/** Backward of `median` (derivatives.yaml:1079). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7203,7 +7522,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1041). */
+/** Backward of `median.dim` (derivatives.yaml:1082). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7231,7 +7550,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1045). */
+/** Backward of `nanmedian` (derivatives.yaml:1086). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7256,7 +7575,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1048). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1089). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7284,7 +7603,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1052). */
+/** Backward of `mode` (derivatives.yaml:1093). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7312,7 +7631,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1056). */
+/** Backward of `kthvalue` (derivatives.yaml:1097). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7340,7 +7659,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1060). */
+/** Backward of `cummax` (derivatives.yaml:1101). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7367,7 +7686,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1064). */
+/** Backward of `cummin` (derivatives.yaml:1105). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7394,7 +7713,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1068). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1109). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7421,7 +7740,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1073). */
+/** Backward of `rot90` (derivatives.yaml:1114). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7441,7 +7760,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1076). */
+/** Backward of `diag_embed` (derivatives.yaml:1117). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7463,7 +7782,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1079). */
+/** Backward of `block_diag` (derivatives.yaml:1120). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7487,7 +7806,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1082). */
+/** Backward of `trace` (derivatives.yaml:1123). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7505,7 +7824,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1085). */
+/** Backward of `linalg_cross` (derivatives.yaml:1126). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7533,7 +7852,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1090). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1131). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7571,7 +7890,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1094). */
+/** Backward of `index_reduce` (derivatives.yaml:1135). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7609,7 +7928,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1098). */
+/** Backward of `index_add` (derivatives.yaml:1139). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7640,7 +7959,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1102). */
+/** Backward of `index_copy` (derivatives.yaml:1143). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7669,7 +7988,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1106). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1147). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7693,7 +8012,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1109). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1150). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7718,7 +8037,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1113). */
+/** Backward of `put` (derivatives.yaml:1154). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7748,7 +8067,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1117). */
+/** Backward of `take` (derivatives.yaml:1158). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7772,7 +8091,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1120). */
+/** Backward of `masked_scatter` (derivatives.yaml:1161). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7797,7 +8116,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1124). */
+/** Backward of `slice_scatter` (derivatives.yaml:1165). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7828,7 +8147,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1128). */
+/** Backward of `select_scatter` (derivatives.yaml:1169). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7855,7 +8174,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1132). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1173). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7884,7 +8203,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1136). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1177). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7911,7 +8230,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1140). */
+/** Backward of `unfold` (derivatives.yaml:1181). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7935,7 +8254,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1143). */
+/** Backward of `unfold_backward` (derivatives.yaml:1184). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7957,7 +8276,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1146). */
+/** Backward of `im2col` (derivatives.yaml:1187). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7983,7 +8302,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1149). */
+/** Backward of `col2im` (derivatives.yaml:1190). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8007,7 +8326,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1153). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1194). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8025,7 +8344,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1156). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1197). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8043,7 +8362,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1159). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1200). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8061,7 +8380,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1162). */
+/** Backward of `glu` (derivatives.yaml:1203). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8085,7 +8404,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1165). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1206). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8112,7 +8431,71 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1168). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1209). */
+export class MultiMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['multi_margin_loss']['call']>[2];
+  margin_!: Parameters<AtenOps['multi_margin_loss']['call']>[3];
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['multi_margin_loss']['call']>[5];
+
+  name(): string {
+    return 'MultiMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const p = this.p_;
+    const margin = this.margin_;
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = at.multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1213). */
+export class MultilabelMarginLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['multilabel_margin_loss_forward']['call']>[2];
+  is_target_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MultilabelMarginLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const is_target = this.is_target_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.multilabel_margin_loss_backward(grad, self, target, reduction, is_target);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.is_target_.reset();
+  }
+}
+
+/** Backward of `dist` (derivatives.yaml:1217). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8143,7 +8526,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1173). */
+/** Backward of `narrow_copy` (derivatives.yaml:1222). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8167,7 +8550,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1177). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1226). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8188,7 +8571,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1180). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1229). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8209,7 +8592,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1183). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1232). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8225,7 +8608,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1186). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1235). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8242,7 +8625,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1190). */
+/** Backward of `_conj_physical` (derivatives.yaml:1239). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8258,7 +8641,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1193). */
+/** Backward of `conj_physical_` (derivatives.yaml:1242). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8274,7 +8657,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1197). */
+/** Backward of `addmv` (derivatives.yaml:1246). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8305,7 +8688,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1202). */
+/** Backward of `vdot` (derivatives.yaml:1251). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8331,7 +8714,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1206). */
+/** Backward of `addr` (derivatives.yaml:1255). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8362,7 +8745,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1211). */
+/** Backward of `addbmm` (derivatives.yaml:1260). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8397,7 +8780,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1216). */
+/** Backward of `renorm` (derivatives.yaml:1265). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8425,7 +8808,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1219). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1268). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8452,7 +8835,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1225). */
+/** Backward of `special_entr` (derivatives.yaml:1274). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8474,7 +8857,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1228). */
+/** Backward of `special_ndtri` (derivatives.yaml:1277). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8496,7 +8879,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1231). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1280). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8521,7 +8904,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1234). */
+/** Backward of `special_erfcx` (derivatives.yaml:1283). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8546,7 +8929,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1237). */
+/** Backward of `special_i0e` (derivatives.yaml:1286). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8571,7 +8954,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1240). */
+/** Backward of `special_i1` (derivatives.yaml:1289). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8596,7 +8979,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1243). */
+/** Backward of `special_i1e` (derivatives.yaml:1292). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8621,7 +9004,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1246). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1295). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8647,7 +9030,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1250). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1299). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8671,7 +9054,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1253). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1302). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8695,7 +9078,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1256). */
+/** Backward of `special_zeta` (derivatives.yaml:1305). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8721,7 +9104,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1260). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1309). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8745,7 +9128,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1263). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1312). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8761,7 +9144,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1266). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1315). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8776,7 +9159,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1269). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1318). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8791,7 +9174,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1272). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1321). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8806,7 +9189,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1275). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1324). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8821,7 +9204,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1278). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1327). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8836,7 +9219,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1281). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1330). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8851,7 +9234,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1284). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1333). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8866,7 +9249,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1287). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1336). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8881,7 +9264,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1290). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1339). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8896,7 +9279,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1293). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1342). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8911,7 +9294,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1296). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1345). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8926,7 +9309,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1299). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1348). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8941,7 +9324,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1351). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8956,7 +9339,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1355). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8971,7 +9354,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1358). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8986,7 +9369,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1361). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9001,7 +9384,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1365). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9016,7 +9399,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1319). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1368). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9031,7 +9414,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1322). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1371). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9046,7 +9429,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1375). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9061,7 +9444,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1329). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1378). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9076,7 +9459,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1332). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1381). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9091,7 +9474,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1385). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9106,7 +9489,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1339). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1388). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9121,7 +9504,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1342). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1391). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9136,7 +9519,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1395). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9151,7 +9534,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1349). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1398). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9166,7 +9549,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1352). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1401). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9181,7 +9564,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1405). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9196,7 +9579,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1359). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1408). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9211,7 +9594,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1362). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1411). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9226,7 +9609,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1415). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9241,7 +9624,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1369). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1418). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9256,7 +9639,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1372). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1421). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9271,7 +9654,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1425). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9286,7 +9669,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1379). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1428). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9301,7 +9684,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1431). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9316,7 +9699,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1435). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9331,7 +9714,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1438). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9346,7 +9729,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1441). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9361,7 +9744,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1445). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9376,7 +9759,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1399). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1448). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9391,7 +9774,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1402). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1451). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9406,7 +9789,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1406). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1455). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9421,7 +9804,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1409). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1458). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9436,7 +9819,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1412). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1461). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9451,7 +9834,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1416). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1465). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9466,7 +9849,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1419). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1468). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9481,7 +9864,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1423). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1472). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9505,7 +9888,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1426). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1475). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9525,7 +9908,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1429). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1478). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9547,7 +9930,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4621). */
+/** Backward of `expand_copy` (derivatives.yaml:4677). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9565,7 +9948,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4627). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4683). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9589,7 +9972,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4633). */
+/** Backward of `alias_copy` (derivatives.yaml:4689). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9605,7 +9988,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4639). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4695). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9633,7 +10016,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4645). */
+/** Backward of `permute_copy` (derivatives.yaml:4701). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9651,7 +10034,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4651). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4707). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9672,7 +10055,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4657). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4713). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9690,7 +10073,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4663). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4719). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9708,7 +10091,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4669). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4725). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9726,7 +10109,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4675). */
+/** Backward of `t_copy` (derivatives.yaml:4731). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9742,7 +10125,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4681). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4737). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9762,7 +10145,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4687). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4743). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9780,7 +10163,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4693). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4749). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9799,7 +10182,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4699). */
+/** Backward of `view_copy` (derivatives.yaml:4755). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9817,7 +10200,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4705). */
+/** Backward of `unfold_copy` (derivatives.yaml:4761). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13214,6 +13597,28 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  adaptive_max_pool3d: kernel('adaptive_max_pool3d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.adaptive_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveMaxPool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  adaptive_max_pool3d_backward: kernel('adaptive_max_pool3d_backward', (ks, gradOutput, self, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.adaptive_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    const gradFn = new AdaptiveMaxPool3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   constant_pad_nd: kernel('constant_pad_nd', (ks, self, pad, value) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
@@ -13309,6 +13714,85 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_pool3d_with_indices: kernel('max_pool3d_with_indices', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const gradFn = new MaxPool3DWithIndicesBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.ceil_mode_ = ceilMode;
+    const result = ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  max_pool3d_with_indices_backward: kernel('max_pool3d_with_indices_backward', (ks, gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const gradFn = new MaxPool3DWithIndicesBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  avg_pool3d: kernel('avg_pool3d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const gradFn = new AvgPool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
+    const result = ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  avg_pool3d_backward: kernel('avg_pool3d_backward', (ks, gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const gradFn = new AvgPool3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_unpool2d: kernel('max_unpool2d', (ks, self, indices, outputSize) => {
+    const rg = anyRequiresGrad(self, indices);
+    if (!rg) return ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    const gradFn = new MaxUnpool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    const result = ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max_unpool3d: kernel('max_unpool3d', (ks, self, indices, outputSize, stride, padding) => {
+    const rg = anyRequiresGrad(self, indices);
+    if (!rg) return ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
+    const gradFn = new MaxUnpool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    const result = ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -13973,6 +14457,49 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('mish_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     const result = ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rrelu_with_noise: kernel('rrelu_with_noise', (ks, self, noise, lower, upper, training, generator) => {
+    const rg = anyRequiresGrad(self, noise);
+    if (!rg) return ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const gradFn = new RreluWithNoiseBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    gradFn.noise_ = new SavedVariable(noise, false);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  rrelu_with_noise_: kernel('rrelu_with_noise_', (ks, self, noise, lower, upper, training, generator) => {
+    const rg = anyRequiresGrad(self, noise);
+    checkInplace(self, rg);
+    if (!rg) return ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const gradFn = new RreluWithNoiseBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    gradFn.noise_ = new SavedVariable(noise, false);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  rrelu_with_noise_backward: kernel('rrelu_with_noise_backward', (ks, gradOutput, self, noise, lower, upper, training, selfIsResult) => {
+    const rg = anyRequiresGrad(gradOutput, self, noise);
+    if (!rg) return ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
+    const gradFn = new RreluWithNoiseBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.noise_ = new SavedVariable(noise, false);
+    gradFn.lower_ = lower;
+    gradFn.upper_ = upper;
+    gradFn.training_ = training;
+    const result = ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -17566,6 +18093,53 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  multi_margin_loss: kernel('multi_margin_loss', (ks, self, target, p, margin, weight, reduction) => {
+    const rg = anyRequiresGrad(self, target, weight);
+    if (!rg) return ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    const gradFn = new MultiMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.p_ = p;
+    gradFn.margin_ = margin;
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    const result = ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  multi_margin_loss_backward: kernel('multi_margin_loss_backward', (ks, gradOutput, self, target, p, margin, weight, reduction) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, weight);
+    if (!rg) return ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multi_margin_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
+    const result = ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  multilabel_margin_loss_forward: kernel('multilabel_margin_loss_forward', (ks, self, target, reduction) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const gradFn = new MultilabelMarginLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    const result = ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.is_target_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  multilabel_margin_loss_backward: kernel('multilabel_margin_loss_backward', (ks, gradOutput, self, target, reduction, isTarget) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, isTarget);
+    if (!rg) return ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multilabel_margin_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(isTarget)]);
+    const result = ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   dist: kernel('dist', (ks, self, other, p) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
@@ -19074,6 +19648,17 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
     const result = ops.softshrink_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, out);
     out.bumpVersion();
+    return result;
+  }),
+  rrelu_with_noise: kernel('rrelu_with_noise', (ks, self, noise, lower, upper, training, generator) => {
+    const result = ops.rrelu_with_noise.redispatch(ks.and(afterADInplaceOrViewKeyset), self, noise, lower, upper, training, generator);
+    noise.bumpVersion();
+    return result;
+  }),
+  rrelu_with_noise_: kernel('rrelu_with_noise_', (ks, self, noise, lower, upper, training, generator) => {
+    const result = ops.rrelu_with_noise_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, noise, lower, upper, training, generator);
+    self.bumpVersion();
+    noise.bumpVersion();
     return result;
   }),
   celu_: kernel('celu_', (ks, self, alpha) => {

@@ -10571,6 +10571,73 @@ function bad_adaptive_max_pool2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_adaptive_max_pool2d_backward);
 }
 
+const SIGS_adaptive_max_pool3d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool3d`: `adaptive_max_pool3d`. */
+export function adaptive_max_pool3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
+export function adaptive_max_pool3d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool3d", a[--n] as Kw);
+  // adaptive_max_pool3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      if (o !== undefined) checkKw("adaptive_max_pool3d", o, ["input","output_size"], ["input","output_size"], n);
+      return at.adaptive_max_pool3d(v0, v1);
+    }
+  }
+  return bad_adaptive_max_pool3d(a);
+}
+
+function bad_adaptive_max_pool3d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool3d);
+}
+
+const SIGS_adaptive_max_pool3d_backward = ["(Tensor grad_output, Tensor input, Tensor indices)"];
+
+/** `torch.adaptive_max_pool3d_backward`: `adaptive_max_pool3d_backward`. */
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, options: { input: Tensor; indices: Tensor }): Tensor;
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, input: Tensor, options: { indices: Tensor }): Tensor;
+export function adaptive_max_pool3d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
+export function adaptive_max_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool3d_backward", a[--n] as Kw);
+  // adaptive_max_pool3d_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("adaptive_max_pool3d_backward", o, ["grad_output","input","indices"], ["grad_output","input","indices"], n);
+      return at.adaptive_max_pool3d_backward(v0, v1, v2);
+    }
+  }
+  return bad_adaptive_max_pool3d_backward(a);
+}
+
+function bad_adaptive_max_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_adaptive_max_pool3d_backward);
+}
+
 const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool1d_with_indices`: `max_pool1d_with_indices`. */
@@ -11213,6 +11280,382 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
   ], false, SIGS_replication_pad2d_backward);
+}
+
+const SIGS_max_pool3d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool3d`: `max_pool3d`. */
+export function max_pool3d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d", a[--n] as Kw);
+  // max_pool3d
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool3d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 3);
+      } else v4 = [1, 1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool3d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool3d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return at.max_pool3d(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_max_pool3d(a);
+}
+
+function bad_max_pool3d(a: readonly unknown[]): never {
+  return badCall("max_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool3d);
+}
+
+const SIGS_max_pool3d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool3d_with_indices`: `max_pool3d_with_indices`. */
+export function max_pool3d_with_indices(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool3d_with_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d_with_indices", a[--n] as Kw);
+  // max_pool3d_with_indices
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool3d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool3d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool3d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 3);
+      } else v4 = [1, 1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool3d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool3d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return at.max_pool3d_with_indices(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_max_pool3d_with_indices(a);
+}
+
+function bad_max_pool3d_with_indices(a: readonly unknown[]): never {
+  return badCall("max_pool3d_with_indices", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool3d_with_indices);
+}
+
+const SIGS_max_pool3d_with_indices_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool ceil_mode, Tensor indices)"];
+
+/** `torch.max_pool3d_with_indices_backward`: `max_pool3d_with_indices_backward`. */
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options: { indices: Tensor }): Tensor;
+export function max_pool3d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
+export function max_pool3d_with_indices_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool3d_with_indices_backward", a[--n] as Kw);
+  // max_pool3d_with_indices_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isBool(p[6]) && isTensor(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: number[] = toIntListN(p[5], 3);
+      const v6: boolean = p[6] as boolean;
+      const v7: Tensor = p[7] as Tensor;
+      if (o !== undefined) checkKw("max_pool3d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
+      return at.max_pool3d_with_indices_backward(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_max_pool3d_with_indices_backward(a);
+}
+
+function bad_max_pool3d_with_indices_backward(a: readonly unknown[]): never {
+  return badCall("max_pool3d_with_indices_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_max_pool3d_with_indices_backward);
+}
+
+const SIGS_avg_pool3d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
+
+/** `torch.avg_pool3d`: `avg_pool3d`. */
+export function avg_pool3d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool3d", a[--n] as Kw);
+  // avg_pool3d
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isInt(p[6])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("avg_pool3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 3);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("avg_pool3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 3);
+      } else v3 = [0, 0, 0];
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("avg_pool3d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v4 = o.ceil_mode as boolean;
+      } else v4 = false;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.count_include_pad !== undefined) {
+        kwArg("avg_pool3d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+        v5 = o.count_include_pad as boolean;
+      } else v5 = true;
+      let v6: number | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number | null;
+      else if (o !== undefined && o.divisor_override !== undefined) {
+        kwArg("avg_pool3d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
+        v6 = o.divisor_override as number | null;
+      } else v6 = null;
+      if (o !== undefined) checkKw("avg_pool3d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return at.avg_pool3d(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_avg_pool3d(a);
+}
+
+function bad_avg_pool3d(a: readonly unknown[]): never {
+  return badCall("avg_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_avg_pool3d);
+}
+
+const SIGS_avg_pool3d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, bool ceil_mode, bool count_include_pad, int divisor_override)"];
+
+/** `torch.avg_pool3d_backward`: `avg_pool3d_backward`. */
+export function avg_pool3d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, options: { count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options: { divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
+export function avg_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool3d_backward", a[--n] as Kw);
+  // avg_pool3d_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && isBool(p[5]) && isBool(p[6]) && (p[7] === null || isInt(p[7]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      const v7: number | null = p[7] as number | null;
+      if (o !== undefined) checkKw("avg_pool3d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return at.avg_pool3d_backward(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_avg_pool3d_backward(a);
+}
+
+function bad_avg_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("avg_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: false, kwOnly: false },
+  ], false, SIGS_avg_pool3d_backward);
+}
+
+const SIGS_max_unpool2d = ["(Tensor input, Tensor indices, tuple of ints output_size)"];
+
+/** `torch.max_unpool2d`: `max_unpool2d`. */
+export function max_unpool2d(input: Tensor, options: { indices: Tensor; output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, outputSize: number | readonly number[]): Tensor;
+export function max_unpool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_unpool2d", a[--n] as Kw);
+  // max_unpool2d
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      if (o !== undefined) checkKw("max_unpool2d", o, ["input","indices","output_size"], ["input","indices","output_size"], n);
+      return at.max_unpool2d(v0, v1, v2);
+    }
+  }
+  return bad_max_unpool2d(a);
+}
+
+function bad_max_unpool2d(a: readonly unknown[]): never {
+  return badCall("max_unpool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_max_unpool2d);
+}
+
+const SIGS_max_unpool3d = ["(Tensor input, Tensor indices, tuple of ints output_size, tuple of ints stride, tuple of ints padding)"];
+
+/** `torch.max_unpool3d`: `max_unpool3d`. */
+export function max_unpool3d(input: Tensor, options: { indices: Tensor; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[] }): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, outputSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[]): Tensor;
+export function max_unpool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_unpool3d", a[--n] as Kw);
+  // max_unpool3d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","indices","output_size","stride","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      if (o !== undefined) checkKw("max_unpool3d", o, ["input","indices","output_size","stride","padding"], ["input","indices","output_size","stride","padding"], n);
+      return at.max_unpool3d(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_max_unpool3d(a);
+}
+
+function bad_max_unpool3d(a: readonly unknown[]): never {
+  return badCall("max_unpool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_max_unpool3d);
 }
 
 const SIGS_adaptive_avg_pool3d = ["(Tensor input, tuple of ints output_size)"];
@@ -13663,6 +14106,303 @@ function bad_mish_backward(a: readonly unknown[]): never {
     { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_mish_backward);
+}
+
+const SIGS_rrelu = ["(Tensor input, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu`: `rrelu`. */
+export function rrelu(input: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu", a[--n] as Kw);
+  // rrelu
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isGenerator(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v1 = o.lower as number | boolean;
+      } else v1 = 0.125;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v2 = o.upper as number | boolean;
+      } else v2 = 0.3333333333333333;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu", 'training', 'bool', isBool(o.training), o.training);
+        v3 = o.training as boolean;
+      } else v3 = false;
+      let v4: Generator | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v4 = o.generator as Generator | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("rrelu", o, ["input","lower","upper","training","generator"], ["input","lower","upper","training","generator"], n);
+      return at.rrelu(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_rrelu(a);
+}
+
+function bad_rrelu(a: readonly unknown[]): never {
+  return badCall("rrelu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu);
+}
+
+const SIGS_rrelu_ = ["(Tensor input, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_`: `rrelu_`. */
+export function rrelu_(input: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(input: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_", a[--n] as Kw);
+  // rrelu_
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isGenerator(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v1 = o.lower as number | boolean;
+      } else v1 = 0.125;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v2 = o.upper as number | boolean;
+      } else v2 = 0.3333333333333333;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_", 'training', 'bool', isBool(o.training), o.training);
+        v3 = o.training as boolean;
+      } else v3 = false;
+      let v4: Generator | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v4 = o.generator as Generator | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("rrelu_", o, ["input","lower","upper","training","generator"], ["input","lower","upper","training","generator"], n);
+      return at.rrelu_(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_rrelu_(a);
+}
+
+function bad_rrelu_(a: readonly unknown[]): never {
+  return badCall("rrelu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_);
+}
+
+const SIGS_rrelu_with_noise = ["(Tensor input, Tensor noise, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_with_noise`: `rrelu_with_noise`. */
+export function rrelu_with_noise(input: Tensor, options: { noise: Tensor; lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise", a[--n] as Kw);
+  // rrelu_with_noise
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","noise","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || (p[5] === null || isGenerator(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_with_noise", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v2 = o.lower as number | boolean;
+      } else v2 = 0.125;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_with_noise", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v3 = o.upper as number | boolean;
+      } else v3 = 0.3333333333333333;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_with_noise", 'training', 'bool', isBool(o.training), o.training);
+        v4 = o.training as boolean;
+      } else v4 = false;
+      let v5: Generator | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_with_noise", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v5 = o.generator as Generator | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("rrelu_with_noise", o, ["input","noise","lower","upper","training","generator"], ["input","noise","lower","upper","training","generator"], n);
+      return at.rrelu_with_noise(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_rrelu_with_noise(a);
+}
+
+function bad_rrelu_with_noise(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise);
+}
+
+const SIGS_rrelu_with_noise_ = ["(Tensor input, Tensor noise, Number lower = 0.125, Number upper = 0.3333333333333333, bool training = False, torch.Generator generator = None)"];
+
+/** `torch.rrelu_with_noise_`: `rrelu_with_noise_`. */
+export function rrelu_with_noise_(input: Tensor, options: { noise: Tensor; lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(input: Tensor, noise: Tensor, lower?: number | boolean, upper?: number | boolean, training?: boolean, generator?: Generator | null, options?: { lower?: number | boolean; upper?: number | boolean; training?: boolean; generator?: Generator | null }): Tensor;
+export function rrelu_with_noise_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise_", a[--n] as Kw);
+  // rrelu_with_noise_
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","noise","lower","upper","training","generator"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || (p[5] === null || isGenerator(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.lower !== undefined) {
+        kwArg("rrelu_with_noise_", 'lower', 'Number', isScalar(o.lower), o.lower);
+        v2 = o.lower as number | boolean;
+      } else v2 = 0.125;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.upper !== undefined) {
+        kwArg("rrelu_with_noise_", 'upper', 'Number', isScalar(o.upper), o.upper);
+        v3 = o.upper as number | boolean;
+      } else v3 = 0.3333333333333333;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.training !== undefined) {
+        kwArg("rrelu_with_noise_", 'training', 'bool', isBool(o.training), o.training);
+        v4 = o.training as boolean;
+      } else v4 = false;
+      let v5: Generator | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Generator | null;
+      else if (o !== undefined && o.generator !== undefined) {
+        kwArg("rrelu_with_noise_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        v5 = o.generator as Generator | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("rrelu_with_noise_", o, ["input","noise","lower","upper","training","generator"], ["input","noise","lower","upper","training","generator"], n);
+      return at.rrelu_with_noise_(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_rrelu_with_noise_(a);
+}
+
+function bad_rrelu_with_noise_(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise_);
+}
+
+const SIGS_rrelu_with_noise_backward = ["(Tensor grad_output, Tensor input, Tensor noise, Number lower, Number upper, bool training, bool self_is_result)"];
+
+/** `torch.rrelu_with_noise_backward`: `rrelu_with_noise_backward`. */
+export function rrelu_with_noise_backward(gradOutput: Tensor, options: { input: Tensor; noise: Tensor; lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, options: { noise: Tensor; lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, options: { lower: number | boolean; upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, options: { upper: number | boolean; training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, options: { training: boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, options: { self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function rrelu_with_noise_backward(gradOutput: Tensor, input: Tensor, noise: Tensor, lower: number | boolean, upper: number | boolean, training: boolean, selfIsResult: boolean): Tensor;
+export function rrelu_with_noise_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rrelu_with_noise_backward", a[--n] as Kw);
+  // rrelu_with_noise_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","noise","lower","upper","training","self_is_result"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isScalar(p[3]) && isScalar(p[4]) && isBool(p[5]) && isBool(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      const v4: number | boolean = p[4] as number | boolean;
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      if (o !== undefined) checkKw("rrelu_with_noise_backward", o, ["grad_output","input","noise","lower","upper","training","self_is_result"], ["grad_output","input","noise","lower","upper","training","self_is_result"], n);
+      return at.rrelu_with_noise_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_rrelu_with_noise_backward(a);
+}
+
+function bad_rrelu_with_noise_backward(a: readonly unknown[]): never {
+  return badCall("rrelu_with_noise_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "noise", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "lower", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "upper", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "self_is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_rrelu_with_noise_backward);
 }
 
 const SIGS_log_sigmoid = ["(Tensor input)"];
@@ -26874,6 +27614,243 @@ function bad_soft_margin_loss(a: readonly unknown[]): never {
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_soft_margin_loss);
+}
+
+const SIGS_multi_margin_loss = ["(Tensor input, Tensor target, Number p = 1, Number margin = 1, Tensor weight = None, int reduction = 1)"];
+
+/** `torch.multi_margin_loss`: `multi_margin_loss`. */
+export function multi_margin_loss(input: Tensor, options: { target: Tensor; p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, weight?: Tensor | null, options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(input: Tensor, target: Tensor, p?: number | boolean, margin?: number | boolean, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { p?: number | boolean; margin?: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multi_margin_loss", a[--n] as Kw);
+  // multi_margin_loss
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","p","margin","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (m <= 4 || p[4] === undefined || (p[4] === null || isTensor(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || typeof p[5] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("multi_margin_loss", 'p', 'Number', isScalar(o.p), o.p);
+        v2 = o.p as number | boolean;
+      } else v2 = 1;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.margin !== undefined) {
+        kwArg("multi_margin_loss", 'margin', 'Number', isScalar(o.margin), o.margin);
+        v3 = o.margin as number | boolean;
+      } else v3 = 1;
+      let v4: Tensor | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("multi_margin_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v4 = o.weight as Tensor | null;
+      } else v4 = null;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = toReduction(p[5]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multi_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v5 = toReduction(o.reduction);
+      } else v5 = 1;
+      if (o !== undefined) checkKw("multi_margin_loss", o, ["input","target","p","margin","weight","reduction"], ["input","target","p","margin","weight","reduction"], n);
+      return at.multi_margin_loss(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_multi_margin_loss(a);
+}
+
+function bad_multi_margin_loss(a: readonly unknown[]): never {
+  return badCall("multi_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "margin", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multi_margin_loss);
+}
+
+const SIGS_multi_margin_loss_backward = ["(Tensor grad_output, Tensor input, Tensor target, Number p, Number margin, Tensor weight = None, int reduction = 1)"];
+
+/** `torch.multi_margin_loss_backward`: `multi_margin_loss_backward`. */
+export function multi_margin_loss_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { p: number | boolean; margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, options: { margin: number | boolean; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, p: number | boolean, margin: number | boolean, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multi_margin_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multi_margin_loss_backward", a[--n] as Kw);
+  // multi_margin_loss_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","target","p","margin","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 5 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isScalar(p[3]) && isScalar(p[4]) && (m <= 5 || p[5] === undefined || (p[5] === null || isTensor(p[5]))) && (m <= 6 || p[6] === undefined || (isInt(p[6]) || typeof p[6] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      const v4: number | boolean = p[4] as number | boolean;
+      let v5: Tensor | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("multi_margin_loss_backward", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v5 = o.weight as Tensor | null;
+      } else v5 = null;
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = toReduction(p[6]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multi_margin_loss_backward", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v6 = toReduction(o.reduction);
+      } else v6 = 1;
+      if (o !== undefined) checkKw("multi_margin_loss_backward", o, ["grad_output","input","target","p","margin","weight","reduction"], ["grad_output","input","target","p","margin","weight","reduction"], n);
+      return at.multi_margin_loss_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_multi_margin_loss_backward(a);
+}
+
+function bad_multi_margin_loss_backward(a: readonly unknown[]): never {
+  return badCall("multi_margin_loss_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "margin", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multi_margin_loss_backward);
+}
+
+const SIGS_multilabel_margin_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.multilabel_margin_loss`: `multilabel_margin_loss`. */
+export function multilabel_margin_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function multilabel_margin_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss", a[--n] as Kw);
+  // multilabel_margin_loss
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("multilabel_margin_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("multilabel_margin_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.multilabel_margin_loss(v0, v1, v2);
+    }
+  }
+  return bad_multilabel_margin_loss(a);
+}
+
+function bad_multilabel_margin_loss(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss);
+}
+
+const SIGS_multilabel_margin_loss_forward = ["(Tensor input, Tensor target, int reduction)"];
+
+/** `torch.multilabel_margin_loss_forward`: `multilabel_margin_loss_forward`. */
+export function multilabel_margin_loss_forward(input: Tensor, options: { target: Tensor; reduction: number | 'none' | 'mean' | 'sum' }): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(input: Tensor, target: Tensor, options: { reduction: number | 'none' | 'mean' | 'sum' }): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum'): [Tensor, Tensor];
+export function multilabel_margin_loss_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss_forward", a[--n] as Kw);
+  // multilabel_margin_loss_forward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || typeof p[2] === 'string')) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = toReduction(p[2]);
+      if (o !== undefined) checkKw("multilabel_margin_loss_forward", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return at.multilabel_margin_loss_forward(v0, v1, v2);
+    }
+  }
+  return bad_multilabel_margin_loss_forward(a);
+}
+
+function bad_multilabel_margin_loss_forward(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss_forward);
+}
+
+const SIGS_multilabel_margin_loss_backward = ["(Tensor grad_output, Tensor input, Tensor target, int reduction, Tensor is_target)"];
+
+/** `torch.multilabel_margin_loss_backward`: `multilabel_margin_loss_backward`. */
+export function multilabel_margin_loss_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { reduction: number | 'none' | 'mean' | 'sum'; is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum', options: { is_target?: Tensor; isTarget?: Tensor }): Tensor;
+export function multilabel_margin_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, reduction: number | 'none' | 'mean' | 'sum', isTarget: Tensor): Tensor;
+export function multilabel_margin_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multilabel_margin_loss_backward", a[--n] as Kw);
+  // multilabel_margin_loss_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","input","target","reduction","is_target"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || typeof p[3] === 'string') && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = toReduction(p[3]);
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("multilabel_margin_loss_backward", o, ["grad_output","input","target","reduction","is_target"], ["grad_output","input","target","reduction","is_target"], n);
+      return at.multilabel_margin_loss_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_multilabel_margin_loss_backward(a);
+}
+
+function bad_multilabel_margin_loss_backward(a: readonly unknown[]): never {
+  return badCall("multilabel_margin_loss_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+    { name: "is_target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_multilabel_margin_loss_backward);
 }
 
 const SIGS_cov = ["(Tensor input, *, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];

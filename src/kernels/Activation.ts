@@ -10,6 +10,11 @@ import type { StructuredKernel } from './TensorMeta.js';
 import { erfDouble } from './Math.js';
 import { build } from './UnaryOps.js';
 import { GELU_BETA, GELU_KAPPA, SPECS, SQRT1_2, rounderFor, runLoop } from './UnaryOpsKernel.js';
+import { MemoryFormat } from '../c10/Layout.js';
+import { type Generator, defaultGenerator } from '../random/index.js';
+import { checkFloating, reader, writer } from './FloatAccess.js';
+import { contiguousOf, emptyLike } from './StorageAccess.js';
+import * as at from '../generated/TensorBody.js';
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
 
@@ -464,4 +469,132 @@ function cppDouble(v: number): string {
     return `${mm}e${n < 0 ? '-' : '+'}${String(Math.abs(n)).padStart(2, '0')}`;
   }
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}
+
+// ---- rrelu: rrelu / rrelu_ (CompositeImplicitAutograd over rrelu_with_noise), rrelu_with_noise(_) and its
+// backward. Activation.cpp's `_rrelu_with_noise_train`: in training each non-positive element draws its slope
+// from uniform_real_distribution<double>(lower, upper) (one random64() per draw, in element order) and the
+// slope is kept in `noise` (1 for positive elements); in evaluation it is leaky_relu with (lower + upper) / 2.
+
+export function rrelu(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  lower: Num = 0.125,
+  upper: Num = 1 / 3,
+  training = false,
+  generator: Generator | null = null,
+): Tensor {
+  if (!(Number(lower) <= Number(upper))) throw new Error('Lower bound should be less than or equal to the upper bound');
+  return at.rrelu_with_noise(self, at.empty_like(self, null, null, null, null, MemoryFormat.Contiguous), lower, upper, training, generator);
+}
+
+export function rrelu_(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  lower: Num = 0.125,
+  upper: Num = 1 / 3,
+  training = false,
+  generator: Generator | null = null,
+): Tensor {
+  if (!(Number(lower) <= Number(upper))) throw new Error('Lower bound should be less than or equal to the upper bound');
+  return at.rrelu_with_noise_(
+    self,
+    at.empty_like(self, null, null, null, null, MemoryFormat.Contiguous),
+    lower,
+    upper,
+    training,
+    generator,
+  );
+}
+
+function rreluWithNoiseInto(
+  self: Tensor,
+  noise: Tensor,
+  lower: Num,
+  upper: Num,
+  training: boolean,
+  generator: Generator | null,
+  out: Tensor | null,
+): Tensor {
+  if (self.sizes.length !== noise.sizes.length || self.sizes.some((s, i) => s !== noise.sizes[i])) {
+    throw new Error(
+      `noise tensor shape must match self tensor shape. Got self.shape = [${self.sizes.join(', ')}] noise.shape = [${noise.sizes.join(', ')}]`,
+    );
+  }
+  if (!training) {
+    const slope = (Number(lower) + Number(upper)) / 2;
+    return out === null ? at.leaky_relu(self, slope) : at.leaky_relu_(out, slope);
+  }
+  const dtype = checkFloating(self, 'rrelu_with_noise_out_cpu');
+  const output = out ?? emptyLike(self, [...self.sizes]);
+  if (self.isMeta()) return output;
+  const input = contiguousOf(self);
+  const tmp = output.isContiguous() ? output : at.contiguous(output);
+  const noiseC = noise.isContiguous() ? noise : at.contiguous(noise);
+  const opmath = dtype === ScalarType.Double ? (v: number): number => v : Math.fround;
+  const lo = opmath(Number(lower));
+  const range = opmath(Number(upper)) - lo;
+  const gen = generator ?? defaultGenerator();
+  const x = reader(input);
+  const y = writer(tmp);
+  const z = writer(noiseC);
+  const n = self.numel();
+  for (let i = 0; i < n; i++) {
+    const v = x(i);
+    if (v <= 0) {
+      const hi = gen.random();
+      const u = ((hi & 0x1fffff) * 4294967296 + gen.random()) * 1.1102230246251565e-16;
+      const r = opmath(u * range + lo);
+      y(i, opmath(v * r));
+      z(i, r);
+    } else {
+      z(i, 1);
+      y(i, v);
+    }
+  }
+  if (noiseC !== noise) at.copy_(noise, noiseC);
+  if (tmp !== output) at.copy_(output, tmp);
+  return output;
+}
+
+export function rreluWithNoise(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  noise: Tensor,
+  lower: Num = 0.125,
+  upper: Num = 1 / 3,
+  training = false,
+  generator: Generator | null = null,
+): Tensor {
+  return rreluWithNoiseInto(self, noise, lower, upper, training, generator, null);
+}
+
+export function rreluWithNoise_(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  noise: Tensor,
+  lower: Num = 0.125,
+  upper: Num = 1 / 3,
+  training = false,
+  generator: Generator | null = null,
+): Tensor {
+  rreluWithNoiseInto(self, noise, lower, upper, training, generator, self);
+  return self;
+}
+
+/** `rrelu_with_noise_backward`: the kept slopes times the gradient in training (when upper - lower > 1e-6), else leaky_relu_backward. */
+export function rreluWithNoiseBackward(
+  _ks: DispatchKeySet,
+  grad: Tensor,
+  selfOrResult: Tensor,
+  noise: Tensor,
+  lower: Num,
+  upper: Num,
+  training: boolean,
+  isResult: boolean,
+): Tensor {
+  const l = Number(lower);
+  const u = Number(upper);
+  if (training && u - l > 1e-6) return at.mul_Tensor(grad, noise);
+  return at.leaky_relu_backward(grad, selfOrResult, (l + u) / 2, isResult);
 }

@@ -19,7 +19,7 @@ import { AvgMode, type PlaneLayout } from '../wasm/kernels/referencePooling.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
-function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
+export function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
   if (stride === 0) throw new Error('stride should not be zero');
   if (pad < 0) throw new Error(`pad must be non-negative, but got pad: ${pad}`);
   if (pad > Math.trunc(((k - 1) * dilation + 1) / 2)) {

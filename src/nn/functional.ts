@@ -16,6 +16,8 @@ export {
   prelu,
   relu,
   relu6,
+  rrelu,
+  rrelu_,
   selu,
   sigmoid,
   silu,
@@ -51,6 +53,15 @@ export {
   pad,
   unfold,
 } from './functional/conv.js';
+export {
+  adaptive_max_pool3d,
+  avg_pool3d,
+  max_pool3d,
+  max_pool3d_with_indices,
+  max_unpool1d,
+  max_unpool2d,
+  max_unpool3d,
+} from './functional/pooling.js';
 export { batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, normalize, rms_norm } from './functional/normalization.js';
 export {
   binary_cross_entropy,
@@ -80,6 +91,8 @@ export {
   glu,
   hinge_embedding_loss,
   margin_ranking_loss,
+  multi_margin_loss,
+  multilabel_margin_loss,
   multilabel_soft_margin_loss,
   pixel_shuffle,
   pixel_unshuffle,

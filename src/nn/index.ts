@@ -11,6 +11,7 @@ export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions } fr
 export {
   ReLU,
   LeakyReLU,
+  RReLU,
   PReLU,
   GELU,
   SiLU,
@@ -47,15 +48,21 @@ export { RNNCellBase, RNNCell, LSTMCell, GRUCell, RNNBase, RNN, LSTM, GRU, type 
 export {
   MaxPool1d,
   MaxPool2d,
+  MaxPool3d,
   AvgPool1d,
   AvgPool2d,
+  AvgPool3d,
   AdaptiveAvgPool1d,
   AdaptiveAvgPool2d,
   AdaptiveAvgPool3d,
   AdaptiveMaxPool1d,
   AdaptiveMaxPool2d,
+  AdaptiveMaxPool3d,
   LPPool1d,
   LPPool2d,
+  MaxUnpool1d,
+  MaxUnpool2d,
+  MaxUnpool3d,
 } from './modules/pooling.js';
 export {
   CircularPad1d,
@@ -94,6 +101,8 @@ export {
   GaussianNLLLoss,
   PoissonNLLLoss,
   TripletMarginLoss,
+  MultiMarginLoss,
+  MultiLabelMarginLoss,
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';

@@ -351,6 +351,7 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   const L: string[] = [];
   L.push(`  ${nf.handleName}: kernel('${nf.handleName}', (ks${params.map((p) => `, ${p}`).join('')}) => {`);
   const tArgs = tensorArgs(nf);
+  const savedAfter: string[] = [];
   if (outOp) {
     // PyTorch refuses when any tensor argument, out= included, requires grad.
     const all = args.filter((x) => tensorKind(x) !== 'none');
@@ -392,7 +393,11 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
       else if (k === 'tensor') {
         const value = inplace && arg === args[0] ? `ops.clone.call(${p}, null)` : p;
         const guard = saveGuard(a, name);
-        L.push(`    ${guard === null ? '' : `if (${guard}) `}gradFn.${name}_ = new SavedVariable(${value}, false);`);
+        const line = `    ${guard === null ? '' : `if (${guard}) `}gradFn.${name}_ = new SavedVariable(${value}, false);`;
+        // an argument the call writes besides self (rrelu_with_noise's noise) is saved with the values the call
+        // wrote, at the version it leaves
+        if (arg !== args[0] && arg.aliasInfo?.isWrite === true) savedAfter.push(line);
+        else L.push(line);
       } else L.push(`    gradFn.${name}_ = ${p};`);
     }
     for (const [field, { arg, member }] of a.savedMeta) {
@@ -403,6 +408,7 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
     }
   }
   L.push(`    const result = ${call};`);
+  L.push(...savedAfter);
   const diff = a?.info.outputDifferentiability ?? null;
   if (inplace && nf.tags.includes('inplace_view')) {
     // An in-place view operator (t_, squeeze_, ...) changes only self's geometry, not any values it shares with
@@ -530,7 +536,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     if (neverDifferentiable) {
       // DONT_REQUIRE_DERIVATIVE: the outputs never require grad; the built-in autograd fallback redispatches.
     } else if (kind === 'out') autogradLines.push(...emitKernel(nf, null, true));
-    else if (kind === 'functional' || kind === 'inplace') autogradLines.push(...emitKernel(nf, a, false));
+    else if (kind === 'functional' || kind === 'inplace' || kind === 'mutable') autogradLines.push(...emitKernel(nf, a, false));
     // a view that is never differentiable (detach) records no base: PyTorch's non-differentiable view
     if (isViewOp(nf) && kind !== 'inplace') {
       if (!neverDifferentiable) viewLines.push(...emitViewKernel(nf));

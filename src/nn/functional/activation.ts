@@ -55,6 +55,23 @@ export function leaky_relu(
   return inplace ? torch.leaky_relu_(input, negative_slope) : torch.leaky_relu(input, negative_slope);
 }
 
+/** `F.rrelu(input, lower=1/8, upper=1/3, training=False, inplace=False)`: `torch.rrelu` / `rrelu_`. */
+export function rrelu(
+  input: Tensor,
+  ...rest: Rest<
+    [lower: number, upper: number, training: boolean, inplace: boolean],
+    { lower?: number; upper?: number; training?: boolean; inplace?: boolean }
+  >
+): Tensor {
+  const { lower, upper, training, inplace } = parseArgs('rrelu', { lower: 1 / 8, upper: 1 / 3, training: false, inplace: false }, rest);
+  return inplace ? torch.rrelu_(input, lower, upper, training) : torch.rrelu(input, lower, upper, training);
+}
+
+/** `F.rrelu_(input, lower=1/8, upper=1/3, training=False)`. */
+export function rrelu_(input: Tensor, lower = 1 / 8, upper = 1 / 3, training = false): Tensor {
+  return torch.rrelu_(input, lower, upper, training);
+}
+
 /** `F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False)`: `torch.hardtanh` / `hardtanh_`. */
 export function hardtanh(
   input: Tensor,

@@ -103,7 +103,12 @@ export function conv_transpose1d(
  * Binds a whole Python signature: the required arguments too may be passed by keyword (`F.max_pool2d(x,
  * { kernel_size: 2 })`), as in Python; a required one missing is Python's TypeError.
  */
-function bindAll<T extends Record<string, unknown>>(fname: string, required: readonly string[], spec: T, args: readonly unknown[]): T {
+export function bindAll<T extends Record<string, unknown>>(
+  fname: string,
+  required: readonly string[],
+  spec: T,
+  args: readonly unknown[],
+): T {
   const full: Record<string, unknown> = {};
   for (const n of required) full[n] = undefined;
   const out = parseArgs(fname, { ...full, ...spec }, args);
@@ -220,13 +225,13 @@ export function avg_pool2d(
   return torch.avg_pool2d(input, a.kernel_size, a.stride ?? a.kernel_size, a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
 }
 
-type OutputSize = IntOrList | readonly (number | null)[];
+export type OutputSize = IntOrList | readonly (number | null)[];
 
 /**
  * `_list_with_default(out_size, input.size())` (torch/nn/modules/utils.py): a `null` entry of output_size keeps
  * that input size; the input needs more dimensions than output_size has entries.
  */
-function listWithDefault(outSize: OutputSize, input: Tensor): IntOrList {
+export function listWithDefault(outSize: OutputSize, input: Tensor): IntOrList {
   if (typeof outSize === 'number') return outSize;
   const nd = input.dim();
   if (nd <= outSize.length) throw new Error(`Input dimension should be at least ${outSize.length + 1}`);

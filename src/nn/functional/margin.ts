@@ -1,5 +1,5 @@
 // nn.functional: the margin and embedding losses (hinge_embedding_loss, margin_ranking_loss,
-// soft_margin_loss, multilabel_soft_margin_loss, cosine_embedding_loss, poisson_nll_loss,
+// soft_margin_loss, multilabel_soft_margin_loss, multi_margin_loss, multilabel_margin_loss, cosine_embedding_loss, poisson_nll_loss,
 // triplet_margin_loss) and glu / pixel_shuffle / pixel_unshuffle / channel_shuffle. Mirrors those parts of
 // torch/nn/functional.py: the Python checks, `_Reduction`, then the native operator or PyTorch's Python form.
 
@@ -215,4 +215,30 @@ export function triplet_margin_with_distance_loss(
   if (a.swap) distNeg = torch.minimum(distNeg, dist(positive, negative));
   const loss = torch.clamp_min(distPos.add(a.margin).sub(distNeg), 0);
   return a.reduction === 'sum' ? torch.sum(loss) : a.reduction === 'mean' ? torch.mean(loss) : loss;
+}
+
+/** `F.multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean')`. */
+export function multi_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  ...rest: Rest<
+    [p: number, margin: number, weight: Tensor | null, size_average: boolean | null, reduce: boolean | null, reduction: Reduction],
+    Legacy & { p?: number; margin?: number; weight?: Tensor | null }
+  >
+): Tensor {
+  const a = parseArgs('multi_margin_loss', { p: 1, margin: 1.0, weight: null as Tensor | null, ...LEGACY }, rest);
+  const reduction = reductionOf(a);
+  if (a.p !== 1 && a.p !== 2) throw new Error('only p == 1 and p == 2 supported');
+  if (a.weight !== null && a.weight.dim() !== 1) throw new Error('weight must be one-dimensional');
+  return torch.multi_margin_loss(input, target, a.p, a.margin, a.weight, reduction);
+}
+
+/** `F.multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction='mean')`. */
+export function multilabel_margin_loss(
+  input: Tensor,
+  target: Tensor,
+  ...rest: Rest<[size_average: boolean | null, reduce: boolean | null, reduction: Reduction], Legacy>
+): Tensor {
+  const a = parseArgs('multilabel_margin_loss', { ...LEGACY }, rest);
+  return torch.multilabel_margin_loss(input, target, reductionOf(a));
 }

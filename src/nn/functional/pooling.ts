@@ -1,12 +1,14 @@
-// nn.functional: the 1-d average pools and the power-average (LP) pools. Mirrors the matching parts of
-// torch/nn/functional.py: avg_pool1d and adaptive_avg_pool1d are the native operators, lp_pool1d/2d PyTorch's
-// composition (avg_pool of input ** p, then sign(out) * relu(|out|) * kernel numel, ** (1/p)).
+// nn.functional: the 1-d average pools, the power-average (LP) pools, max_unpool1d/2d/3d, max_pool3d, avg_pool3d,
+// adaptive_max_pool3d. Mirrors the matching parts of torch/nn/functional.py: avg_pool1d and adaptive_avg_pool1d are
+// the native operators, lp_pool1d/2d PyTorch's composition (avg_pool of input ** p, then sign(out) * relu(|out|) *
+// kernel numel, ** (1/p)); the unpools `_unpool_output_size`, then the native operator (max_unpool1d is
+// max_unpool2d over an unsqueezed last dimension).
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { ntuple, parseArgs, type IntOrList, type Rest } from '../modules/utils.js';
 import { relu } from './activation.js';
-import { avg_pool2d, max_pool1d, max_pool2d } from './conv.js';
+import { avg_pool2d, bindAll, listWithDefault, max_pool1d, max_pool2d, type OutputSize } from './conv.js';
 
 /** `F.avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)`: `torch.avg_pool1d`. */
 export function avg_pool1d(
@@ -57,4 +59,192 @@ export function lp_pool2d(input: Tensor, norm_type: number, kernel_size: IntOrLi
   if (norm_type === -Infinity) return max_pool2d(input.abs().neg(), kernel_size, a.stride, 0, 1, a.ceil_mode).neg();
   const out = avg_pool2d(input.pow(norm_type), kernel_size, a.stride, 0, a.ceil_mode);
   return lpTail(out, kw * kh, norm_type);
+}
+
+interface UnpoolOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  output_size?: readonly number[] | null;
+}
+type UnpoolRest = Rest<[stride: IntOrList | null, padding: IntOrList, output_size: readonly number[] | null], UnpoolOptions>;
+
+/** `_unpool_output_size`: the default (in - 1)·stride + kernel - 2·padding, or a checked explicit size. */
+function unpoolOutputSize(
+  input: Tensor,
+  kernel: number[],
+  stride: number[],
+  padding: number[],
+  outputSize: readonly number[] | null,
+): number[] {
+  const n = kernel.length;
+  const inSizes = input.sizes.slice(input.dim() - n);
+  const def = kernel.map((k, d) => ((inSizes[d] as number) - 1) * (stride[d] as number) + k - 2 * (padding[d] as number));
+  let ret = def;
+  if (outputSize !== null) {
+    let os = [...outputSize];
+    if (os.length === n + 2) os = os.slice(2);
+    if (os.length !== n) {
+      throw new Error(`output_size should be a sequence containing ${n} or ${n + 2} elements, but it has a length of '${os.length}'`);
+    }
+    for (let d = 0; d < n; d++) {
+      const lo = (def[d] as number) - (stride[d] as number);
+      const hi = (def[d] as number) + (stride[d] as number);
+      if (!(lo < (os[d] as number) && (os[d] as number) < hi)) {
+        throw new Error(`invalid output_size "[${os.join(', ')}]" (dim ${d} must be between ${lo} and ${hi})`);
+      }
+    }
+    ret = os;
+  }
+  ret.forEach((v, d) => {
+    if (v < 0) throw new Error(`max_unpooling: output_size must contain non-negative spatial dimensions, but got output_size[${d}]=${v}`);
+  });
+  return ret;
+}
+
+function bindUnpool(
+  fname: string,
+  n: number,
+  args: readonly unknown[],
+): { kernel: number[]; stride: number[]; padding: number[]; output_size: readonly number[] | null } {
+  const a = bindAll(
+    fname,
+    ['kernel_size'],
+    { stride: null as IntOrList | null, padding: 0 as IntOrList, output_size: null as readonly number[] | null },
+    args,
+  ) as { kernel_size: IntOrList; stride: IntOrList | null; padding: IntOrList; output_size: readonly number[] | null };
+  const kernel = ntuple(n, a.kernel_size, 'kernel_size');
+  return {
+    kernel,
+    stride: a.stride === null ? kernel : ntuple(n, a.stride, 'stride'),
+    padding: ntuple(n, a.padding, 'padding'),
+    output_size: a.output_size,
+  };
+}
+
+/** `F.max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool1d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool1d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool1d', 1, args);
+  const os = unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size);
+  return torch.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), [...os, 1]).squeeze(-1);
+}
+
+/** `F.max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool2d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool2d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool2d', 2, args);
+  return torch.max_unpool2d(input, indices, unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size));
+}
+
+/** `F.max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None)`. */
+export function max_unpool3d(input: Tensor, indices: Tensor, kernel_size: IntOrList | UnpoolOptions, ...rest: UnpoolRest): Tensor;
+export function max_unpool3d(input: Tensor, indices: Tensor, ...args: unknown[]): Tensor {
+  const a = bindUnpool('max_unpool3d', 3, args);
+  const os = unpoolOutputSize(input, a.kernel, a.stride, a.padding, a.output_size);
+  return torch.max_unpool3d(input, indices, os, a.stride, a.padding);
+}
+
+// ---- 3-d pooling -------------------------------------------------------------------------------------
+
+interface Pool3dOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  dilation?: IntOrList;
+  ceil_mode?: boolean;
+  return_indices?: boolean;
+}
+type Pool3dRest = Rest<
+  [stride: IntOrList | null, padding: IntOrList, dilation: IntOrList, ceil_mode: boolean, return_indices: boolean],
+  Pool3dOptions
+>;
+
+function bindMaxPool3d(fname: string, args: readonly unknown[]) {
+  return bindAll(
+    fname,
+    ['kernel_size'],
+    { stride: null as IntOrList | null, padding: 0 as IntOrList, dilation: 1 as IntOrList, ceil_mode: false, return_indices: false },
+    args,
+  ) as {
+    kernel_size: IntOrList;
+    stride: IntOrList | null;
+    padding: IntOrList;
+    dilation: IntOrList;
+    ceil_mode: boolean;
+    return_indices: boolean;
+  };
+}
+
+/**
+ * `F.max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`:
+ * `torch.max_pool3d`, or with return_indices `max_pool3d_with_indices` ([output, indices]).
+ */
+export function max_pool3d(input: Tensor, kernel_size: IntOrList, options: Pool3dOptions & { return_indices: true }): [Tensor, Tensor];
+export function max_pool3d(input: Tensor, kernel_size: IntOrList | Pool3dOptions, ...rest: Pool3dRest): Tensor;
+export function max_pool3d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindMaxPool3d('max_pool3d', args);
+  if (a.return_indices)
+    return torch.max_pool3d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+  return torch.max_pool3d(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
+}
+
+/** `F.max_pool3d_with_indices(...)`: [output, indices]. */
+export function max_pool3d_with_indices(input: Tensor, kernel_size: IntOrList | Pool3dOptions, ...rest: Pool3dRest): [Tensor, Tensor];
+export function max_pool3d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  const a = bindMaxPool3d('max_pool3d_with_indices', args);
+  return torch.max_pool3d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+}
+
+interface AvgPool3dOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
+  divisor_override?: number | null;
+}
+
+/** `F.avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export function avg_pool3d(
+  input: Tensor,
+  kernel_size: IntOrList | AvgPool3dOptions,
+  ...rest: Rest<
+    [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null],
+    AvgPool3dOptions
+  >
+): Tensor {
+  const a = bindAll(
+    'avg_pool3d',
+    ['kernel_size'],
+    {
+      stride: null as IntOrList | null,
+      padding: 0 as IntOrList,
+      ceil_mode: false,
+      count_include_pad: true,
+      divisor_override: null as number | null,
+    },
+    [kernel_size, ...rest],
+  ) as Required<AvgPool3dOptions> & { kernel_size: IntOrList };
+  return torch.avg_pool3d(input, a.kernel_size, a.stride ?? [], a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
+}
+
+/**
+ * `F.adaptive_max_pool3d(input, output_size, return_indices=False)`: `torch.adaptive_max_pool3d` after
+ * `_list_with_default`, its output or [output, indices].
+ */
+export function adaptive_max_pool3d(input: Tensor, output_size: OutputSize, options: { return_indices: true }): [Tensor, Tensor];
+export function adaptive_max_pool3d(
+  input: Tensor,
+  output_size: OutputSize | { output_size?: OutputSize; return_indices?: boolean },
+  ...rest: Rest<[return_indices: boolean], { output_size?: OutputSize; return_indices?: boolean }>
+): Tensor;
+export function adaptive_max_pool3d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindAll('adaptive_max_pool3d', ['output_size'], { return_indices: false }, args) as {
+    output_size: OutputSize;
+    return_indices: boolean;
+  };
+  const os = listWithDefault(a.output_size, input);
+  const r = torch.adaptive_max_pool3d(input, typeof os === 'number' ? [os, os, os] : os) as [Tensor, Tensor];
+  return a.return_indices ? r : r[0];
 }

@@ -1,4 +1,4 @@
-// ReLU, LeakyReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, Softmin, LogSigmoid, Softsign,
+// ReLU, LeakyReLU, RReLU, PReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, Softmin, LogSigmoid, Softsign,
 // Tanhshrink, Threshold, Softshrink, Hardshrink, MultiheadAttention, ReLU6, SELU, Hardswish, Mish, ELU, CELU, GLU,
 // Hardtanh, Softplus, Softmax2d.
 // Mirrors torch/nn/modules/activation.py.
@@ -66,6 +66,26 @@ export class LeakyReLU extends Module {
   }
   override extra_repr(): string {
     return `negative_slope=${pyFloat(this.negative_slope)}${this.inplace ? ', inplace=True' : ''}`;
+  }
+}
+
+/** `nn.RReLU(lower=1/8, upper=1/3, inplace=False)`: F.rrelu with the module's training flag. */
+export class RReLU extends Module {
+  declare lower: number;
+  declare upper: number;
+  declare inplace: boolean;
+  constructor(...rest: Rest<[lower: number, upper: number, inplace: boolean], { lower?: number; upper?: number; inplace?: boolean }>) {
+    super();
+    const a = parseArgs('RReLU', { lower: 1 / 8, upper: 1 / 3, inplace: false }, rest);
+    this.lower = a.lower;
+    this.upper = a.upper;
+    this.inplace = a.inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.rrelu(input, this.lower, this.upper, this.training, this.inplace);
+  }
+  override extra_repr(): string {
+    return `lower=${pyFloat(this.lower)}, upper=${pyFloat(this.upper)}${this.inplace ? ', inplace=True' : ''}`;
   }
 }
 

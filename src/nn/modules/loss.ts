@@ -1,6 +1,7 @@
 // The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, BCELoss,
 // BCEWithLogitsLoss, TripletMarginWithDistanceLoss, CosineEmbeddingLoss, MarginRankingLoss, SoftMarginLoss,
-// MultiLabelSoftMarginLoss, GaussianNLLLoss, PoissonNLLLoss, HingeEmbeddingLoss, TripletMarginLoss.
+// MultiLabelSoftMarginLoss, GaussianNLLLoss, PoissonNLLLoss, HingeEmbeddingLoss, TripletMarginLoss, MultiMarginLoss,
+// MultiLabelMarginLoss.
 // Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
 import { warn } from '../../c10/Warning.js';
@@ -358,5 +359,34 @@ export class TripletMarginLoss extends _Loss {
       swap: this.swap,
       reduction: this.reduction,
     });
+  }
+}
+
+/** `nn.MultiMarginLoss(p=1, margin=1.0, weight=None, reduction='mean')`: F.multi_margin_loss. */
+export class MultiMarginLoss extends _WeightedLoss {
+  declare p: number;
+  declare margin: number;
+  constructor(options: { p?: number; margin?: number; weight?: Tensor | null; reduction?: Reduction } = {}) {
+    const a = parseArgs('MultiMarginLoss', { p: 1, margin: 1.0, weight: null as Tensor | null, reduction: 'mean' as string }, [options]);
+    super(a.weight, a.reduction);
+    if (a.p !== 1 && a.p !== 2) throw new Error('only p == 1 and p == 2 supported');
+    if (a.weight !== null && a.weight.dim() !== 1) {
+      throw new Error(`MultiMarginLoss: expected weight to be None or 1D tensor, got ${a.weight.dim()}D instead`);
+    }
+    this.p = a.p;
+    this.margin = a.margin;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.multi_margin_loss(input, target, { p: this.p, margin: this.margin, weight: this.weight, reduction: this.reduction });
+  }
+}
+
+/** `nn.MultiLabelMarginLoss(reduction='mean')`: F.multilabel_margin_loss. */
+export class MultiLabelMarginLoss extends _Loss {
+  constructor(options: { reduction?: Reduction } = {}) {
+    super(parseArgs('MultiLabelMarginLoss', { reduction: 'mean' as string }, [options]).reduction);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.multilabel_margin_loss(input, target, { reduction: this.reduction });
   }
 }

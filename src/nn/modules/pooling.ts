@@ -1,10 +1,10 @@
-// MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d, LPPool1d/2d.
+// MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d, LPPool1d/2d, MaxUnpool1d/2d/3d.
 // Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, single, type IntOrList, type Rest } from './utils.js';
+import { ntuple, parseArgs, pyRepr, single, type IntOrList, type Rest } from './utils.js';
 
 const fmt = (v: IntOrList | null): string => (typeof v === 'number' ? String(v) : pyRepr(v));
 
@@ -99,7 +99,7 @@ export class AvgPool2d extends Module {
   ) {
     super();
     const a = parseArgs(
-      'AvgPool2d',
+      new.target === AvgPool2d ? 'AvgPool2d' : 'AvgPool3d',
       {
         stride: null as IntOrList | null,
         padding: 0 as IntOrList,
@@ -259,5 +259,99 @@ export class LPPool1d extends _LPPoolNd {
 export class LPPool2d extends _LPPoolNd {
   override forward(input: Tensor): Tensor {
     return F.lp_pool2d(input, this.norm_type, this.kernel_size, this.stride, this.ceil_mode);
+  }
+}
+
+const tupleRepr = (v: readonly number[]): string => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+
+/** `_MaxUnpoolNd`: kernel_size, stride (default kernel_size) and padding as n-tuples, and their repr. */
+export class _MaxUnpoolNd extends Module {
+  declare kernel_size: number[];
+  declare stride: number[];
+  declare padding: number[];
+  constructor(
+    name: string,
+    n: number,
+    kernel_size: IntOrList,
+    rest: Rest<[stride: IntOrList | null, padding: IntOrList], { stride?: IntOrList | null; padding?: IntOrList }>,
+  ) {
+    super();
+    const a = parseArgs(name, { stride: null as IntOrList | null, padding: 0 as IntOrList }, rest);
+    this.kernel_size = ntuple(n, kernel_size, 'kernel_size');
+    this.stride = ntuple(n, a.stride ?? kernel_size, 'stride');
+    this.padding = ntuple(n, a.padding, 'padding');
+  }
+  override extra_repr(): string {
+    return `kernel_size=${tupleRepr(this.kernel_size)}, stride=${tupleRepr(this.stride)}, padding=${tupleRepr(this.padding)}`;
+  }
+}
+
+type UnpoolRest = Rest<[stride: IntOrList | null, padding: IntOrList], { stride?: IntOrList | null; padding?: IntOrList }>;
+
+/** `nn.MaxUnpool1d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool1d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool1d', 1, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool1d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxUnpool2d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool2d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool2d', 2, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool2d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxUnpool3d(kernel_size, stride=None, padding=0)`: forward(input, indices, output_size=None). */
+export class MaxUnpool3d extends _MaxUnpoolNd {
+  constructor(kernel_size: IntOrList, ...rest: UnpoolRest) {
+    super('MaxUnpool3d', 3, kernel_size, rest);
+  }
+  override forward(input: Tensor, indices: Tensor, output_size: readonly number[] | null = null): Tensor {
+    return F.max_unpool3d(input, indices, this.kernel_size, this.stride, this.padding, output_size);
+  }
+}
+
+/** `nn.MaxPool3d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)`. */
+export class MaxPool3d extends _MaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
+    super('MaxPool3d', kernel_size, rest);
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    if (this.return_indices)
+      return F.max_pool3d_with_indices(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+    return F.max_pool3d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+  }
+}
+
+/** `nn.AvgPool3d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export class AvgPool3d extends AvgPool2d {
+  override forward(input: Tensor): Tensor {
+    return F.avg_pool3d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad, this.divisor_override);
+  }
+}
+
+/** `nn.AdaptiveMaxPool3d(output_size, return_indices=False)`. */
+export class AdaptiveMaxPool3d extends Module {
+  declare output_size: IntOrList;
+  declare return_indices: boolean;
+  constructor(output_size: IntOrList, ...rest: Rest<[return_indices: boolean], { return_indices?: boolean }>) {
+    super();
+    this.output_size = output_size;
+    this.return_indices = parseArgs('AdaptiveMaxPool3d', { return_indices: false }, rest).return_indices;
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return this.return_indices
+      ? F.adaptive_max_pool3d(input, this.output_size, { return_indices: true })
+      : F.adaptive_max_pool3d(input, this.output_size);
+  }
+  override extra_repr(): string {
+    return `output_size=${fmt(this.output_size)}`;
   }
 }
