@@ -8211,7 +8211,23 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1193). */
+/** Backward of `_conj` (derivatives.yaml:1192). */
+export class ConjBackward0 extends Node {
+
+  name(): string {
+    return 'ConjBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj(grad);
+    return out;
+  }
+}
+
+/** Backward of `addmv` (derivatives.yaml:1196). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8242,7 +8258,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1198). */
+/** Backward of `vdot` (derivatives.yaml:1201). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8268,7 +8284,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1202). */
+/** Backward of `addr` (derivatives.yaml:1205). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8299,7 +8315,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1207). */
+/** Backward of `addbmm` (derivatives.yaml:1210). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8334,7 +8350,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1212). */
+/** Backward of `renorm` (derivatives.yaml:1215). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8362,7 +8378,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1215). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1218). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8389,7 +8405,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1221). */
+/** Backward of `special_entr` (derivatives.yaml:1224). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8411,7 +8427,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1224). */
+/** Backward of `special_ndtri` (derivatives.yaml:1227). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8433,7 +8449,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1227). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1230). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8458,7 +8474,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1230). */
+/** Backward of `special_erfcx` (derivatives.yaml:1233). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8483,7 +8499,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1233). */
+/** Backward of `special_i0e` (derivatives.yaml:1236). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8508,7 +8524,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1236). */
+/** Backward of `special_i1` (derivatives.yaml:1239). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8533,7 +8549,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1239). */
+/** Backward of `special_i1e` (derivatives.yaml:1242). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8558,7 +8574,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1242). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1245). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8584,7 +8600,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1246). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1249). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8608,7 +8624,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1249). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1252). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8632,7 +8648,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1252). */
+/** Backward of `special_zeta` (derivatives.yaml:1255). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8658,7 +8674,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1256). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1259). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8682,7 +8698,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1259). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1262). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8698,7 +8714,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1262). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1265). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8713,7 +8729,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1265). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1268). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8728,7 +8744,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1268). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1271). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8743,7 +8759,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1271). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1274). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8758,7 +8774,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1274). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1277). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8773,7 +8789,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1277). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1280). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8788,7 +8804,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1280). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1283). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8803,7 +8819,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1283). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1286). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8818,7 +8834,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1286). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1289). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8833,7 +8849,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1289). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1292). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8848,7 +8864,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1292). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1295). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8863,7 +8879,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1295). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1298). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8878,7 +8894,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1298). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1301). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8893,7 +8909,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1305). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8908,7 +8924,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1305). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1308). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8923,7 +8939,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1308). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1311). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8938,7 +8954,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1315). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8953,7 +8969,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1315). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1318). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8968,7 +8984,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1318). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1321). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8983,7 +8999,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1322). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1325). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8998,7 +9014,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1325). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1328). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9013,7 +9029,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1328). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1331). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9028,7 +9044,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1332). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1335). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9043,7 +9059,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1335). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1338). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9058,7 +9074,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1338). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1341). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9073,7 +9089,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1342). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1345). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9088,7 +9104,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1345). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1348). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9103,7 +9119,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1348). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1351). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9118,7 +9134,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1352). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1355). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9133,7 +9149,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1355). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1358). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9148,7 +9164,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1358). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1361). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9163,7 +9179,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1362). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1365). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9178,7 +9194,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1365). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1368). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9193,7 +9209,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1368). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1371). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9208,7 +9224,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1372). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1375). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9223,7 +9239,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1375). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1378). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9238,7 +9254,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1378). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1381). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9253,7 +9269,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1385). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9268,7 +9284,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1385). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1388). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9283,7 +9299,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1388). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1391). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9298,7 +9314,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1395). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9313,7 +9329,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1395). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1398). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9328,7 +9344,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1398). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1401). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9343,7 +9359,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1402). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1405). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9358,7 +9374,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1405). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1408). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9373,7 +9389,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1408). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1411). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9388,7 +9404,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1412). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1415). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9403,7 +9419,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1415). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1418). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9418,7 +9434,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1419). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1422). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9442,7 +9458,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1422). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1425). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9462,7 +9478,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1425). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1428). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -16808,6 +16824,15 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    return result;
+  }),
+  _conj: kernel('_conj', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
