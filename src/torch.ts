@@ -42,6 +42,10 @@ import * as windows from './api/windows.js';
 /** `torch.signal.windows`: bartlett, blackman, cosine, exponential, gaussian, general_cosine, general_hamming, hamming, hann, kaiser, nuttall. */
 export const signal = { windows };
 
+// ---- torch.masked ---------------------------------------------------------------------------------------
+/** `torch.masked`: reductions and normalizations over a mask (sum, prod, amax, mean, var, softmax, normalize, ...; strided layout). */
+export * as masked from './api/masked/_ops.js';
+
 // ---- torch.fft ------------------------------------------------------------------------------------------
 /** `torch.fft`: fft, ifft, rfft, irfft, hfft, ihfft and their 2-d / n-d forms, fftfreq, rfftfreq, fftshift, ifftshift. */
 export * as fft from './api/fft.js';

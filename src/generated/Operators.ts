@@ -2010,6 +2010,8 @@ export interface AtenOps {
   resolve_conj: OperatorHandle<(self: Tensor) => Tensor>;
   /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
   resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `_conj(Tensor self) -> Tensor` */
+  _conj: OperatorHandle<(self: Tensor) => Tensor>;
   /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
   addmv: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
   /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
@@ -3468,6 +3470,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     conj: find('aten::conj', ''),
     resolve_conj: find('aten::resolve_conj', ''),
     resolve_neg: find('aten::resolve_neg', ''),
+    _conj: find('aten::_conj', ''),
     addmv: find('aten::addmv', ''),
     addmv_: find('aten::addmv_', ''),
     addmv_out: find('aten::addmv', 'out'),

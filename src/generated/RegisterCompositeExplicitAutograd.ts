@@ -219,6 +219,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   empty_permuted: TensorFactories.emptyPermuted,
   _conj_physical: ComplexHelper.conjPhysicalOut,
   conj_physical_: ComplexHelper.conjPhysical_,
+  _conj: ComplexHelper._conj,
   addr: LinearAlgebraComposite.addr,
   addbmm: LinearAlgebraComposite.addbmm,
   logspace: RangeFactories.logspace,

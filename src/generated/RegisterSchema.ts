@@ -1002,6 +1002,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   conj: 'conj(Tensor(a) self) -> Tensor(a)',
   resolve_conj: 'resolve_conj(Tensor(a) self) -> Tensor(a)',
   resolve_neg: 'resolve_neg(Tensor(a) self) -> Tensor(a)',
+  _conj: '_conj(Tensor self) -> Tensor',
   addmv: 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
   addmv_: 'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
   addmv_out: 'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)',

@@ -2008,6 +2008,8 @@ export function conj(self: Tensor): Tensor { return aten().conj.call(self); }
 export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.call(self); }
 /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
 export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
+/** `_conj(Tensor self) -> Tensor` */
+export function _conj(self: Tensor): Tensor { return aten()._conj.call(self); }
 /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
 export function addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv.call(self, mat, vec, beta, alpha); }
 /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */

@@ -94,7 +94,82 @@ export class FullLikeBackward0 extends Node {
   }
 }
 
-/** Backward of `view` (derivatives.yaml:21). */
+/** Backward of `new_zeros` (derivatives.yaml:22). */
+export class NewZerosBackward0 extends Node {
+
+  name(): string {
+    return 'NewZerosBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `new_ones` (derivatives.yaml:25). */
+export class NewOnesBackward0 extends Node {
+
+  name(): string {
+    return 'NewOnesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `new_full` (derivatives.yaml:28). */
+export class NewFullBackward0 extends Node {
+
+  name(): string {
+    return 'NewFullBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `new_empty` (derivatives.yaml:31). */
+export class NewEmptyBackward0 extends Node {
+
+  name(): string {
+    return 'NewEmptyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `new_empty_strided` (derivatives.yaml:34). */
+export class NewEmptyStridedBackward0 extends Node {
+
+  name(): string {
+    return 'NewEmptyStridedBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `view` (derivatives.yaml:37). */
 export class ViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -112,7 +187,7 @@ export class ViewBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided` (derivatives.yaml:24). */
+/** Backward of `as_strided` (derivatives.yaml:40). */
 export class AsStridedBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided']['call']>[2];
@@ -140,7 +215,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose.int` (derivatives.yaml:27). */
+/** Backward of `transpose.int` (derivatives.yaml:43). */
 export class TransposeBackward0 extends Node {
   dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
@@ -160,7 +235,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose_` (derivatives.yaml:30). */
+/** Backward of `transpose_` (derivatives.yaml:46). */
 export class TransposeBackward1 extends Node {
   dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
@@ -180,7 +255,7 @@ export class TransposeBackward1 extends Node {
   }
 }
 
-/** Backward of `t` (derivatives.yaml:33). */
+/** Backward of `t` (derivatives.yaml:49). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -196,7 +271,7 @@ export class TBackward0 extends Node {
   }
 }
 
-/** Backward of `t_` (derivatives.yaml:36). */
+/** Backward of `t_` (derivatives.yaml:52). */
 export class TBackward1 extends Node {
 
   name(): string {
@@ -212,7 +287,7 @@ export class TBackward1 extends Node {
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:39). */
+/** Backward of `permute` (derivatives.yaml:55). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -230,7 +305,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:42). */
+/** Backward of `expand` (derivatives.yaml:58). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -248,7 +323,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:45). */
+/** Backward of `squeeze` (derivatives.yaml:61). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -266,7 +341,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:48). */
+/** Backward of `squeeze.dim` (derivatives.yaml:64). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -284,7 +359,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `squeeze.dims` (derivatives.yaml:51). */
+/** Backward of `squeeze.dims` (derivatives.yaml:67). */
 export class SqueezeBackward2 extends Node {
   self_sizes!: number[];
 
@@ -302,7 +377,7 @@ export class SqueezeBackward2 extends Node {
   }
 }
 
-/** Backward of `squeeze_` (derivatives.yaml:54). */
+/** Backward of `squeeze_` (derivatives.yaml:70). */
 export class SqueezeBackward3 extends Node {
   self_sizes!: number[];
 
@@ -320,7 +395,7 @@ export class SqueezeBackward3 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dim` (derivatives.yaml:57). */
+/** Backward of `squeeze_.dim` (derivatives.yaml:73). */
 export class SqueezeBackward4 extends Node {
   self_sizes!: number[];
 
@@ -338,7 +413,7 @@ export class SqueezeBackward4 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dims` (derivatives.yaml:60). */
+/** Backward of `squeeze_.dims` (derivatives.yaml:76). */
 export class SqueezeBackward5 extends Node {
   self_sizes!: number[];
 
@@ -356,7 +431,7 @@ export class SqueezeBackward5 extends Node {
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:63). */
+/** Backward of `unsqueeze` (derivatives.yaml:79). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -374,7 +449,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `unsqueeze_` (derivatives.yaml:66). */
+/** Backward of `unsqueeze_` (derivatives.yaml:82). */
 export class UnsqueezeBackward1 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
 
@@ -392,7 +467,7 @@ export class UnsqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:69). */
+/** Backward of `select.int` (derivatives.yaml:85). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -414,7 +489,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:72). */
+/** Backward of `slice.Tensor` (derivatives.yaml:88). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -440,7 +515,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:75). */
+/** Backward of `alias` (derivatives.yaml:91). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -456,7 +531,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:78). */
+/** Backward of `clone` (derivatives.yaml:94). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -472,7 +547,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:81). */
+/** Backward of `copy_` (derivatives.yaml:97). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -489,7 +564,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:85). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:101). */
 export class FillBackward2 extends Node {
 
   name(): string {
@@ -505,7 +580,7 @@ export class FillBackward2 extends Node {
   }
 }
 
-/** Backward of `fill_.Tensor` (derivatives.yaml:88). */
+/** Backward of `fill_.Tensor` (derivatives.yaml:104). */
 export class FillBackward3 extends Node {
 
   name(): string {
@@ -522,7 +597,7 @@ export class FillBackward3 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:92). */
+/** Backward of `zero_` (derivatives.yaml:108). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -538,7 +613,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:95). */
+/** Backward of `_to_copy` (derivatives.yaml:111). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -558,7 +633,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:98). */
+/** Backward of `uniform_` (derivatives.yaml:114). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -574,7 +649,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:101). */
+/** Backward of `normal_` (derivatives.yaml:117). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -590,7 +665,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:104). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:120). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -606,7 +681,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:107). */
+/** Backward of `bernoulli` (derivatives.yaml:123). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -622,7 +697,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:110). */
+/** Backward of `bernoulli.p` (derivatives.yaml:126). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -638,7 +713,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:113). */
+/** Backward of `add.Tensor` (derivatives.yaml:129). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -657,7 +732,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:117). */
+/** Backward of `sub.Tensor` (derivatives.yaml:133). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -676,7 +751,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:121). */
+/** Backward of `mul.Tensor` (derivatives.yaml:137). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -702,7 +777,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:125). */
+/** Backward of `div.Tensor` (derivatives.yaml:141). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -728,7 +803,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:129). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:145). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -756,7 +831,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:133). */
+/** Backward of `neg` (derivatives.yaml:149). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -772,7 +847,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:136). */
+/** Backward of `abs` (derivatives.yaml:152). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -794,7 +869,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:139). */
+/** Backward of `sign` (derivatives.yaml:155). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -810,7 +885,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:142). */
+/** Backward of `exp` (derivatives.yaml:158). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -832,7 +907,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:145). */
+/** Backward of `exp2` (derivatives.yaml:161). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -854,7 +929,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:148). */
+/** Backward of `log` (derivatives.yaml:164). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -876,7 +951,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:151). */
+/** Backward of `log2` (derivatives.yaml:167). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -898,7 +973,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:154). */
+/** Backward of `log1p` (derivatives.yaml:170). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -920,7 +995,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:157). */
+/** Backward of `expm1` (derivatives.yaml:173). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -942,7 +1017,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:160). */
+/** Backward of `sqrt` (derivatives.yaml:176). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -964,7 +1039,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:163). */
+/** Backward of `rsqrt` (derivatives.yaml:179). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -986,7 +1061,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:166). */
+/** Backward of `sin` (derivatives.yaml:182). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1008,7 +1083,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:169). */
+/** Backward of `cos` (derivatives.yaml:185). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1030,7 +1105,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:172). */
+/** Backward of `tan` (derivatives.yaml:188). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1052,7 +1127,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:175). */
+/** Backward of `asin` (derivatives.yaml:191). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1074,7 +1149,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:178). */
+/** Backward of `acos` (derivatives.yaml:194). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1096,7 +1171,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:181). */
+/** Backward of `atan` (derivatives.yaml:197). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1118,7 +1193,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:184). */
+/** Backward of `sinh` (derivatives.yaml:200). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1140,7 +1215,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:187). */
+/** Backward of `cosh` (derivatives.yaml:203). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1162,7 +1237,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:190). */
+/** Backward of `tanh` (derivatives.yaml:206). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1184,7 +1259,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:193). */
+/** Backward of `sigmoid` (derivatives.yaml:209). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1206,7 +1281,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:196). */
+/** Backward of `relu` (derivatives.yaml:212). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1228,7 +1303,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:199). */
+/** Backward of `gelu` (derivatives.yaml:215). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1252,7 +1327,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:202). */
+/** Backward of `silu` (derivatives.yaml:218). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1274,7 +1349,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:205). */
+/** Backward of `erf` (derivatives.yaml:221). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1296,7 +1371,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:208). */
+/** Backward of `floor` (derivatives.yaml:224). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1312,7 +1387,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:211). */
+/** Backward of `ceil` (derivatives.yaml:227). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1328,7 +1403,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:214). */
+/** Backward of `round` (derivatives.yaml:230). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1344,7 +1419,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:217). */
+/** Backward of `round.decimals` (derivatives.yaml:233). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1360,7 +1435,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:220). */
+/** Backward of `trunc` (derivatives.yaml:236). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1376,7 +1451,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:223). */
+/** Backward of `frac` (derivatives.yaml:239). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1392,7 +1467,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:226). */
+/** Backward of `reciprocal` (derivatives.yaml:242). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1414,7 +1489,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:229). */
+/** Backward of `nan_to_num` (derivatives.yaml:245). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1436,7 +1511,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:232). */
+/** Backward of `maximum` (derivatives.yaml:248). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1462,7 +1537,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:236). */
+/** Backward of `minimum` (derivatives.yaml:252). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1488,7 +1563,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:240). */
+/** Backward of `where.self` (derivatives.yaml:256). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1511,7 +1586,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:244). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:260). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1533,7 +1608,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:247). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:263). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1555,7 +1630,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:250). */
+/** Backward of `clamp` (derivatives.yaml:266). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1581,7 +1656,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:253). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:269). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1611,7 +1686,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:258). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:274). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1637,7 +1712,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:262). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:278). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1653,7 +1728,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:265). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:281). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1679,7 +1754,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:269). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:285). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1695,7 +1770,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:272). */
+/** Backward of `atan2` (derivatives.yaml:288). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1721,7 +1796,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:276). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:292). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1740,7 +1815,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:280). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:296). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1770,7 +1845,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:285). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:301). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1799,7 +1874,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:289). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:305). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1823,7 +1898,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:292). */
+/** Backward of `pow.Scalar` (derivatives.yaml:308). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1850,7 +1925,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:295). */
+/** Backward of `sum` (derivatives.yaml:311). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1868,7 +1943,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:298). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:314). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1890,7 +1965,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:301). */
+/** Backward of `mean` (derivatives.yaml:317). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1910,7 +1985,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:304). */
+/** Backward of `mean.dim` (derivatives.yaml:320). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1932,7 +2007,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:307). */
+/** Backward of `prod` (derivatives.yaml:323). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1954,7 +2029,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:310). */
+/** Backward of `prod.dim_int` (derivatives.yaml:326). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1980,7 +2055,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:313). */
+/** Backward of `amax` (derivatives.yaml:329). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2009,7 +2084,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:316). */
+/** Backward of `amin` (derivatives.yaml:332). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2038,7 +2113,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:319). */
+/** Backward of `max.dim` (derivatives.yaml:335). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2066,7 +2141,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:323). */
+/** Backward of `min.dim` (derivatives.yaml:339). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2094,7 +2169,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:327). */
+/** Backward of `var.correction` (derivatives.yaml:343). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2122,7 +2197,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:330). */
+/** Backward of `std.correction` (derivatives.yaml:346). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2153,7 +2228,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:333). */
+/** Backward of `logsumexp` (derivatives.yaml:349). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2182,7 +2257,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:336). */
+/** Backward of `cumsum` (derivatives.yaml:352). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2200,7 +2275,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:339). */
+/** Backward of `cumprod` (derivatives.yaml:355). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2227,7 +2302,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:342). */
+/** Backward of `norm.Scalar` (derivatives.yaml:358). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2254,7 +2329,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:345). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:361). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2285,7 +2360,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:348). */
+/** Backward of `mm` (derivatives.yaml:364). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2319,7 +2394,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:352). */
+/** Backward of `bmm` (derivatives.yaml:368). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2345,7 +2420,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:356). */
+/** Backward of `_unsafe_view` (derivatives.yaml:372). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2363,7 +2438,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:359). */
+/** Backward of `dot` (derivatives.yaml:375). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2389,7 +2464,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:363). */
+/** Backward of `mv` (derivatives.yaml:379). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2415,7 +2490,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:367). */
+/** Backward of `addmm` (derivatives.yaml:383). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2454,7 +2529,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:372). */
+/** Backward of `baddbmm` (derivatives.yaml:388). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2485,7 +2560,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:377). */
+/** Backward of `softmax.int` (derivatives.yaml:393). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2511,7 +2586,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:380). */
+/** Backward of `log_softmax.int` (derivatives.yaml:396). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2537,7 +2612,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:384). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:400). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2567,7 +2642,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:388). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:404). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2595,7 +2670,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:392). */
+/** Backward of `nll_loss` (derivatives.yaml:408). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2627,7 +2702,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:395). */
+/** Backward of `nll_loss2d` (derivatives.yaml:411). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2659,7 +2734,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:398). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:414). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2689,7 +2764,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:402). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:418). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2719,7 +2794,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:406). */
+/** Backward of `mse_loss` (derivatives.yaml:422). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2747,7 +2822,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:410). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:426). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2778,7 +2853,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:414). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:430). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2812,7 +2887,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:418). */
+/** Backward of `native_layer_norm` (derivatives.yaml:434). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2852,7 +2927,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:424). */
+/** Backward of `convolution` (derivatives.yaml:440). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2889,7 +2964,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:429). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:445). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2923,7 +2998,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:433). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:449). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2957,7 +3032,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:437). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:453). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2992,7 +3067,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:441). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:457). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3018,7 +3093,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:445). */
+/** Backward of `avg_pool2d` (derivatives.yaml:461). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3052,7 +3127,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:448). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:464). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3087,7 +3162,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:452). */
+/** Backward of `cat` (derivatives.yaml:468). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3113,7 +3188,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:455). */
+/** Backward of `stack` (derivatives.yaml:471). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3138,7 +3213,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:458). */
+/** Backward of `split.Tensor` (derivatives.yaml:474). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3159,7 +3234,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:461). */
+/** Backward of `split_with_sizes` (derivatives.yaml:477). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3180,7 +3255,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:464). */
+/** Backward of `unbind.int` (derivatives.yaml:480). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3199,7 +3274,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:467). */
+/** Backward of `flip` (derivatives.yaml:483). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3217,7 +3292,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:470). */
+/** Backward of `roll` (derivatives.yaml:486). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3237,7 +3312,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:473). */
+/** Backward of `repeat` (derivatives.yaml:489). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3257,7 +3332,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:476). */
+/** Backward of `index_select` (derivatives.yaml:492). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3283,7 +3358,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:479). */
+/** Backward of `index.Tensor` (derivatives.yaml:495). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3307,7 +3382,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:482). */
+/** Backward of `index_put_` (derivatives.yaml:498). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3335,7 +3410,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:486). */
+/** Backward of `index_put` (derivatives.yaml:502). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3363,7 +3438,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:490). */
+/** Backward of `gather` (derivatives.yaml:506). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3389,7 +3464,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:493). */
+/** Backward of `scatter.src` (derivatives.yaml:509). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3414,7 +3489,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:497). */
+/** Backward of `scatter.value` (derivatives.yaml:513). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3438,7 +3513,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:500). */
+/** Backward of `scatter_add` (derivatives.yaml:516). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3463,7 +3538,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:504). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:520). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3485,7 +3560,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:507). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:523). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3508,7 +3583,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:511). */
+/** Backward of `masked_select` (derivatives.yaml:527). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3532,7 +3607,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:514). */
+/** Backward of `tril` (derivatives.yaml:530). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3550,7 +3625,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:517). */
+/** Backward of `triu` (derivatives.yaml:533). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3568,7 +3643,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:520). */
+/** Backward of `sort` (derivatives.yaml:536). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3594,7 +3669,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:524). */
+/** Backward of `topk` (derivatives.yaml:540). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3620,7 +3695,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:528). */
+/** Backward of `embedding` (derivatives.yaml:544). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3646,7 +3721,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:533). */
+/** Backward of `native_batch_norm` (derivatives.yaml:549). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3689,7 +3764,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:539). */
+/** Backward of `native_group_norm` (derivatives.yaml:555). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3731,7 +3806,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:544). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:560). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3753,7 +3828,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:547). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:563). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3778,7 +3853,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:551). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:567). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3803,7 +3878,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:555). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:571). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3829,7 +3904,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:559). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:575). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3854,7 +3929,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:563). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:579). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3880,7 +3955,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:567). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:583). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3898,7 +3973,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:570). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:586). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3922,7 +3997,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:573). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:589). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3947,7 +4022,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:577). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:593). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3971,7 +4046,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:580). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:596). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3996,7 +4071,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:584). */
+/** Backward of `replication_pad1d` (derivatives.yaml:600). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4020,7 +4095,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:587). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:603). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4045,7 +4120,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:591). */
+/** Backward of `replication_pad2d` (derivatives.yaml:607). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4069,7 +4144,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:594). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:610). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4094,7 +4169,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:598). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:614). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4129,7 +4204,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:602). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:618). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4155,7 +4230,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:606). */
+/** Backward of `avg_pool3d` (derivatives.yaml:622). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4189,7 +4264,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:609). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:625). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4224,7 +4299,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:613). */
+/** Backward of `max_unpool2d` (derivatives.yaml:629). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4246,7 +4321,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:617). */
+/** Backward of `max_unpool3d` (derivatives.yaml:633). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4268,7 +4343,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:621). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:637). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4290,7 +4365,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:624). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:640). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4315,7 +4390,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:628). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:644). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4337,7 +4412,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:631). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:647). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4357,7 +4432,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:634). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:650). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4379,7 +4454,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:637). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:653). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4399,7 +4474,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:640). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:656). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4423,7 +4498,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:643). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:659). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4445,7 +4520,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:646). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:662). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4469,7 +4544,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:649). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:665). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4491,7 +4566,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:652). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:668). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4517,7 +4592,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:655). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:671). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4541,7 +4616,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:658). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:674). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4567,7 +4642,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:661). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:677). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4591,7 +4666,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:664). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:680). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4615,7 +4690,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:667). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:683). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4637,7 +4712,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:670). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:686). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4663,7 +4738,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:673). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:689). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4687,7 +4762,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:676). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:692). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4715,7 +4790,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:679). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:695). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4741,7 +4816,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:682). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:698). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4767,7 +4842,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:685). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:701). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4791,7 +4866,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:688). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:704). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4817,7 +4892,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:691). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:707). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4841,7 +4916,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:694). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:710). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4867,7 +4942,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:697). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:713). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4891,7 +4966,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:700). */
+/** Backward of `leaky_relu` (derivatives.yaml:716). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4915,7 +4990,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:703). */
+/** Backward of `leaky_relu_` (derivatives.yaml:719). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4939,7 +5014,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:706). */
+/** Backward of `elu` (derivatives.yaml:722). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4967,7 +5042,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:709). */
+/** Backward of `elu_` (derivatives.yaml:725). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4995,7 +5070,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:712). */
+/** Backward of `celu` (derivatives.yaml:728). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5019,7 +5094,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:715). */
+/** Backward of `celu_` (derivatives.yaml:731). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5043,7 +5118,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:718). */
+/** Backward of `softplus` (derivatives.yaml:734). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5069,7 +5144,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:721). */
+/** Backward of `hardtanh` (derivatives.yaml:737). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5095,7 +5170,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:724). */
+/** Backward of `hardswish` (derivatives.yaml:740). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5117,7 +5192,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:727). */
+/** Backward of `hardsigmoid` (derivatives.yaml:743). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5139,7 +5214,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:730). */
+/** Backward of `mish` (derivatives.yaml:746). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5161,7 +5236,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:733). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:749). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5192,7 +5267,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:736). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:752). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5223,7 +5298,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:739). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:755). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5255,7 +5330,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:743). */
+/** Backward of `threshold` (derivatives.yaml:759). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5279,7 +5354,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:746). */
+/** Backward of `threshold_` (derivatives.yaml:762). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5303,7 +5378,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:749). */
+/** Backward of `threshold_backward` (derivatives.yaml:765). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5328,7 +5403,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:753). */
+/** Backward of `hardshrink` (derivatives.yaml:769). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5352,7 +5427,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:756). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:772). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5377,7 +5452,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:760). */
+/** Backward of `softshrink` (derivatives.yaml:776). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5401,7 +5476,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:763). */
+/** Backward of `softshrink_backward` (derivatives.yaml:779). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5426,7 +5501,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:767). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:783). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5452,7 +5527,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:771). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:787). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5477,7 +5552,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:775). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:791). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5507,7 +5582,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:779). */
+/** Backward of `huber_loss` (derivatives.yaml:795). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5537,7 +5612,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:783). */
+/** Backward of `addcmul` (derivatives.yaml:799). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5566,7 +5641,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:788). */
+/** Backward of `addcdiv` (derivatives.yaml:804). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5595,7 +5670,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:793). */
+/** Backward of `clamp_min` (derivatives.yaml:809). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5619,7 +5694,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:796). */
+/** Backward of `clamp_max` (derivatives.yaml:812). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5643,7 +5718,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:800). */
+/** Backward of `max` (derivatives.yaml:816). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5668,7 +5743,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:803). */
+/** Backward of `min` (derivatives.yaml:819). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5693,7 +5768,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:806). */
+/** Backward of `sort.stable` (derivatives.yaml:822). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5719,7 +5794,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:810). */
+/** Backward of `_unique2` (derivatives.yaml:826). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5735,7 +5810,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:814). */
+/** Backward of `unique_dim` (derivatives.yaml:830). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5751,7 +5826,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:819). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:835). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5767,7 +5842,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:823). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:839). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5793,7 +5868,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:827). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:843). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5819,7 +5894,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:832). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:848). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5850,7 +5925,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:836). */
+/** Backward of `unique_consecutive` (derivatives.yaml:852). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5866,7 +5941,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:840). */
+/** Backward of `diagonal` (derivatives.yaml:856). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5890,7 +5965,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:843). */
+/** Backward of `diagonal_backward` (derivatives.yaml:859). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5912,7 +5987,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:847). */
+/** Backward of `_linalg_svd` (derivatives.yaml:863). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5941,7 +6016,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:851). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:867). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5965,7 +6040,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:855). */
+/** Backward of `cholesky` (derivatives.yaml:871). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5989,7 +6064,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:858). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:874). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6016,7 +6091,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:861). */
+/** Backward of `cholesky_solve` (derivatives.yaml:877). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6047,7 +6122,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:865). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:881). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6079,7 +6154,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:869). */
+/** Backward of `triangular_solve` (derivatives.yaml:885). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6113,7 +6188,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:873). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:889). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6140,7 +6215,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:877). */
+/** Backward of `linalg_lu` (derivatives.yaml:893). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6169,7 +6244,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:881). */
+/** Backward of `lu_unpack` (derivatives.yaml:897). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6186,7 +6261,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:885). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:901). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6219,7 +6294,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:889). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:905). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6253,7 +6328,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:894). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:910). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6275,7 +6350,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:898). */
+/** Backward of `_linalg_det` (derivatives.yaml:914). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6306,7 +6381,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:902). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:918). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6336,7 +6411,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:906). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:922). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6361,7 +6436,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:910). */
+/** Backward of `linalg_qr` (derivatives.yaml:926). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6387,7 +6462,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:913). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:929). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6416,7 +6491,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:917). */
+/** Backward of `ormqr` (derivatives.yaml:933). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6453,7 +6528,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:923). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:939). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6477,7 +6552,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:926). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:942). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6499,7 +6574,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:930). */
+/** Backward of `div.Scalar` (derivatives.yaml:946). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6517,7 +6592,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:933). */
+/** Backward of `mul.Scalar` (derivatives.yaml:949). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6535,7 +6610,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:937). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:953). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6580,7 +6655,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:945). */
+/** Backward of `detach` (derivatives.yaml:961). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6595,7 +6670,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:950). */
+/** Backward of `acosh` (derivatives.yaml:966). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6617,7 +6692,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:953). */
+/** Backward of `asinh` (derivatives.yaml:969). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6639,7 +6714,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:956). */
+/** Backward of `atanh` (derivatives.yaml:972). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6661,7 +6736,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:959). */
+/** Backward of `log10` (derivatives.yaml:975). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6683,7 +6758,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:962). */
+/** Backward of `sgn` (derivatives.yaml:978). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6699,7 +6774,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:965). */
+/** Backward of `erfinv` (derivatives.yaml:981). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6721,7 +6796,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:968). */
+/** Backward of `lgamma` (derivatives.yaml:984). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6743,7 +6818,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:971). */
+/** Backward of `digamma` (derivatives.yaml:987). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6765,7 +6840,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:974). */
+/** Backward of `polygamma` (derivatives.yaml:990). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6789,7 +6864,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:977). */
+/** Backward of `polygamma_` (derivatives.yaml:993). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6813,7 +6888,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:980). */
+/** Backward of `i0` (derivatives.yaml:996). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6835,7 +6910,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:983). */
+/** Backward of `sinc` (derivatives.yaml:999). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6857,7 +6932,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:986). */
+/** Backward of `logit` (derivatives.yaml:1002). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6881,7 +6956,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:989). */
+/** Backward of `deg2rad` (derivatives.yaml:1005). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6897,7 +6972,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:992). */
+/** Backward of `rad2deg` (derivatives.yaml:1008). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6913,7 +6988,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:995). */
+/** Backward of `hypot` (derivatives.yaml:1011). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6942,7 +7017,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:999). */
+/** Backward of `logaddexp` (derivatives.yaml:1015). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6968,7 +7043,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1003). */
+/** Backward of `logaddexp2` (derivatives.yaml:1019). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6994,7 +7069,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1007). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1023). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7020,7 +7095,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1011). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1027). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7044,7 +7119,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1014). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1030). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7068,7 +7143,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1017). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1033). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7097,7 +7172,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1021). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1037). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7122,7 +7197,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1024). */
+/** Backward of `nextafter` (derivatives.yaml:1040). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7148,7 +7223,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1028). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1044). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7174,7 +7249,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1032). */
+/** Backward of `fmax` (derivatives.yaml:1048). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7200,7 +7275,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1036). */
+/** Backward of `fmin` (derivatives.yaml:1052). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7226,7 +7301,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1040). */
+/** Backward of `erfc` (derivatives.yaml:1056). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7248,7 +7323,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1043). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1059). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7270,7 +7345,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1047). */
+/** Backward of `igamma` (derivatives.yaml:1063). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7296,7 +7371,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1051). */
+/** Backward of `igammac` (derivatives.yaml:1067). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7322,7 +7397,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1055). */
+/** Backward of `mvlgamma` (derivatives.yaml:1071). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7346,7 +7421,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1058). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1074). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7365,7 +7440,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1062). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1078). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7383,7 +7458,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1067). */
+/** Backward of `nansum` (derivatives.yaml:1083). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7409,7 +7484,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1070). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1086). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7436,7 +7511,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1073). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1089). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7466,7 +7541,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1076). */
+/** Backward of `aminmax` (derivatives.yaml:1092). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7497,7 +7572,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1079). */
+/** Backward of `median` (derivatives.yaml:1095). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7522,7 +7597,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1082). */
+/** Backward of `median.dim` (derivatives.yaml:1098). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7550,7 +7625,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1086). */
+/** Backward of `nanmedian` (derivatives.yaml:1102). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7575,7 +7650,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1089). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1105). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7603,7 +7678,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1093). */
+/** Backward of `mode` (derivatives.yaml:1109). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7631,7 +7706,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1097). */
+/** Backward of `kthvalue` (derivatives.yaml:1113). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7659,7 +7734,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1101). */
+/** Backward of `cummax` (derivatives.yaml:1117). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7686,7 +7761,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1105). */
+/** Backward of `cummin` (derivatives.yaml:1121). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7713,7 +7788,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1109). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1125). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7740,7 +7815,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1114). */
+/** Backward of `rot90` (derivatives.yaml:1130). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7760,7 +7835,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1117). */
+/** Backward of `diag_embed` (derivatives.yaml:1133). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7782,7 +7857,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1120). */
+/** Backward of `block_diag` (derivatives.yaml:1136). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7806,7 +7881,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1123). */
+/** Backward of `trace` (derivatives.yaml:1139). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7824,7 +7899,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1126). */
+/** Backward of `linalg_cross` (derivatives.yaml:1142). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7852,7 +7927,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1131). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1147). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7890,7 +7965,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1135). */
+/** Backward of `index_reduce` (derivatives.yaml:1151). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7928,7 +8003,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1139). */
+/** Backward of `index_add` (derivatives.yaml:1155). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7959,7 +8034,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1143). */
+/** Backward of `index_copy` (derivatives.yaml:1159). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7988,7 +8063,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1147). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1163). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8012,7 +8087,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1150). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1166). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8037,7 +8112,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1154). */
+/** Backward of `put` (derivatives.yaml:1170). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8067,7 +8142,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1158). */
+/** Backward of `take` (derivatives.yaml:1174). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8091,7 +8166,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1161). */
+/** Backward of `masked_scatter` (derivatives.yaml:1177). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8116,7 +8191,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1165). */
+/** Backward of `slice_scatter` (derivatives.yaml:1181). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8147,7 +8222,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1169). */
+/** Backward of `select_scatter` (derivatives.yaml:1185). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8174,7 +8249,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1173). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1189). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8203,7 +8278,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1177). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1193). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8230,7 +8305,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1181). */
+/** Backward of `unfold` (derivatives.yaml:1197). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8254,7 +8329,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1184). */
+/** Backward of `unfold_backward` (derivatives.yaml:1200). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8276,7 +8351,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1187). */
+/** Backward of `im2col` (derivatives.yaml:1203). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8302,7 +8377,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1190). */
+/** Backward of `col2im` (derivatives.yaml:1206). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8326,7 +8401,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1194). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1210). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8344,7 +8419,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1197). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1213). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8362,7 +8437,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1200). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1216). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8380,7 +8455,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1203). */
+/** Backward of `glu` (derivatives.yaml:1219). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8404,7 +8479,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1206). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1222). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8431,7 +8506,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1209). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1225). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8465,7 +8540,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1213). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1229). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8495,7 +8570,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1217). */
+/** Backward of `dist` (derivatives.yaml:1233). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8526,7 +8601,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1222). */
+/** Backward of `narrow_copy` (derivatives.yaml:1238). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8550,7 +8625,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1226). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1242). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8571,7 +8646,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1229). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1245). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8592,7 +8667,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1232). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1248). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8608,7 +8683,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1235). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1251). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8625,7 +8700,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1239). */
+/** Backward of `_conj_physical` (derivatives.yaml:1255). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8641,7 +8716,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1242). */
+/** Backward of `conj_physical_` (derivatives.yaml:1258). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8657,7 +8732,23 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1246). */
+/** Backward of `_conj` (derivatives.yaml:1261). */
+export class ConjBackward0 extends Node {
+
+  name(): string {
+    return 'ConjBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.conj(grad);
+    return out;
+  }
+}
+
+/** Backward of `addmv` (derivatives.yaml:1265). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8688,7 +8779,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1251). */
+/** Backward of `vdot` (derivatives.yaml:1270). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8714,7 +8805,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1255). */
+/** Backward of `addr` (derivatives.yaml:1274). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8745,7 +8836,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1260). */
+/** Backward of `addbmm` (derivatives.yaml:1279). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8780,7 +8871,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1265). */
+/** Backward of `renorm` (derivatives.yaml:1284). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8808,7 +8899,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1268). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1287). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8835,7 +8926,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1274). */
+/** Backward of `special_entr` (derivatives.yaml:1293). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8857,7 +8948,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1277). */
+/** Backward of `special_ndtri` (derivatives.yaml:1296). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8879,7 +8970,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1280). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1299). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8904,7 +8995,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1283). */
+/** Backward of `special_erfcx` (derivatives.yaml:1302). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8929,7 +9020,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1286). */
+/** Backward of `special_i0e` (derivatives.yaml:1305). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8954,7 +9045,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1289). */
+/** Backward of `special_i1` (derivatives.yaml:1308). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8979,7 +9070,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1292). */
+/** Backward of `special_i1e` (derivatives.yaml:1311). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9004,7 +9095,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1295). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1314). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9030,7 +9121,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1299). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1318). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9054,7 +9145,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1302). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1321). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9078,7 +9169,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1305). */
+/** Backward of `special_zeta` (derivatives.yaml:1324). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9104,7 +9195,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1328). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9128,7 +9219,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1312). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1331). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9144,7 +9235,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1315). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1334). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9159,7 +9250,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1318). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1337). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9174,7 +9265,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1321). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1340). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9189,7 +9280,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1324). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1343). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9204,7 +9295,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1327). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1346). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9219,7 +9310,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1330). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1349). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9234,7 +9325,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1333). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1352). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9249,7 +9340,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1336). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1355). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9264,7 +9355,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1339). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1358). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9279,7 +9370,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1342). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1361). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9294,7 +9385,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1345). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1364). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9309,7 +9400,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1348). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1367). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9324,7 +9415,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1351). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1370). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9339,7 +9430,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1355). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1374). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9354,7 +9445,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1358). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1377). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9369,7 +9460,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1361). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1380). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9384,7 +9475,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1365). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1384). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9399,7 +9490,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1368). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1387). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9414,7 +9505,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1371). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1390). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9429,7 +9520,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1375). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1394). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9444,7 +9535,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1378). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1397). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9459,7 +9550,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1381). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1400). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9474,7 +9565,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1385). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1404). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9489,7 +9580,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1388). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1407). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9504,7 +9595,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1391). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1410). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9519,7 +9610,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1395). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1414). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9534,7 +9625,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1398). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1417). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9549,7 +9640,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1401). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1420). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9564,7 +9655,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1405). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1424). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9579,7 +9670,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1408). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1427). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9594,7 +9685,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1411). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1430). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9609,7 +9700,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1415). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1434). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9624,7 +9715,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1418). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1437). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9639,7 +9730,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1421). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1440). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9654,7 +9745,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1425). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1444). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9669,7 +9760,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1428). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1447). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9684,7 +9775,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1431). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1450). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9699,7 +9790,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1435). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1454). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9714,7 +9805,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1438). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1457). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9729,7 +9820,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1441). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1460). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9744,7 +9835,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1445). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1464). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9759,7 +9850,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1448). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1467). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9774,7 +9865,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1451). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1470). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9789,7 +9880,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1455). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1474). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9804,7 +9895,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1458). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1477). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9819,7 +9910,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1461). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1480). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9834,7 +9925,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1465). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1484). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9849,7 +9940,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1468). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1487). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9864,7 +9955,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1472). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1491). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9888,7 +9979,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1475). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1494). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9908,7 +9999,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1478). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1497). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -17235,42 +17326,6 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  new_zeros: kernel('new_zeros', (ks, self, size, dtype, layout, device, pinMemory) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_zeros'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.new_zeros.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  new_ones: kernel('new_ones', (ks, self, size, dtype, layout, device, pinMemory) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_ones'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.new_ones.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  new_full: kernel('new_full', (ks, self, size, fillValue, dtype, layout, device, pinMemory) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_full'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.new_full.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue, dtype, layout, device, pinMemory);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  new_empty: kernel('new_empty', (ks, self, size, dtype, layout, device, pinMemory) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.new_empty.redispatch(ks.and(afterAutogradKeyset), self, size, dtype, layout, device, pinMemory);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   narrow_copy: kernel('narrow_copy', (ks, self, dim, start, length) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
@@ -17489,15 +17544,6 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  new_empty_strided: kernel('new_empty_strided', (ks, self, size, stride, dtype, layout, device, pinMemory) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('new_empty_strided'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.new_empty_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, dtype, layout, device, pinMemory);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   _conj_physical: kernel('_conj_physical', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
@@ -17515,6 +17561,15 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    return result;
+  }),
+  _conj: kernel('_conj', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ConjBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {

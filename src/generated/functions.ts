@@ -25719,6 +25719,35 @@ function bad_resolve_neg(a: readonly unknown[]): never {
   ], false, SIGS_resolve_neg);
 }
 
+const SIGS__conj = ["(Tensor input)"];
+
+/** `torch._conj`: `_conj`. */
+export function _conj(input: Tensor): Tensor;
+export function _conj(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conj", a[--n] as Kw);
+  // _conj
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_conj", o, ["input"], ["input"], n);
+      return at._conj(v0);
+    }
+  }
+  return bad__conj(a);
+}
+
+function bad__conj(a: readonly unknown[]): never {
+  return badCall("_conj", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__conj);
+}
+
 const SIGS_addmv = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.addmv`: `addmv`. */

@@ -1301,6 +1301,8 @@ export interface TensorMethods {
   resolve_conj(): Tensor;
   /** `resolve_neg(Tensor(a) self) -> Tensor(a)` */
   resolve_neg(): Tensor;
+  /** `_conj(Tensor self) -> Tensor` */
+  _conj(): Tensor;
   /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
   addmv(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
   addmv(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
@@ -12939,6 +12941,23 @@ function method_resolve_neg(this: Tensor, ...a: unknown[]): unknown {
   return noArgs("resolve_neg", a);
 }
 
+function method__conj(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conj", a[--n] as Kw);
+  // _conj
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("_conj", o);
+      return at._conj(this);
+    }
+  }
+  return noArgs("_conj", a);
+}
+
 const SIGS_addmv = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
 
 function method_addmv(this: Tensor, ...a: unknown[]): unknown {
@@ -14555,6 +14574,7 @@ export function installTensorMethods(proto: object): void {
     conj: { value: method_conj, writable: true, configurable: true },
     resolve_conj: { value: method_resolve_conj, writable: true, configurable: true },
     resolve_neg: { value: method_resolve_neg, writable: true, configurable: true },
+    _conj: { value: method__conj, writable: true, configurable: true },
     addmv: { value: method_addmv, writable: true, configurable: true },
     addmv_: { value: method_addmv_, writable: true, configurable: true },
     vdot: { value: method_vdot, writable: true, configurable: true },

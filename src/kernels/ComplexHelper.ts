@@ -77,9 +77,17 @@ export function imag(_ks: DispatchKeySet, self: Tensor): Tensor {
 // Note [conj without the conjugate bit]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch's `conj` of a complex tensor is a lazy view (the conjugate bit, resolved by resolve_conj or by a
-// kernel that reads it); aten-ts has no conjugate or negative bit, so `conj` of a complex tensor is the
-// conjugated copy `_conj_physical` (values as PyTorch's, but not a view of self: writing it leaves self), and
-// resolve_conj / resolve_neg have nothing to resolve. On real tensors all four return self, as PyTorch's do.
+// kernel that reads it); aten-ts has no conjugate or negative bit, so `conj` of a complex tensor is `_conj`,
+// a conjugated copy (values as PyTorch's, but not a view of self: writing it leaves self), and resolve_conj /
+// resolve_neg have nothing to resolve. On real tensors all four return self, as PyTorch's do.
+//
+// Note [_conj as a copy]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `_conj(Tensor(a) self) -> Tensor(a)` is the view that sets the conjugate bit; its autograd node
+// is ConjBackward0 (`grad.conj()`), the grad_fn of `x.conj()` and of what ends in it (torch.fft.ifft of a real
+// input, ihfft: See Note [FFT conjugates as PyTorch's] in SpectralOps.ts). aten-ts declares it without the
+// alias annotation, `_conj(Tensor self) -> Tensor`: its result is the conjugated copy, and an alias annotation
+// would make autograd treat an in-place write into that copy as a write into `self` (a view's CopySlices).
 
 /** `_conj_physical(self)`: a copy with the imaginary parts negated (a real tensor's copy). */
 export function conjPhysicalOut(_ks: DispatchKeySet, self: Tensor): Tensor {
@@ -99,9 +107,16 @@ export function conjPhysical(_ks: DispatchKeySet, self: Tensor): Tensor {
   return self.isComplex() ? aten()._conj_physical.call(self) : self;
 }
 
-/** `conj(self)`: self for a real tensor; See Note [conj without the conjugate bit] for a complex one. */
+/** `conj(self)`: self for a real tensor, else `_conj` (See Note [conj without the conjugate bit]). */
 export function conj(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return self.isComplex() ? aten()._conj_physical.call(self) : self;
+  return self.isComplex() ? aten()._conj.call(self) : self;
+}
+
+/** `_conj(self)`: the conjugated copy (See Note [_conj as a copy]); a real tensor's copy. */
+export function _conj(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const r = aten().clone.call(self, null);
+  if (self.isComplex()) aten().neg_.call(aten().imag.call(r));
+  return r;
 }
 
 /** `resolve_conj(self)` / `resolve_neg(self)`: self (See Note [conj without the conjugate bit]). */

@@ -9,18 +9,17 @@ import { ScalarType, isComplexType, isFloatingType, scalarTypeToString, toComple
 import { getDefaultDtype } from '../tensor/defaults.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { autogradState } from '../c10/AutogradState.js';
 import * as at from '../generated/TensorBody.js';
 import { FftNorm } from './SpectralOpsKernel.js';
 
-// Note [FFT conjugates without conj]
+// Note [FFT conjugates as PyTorch's]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// PyTorch's ifft/ihfft of a real input and hfft/hfftn/ihfftn conjugate an intermediate (a lazy conj bit or
-// conj_physical). aten-ts has no conj operator yet, so for a real signal x they use the identity
-// conj(DFT(x))[k] = DFT(x[-j mod n])[k]: the conjugate of a real input's transform is the transform of the input
-// reversed circularly (flip, then roll by one), which keeps the graph differentiable with existing operators;
-// and hfft's conj of a real input promoted to complex is the identity. Only complex inputs of hfft* and
-// ihfft2/ihfftn's conj_physical of a complex intermediate take a physical conjugate, without a gradient.
+// _fft_r2c only transforms forward and _fft_c2r only backward, so PyTorch's ifft/ihfft of a real input take
+// the conjugate of the forward r2c (`ret.conj()`), hfft/hfftn conjugate their input of c2r, and ihfft2/ihfftn
+// conjugate the r2c of their last dim (`conj_physical`) before the backward c2c of the others. The same
+// operators run here, so the results end in the same nodes: ifft and ihfft of a real input in ConjBackward0
+// (`_conj`, See Note [_conj as a copy] in ComplexHelper.ts), ihfftn over several dims in FftC2CBackward0 after
+// ConjPhysicalBackward0.
 
 /** `norm_from_string`. */
 function normFromString(norm: string | null, forward: boolean): number {
@@ -65,22 +64,6 @@ function resizeFftInput(x0: Tensor, dims: readonly number[], sizes: readonly num
   return mustCopy ? at.constant_pad_nd(x, pad, 0) : x;
 }
 
-/** The circular reversal x[-j mod n] along `d` (See Note [FFT conjugates without conj]). */
-function reverseCircular(x: Tensor, d: number): Tensor {
-  return at.roll(at.flip(x, [d]), [1], [d]);
-}
-
-/** A physical conjugate of a complex tensor, without a gradient (See Note [FFT conjugates without conj]). */
-function conjPhysical(x: Tensor): Tensor {
-  if (!isComplexType(x.scalarType)) return x;
-  if (x.requiresGrad && autogradState.gradMode) {
-    throw new Error('aten-ts: this FFT of a complex input needs conj, which has no autograd yet');
-  }
-  const y = at.clone(x);
-  if (!y.isMeta()) at.neg_(at.select_int(at.view_as_real(y), -1, 1));
-  return y;
-}
-
 function fftR2c(
   name: string,
   input0: Tensor,
@@ -99,20 +82,19 @@ function fftR2c(
   if (n < 1) throw new Error(`Invalid number of data points (${n}) specified`);
   if (nOpt !== null) input = resizeFftInput(input, [dim], [n]);
   const mode = normFromString(norm, forward);
-  // the backward transform of a real signal is the conjugate of its forward one (See Note [FFT conjugates without conj])
-  if (!forward) input = reverseCircular(input, dim);
-  return at._fft_r2c(input, [dim], mode, onesided);
+  const ret = at._fft_r2c(input, [dim], mode, onesided);
+  // the backward transform of a real signal is the conjugate of its forward one (See Note [FFT conjugates as PyTorch's])
+  return forward ? ret : at.conj(ret);
 }
 
 function fftC2r(input0: Tensor, nOpt: number | null, unwrappedDim: number, norm: string | null, forward: boolean): Tensor {
-  const wasComplex = isComplexType(input0.scalarType);
   let input = promoteTensorFft(input0, true);
   const dim = maybeWrapDim(unwrappedDim, input.dim(), false);
   const n = nOpt ?? 2 * ((input.sizes[dim] as number) - 1);
   if (n < 1) throw new Error(`Invalid number of data points (${n}) specified`);
   if (nOpt !== null) input = resizeFftInput(input, [dim], [Math.floor(n / 2) + 1]);
   const mode = normFromString(norm, forward);
-  if (forward && wasComplex) input = conjPhysical(input);
+  if (forward) input = at.conj(input);
   return at._fft_c2r(input, [dim], mode, n);
 }
 
@@ -252,20 +234,12 @@ export function hfftn(
   norm: string | null = null,
 ): Tensor {
   const desc = canonicalizeC2r('hfftn', self, s, dim);
-  const wasComplex = isComplexType(self.scalarType);
   const x = resizeFftInput(promoteTensorFft(self, true), desc.dim, desc.shape);
   const mode = normFromString(norm, true);
   const lastDim = desc.dim[desc.dim.length - 1] as number;
   const other = desc.dim.slice(0, -1);
-  let tmp: Tensor;
-  if (wasComplex) {
-    tmp = other.length > 0 ? at._fft_c2c(x, other, mode, true) : x;
-    tmp = conjPhysical(tmp);
-  } else {
-    // conj(c2c_forward(x)) = c2c_backward(conj(x)) = c2c_backward(x) for x real (See Note [FFT conjugates without conj])
-    tmp = other.length > 0 ? at._fft_c2c(x, other, mode, false) : x;
-  }
-  return at._fft_c2r(tmp, [lastDim], mode, desc.lastDimSize);
+  const tmp = other.length > 0 ? at._fft_c2c(x, other, mode, true) : x;
+  return at._fft_c2r(at.conj(tmp), [lastDim], mode, desc.lastDimSize);
 }
 export function ihfftn(
   _ks: DispatchKeySet,
@@ -279,10 +253,10 @@ export function ihfftn(
   const x = resizeFftInput(promoteTensorFft(self), desc.dim, desc.shape);
   const mode = normFromString(norm, false);
   const lastDim = desc.dim[desc.dim.length - 1] as number;
-  // conj(r2c(x)) = r2c(x reversed) (See Note [FFT conjugates without conj])
-  const tmp = at._fft_r2c(isComplexType(x.scalarType) ? x : reverseCircular(x, lastDim), [lastDim], mode, true);
-  if (desc.dim.length === 1) return tmp;
-  return at._fft_c2c(tmp, desc.dim.slice(0, -1), mode, false);
+  // See Note [FFT conjugates as PyTorch's]
+  const tmp = at._fft_r2c(x, [lastDim], mode, true);
+  if (desc.dim.length === 1) return at.conj(tmp);
+  return at._fft_c2c(at.conj_physical(tmp), desc.dim.slice(0, -1), mode, false);
 }
 
 type Fn2 = (ks: DispatchKeySet, self: Tensor, s: number[] | null, dim: number[] | null, norm: string | null) => Tensor;

@@ -16,8 +16,9 @@ import { transformDim } from './PocketFFT.js';
 // PyTorch's CPU FFT (_exec_fft) permutes the input so that the batch dimensions come first, ordered by
 // decreasing input stride, then the transformed dimensions in the order given (c2c sorts them by decreasing
 // stride first, r2c all but the last); the output is contiguous in that permuted order and is returned with
-// the permutation undone. So the output strides follow the input's memory order, and are the same on CPU and
-// Meta. The values are computed in a contiguous float64 workspace and written through those strides.
+// the permutation undone. So the output strides follow the input's memory order. The values are computed in a
+// contiguous float64 workspace and written through those strides. Meta tensors take other layouts: See Note
+// [FFT Meta layouts].
 
 /** `fft_norm_mode`: none, by_root_n, by_n (SpectralOpsUtils.h). */
 export const enum FftNorm {
@@ -60,6 +61,75 @@ function execFftStrides(inStrides: readonly number[], outSizes: readonly number[
   }
   dim.forEach((d, i) => (out[d] = signal[i] as number));
   return out;
+}
+
+// Note [FFT Meta layouts]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// meta_fft_r2c / meta_fft_c2c / meta_fft_c2r (torch/_meta_registrations.py) take their CUDA branch for a meta
+// tensor (device_hint), so a Meta result's strides are those of _fft_r2c_cufft & co, not of the CPU kernels:
+// r2c over all the dims of a [5, 6, 7] tensor is [24, 4, 1] on the CPU and [6, 1, 30] on Meta (the last dim
+// transformed first into a buffer, then the others from it). The functions below replay those branches'
+// sequence of _exec_fft layouts (each stage restrides its output from its input's strides: execFftStrides),
+// with cuFFT's limits: at most 3 dims per plan, r2c/c2r in one plan unless the dims start with 0, 1.
+const CUFFT_MAX_NDIM = 3;
+
+/** `use_optimized_cufft_path(dim)`: one cuFFT plan for the whole r2c/c2r. */
+function useOptimizedCufftPath(dim: readonly number[]): boolean {
+  return !(dim.length > CUFFT_MAX_NDIM || (dim.length >= 2 && dim[0] === 0 && dim[1] === 1));
+}
+
+/** Stable sort of `dims` by decreasing `strides` (Python's `sort(key=..., reverse=True)`). */
+const byStrideDesc = (dims: readonly number[], strides: readonly number[]): number[] =>
+  [...dims].sort((a, b) => (strides[b] as number) - (strides[a] as number));
+
+/** meta_fft_c2c's CUDA branch: stages of at most 3 dims, each re-sorted by its input's strides. */
+function metaC2cStrides(inStrides: readonly number[], sizes: readonly number[], dim: readonly number[]): number[] {
+  let sorted = [...dim];
+  let working = [...inStrides];
+  for (;;) {
+    sorted = byStrideDesc(sorted, working);
+    const k = Math.min(CUFFT_MAX_NDIM, sorted.length);
+    const out = execFftStrides(working, sizes, sorted.slice(sorted.length - k));
+    sorted = sorted.slice(0, sorted.length - k);
+    if (sorted.length === 0) return out;
+    working = out;
+  }
+}
+
+/** meta_fft_r2c's CUDA branch. */
+function metaR2cStrides(inStrides: readonly number[], sizes: readonly number[], dim: readonly number[], onesided: boolean): number[] {
+  const last = dim[dim.length - 1] as number;
+  const outSizes = sizes.slice();
+  const half = sizes.slice();
+  half[last] = Math.floor((sizes[last] as number) / 2) + 1;
+  if (onesided) outSizes[last] = half[last] as number;
+  if (useOptimizedCufftPath(dim)) return execFftStrides(inStrides, outSizes, dim);
+  // the last dim into `output`, then the others alternating between two buffers (`working` starts contiguous)
+  let output = execFftStrides(inStrides, dim.length === 1 ? outSizes : half, [last]);
+  let working = contiguous(outSizes);
+  let sorted = dim.slice(0, -1);
+  while (sorted.length > 0) {
+    [output, working] = [working, output];
+    sorted = byStrideDesc(sorted, working);
+    const k = Math.min(CUFFT_MAX_NDIM, sorted.length);
+    output = execFftStrides(working, half, sorted.slice(sorted.length - k));
+    sorted = sorted.slice(0, sorted.length - k);
+  }
+  // a two-sided result is the `working` buffer resized contiguous
+  return !onesided && half[last] !== outSizes[last] ? contiguous(outSizes) : output;
+}
+
+/** meta_fft_c2r's CUDA branch. */
+function metaC2rStrides(
+  inStrides: readonly number[],
+  sizes: readonly number[],
+  dim: readonly number[],
+  outSizes: readonly number[],
+): number[] {
+  const last = dim[dim.length - 1] as number;
+  if (useOptimizedCufftPath(dim)) return execFftStrides(contiguous(sizes), outSizes, dim);
+  const temp = dim.length > 1 ? metaC2cStrides(inStrides, sizes, dim.slice(0, -1)) : contiguous(sizes);
+  return execFftStrides(temp, outSizes, [last]);
 }
 
 /** `_fft_normalization_scale`: 1, 1/sqrt(n) or 1/n for the signal sizes of `dim`. */
@@ -151,9 +221,10 @@ export function fftC2c(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   const dims = wrapDims(dim, self.dim());
   if (dims.length === 0) return at.clone(self);
   const sizes = self.sizes.slice();
+  if (self.isMeta()) return newStrided(sizes, metaC2cStrides(self.strides, sizes, dims), self.scalarType, self.device);
   const sorted = sortDims(self.strides, dims);
   const out = newStrided(sizes, execFftStrides(self.strides, sizes, sorted), self.scalarType, self.device);
-  if (self.isMeta() || out.numel() === 0) return out;
+  if (out.numel() === 0) return out;
   const buf = loadComplex(self);
   for (const d of sorted) transformDim(buf, sizes, d, forward ? -1 : 1);
   storeComplex(out, buf, sizes, normScale(normalization, sizes, dims));
@@ -230,9 +301,11 @@ export function fftR2c(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   const outSizes = sizes.slice();
   const last = dims[dims.length - 1] as number;
   if (onesided) outSizes[last] = Math.floor((sizes[last] as number) / 2) + 1;
+  const type = toComplexType(self.scalarType);
+  if (self.isMeta()) return newStrided(outSizes, metaR2cStrides(self.strides, sizes, dims, onesided), type, self.device);
   const sorted = sortDims(self.strides, dims, true);
-  const out = newStrided(outSizes, execFftStrides(self.strides, outSizes, sorted), toComplexType(self.scalarType), self.device);
-  if (self.isMeta() || out.numel() === 0) return out;
+  const out = newStrided(outSizes, execFftStrides(self.strides, outSizes, sorted), type, self.device);
+  if (out.numel() === 0) return out;
   const buf = loadComplex(self);
   // the last dim first; the other dims then only over the columns the onesided output keeps
   transformDim(buf, sizes, last, -1);
@@ -251,11 +324,13 @@ export function fftC2r(_ks: DispatchKeySet, self: Tensor, dim: number[], normali
   const sizes = self.sizes.slice();
   const outSizes = sizes.slice();
   outSizes[last] = lastDimSize;
-  // meta_fft_c2r: the c2c over the other dims lays out an intermediate, the last dim's transform the output
+  const type = toRealValueType(self.scalarType);
+  if (self.isMeta()) return newStrided(outSizes, metaC2rStrides(self.strides, sizes, dims, outSizes), type, self.device);
+  // _fft_c2r_mkl: the c2c over the other dims lays out an intermediate, the last dim's transform the output
   const other = dims.slice(0, -1);
   const mid = other.length > 0 ? execFftStrides(self.strides, sizes, sortDims(self.strides, other)) : contiguous(sizes);
-  const out = newStrided(outSizes, execFftStrides(mid, outSizes, [last]), toRealValueType(self.scalarType), self.device);
-  if (self.isMeta() || out.numel() === 0) return out;
+  const out = newStrided(outSizes, execFftStrides(mid, outSizes, [last]), type, self.device);
+  if (out.numel() === 0) return out;
   const buf = loadComplex(self);
   for (const d of other) transformDim(buf, sizes, d, 1);
   // the full spectrum along the last dim: X[k] for k <= L/2 (zero past the input), conj(X[L-k]) above
