@@ -10,7 +10,7 @@ Run with the reference torch build (2.13.0+cpu):
 Trajectory samples: three parameters of fixed seeded values ([3, 4] float64, [2, 5] float32, [5] float64; Muon
 takes only 2-d parameters, so its third is [4, 2] float64) and, for every step, seeded gradients (the second
 parameter gets none at step 2, so the step skips it). LBFGS, whose `step` needs a closure, minimises a fixed
-quadratic instead: loss = sum(0.5 * a * p * p + b * p) over the parameters, the closure setting p.grad = a * p + b.
+quadratic instead: loss = sum(0.5 * a * p * p + b * p) over the parameters (summed in float64), the closure setting p.grad = a * p + b.
 `STEPS` steps with the sample's options as optim_db gives them (foreach unset: the single-tensor path, PyTorch's
 default for CPU tensors). Stored: the initial values, the gradients, the parameters after every step and the final
 state_dict (state values: tensors as {dtype, shape, values}, numbers as numbers; param_groups as lists of
@@ -108,7 +108,7 @@ def run_sample(name, cls, kwargs, seed):
             loss = torch.zeros((), dtype=torch.float64)
             with torch.no_grad():
                 for p, (a, b) in zip(params, coef):
-                    loss = loss + (0.5 * a * p * p + b * p).sum()
+                    loss = loss + (0.5 * a * p * p + b * p).to(torch.float64).sum()
                     p.grad = a * p + b
             return loss
 
