@@ -20,6 +20,7 @@ export { RAdam, type RAdamDefaults, type RAdamOptions } from './radam.js';
 export { Adadelta, type AdadeltaDefaults, type AdadeltaOptions } from './adadelta.js';
 export { Rprop, type RpropDefaults, type RpropOptions } from './rprop.js';
 export { LBFGS, type LBFGSDefaults, type LBFGSOptions } from './lbfgs.js';
+export { Adafactor, type AdafactorDefaults, type AdafactorOptions } from './_adafactor.js';
 export { ASGD, type ASGDDefaults, type ASGDOptions } from './asgd.js';
 /** `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, OneCycleLR, ReduceLROnPlateau. */
 export * as lr_scheduler from './lr_scheduler.js';
