@@ -22,5 +22,5 @@ export { Rprop, type RpropDefaults, type RpropOptions } from './rprop.js';
 export { LBFGS, type LBFGSDefaults, type LBFGSOptions } from './lbfgs.js';
 export { Adafactor, type AdafactorDefaults, type AdafactorOptions } from './_adafactor.js';
 export { ASGD, type ASGDDefaults, type ASGDOptions } from './asgd.js';
-/** `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, OneCycleLR, ReduceLROnPlateau. */
-export * as lr_scheduler from './lr_scheduler.js';
+/** `torch.optim.lr_scheduler`: every scheduler of torch/optim/lr_scheduler.py. */
+export * as lr_scheduler from './lr_schedulers.js';
