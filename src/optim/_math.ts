@@ -93,3 +93,25 @@ export function cos(x: number): number {
   const s = v[0] + v[1];
   return neg ? -s : s;
 }
+
+/**
+ * `x ** n` for an integer `n` (|n| < 2^31), correctly rounded in all but rare cases, as Python's float pow (glibc's
+ * pow) gives it: binary powering in double-double arithmetic, then one rounding (V8's `**` is off by an ulp now
+ * and then; CyclicLR's exp_range scales by gamma ** epoch). Other exponents fall back to `**`.
+ */
+export function powi(x: number, n: number): number {
+  if (!Number.isInteger(n) || Math.abs(n) >= 2 ** 31 || !Number.isFinite(x) || x === 0) return x ** n;
+  let result: DD = [1, 0];
+  let base: DD = [x, 0];
+  let k = Math.abs(n);
+  while (k > 0) {
+    if (k & 1) result = mul(result, base);
+    base = mul(base, base);
+    k >>>= 1;
+  }
+  if (n >= 0) return result[0] + result[1];
+  // 1 / (hi + lo) to double-double precision: q = 1/hi, then one Newton correction.
+  const q = 1 / result[0];
+  const e = add(twoProd(q, result[0]), twoProd(q, result[1]));
+  return q + q * (1 - e[0] - e[1]);
+}

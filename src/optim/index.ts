@@ -14,5 +14,13 @@ export { Adam, type AdamDefaults, type AdamOptions } from './adam.js';
 export { AdamW, type AdamWOptions } from './adamw.js';
 export { RMSprop, type RMSpropDefaults, type RMSpropOptions } from './rmsprop.js';
 export { Adagrad, type AdagradDefaults, type AdagradOptions } from './adagrad.js';
-/** `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, OneCycleLR, ReduceLROnPlateau. */
-export * as lr_scheduler from './lr_scheduler.js';
+export { Adamax, type AdamaxDefaults, type AdamaxOptions } from './adamax.js';
+export { NAdam, type NAdamDefaults, type NAdamOptions } from './nadam.js';
+export { RAdam, type RAdamDefaults, type RAdamOptions } from './radam.js';
+export { Adadelta, type AdadeltaDefaults, type AdadeltaOptions } from './adadelta.js';
+export { Rprop, type RpropDefaults, type RpropOptions } from './rprop.js';
+export { LBFGS, type LBFGSDefaults, type LBFGSOptions } from './lbfgs.js';
+export { Adafactor, type AdafactorDefaults, type AdafactorOptions } from './_adafactor.js';
+export { ASGD, type ASGDDefaults, type ASGDOptions } from './asgd.js';
+/** `torch.optim.lr_scheduler`: every scheduler of torch/optim/lr_scheduler.py. */
+export * as lr_scheduler from './lr_schedulers.js';

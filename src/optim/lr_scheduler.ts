@@ -48,8 +48,8 @@ export abstract class LRScheduler {
     this.last_epoch = lastEpoch;
   }
 
-  /** `_initial_step()`: called at the end of each subclass constructor, as PyTorch's base constructor does. */
-  protected _initial_step(): void {
+  /** `_initial_step()`: called at the end of each subclass constructor, as PyTorch's base constructor does (and by SequentialLR). */
+  _initial_step(): void {
     this.stepCount = 0;
     this.isInitial = true;
     try {
@@ -65,8 +65,25 @@ export abstract class LRScheduler {
   /** `step()`: advances `last_epoch` and sets every group's lr. */
   step(): void {
     this.stepCount += 1;
-    this.last_epoch += 1;
-    const values = this.get_lr();
+    this._update_lr();
+  }
+
+  /** The closed form of the schedule at `last_epoch`, for the schedulers that have one (`_get_closed_form_lr`). */
+  protected _get_closed_form_lr?(): number[];
+
+  /**
+   * `_update_lr(epoch=None)`: the next epoch's lrs (chainable `get_lr`), or, given an epoch, that epoch's
+   * (closed form where there is one); SequentialLR calls it with 0 at a milestone.
+   */
+  _update_lr(epoch?: number): void {
+    let values: number[];
+    if (epoch === undefined) {
+      this.last_epoch += 1;
+      values = this.get_lr();
+    } else {
+      this.last_epoch = epoch;
+      values = this._get_closed_form_lr !== undefined ? this._get_closed_form_lr() : this.get_lr();
+    }
     groupsOf(this.optimizer).forEach((g, i) => (g.lr = values[i] as number));
     this.lastLr = groupsOf(this.optimizer).map((g) => g.lr);
   }
@@ -113,6 +130,10 @@ export class StepLR extends LRScheduler {
     this._initial_step();
   }
 
+  protected override _get_closed_form_lr(): number[] {
+    return this.base_lrs.map((b) => b * this.gamma ** Math.floor(this.last_epoch / this.step_size));
+  }
+
   protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     if (this.last_epoch === 0 || this.last_epoch % this.step_size !== 0) return groups.map((g) => g.lr);
@@ -137,6 +158,12 @@ export class MultiStepLR extends LRScheduler {
     this._initial_step();
   }
 
+  protected override _get_closed_form_lr(): number[] {
+    let k = 0; // bisect_right(sorted(milestones.elements()), last_epoch)
+    for (const [m, n] of this.milestones) if (m <= this.last_epoch) k += n;
+    return this.base_lrs.map((b) => b * this.gamma ** k);
+  }
+
   protected get_lr(): number[] {
     const groups = groupsOf(this.optimizer);
     const k = this.milestones.get(this.last_epoch);
@@ -154,6 +181,10 @@ export class ExponentialLR extends LRScheduler {
     super(optimizer, options.last_epoch ?? -1);
     this.gamma = options.gamma;
     this._initial_step();
+  }
+
+  protected override _get_closed_form_lr(): number[] {
+    return this.base_lrs.map((b) => b * this.gamma ** this.last_epoch);
   }
 
   protected get_lr(): number[] {
@@ -174,6 +205,11 @@ export class CosineAnnealingLR extends LRScheduler {
     this.T_max = options.T_max;
     this.eta_min = options.eta_min ?? 0;
     this._initial_step();
+  }
+
+  protected override _get_closed_form_lr(): number[] {
+    const { T_max: T, eta_min: etaMin } = this;
+    return this.base_lrs.map((b) => etaMin + ((b - etaMin) * (1 + cos((Math.PI * this.last_epoch) / T))) / 2);
   }
 
   protected get_lr(): number[] {
@@ -210,6 +246,11 @@ export class LinearLR extends LRScheduler {
     this.end_factor = end;
     this.total_iters = options.total_iters ?? 5;
     this._initial_step();
+  }
+
+  protected override _get_closed_form_lr(): number[] {
+    const { start_factor: s, end_factor: f, total_iters: n } = this;
+    return this.base_lrs.map((b) => b * (s + ((f - s) * Math.min(n, this.last_epoch)) / n));
   }
 
   protected get_lr(): number[] {

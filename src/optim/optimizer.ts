@@ -323,3 +323,19 @@ function castStateValue(param: Tensor, value: unknown, key: string, group: Recor
   if (key === 'step') return group['capturable'] === true || group['fused'] === true ? value.to(ScalarType.Float) : value;
   return isFloatingType(param.scalarType) ? value.to(param.scalarType) : value;
 }
+
+// Note [Single-tensor paths only]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Adamax, NAdam, RAdam, Adadelta, Rprop, ASGD, Adafactor and Muon run PyTorch's `_single_tensor_*` step, the
+// path PyTorch itself takes for CPU tensors when `foreach` is None (`_default_to_fused_or_foreach` picks foreach
+// only for CUDA-like devices). Their `_multi_tensor_*` twins compute the same values through `_foreach_*`
+// operators with a different rounding here and there; rather than run the single-tensor path under
+// `foreach=True` and call it foreach, they refuse it, as they refuse `capturable` and `differentiable`.
+
+/** Refuses the options whose paths aten-ts does not have (Note [Single-tensor paths only]). */
+export function refuseUnsupportedPaths(name: string, d: { foreach?: unknown; capturable?: unknown; differentiable?: unknown }): void {
+  if (d.foreach === true) throw new Error(`${name}: foreach=True is not supported by aten-ts (the single-tensor path runs)`);
+  if (d.capturable === true || d.differentiable === true) {
+    throw new Error(`${name}: capturable and differentiable are not supported by aten-ts`);
+  }
+}
