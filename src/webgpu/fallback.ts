@@ -97,6 +97,9 @@ export function webgpuFallback(rt: WebGPURuntime, op: OpOverload, args: unknown[
   const returns = schema.returns;
   const metaList: unknown[] = returns.length === 1 ? [metaOut] : returns.length === 0 ? [] : (metaOut as unknown[]);
   const device = new Device(DeviceType.PrivateUse1, 0);
+  // The results' buffers, kept apart from their tensors: the caller may dispose of a result before the job
+  // fills it while work it issued meanwhile still reads the buffer (its release is held after the job).
+  const blocks = new Map<Tensor, GpuBlock | null>();
   const results: unknown[] = metaList.map((m, r) => {
     const alias = returns[r]!.aliasInfo;
     if (alias?.isWrite === true) {
@@ -110,7 +113,11 @@ export function webgpuFallback(rt: WebGPURuntime, op: OpOverload, args: unknown[
           "View operators don't support falling back to run on the CPU, since the tensor's storage cannot be shared across devices.",
       );
     }
-    const alloc = (t: Tensor): Tensor => torch.empty([...t.sizes], { dtype: t.dtype, device });
+    const alloc = (t: Tensor): Tensor => {
+      const fresh = torch.empty([...t.sizes], { dtype: t.dtype, device });
+      blocks.set(fresh, fresh.storage.deviceContext as GpuBlock | null);
+      return fresh;
+    };
     if (m instanceof Tensor || isTensorList(m)) return mapTensors(m, alloc);
     return m;
   });
@@ -145,6 +152,19 @@ export function webgpuFallback(rt: WebGPURuntime, op: OpOverload, args: unknown[
       return h;
     };
     const cpuArgs = plan.map((v) => mapTensors(v, onHost));
+    // A fresh result is written into its buffer (See `blocks`); a written argument is copied into (a view).
+    const upload = (dev: Tensor | null, host: Tensor | null | undefined): void => {
+      if (dev === null || host == null || dev === host) return;
+      const block = blocks.get(dev);
+      if (block === undefined) {
+        if (dev.storage.deviceContext !== null) dev.copy_(host);
+        return;
+      }
+      if (block === null || dev.numel() === 0) return;
+      const c = host.to({ dtype: dev.dtype }).contiguous();
+      const { data, base } = c.dataView();
+      rt.write(block.buffer, new Uint8Array(data.buffer, data.byteOffset + base * data.BYTES_PER_ELEMENT, c.numel() * c.element_size()));
+    };
     torch.no_grad(() => {
       const out = op.handle.call(...cpuArgs);
       const outs: unknown[] = returns.length === 1 ? [out] : returns.length === 0 ? [] : (out as unknown[]);
@@ -152,14 +172,14 @@ export function webgpuFallback(rt: WebGPURuntime, op: OpOverload, args: unknown[
       schema.arguments.forEach((a, i) => {
         if (!a.isWrite) return;
         const [dev, host] = [args[i], cpuArgs[i]];
-        if (dev instanceof Tensor && host instanceof Tensor && dev !== host) dev.copy_(host);
-        if (isTensorList(dev) && isTensorList(host)) dev.forEach((t, j) => t !== null && t !== host[j] && t.copy_(host[j]!));
+        if (dev instanceof Tensor && host instanceof Tensor) upload(dev, host);
+        if (isTensorList(dev) && isTensorList(host)) dev.forEach((t, j) => upload(t, host[j]));
       });
       results.forEach((dev, r) => {
         if (returns[r]!.aliasInfo?.isWrite === true) return;
         const host = outs[r];
-        if (dev instanceof Tensor && host instanceof Tensor) dev.copy_(host);
-        else if (isTensorList(dev) && isTensorList(host)) dev.forEach((t, j) => t?.copy_(host[j]!));
+        if (dev instanceof Tensor && host instanceof Tensor) upload(dev, host);
+        else if (isTensorList(dev) && isTensorList(host)) dev.forEach((t, j) => upload(t, host[j]));
       });
     });
   });

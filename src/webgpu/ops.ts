@@ -267,6 +267,7 @@ function reduceSumChecked(
 const ELEMENT_BYTES: Partial<Record<ScalarType, number>> = {
   [ScalarType.Float]: 4,
   [ScalarType.Int]: 4,
+  [ScalarType.Long]: 8,
 };
 
 /** `copy_(self, src)` with a webgpu tensor on either side (See Note [Reading webgpu tensors] for the CPU side). */
@@ -303,6 +304,6 @@ function copyOnDevice(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
     rt.copyBuffer(blockOf(src).buffer, src0, blockOf(self).buffer, dst0, rounded);
     return self;
   }
-  if (size !== 4) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);
-  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], 'u32');
+  if (size !== 4 && size !== 8) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);
+  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], size === 8 ? 'vec2u' : 'u32');
 }

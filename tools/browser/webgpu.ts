@@ -7,6 +7,7 @@
 import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runNetworkChecks } from './webgpu_network.js';
+import { runTransformerChecks } from './webgpu_transformer.js';
 
 type Aten = typeof import('../../src/index.js');
 type WebGPU = typeof import('../../src/webgpu/index.js');
@@ -150,6 +151,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
 
   await runFallbackChecks(aten, webgpu, { check, input, against });
   await runNetworkChecks(aten, { check, input, against });
+  await runTransformerChecks(aten, webgpu, { check, input, against });
 
   return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
 }

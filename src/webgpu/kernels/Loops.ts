@@ -45,7 +45,7 @@ export function broadcastStrides(t: Tensor, sizes: readonly number[]): number[] 
 /**
  * Encodes `out[i] = expr` over `out`'s elements. In `expr`, `x0`, `x1`, ... are the operands (tensors broadcast
  * to `out`'s shape, or scalars) and `s0`, `s1`, ... the extra float scalars. `elem` is the WGSL element type the
- * buffers are read as (`f32`, or `u32` for a bit copy).
+ * buffers are read as (`f32`, or `u32` / `vec2u` for a bit copy of 4- / 8-byte elements).
  */
 export function pointwise(
   rt: WebGPURuntime,
@@ -54,7 +54,7 @@ export function pointwise(
   out: Tensor,
   operands: readonly Operand[],
   scalars: readonly number[] = [],
-  elem: 'f32' | 'u32' = 'f32',
+  elem: 'f32' | 'u32' | 'vec2u' = 'f32',
 ): Tensor {
   const numel = out.numel();
   if (numel === 0) return out;
