@@ -24,9 +24,9 @@ export async function runFallbackChecks(aten: Aten, webgpu: WebGPU, { check, inp
     const x = input([3, 4], 50);
     const d = x.to('webgpu');
     assert(!webgpu.fallback_enabled(), 'the fallback is on by default');
-    const off = raises(() => torch.erf(d));
+    const off = raises(() => torch.erfc(d));
     assert(
-      off.startsWith("NotImplementedError: The operator 'aten::erf' is not currently implemented for the webgpu device") &&
+      off.startsWith("NotImplementedError: The operator 'aten::erfc' is not currently implemented for the webgpu device") &&
         off.includes('torch.webgpu.set_fallback(true)'),
       off,
     );
@@ -36,26 +36,26 @@ export async function runFallbackChecks(aten: Aten, webgpu: WebGPU, { check, inp
     webgpu.set_fallback(true);
     try {
       // A fallback's result feeds device kernels issued before its job ran; a second call of the same
-      // operator does not warn again; cumsum along a dim of a transposed view; erf_ writes its argument.
-      const e = torch.erf(d);
+      // operator does not warn again; cumsum along a dim of a transposed view; erfc_ writes its argument.
+      const e = torch.erfc(d);
       const y = e.mul(2).add(d);
-      const e2 = torch.erf(d.mul(-1));
+      const e2 = torch.erfc(d.mul(-1));
       const c = torch.cumsum(d.t(), 1);
       const w = d.clone();
-      const r = w.erf_();
-      assert(r === w, 'erf_ returned another tensor than its argument');
+      const r = w.erfc_();
+      assert(r === w, 'erfc_ returned another tensor than its argument');
       const z = w.add(1);
       assert(e.device.toString() === 'webgpu:0' && c.device.toString() === 'webgpu:0', 'results are not on the device');
-      await against(y, torch.erf(x).mul(2).add(x), 1e-6);
-      await against(e2, torch.erf(x.mul(-1)), 1e-6);
+      await against(y, torch.erfc(x).mul(2).add(x), 1e-6);
+      await against(e2, torch.erfc(x.mul(-1)), 1e-6);
       await against(c, torch.cumsum(x.t(), 1), 1e-6);
-      await against(z, torch.erf(x).add(1), 1e-6);
+      await against(z, torch.erfc(x).add(1), 1e-6);
       // int64 results (argmax has no kernel) and a reduction with keepdim.
       const am = torch.argmax(d, 1, true);
       assert(String(am.dtype) === 'torch.int64', String(am.dtype));
       assert(JSON.stringify(await am.tolist_async()) === JSON.stringify(torch.argmax(x, 1, true).tolist()), 'argmax differs');
-      const once = warnings.filter((m) => m.includes("'aten::erf'")).length;
-      assert(once === 1, `aten::erf warned ${once} times: ${warnings.join(' | ')}`);
+      const once = warnings.filter((m) => m.includes("'aten::erfc'")).length;
+      assert(once === 1, `aten::erfc warned ${once} times: ${warnings.join(' | ')}`);
       assert(
         warnings.some((m) =>
           m.startsWith("The operator 'aten::cumsum' is not currently supported on the webgpu backend and will fall back"),
