@@ -8,9 +8,11 @@ type NestedList = ReturnType<Tensor['tolist']>;
 import type { GPUDeviceLike, GPULike } from './gpu.js';
 import { webgpuKernels } from './ops.js';
 import { WebGPURuntime, type GpuBlock } from './runtime.js';
+import { fallback_enabled, set_fallback, webgpuFallback } from './fallback.js';
 
 export type { GPULike, GPUAdapterLike, GPUDeviceLike } from './gpu.js';
 export { bucketSize } from './runtime.js';
+export { fallback_enabled, set_fallback } from './fallback.js';
 
 /** Options of {@link init}. */
 export interface WebGPUInitOptions {
@@ -18,6 +20,12 @@ export interface WebGPUInitOptions {
   readonly gpu?: GPULike;
   /** Passed to requestAdapter (e.g. `'high-performance'`). */
   readonly powerPreference?: 'low-power' | 'high-performance';
+  /**
+   * Run operators the device has no kernel for on the CPU, with a one-time warning per operator, instead of
+   * raising (`torch.webgpu.set_fallback(true)` later does the same; a browser has no environment variables for
+   * PYTORCH_ENABLE_MPS_FALLBACK). Default false. See Note [The webgpu CPU fallback].
+   */
+  readonly fallback?: boolean;
 }
 
 /** What {@link init} resolves to: the adapter that serves the device. */
@@ -52,8 +60,9 @@ function rt(): WebGPURuntime {
 // tensor prints as a meta tensor does, `tensor(..., device='webgpu:0', size=(2, 3))` (Note [Device memory in a
 // Storage]); print `await x.cpu_async()` for values. A read flushes the open encoder (Note [One open command
 // encoder]) and waits only for the work before it, so a loop that reads its loss every N steps keeps encoding
-// the following steps meanwhile. For the same reason cpu_fallback cannot serve webgpu tensors (its copies to
-// the CPU are synchronous): a missing kernel raises, and there is no PYTORCH_ENABLE_MPS_FALLBACK-style flag yet.
+// the following steps meanwhile. For the same reason cpu_fallback cannot serve webgpu tensors as it is (its
+// copies to the CPU are synchronous): the device's opt-in fallback runs it as a host job (See Note [The webgpu
+// CPU fallback]).
 
 /** `await x.cpu_async()`: a contiguous CPU copy of a webgpu tensor (the awaitable `x.cpu()`); not differentiable. */
 export async function cpuAsync(x: Tensor): Promise<Tensor> {
@@ -67,18 +76,6 @@ export async function cpuAsync(x: Tensor): Promise<Tensor> {
   const { data, base } = out.dataView();
   new Uint8Array(data.buffer, data.byteOffset + base * data.BYTES_PER_ELEMENT, bytes.byteLength).set(new Uint8Array(bytes));
   return out;
-}
-
-/** The missing-kernel error, as PyTorch's MPS raises it (naming the operator). */
-function notImplemented(op: { toString(): string }): never {
-  const name = String(op)
-    .replace(/^aten\./, 'aten::')
-    .replace(/\.default$/, '');
-  throw new Error(
-    `The operator '${name}' is not currently implemented for the webgpu device. ` +
-      'The operators it has are listed in aten-ts/src/webgpu/README.md; move the tensors to the CPU with ' +
-      '`await x.cpu_async()` to run it there.',
-  );
 }
 
 /**
@@ -95,6 +92,7 @@ export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
 }
 
 async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
+  if (options.fallback !== undefined) set_fallback(options.fallback);
   const gpu = options.gpu ?? (globalThis as { navigator?: { gpu?: GPULike } }).navigator?.gpu;
   if (gpu === undefined) {
     throw new Error('WebGPU is not available here: no navigator.gpu (in Node, pass `gpu: create([])` from the npm package `webgpu`)');
@@ -113,7 +111,7 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   const lib = new torch.library.Library('aten', 'IMPL', 'PrivateUse1');
   for (const [name, kernel] of webgpuKernels(r)) lib.impl(name, kernel as never);
   const fallback = new torch.library.Library('_', 'IMPL', 'PrivateUse1');
-  fallback.fallback(notImplemented as never);
+  fallback.fallback(((op: torch.library.OpOverload, ...args: unknown[]) => webgpuFallback(r, op, args)) as never);
   torch._register_device_module('webgpu', webgpu);
   torch.utils.generate_methods_for_privateuse1_backend();
   defineReads();
@@ -180,7 +178,7 @@ export function empty_cache(): void {
 }
 
 /** Submission and compile counters (submits, dispatches, pipelines compiled, buffers created). */
-export function stats(): { submits: number; dispatches: number; pipelinesCompiled: number; buffersCreated: number } {
+export function stats(): { submits: number; dispatches: number; pipelinesCompiled: number; buffersCreated: number; hostJobs: number } {
   return { ...rt().stats };
 }
 
@@ -204,4 +202,6 @@ export const webgpu = {
   memory_reserved,
   empty_cache,
   stats,
+  set_fallback,
+  fallback_enabled,
 };

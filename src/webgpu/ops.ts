@@ -11,6 +11,10 @@ import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernel
 import { nllLoss, nllLossBackward } from './kernels/LossNLL.js';
 import { maxPool2dWithIndices, maxPool2dWithIndicesBackward } from './kernels/Pooling.js';
 import { softmax, softmaxBackward } from './kernels/SoftMax.js';
+import { bmm } from './kernels/LinearAlgebra.js';
+import { embedding, indexPut, indexSelect, scatterAdd } from './kernels/Indexing.js';
+import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
+import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
 
 /** Refuses dtypes the device cannot hold, as MPS refuses float64. */
 export function checkDtype(dtype: ScalarType): void {
@@ -214,7 +218,7 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
       }) as never,
     ],
   );
-  kernels.push(...networkKernels(rt));
+  kernels.push(...networkKernels(rt), ...transformerKernels(rt));
   return kernels;
 }
 
@@ -251,6 +255,53 @@ function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unkno
   ];
 }
 
+/** The kernels a transformer's training step dispatches besides those above (Note [SDPA backend choice]). */
+function transformerKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  const GELU = 'x0 * 0.5 * (1.0 + erf_f32(x0 * 0.7071067811865476))';
+  const GELU_TANH = '0.5 * x0 * (1.0 + tanh(0.7978845608028654 * (x0 + 0.044715 * x0 * x0 * x0)))';
+  const gelu = (op: string, self: Tensor, approximate: string, out: Tensor): Tensor => {
+    checkFloat(op, self);
+    if (approximate !== 'none' && approximate !== 'tanh') throw new Error(`approximate argument must be either none or tanh.`);
+    return pointwise(rt, `${op}:${approximate}`, approximate === 'tanh' ? GELU_TANH : GELU, out, [self]);
+  };
+  type Sdpa = [Tensor, Tensor, Tensor, number, boolean, Tensor | null, number | null];
+  type SdpaBwd = [Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, number, boolean, Tensor | null, number | null];
+  return [
+    [
+      'erf',
+      ((x: Tensor) => (
+        checkFloat('aten::erf', x),
+        pointwise(rt, 'aten::erf', 'erf_f32(x0)', empty_generic(x.sizes, rt, ScalarType.Float), [x])
+      )) as never,
+    ],
+    ['erf_', ((x: Tensor) => (checkFloat('aten::erf_', x), pointwise(rt, 'aten::erf_', 'erf_f32(x0)', x, [x]))) as never],
+    ['gelu', ((x: Tensor, a: string) => gelu('aten::gelu', x, a, empty_generic(x.sizes, rt, ScalarType.Float))) as never],
+    ['gelu_', ((x: Tensor, a: string) => gelu('aten::gelu_', x, a, x)) as never],
+    ['bmm', ((a: Tensor, b: Tensor) => bmm(rt, 'aten::bmm', a, b, null, 0, 1)) as never],
+    [
+      'baddbmm',
+      ((self: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number) =>
+        bmm(rt, 'aten::baddbmm', a, b, self, Number(beta), Number(alpha))) as never,
+    ],
+    [
+      'native_layer_norm',
+      ((x: Tensor, shape: number[], w: Tensor | null, b: Tensor | null, eps: number) =>
+        nativeLayerNorm(rt, x, shape, w, b, Number(eps))) as never,
+    ],
+    [
+      'native_layer_norm_backward',
+      ((g: Tensor, x: Tensor, shape: number[], mean: Tensor, rstd: Tensor, w: Tensor | null, b: Tensor | null, mask: boolean[]) =>
+        nativeLayerNormBackward(rt, g, x, shape, mean, rstd, w, b, mask)) as never,
+    ],
+    ['embedding', ((w: Tensor, i: Tensor) => embedding(rt, w, i)) as never],
+    ['index_select', ((x: Tensor, dim: number, i: Tensor) => indexSelect(rt, x, dim, i)) as never],
+    ['index_put', ((x: Tensor, i: (Tensor | null)[], v: Tensor, acc: boolean) => indexPut(rt, x, i, v, acc)) as never],
+    ['scatter_add', ((x: Tensor, dim: number, i: Tensor, s: Tensor) => scatterAdd(rt, x, dim, i, s)) as never],
+    ['_scaled_dot_product_flash_attention_for_cpu', ((...a: Sdpa) => sdpaForward(rt, ...a)) as never],
+    ['_scaled_dot_product_flash_attention_for_cpu_backward', ((...a: SdpaBwd) => sdpaBackward(rt, ...a)) as never],
+  ];
+}
+
 function reduceSumChecked(
   rt: WebGPURuntime,
   op: string,
@@ -267,6 +318,7 @@ function reduceSumChecked(
 const ELEMENT_BYTES: Partial<Record<ScalarType, number>> = {
   [ScalarType.Float]: 4,
   [ScalarType.Int]: 4,
+  [ScalarType.Long]: 8,
 };
 
 /** `copy_(self, src)` with a webgpu tensor on either side (See Note [Reading webgpu tensors] for the CPU side). */
@@ -303,6 +355,6 @@ function copyOnDevice(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
     rt.copyBuffer(blockOf(src).buffer, src0, blockOf(self).buffer, dst0, rounded);
     return self;
   }
-  if (size !== 4) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);
-  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], 'u32');
+  if (size !== 4 && size !== 8) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);
+  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], size === 8 ? 'vec2u' : 'u32');
 }

@@ -50,6 +50,20 @@ export function bucketSize(nbytes: number): number {
 // destroyed only by `empty_cache()` (free lists) and when the device is destroyed: no GPU allocation per
 // operator once the training loop's sizes have been seen.
 
+// Note [Host jobs]
+// ~~~~~~~~~~~~~~~~
+// The CPU fallback (Note [The webgpu CPU fallback]) must run an operator on the CPU with the values of device
+// tensors, which reach the host only asynchronously, while the caller has already received the results and
+// goes on issuing work that may read them. A host job keeps the stream's order: it submits copies of its
+// inputs (so it sees exactly the work issued before it), then closes a gate; GPU work issued while the gate
+// is closed (dispatches, buffer copies, queue writes, buffer releases, later jobs) is held, in order, not
+// encoded. When the inputs arrive, the job's synchronous part runs with the gate bypassed (it computes on
+// the CPU and uploads into the result buffers), then the gate opens and the held work is issued in order;
+// a held job closes the gate again and the rest stays held. Reads and `synchronize()` wait for the gate, so
+// they see the results. Releases are held too, so a buffer that held work still reads never reaches a free
+// list early (Note [Buffers freed after the work]). A job's error cannot reach the operator that queued it:
+// it is raised by the next read or `synchronize()`, as CUDA reports asynchronous errors.
+
 /** The webgpu runtime: device, submission, pipelines and memory. One per process (`torch.webgpu.init()`). */
 export class WebGPURuntime implements Allocator {
   readonly device = new Device(DeviceType.PrivateUse1, 0);
@@ -68,7 +82,15 @@ export class WebGPURuntime implements Allocator {
   allocatedBytes = 0;
   reservedBytes = 0;
   /** Counters for tests and benchmarks. */
-  readonly stats = { submits: 0, dispatches: 0, pipelinesCompiled: 0, buffersCreated: 0 };
+  readonly stats = { submits: 0, dispatches: 0, pipelinesCompiled: 0, buffersCreated: 0, hostJobs: 0 };
+  /** While a host job runs: the GPU work issued meanwhile, replayed in order after it (Note [Host jobs]). */
+  private gate: Promise<void> | null = null;
+  private openGate: () => void = () => undefined;
+  private held: (() => void)[] = [];
+  /** True while a host job's own synchronous part runs: its work goes straight to the GPU. */
+  private direct = false;
+  /** The first error a host job raised, given to the next read or synchronize (as CUDA's asynchronous errors). */
+  private asyncError: unknown = null;
 
   constructor(
     readonly gpu: GPUDeviceLike,
@@ -130,6 +152,10 @@ export class WebGPURuntime implements Allocator {
   /** Gives a block back once the work using it has completed (Note [Buffers freed after the work]). */
   release(block: GpuBlock, live = true): void {
     if (live) this.allocatedBytes -= block.bytes;
+    if (this.holding()) {
+      this.held.push(() => this.release(block, false));
+      return;
+    }
     const after = this.encoder !== null ? this.submitted + 1 : this.submitted;
     if (after <= this.completed) {
       this.toFreeList(block);
@@ -148,6 +174,11 @@ export class WebGPURuntime implements Allocator {
 
   /** Writes `data` at the start of `buffer` (padded to 4 bytes), on the queue's timeline. */
   write(buffer: GPUBufferLike, data: Uint8Array): void {
+    if (this.holding()) {
+      const copy = data.slice();
+      this.held.push(() => this.write(buffer, copy));
+      return;
+    }
     // Only a buffer of its own goes to writeBuffer: Dawn refuses a SharedArrayBuffer and crashes on the
     // ArrayBuffer of a WebAssembly.Memory (CPU tensors live in linear memory), so views of those are copied.
     if (
@@ -191,6 +222,10 @@ export class WebGPURuntime implements Allocator {
 
   /** Encodes one dispatch of `pipeline` over `buffers` (bound at 0, 1, ... in order). */
   dispatch(pipeline: GPUComputePipelineLike, buffers: readonly GPUBufferLike[], groups: number): void {
+    if (this.holding()) {
+      this.held.push(() => this.dispatch(pipeline, buffers, groups));
+      return;
+    }
     const limit = this.gpu.limits.maxComputeWorkgroupsPerDimension;
     const x = Math.min(groups, limit);
     const y = Math.ceil(groups / x);
@@ -208,11 +243,16 @@ export class WebGPURuntime implements Allocator {
   }
 
   copyBuffer(src: GPUBufferLike, srcOffset: number, dst: GPUBufferLike, dstOffset: number, bytes: number): void {
+    if (this.holding()) {
+      this.held.push(() => this.copyBuffer(src, srcOffset, dst, dstOffset, bytes));
+      return;
+    }
     if (bytes > 0) this.encode().copyBufferToBuffer(src, srcOffset, dst, dstOffset, bytes);
   }
 
   /** Submits the open encoder, if any; its buffers free themselves when the GPU is done with it. */
   flush(): void {
+    if (this.holding()) return; // the job flushes before it holds, and the replay's encoder is flushed later
     const encoder = this.encoder;
     if (encoder === null) return;
     this.encoder = null;
@@ -238,6 +278,7 @@ export class WebGPURuntime implements Allocator {
 
   /** `torch.webgpu.synchronize()`: submits and waits for every piece of work so far. */
   async synchronize(): Promise<void> {
+    await this.settled();
     this.flush();
     const index = this.submitted;
     await this.gpu.queue.onSubmittedWorkDone();
@@ -246,6 +287,12 @@ export class WebGPURuntime implements Allocator {
 
   /** Reads `bytes` bytes of `buffer` from `offset` (a multiple of 4): flush, copy to a mappable buffer, map. */
   async read(buffer: GPUBufferLike, offset: number, bytes: number): Promise<ArrayBuffer> {
+    await this.settled();
+    return this.readNow(buffer, offset, bytes);
+  }
+
+  /** {@link read} without waiting for host jobs: the copy is encoded and submitted before the first await. */
+  private async readNow(buffer: GPUBufferLike, offset: number, bytes: number): Promise<ArrayBuffer> {
     const size = Math.max(4, Math.ceil(bytes / 4) * 4);
     const staging = this.gpu.createBuffer({ size, usage: MAP_READ | BufferUsage.COPY_DST });
     this.encode().copyBufferToBuffer(buffer, offset, staging, 0, size);
@@ -256,6 +303,71 @@ export class WebGPURuntime implements Allocator {
     } finally {
       staging.destroy();
     }
+  }
+
+  // ---- Host jobs (Note [Host jobs]) ----
+
+  private holding(): boolean {
+    return this.gate !== null && !this.direct;
+  }
+
+  /** Waits until no host job is running, then raises the first error a job raised, if any. */
+  private async settled(): Promise<void> {
+    while (this.gate !== null) await this.gate;
+    if (this.asyncError !== null) {
+      const e = this.asyncError;
+      this.asyncError = null;
+      throw e;
+    }
+  }
+
+  /**
+   * Runs `job` on the host at its place in the GPU's stream of work: it starts once the work issued before it
+   * (including earlier jobs) is encoded, reads `inputs` (byte ranges of device buffers), and its synchronous
+   * `finish(bytes)` may issue GPU work (uploads) that goes before everything issued after the job.
+   */
+  hostJob(inputs: readonly { buffer: GPUBufferLike; offset: number; bytes: number }[], finish: (bytes: ArrayBuffer[]) => void): void {
+    if (this.holding()) {
+      this.held.push(() => this.hostJob(inputs, finish));
+      return;
+    }
+    this.stats.hostJobs++;
+    const reads = Promise.all(inputs.map((r) => this.readNow(r.buffer, r.offset, r.bytes)));
+    this.gate = new Promise<void>((resolve) => (this.openGate = resolve));
+    void reads
+      .then(
+        (bytes) => {
+          this.direct = true;
+          try {
+            finish(bytes);
+          } finally {
+            this.direct = false;
+          }
+        },
+        (e: unknown) => {
+          throw e;
+        },
+      )
+      .catch((e: unknown) => {
+        this.asyncError ??= e;
+      })
+      .finally(() => this.replay());
+  }
+
+  /** Opens the gate and issues the held work in order; a held job closes it again and keeps the rest held. */
+  private replay(): void {
+    const open = this.openGate;
+    this.gate = null;
+    const held = this.held;
+    this.held = [];
+    for (let i = 0; i < held.length; i++) {
+      if (this.gate !== null) {
+        this.held.push(...held.slice(i));
+        break;
+      }
+      held[i]!();
+    }
+    open();
   }
 
   // ---- Pipelines ----

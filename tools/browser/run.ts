@@ -96,6 +96,7 @@ const userPage = (expected: string): string => `<!doctype html>
 
 // The webgpu page: the device (src/webgpu, bundled with 'aten-ts' external) resolves 'aten-ts' through an
 // import map to the page's bundle, so it registers into the same core (tools/browser/webgpu.ts).
+// `ATEN_TS_WEBGPU_CHECKS=fallback,transformer` runs only the checks whose names contain one of the words.
 const webgpuPage = (): string => `<!doctype html>
 <html>
   <head>
@@ -109,7 +110,7 @@ const webgpuPage = (): string => `<!doctype html>
       import * as aten from 'aten-ts';
       import * as webgpu from '/webgpu.js';
       import { runWebGPUChecks } from '/tools/browser/webgpu.js';
-      globalThis.__results = await runWebGPUChecks(aten, webgpu);
+      globalThis.__results = await runWebGPUChecks(aten, webgpu, ${JSON.stringify(process.env['ATEN_TS_WEBGPU_CHECKS'] ?? '')});
     </script>
   </body>
 </html>

@@ -5,16 +5,20 @@
 // No DOM types and no value imports (the page hands in both namespaces).
 
 import { assert, values, type CheckResult, type PageResults } from './util.js';
+import { runFallbackChecks } from './webgpu_fallback.js';
 import { runNetworkChecks } from './webgpu_network.js';
+import { runTransformerChecks } from './webgpu_transformer.js';
 
 type Aten = typeof import('../../src/index.js');
 type WebGPU = typeof import('../../src/webgpu/index.js');
 type Tensor = import('../../src/index.js').Tensor;
 
-export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageResults> {
+export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Promise<PageResults> {
   const { torch } = aten;
   const checks: CheckResult[] = [];
+  const words = only.split(',').filter((w) => w !== '');
   const check = async (name: string, body: () => Promise<string>): Promise<void> => {
+    if (words.length > 0 && !name.startsWith('init') && !words.some((w) => name.includes(w))) return;
     try {
       const start = performance.now();
       const message = await body();
@@ -145,7 +149,9 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU): Promise<PageR
     return `10 losses within 1e-5 of cpu (${cpu[0]!.toFixed(5)} → ${cpu[9]!.toFixed(5)}) on ${info}`;
   });
 
+  await runFallbackChecks(aten, webgpu, { check, input, against });
   await runNetworkChecks(aten, { check, input, against });
+  await runTransformerChecks(aten, webgpu, { check, input, against });
 
   return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
 }

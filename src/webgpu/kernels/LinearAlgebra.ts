@@ -1,4 +1,4 @@
-// mm / addmm on the webgpu device: a 16x16 output tile per workgroup, 16-wide slices of the operands staged in
+// mm / addmm / bmm / baddbmm on the webgpu device: a 16x16 output tile per workgroup (and batch), 16-wide slices of the operands staged in
 // workgroup memory, any strides (a transposed view needs no copy), and addmm's `beta * self + alpha * (m1 @ m2)`
 // fused into the store. The counterpart of aten/src/ATen/native/LinearAlgebra.cpp's addmm_impl_cpu_ and of
 // native/mps/operations/LinearAlgebra.mm.
@@ -19,25 +19,29 @@ function shader(bias: boolean): string {
     `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
     `@compute @workgroup_size(${T}, ${T})`,
     'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-    // p: n, k, m, tilesM, a offset/strides, b offset/strides, bias offset/strides, alpha, beta
+    // p: n, k, m, tilesM, a offset/strides, b offset/strides, bias offset/strides, alpha, beta, tiles per
+    // batch, a / b / bias batch strides
     '  let n = p[0]; let k = p[1]; let m = p[2];',
-    '  let tile = wid.x + wid.y * nw.x;',
+    '  let t0 = wid.x + wid.y * nw.x;',
+    '  let batch = t0 / p[15];',
+    '  let tile = t0 % p[15];',
+    '  let ao = p[4] + batch * p[16]; let bo = p[7] + batch * p[17];',
     `  let row = (tile / p[3]) * ${T}u + lid.y;`,
     `  let col = (tile % p[3]) * ${T}u + lid.x;`,
     '  var acc = 0.0;',
     `  for (var k0 = 0u; k0 < k; k0 += ${T}u) {`,
     '    let ka = k0 + lid.x;',
     '    let kb = k0 + lid.y;',
-    '    ta[lid.y][lid.x] = select(0.0, a[p[4] + row * p[5] + ka * p[6]], row < n && ka < k);',
-    '    tb[lid.y][lid.x] = select(0.0, b[p[7] + kb * p[8] + col * p[9]], kb < k && col < m);',
+    '    ta[lid.y][lid.x] = select(0.0, a[ao + row * p[5] + ka * p[6]], row < n && ka < k);',
+    '    tb[lid.y][lid.x] = select(0.0, b[bo + kb * p[8] + col * p[9]], kb < k && col < m);',
     '    workgroupBarrier();',
     `    for (var t = 0u; t < ${T}u; t++) { acc += ta[lid.y][t] * tb[t][lid.x]; }`,
     '    workgroupBarrier();',
     '  }',
     '  if (row < n && col < m) {',
     bias
-      ? '    c[row * m + col] = bitcast<f32>(p[14]) * bias[p[10] + row * p[11] + col * p[12]] + bitcast<f32>(p[13]) * acc;'
-      : '    c[row * m + col] = bitcast<f32>(p[13]) * acc;',
+      ? '    c[batch * n * m + row * m + col] = bitcast<f32>(p[14]) * bias[p[10] + batch * p[18] + row * p[11] + col * p[12]] + bitcast<f32>(p[13]) * acc;'
+      : '    c[batch * n * m + row * m + col] = bitcast<f32>(p[13]) * acc;',
     '  }',
     '}',
   ].join('\n');
@@ -53,41 +57,62 @@ export function matmul(
   beta: number,
   alpha: number,
 ): Tensor {
-  checkFloat(op, mat1, mat2, ...(bias === null ? [] : [bias]));
   if (mat1.dim() !== 2) throw new Error('self must be a matrix');
   if (mat2.dim() !== 2) throw new Error('mat2 must be a matrix');
+  if (bias !== null && bias.dim() > 2) {
+    throw new Error(`addmm: self must be broadcastable to [${mat1.sizes[0]}, ${mat2.sizes[1]}], got a ${bias.dim()}-d tensor`);
+  }
   const [n, k] = mat1.sizes as [number, number];
   const [k2, m] = mat2.sizes as [number, number];
   if (k !== k2) throw new Error(`mat1 and mat2 shapes cannot be multiplied (${n}x${k} and ${k2}x${m})`);
-  const out = empty_generic([n, m], rt, ScalarType.Float);
-  if (n === 0 || m === 0) return out;
+  return batched(rt, op, mat1.unsqueeze(0), mat2.unsqueeze(0), bias?.unsqueeze(0) ?? null, beta, alpha).squeeze(0);
+}
+
+/** `bmm(self, mat2)` / `baddbmm(self, batch1, batch2, beta, alpha)`: [B, n, k] @ [B, k, m], any strides. */
+export function bmm(
+  rt: WebGPURuntime,
+  op: string,
+  batch1: Tensor,
+  batch2: Tensor,
+  bias: Tensor | null,
+  beta: number,
+  alpha: number,
+): Tensor {
+  if (batch1.dim() !== 3) throw new Error(`batch1 must be a 3D tensor`);
+  if (batch2.dim() !== 3) throw new Error(`batch2 must be a 3D tensor`);
+  const [b, , k] = batch1.sizes as [number, number, number];
+  const [b2, k2] = batch2.sizes as [number, number, number];
+  if (b !== b2) throw new Error(`batch1 and batch2 must have same number of batches, got ${b} and ${b2}`);
+  if (k !== k2) throw new Error(`Expected size for first two dimensions of batch2 tensor to be: [${b}, ${k}] but got: [${b2}, ${k2}].`);
+  return batched(rt, op, batch1, batch2, bias, beta, alpha);
+}
+
+function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tensor | null, beta: number, alpha: number): Tensor {
+  checkFloat(op, a, b, ...(bias === null ? [] : [bias]));
+  const [batches, n, k] = a.sizes as [number, number, number];
+  const m = b.sizes[2]!;
+  const out = empty_generic([batches, n, m], rt, ScalarType.Float);
+  if (out.numel() === 0) return out;
   const tilesM = Math.ceil(m / T);
-  const params = new Uint32Array(15);
+  const perBatch = tilesM * Math.ceil(n / T);
+  const params = new Uint32Array(19);
   const f32 = new Float32Array(params.buffer);
-  params.set([
-    n,
-    k,
-    m,
-    tilesM,
-    mat1.storageOffset,
-    mat1.strides[0]!,
-    mat1.strides[1]!,
-    mat2.storageOffset,
-    mat2.strides[0]!,
-    mat2.strides[1]!,
-  ]);
+  params.set([n, k, m, tilesM, a.storageOffset, a.strides[1]!, a.strides[2]!, b.storageOffset, b.strides[1]!, b.strides[2]!]);
   if (bias !== null) {
-    if (bias.dim() > 2) throw new Error(`addmm: self must be broadcastable to [${n}, ${m}], got a ${bias.dim()}-d tensor`);
-    const s = broadcastStrides(bias, [n, m]);
-    params.set([bias.storageOffset, s[0]!, s[1]!], 10);
+    const s = broadcastStrides(bias, [batches, n, m]);
+    params.set([bias.storageOffset, s[1]!, s[2]!], 10);
+    params[18] = s[0]!;
   }
   f32[13] = alpha;
   f32[14] = beta;
+  params[15] = perBatch;
+  params[16] = a.strides[0]!;
+  params[17] = b.strides[0]!;
   const paramBlock = rt.scratch(params);
   const pipeline = rt.pipeline(bias === null ? 'mm:f32' : 'addmm:f32', () => shader(bias !== null));
-  const buffers = [blockOf(out).buffer, blockOf(mat1).buffer, blockOf(mat2).buffer];
+  const buffers = [blockOf(out).buffer, blockOf(a).buffer, blockOf(b).buffer];
   if (bias !== null) buffers.push(blockOf(bias).buffer);
   buffers.push(paramBlock.buffer);
-  rt.dispatch(pipeline, buffers, tilesM * Math.ceil(n / T));
+  rt.dispatch(pipeline, buffers, perBatch * batches);
   return out;
 }

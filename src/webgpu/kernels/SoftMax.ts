@@ -9,7 +9,7 @@ const WG = 64;
 /** The bits of -inf, passed as a parameter: WGSL rejects a constant -inf. */
 const NEG_INF = 0xff800000;
 
-type Kind = 'softmax' | 'log_softmax' | 'softmax_backward' | 'log_softmax_backward';
+type Kind = 'softmax' | 'log_softmax' | 'logsumexp' | 'softmax_backward' | 'log_softmax_backward';
 
 /** A workgroup reduction of `v` with `combine` (max or +) into `red[0]`; every thread reads the result. */
 function tree(name: string, v: string, combine: (a: string, b: string) => string): string {
@@ -40,7 +40,11 @@ function shader(kind: Kind): string {
       loop('s += exp(x[O1 + e] - mx);'),
       tree('total', 's', (a, b) => `${a} + ${b}`),
     );
-    body.push(kind === 'softmax' ? loop('out[O0 + e] = exp(x[O1 + e] - mx) / total;') : loop('out[O0 + e] = x[O1 + e] - mx - log(total);'));
+    if (kind === 'logsumexp') body.push('  if (lid == 0u) { out[O0 + row] = mx + log(total); }');
+    else
+      body.push(
+        kind === 'softmax' ? loop('out[O0 + e] = exp(x[O1 + e] - mx) / total;') : loop('out[O0 + e] = x[O1 + e] - mx - log(total);'),
+      );
   } else if (kind === 'log_softmax_backward') {
     // grad_input = grad - exp(output) * sum(grad)
     body.push(
@@ -117,5 +121,17 @@ export function softmaxBackward(rt: WebGPURuntime, log: boolean, grad: Tensor, o
   const kind: Kind = log ? 'log_softmax_backward' : 'softmax_backward';
   const params = new Uint32Array([rows, d, inner, out.storageOffset, g.storageOffset, y.storageOffset]);
   launch(rt, `${kind}:f32`, () => shader(kind), [out, g, y], params, rows);
+  return out;
+}
+
+/** The log of the sum of exp over the last dim of float32 `self` (max-shifted): `self.logsumexp(-1)`, for attention. */
+export function logsumexpLast(rt: WebGPURuntime, self: Tensor): Tensor {
+  checkFloat('aten::logsumexp', self);
+  const [rows, d, inner] = rowsOf(self, -1);
+  const out = empty_generic(self.sizes.slice(0, -1), rt, ScalarType.Float);
+  if (out.numel() === 0) return out;
+  const x = contiguousOf(self);
+  const params = new Uint32Array([rows, d, inner, out.storageOffset, x.storageOffset, 0, NEG_INF]);
+  launch(rt, 'logsumexp:f32', () => shader('logsumexp'), [out, x], params, rows);
   return out;
 }
