@@ -306,7 +306,9 @@ function invoke(op: OpEntry, c: Call): unknown {
     (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]) ??
     namespaced(op.call);
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
-  const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
+  // OpInfo's `op=torch.Tensor.X` is an unbound method: its error inputs call it with a self that is not a
+  // tensor (`torch.Tensor.__radd__(2, t)`), as `Tensor.prototype.X.call(2, t)` does here
+  const m = (Tensor.prototype as unknown as Record<string, unknown>)[op.call];
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);
   throw new Error(`aten-ts has no torch.${op.call} or Tensor.${op.call}`);
 }

@@ -411,6 +411,8 @@ def record_grads(op, gs, seed):
         out["cotangents"] = [flat_values(c) for c in cots]
         out["grad_outputs"] = [i for i, t in enumerate(result_tensors(r)) if t.requires_grad]
         grads = torch.autograd.grad(outs, [t for _, t in leaves], cots, allow_unused=True)
+        # an efficient zero tensor (sgn's real gradient) has no storage to read: its values are zeros
+        grads = [x if x is None or not x._is_zerotensor() else torch.zeros(x.shape, dtype=x.dtype) for x in grads]
         out["grads"] = [None if x is None else enc_tensor(x, storage=False) for x in grads]
     except (Unserializable, TooLarge):
         raise
