@@ -114,6 +114,22 @@ export interface AtenOps {
   uniform_: OperatorHandle<(self: Tensor, from: number, to: number, generator?: Opt<Generator>) => Tensor>;
   /** `normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)` */
   normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
+  cauchy_: OperatorHandle<(self: Tensor, median: number, sigma: number, generator?: Opt<Generator>) => Tensor>;
+  /** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
+  exponential_: OperatorHandle<(self: Tensor, lambd: number, generator?: Opt<Generator>) => Tensor>;
+  /** `geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)` */
+  geometric_: OperatorHandle<(self: Tensor, p: number, generator?: Opt<Generator>) => Tensor>;
+  /** `log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)` */
+  log_normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor` */
+  normal_Tensor_float: OperatorHandle<(mean: Tensor, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+  normal_float_Tensor: OperatorHandle<(mean: number, std: Tensor, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+  normal_Tensor_Tensor: OperatorHandle<(mean: Tensor, std: Tensor, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  normal_float_float: OperatorHandle<(mean: number, std: number, size: number[], generator?: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)` */
   bernoulli__float: OperatorHandle<(self: Tensor, p: number, generator?: Opt<Generator>) => Tensor>;
   /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor` */
@@ -2458,6 +2474,14 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _local_scalar_dense: find('aten::_local_scalar_dense', ''),
     uniform_: find('aten::uniform_', ''),
     normal_: find('aten::normal_', ''),
+    cauchy_: find('aten::cauchy_', ''),
+    exponential_: find('aten::exponential_', ''),
+    geometric_: find('aten::geometric_', ''),
+    log_normal_: find('aten::log_normal_', ''),
+    normal_Tensor_float: find('aten::normal', 'Tensor_float'),
+    normal_float_Tensor: find('aten::normal', 'float_Tensor'),
+    normal_Tensor_Tensor: find('aten::normal', 'Tensor_Tensor'),
+    normal_float_float: find('aten::normal', 'float_float'),
     bernoulli__float: find('aten::bernoulli_', 'float'),
     bernoulli: find('aten::bernoulli', ''),
     bernoulli_p: find('aten::bernoulli', 'p'),

@@ -69,6 +69,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   clone: Copy.clone,
   zero_: Copy.zero_,
   _to_copy: Copy.toCopy,
+  normal_float_float: Distributions.normalFloatFloat,
   bernoulli_p: Distributions.bernoulliP,
   rand_generator: Distributions.rand,
   randn_generator: Distributions.randn,

@@ -590,7 +590,128 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:104). */
+/** Backward of `cauchy_` (derivatives.yaml:104). */
+export class CauchyBackward0 extends Node {
+
+  name(): string {
+    return 'CauchyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `exponential_` (derivatives.yaml:107). */
+export class ExponentialBackward0 extends Node {
+
+  name(): string {
+    return 'ExponentialBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `geometric_` (derivatives.yaml:110). */
+export class GeometricBackward0 extends Node {
+
+  name(): string {
+    return 'GeometricBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `log_normal_` (derivatives.yaml:113). */
+export class LogNormalBackward0 extends Node {
+
+  name(): string {
+    return 'LogNormalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `normal.Tensor_float` (derivatives.yaml:116). */
+export class NormalBackward1 extends Node {
+  mean_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mean_sizes = this.mean_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, mean_sizes);
+    return out;
+  }
+}
+
+/** Backward of `normal.float_Tensor` (derivatives.yaml:119). */
+export class NormalBackward2 extends Node {
+  std_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const std_sizes = this.std_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, std_sizes);
+    return out;
+  }
+}
+
+/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:122). */
+export class NormalBackward3 extends Node {
+  mean_sizes!: number[];
+  std_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward3';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mean_sizes = this.mean_sizes;
+    const std_sizes = this.std_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, mean_sizes);
+    if (this.shouldComputeOutput(1)) out[1] = at.new_zeros(grad, std_sizes);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli_.float` (derivatives.yaml:126). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -606,7 +727,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:107). */
+/** Backward of `bernoulli` (derivatives.yaml:129). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -622,7 +743,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:110). */
+/** Backward of `bernoulli.p` (derivatives.yaml:132). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -638,7 +759,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:113). */
+/** Backward of `add.Tensor` (derivatives.yaml:135). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -657,7 +778,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:117). */
+/** Backward of `sub.Tensor` (derivatives.yaml:139). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -676,7 +797,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:121). */
+/** Backward of `mul.Tensor` (derivatives.yaml:143). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -702,7 +823,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:125). */
+/** Backward of `div.Tensor` (derivatives.yaml:147). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -728,7 +849,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:129). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:151). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -756,7 +877,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:133). */
+/** Backward of `neg` (derivatives.yaml:155). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -772,7 +893,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:136). */
+/** Backward of `abs` (derivatives.yaml:158). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -794,7 +915,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:139). */
+/** Backward of `sign` (derivatives.yaml:161). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -810,7 +931,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:142). */
+/** Backward of `exp` (derivatives.yaml:164). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -832,7 +953,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:145). */
+/** Backward of `exp2` (derivatives.yaml:167). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -854,7 +975,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:148). */
+/** Backward of `log` (derivatives.yaml:170). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -876,7 +997,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:151). */
+/** Backward of `log2` (derivatives.yaml:173). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -898,7 +1019,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:154). */
+/** Backward of `log1p` (derivatives.yaml:176). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -920,7 +1041,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:157). */
+/** Backward of `expm1` (derivatives.yaml:179). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -942,7 +1063,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:160). */
+/** Backward of `sqrt` (derivatives.yaml:182). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -964,7 +1085,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:163). */
+/** Backward of `rsqrt` (derivatives.yaml:185). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -986,7 +1107,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:166). */
+/** Backward of `sin` (derivatives.yaml:188). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1008,7 +1129,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:169). */
+/** Backward of `cos` (derivatives.yaml:191). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1030,7 +1151,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:172). */
+/** Backward of `tan` (derivatives.yaml:194). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1052,7 +1173,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:175). */
+/** Backward of `asin` (derivatives.yaml:197). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1074,7 +1195,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:178). */
+/** Backward of `acos` (derivatives.yaml:200). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1096,7 +1217,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:181). */
+/** Backward of `atan` (derivatives.yaml:203). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1118,7 +1239,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:184). */
+/** Backward of `sinh` (derivatives.yaml:206). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1140,7 +1261,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:187). */
+/** Backward of `cosh` (derivatives.yaml:209). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1162,7 +1283,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:190). */
+/** Backward of `tanh` (derivatives.yaml:212). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1184,7 +1305,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:193). */
+/** Backward of `sigmoid` (derivatives.yaml:215). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1206,7 +1327,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:196). */
+/** Backward of `relu` (derivatives.yaml:218). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1228,7 +1349,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:199). */
+/** Backward of `gelu` (derivatives.yaml:221). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1252,7 +1373,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:202). */
+/** Backward of `silu` (derivatives.yaml:224). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1274,7 +1395,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:205). */
+/** Backward of `erf` (derivatives.yaml:227). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1296,7 +1417,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:208). */
+/** Backward of `floor` (derivatives.yaml:230). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1312,7 +1433,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:211). */
+/** Backward of `ceil` (derivatives.yaml:233). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1328,7 +1449,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:214). */
+/** Backward of `round` (derivatives.yaml:236). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1344,7 +1465,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:217). */
+/** Backward of `round.decimals` (derivatives.yaml:239). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1360,7 +1481,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:220). */
+/** Backward of `trunc` (derivatives.yaml:242). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1376,7 +1497,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:223). */
+/** Backward of `frac` (derivatives.yaml:245). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1392,7 +1513,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:226). */
+/** Backward of `reciprocal` (derivatives.yaml:248). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1414,7 +1535,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:229). */
+/** Backward of `nan_to_num` (derivatives.yaml:251). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1436,7 +1557,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:232). */
+/** Backward of `maximum` (derivatives.yaml:254). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1462,7 +1583,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:236). */
+/** Backward of `minimum` (derivatives.yaml:258). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1488,7 +1609,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:240). */
+/** Backward of `where.self` (derivatives.yaml:262). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1511,7 +1632,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:244). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:266). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1533,7 +1654,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:247). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:269). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1555,7 +1676,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:250). */
+/** Backward of `clamp` (derivatives.yaml:272). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1581,7 +1702,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:253). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:275). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1611,7 +1732,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:258). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:280). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1637,7 +1758,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:262). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:284). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1653,7 +1774,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:265). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:287). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1679,7 +1800,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:269). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:291). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1695,7 +1816,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:272). */
+/** Backward of `atan2` (derivatives.yaml:294). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1721,7 +1842,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:276). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:298). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1740,7 +1861,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:280). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:302). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1770,7 +1891,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:285). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:307). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1799,7 +1920,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:289). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:311). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1823,7 +1944,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:292). */
+/** Backward of `pow.Scalar` (derivatives.yaml:314). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1850,7 +1971,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:295). */
+/** Backward of `sum` (derivatives.yaml:317). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1868,7 +1989,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:298). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:320). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1890,7 +2011,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:301). */
+/** Backward of `mean` (derivatives.yaml:323). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1910,7 +2031,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:304). */
+/** Backward of `mean.dim` (derivatives.yaml:326). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1932,7 +2053,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:307). */
+/** Backward of `prod` (derivatives.yaml:329). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1954,7 +2075,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:310). */
+/** Backward of `prod.dim_int` (derivatives.yaml:332). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1980,7 +2101,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:313). */
+/** Backward of `amax` (derivatives.yaml:335). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2009,7 +2130,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:316). */
+/** Backward of `amin` (derivatives.yaml:338). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2038,7 +2159,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:319). */
+/** Backward of `max.dim` (derivatives.yaml:341). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2066,7 +2187,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:323). */
+/** Backward of `min.dim` (derivatives.yaml:345). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2094,7 +2215,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:327). */
+/** Backward of `var.correction` (derivatives.yaml:349). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2122,7 +2243,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:330). */
+/** Backward of `std.correction` (derivatives.yaml:352). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2153,7 +2274,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:333). */
+/** Backward of `logsumexp` (derivatives.yaml:355). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2182,7 +2303,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:336). */
+/** Backward of `cumsum` (derivatives.yaml:358). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2200,7 +2321,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:339). */
+/** Backward of `cumprod` (derivatives.yaml:361). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2227,7 +2348,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:342). */
+/** Backward of `norm.Scalar` (derivatives.yaml:364). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2254,7 +2375,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:345). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:367). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2285,7 +2406,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:348). */
+/** Backward of `mm` (derivatives.yaml:370). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2319,7 +2440,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:352). */
+/** Backward of `bmm` (derivatives.yaml:374). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2345,7 +2466,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:356). */
+/** Backward of `_unsafe_view` (derivatives.yaml:378). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2363,7 +2484,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:359). */
+/** Backward of `dot` (derivatives.yaml:381). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2389,7 +2510,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:363). */
+/** Backward of `mv` (derivatives.yaml:385). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2415,7 +2536,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:367). */
+/** Backward of `addmm` (derivatives.yaml:389). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2454,7 +2575,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:372). */
+/** Backward of `baddbmm` (derivatives.yaml:394). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2485,7 +2606,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:377). */
+/** Backward of `softmax.int` (derivatives.yaml:399). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2511,7 +2632,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:380). */
+/** Backward of `log_softmax.int` (derivatives.yaml:402). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2537,7 +2658,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:384). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:406). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2567,7 +2688,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:388). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:410). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2595,7 +2716,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:392). */
+/** Backward of `nll_loss` (derivatives.yaml:414). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2627,7 +2748,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:395). */
+/** Backward of `nll_loss2d` (derivatives.yaml:417). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2659,7 +2780,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:398). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:420). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2689,7 +2810,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:402). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:424). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2719,7 +2840,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:406). */
+/** Backward of `mse_loss` (derivatives.yaml:428). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2747,7 +2868,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:410). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:432). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2778,7 +2899,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:414). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:436). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2812,7 +2933,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:418). */
+/** Backward of `native_layer_norm` (derivatives.yaml:440). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2852,7 +2973,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:424). */
+/** Backward of `convolution` (derivatives.yaml:446). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2889,7 +3010,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:429). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:451). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2923,7 +3044,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:433). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:455). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2957,7 +3078,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:437). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:459). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2992,7 +3113,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:441). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:463). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3018,7 +3139,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:445). */
+/** Backward of `avg_pool2d` (derivatives.yaml:467). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3052,7 +3173,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:448). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:470). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3087,7 +3208,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:452). */
+/** Backward of `cat` (derivatives.yaml:474). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3113,7 +3234,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:455). */
+/** Backward of `stack` (derivatives.yaml:477). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3138,7 +3259,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:458). */
+/** Backward of `split.Tensor` (derivatives.yaml:480). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3159,7 +3280,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:461). */
+/** Backward of `split_with_sizes` (derivatives.yaml:483). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3180,7 +3301,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:464). */
+/** Backward of `unbind.int` (derivatives.yaml:486). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3199,7 +3320,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:467). */
+/** Backward of `flip` (derivatives.yaml:489). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3217,7 +3338,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:470). */
+/** Backward of `roll` (derivatives.yaml:492). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3237,7 +3358,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:473). */
+/** Backward of `repeat` (derivatives.yaml:495). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3257,7 +3378,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:476). */
+/** Backward of `index_select` (derivatives.yaml:498). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3283,7 +3404,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:479). */
+/** Backward of `index.Tensor` (derivatives.yaml:501). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3307,7 +3428,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:482). */
+/** Backward of `index_put_` (derivatives.yaml:504). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3335,7 +3456,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:486). */
+/** Backward of `index_put` (derivatives.yaml:508). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3363,7 +3484,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:490). */
+/** Backward of `gather` (derivatives.yaml:512). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3389,7 +3510,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:493). */
+/** Backward of `scatter.src` (derivatives.yaml:515). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3414,7 +3535,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:497). */
+/** Backward of `scatter.value` (derivatives.yaml:519). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3438,7 +3559,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:500). */
+/** Backward of `scatter_add` (derivatives.yaml:522). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3463,7 +3584,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:504). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:526). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3485,7 +3606,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:507). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:529). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3508,7 +3629,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:511). */
+/** Backward of `masked_select` (derivatives.yaml:533). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3532,7 +3653,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:514). */
+/** Backward of `tril` (derivatives.yaml:536). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3550,7 +3671,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:517). */
+/** Backward of `triu` (derivatives.yaml:539). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3568,7 +3689,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:520). */
+/** Backward of `sort` (derivatives.yaml:542). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3594,7 +3715,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:524). */
+/** Backward of `topk` (derivatives.yaml:546). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3620,7 +3741,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:528). */
+/** Backward of `embedding` (derivatives.yaml:550). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3646,7 +3767,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:533). */
+/** Backward of `native_batch_norm` (derivatives.yaml:555). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3689,7 +3810,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:539). */
+/** Backward of `native_group_norm` (derivatives.yaml:561). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3731,7 +3852,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:544). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:566). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3753,7 +3874,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:547). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:569). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3778,7 +3899,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:551). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:573). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3803,7 +3924,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:555). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:577). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3829,7 +3950,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:559). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:581). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3847,7 +3968,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:562). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:584). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3871,7 +3992,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:565). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:587). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3896,7 +4017,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:569). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:591). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3920,7 +4041,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:572). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:594). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3945,7 +4066,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:576). */
+/** Backward of `replication_pad1d` (derivatives.yaml:598). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3969,7 +4090,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:579). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:601). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3994,7 +4115,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:583). */
+/** Backward of `replication_pad2d` (derivatives.yaml:605). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4018,7 +4139,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:586). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:608). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4043,7 +4164,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:590). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:612). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4065,7 +4186,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:593). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:615). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4090,7 +4211,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:597). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:619). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4112,7 +4233,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:600). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:622). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4132,7 +4253,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:603). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:625). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4154,7 +4275,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:606). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:628). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4174,7 +4295,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:609). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:631). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4198,7 +4319,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:612). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:634). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4220,7 +4341,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:615). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:637). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4244,7 +4365,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:618). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:640). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4266,7 +4387,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:621). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:643). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4292,7 +4413,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:624). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:646). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4316,7 +4437,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:627). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:649). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4342,7 +4463,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:630). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:652). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4366,7 +4487,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:633). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:655). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4390,7 +4511,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:636). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:658). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4412,7 +4533,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:639). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:661). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4438,7 +4559,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:642). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:664). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4462,7 +4583,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:645). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:667). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4490,7 +4611,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:648). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:670). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4516,7 +4637,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:651). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:673). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4542,7 +4663,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:654). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:676). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4566,7 +4687,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:657). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:679). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4592,7 +4713,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:660). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:682). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4616,7 +4737,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:663). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:685). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4642,7 +4763,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:666). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:688). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4666,7 +4787,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:669). */
+/** Backward of `leaky_relu` (derivatives.yaml:691). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4690,7 +4811,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:672). */
+/** Backward of `leaky_relu_` (derivatives.yaml:694). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4714,7 +4835,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:675). */
+/** Backward of `elu` (derivatives.yaml:697). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4742,7 +4863,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:678). */
+/** Backward of `elu_` (derivatives.yaml:700). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4770,7 +4891,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:681). */
+/** Backward of `celu` (derivatives.yaml:703). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4794,7 +4915,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:684). */
+/** Backward of `celu_` (derivatives.yaml:706). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4818,7 +4939,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:687). */
+/** Backward of `softplus` (derivatives.yaml:709). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4844,7 +4965,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:690). */
+/** Backward of `hardtanh` (derivatives.yaml:712). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4870,7 +4991,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:693). */
+/** Backward of `hardswish` (derivatives.yaml:715). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4892,7 +5013,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:696). */
+/** Backward of `hardsigmoid` (derivatives.yaml:718). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4914,7 +5035,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:699). */
+/** Backward of `mish` (derivatives.yaml:721). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4936,7 +5057,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:702). */
+/** Backward of `threshold` (derivatives.yaml:724). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -4960,7 +5081,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:705). */
+/** Backward of `threshold_` (derivatives.yaml:727). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -4984,7 +5105,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:708). */
+/** Backward of `threshold_backward` (derivatives.yaml:730). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5009,7 +5130,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:712). */
+/** Backward of `hardshrink` (derivatives.yaml:734). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5033,7 +5154,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:715). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:737). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5058,7 +5179,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:719). */
+/** Backward of `softshrink` (derivatives.yaml:741). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5082,7 +5203,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:722). */
+/** Backward of `softshrink_backward` (derivatives.yaml:744). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5107,7 +5228,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:726). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:748). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5133,7 +5254,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:730). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:752). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5158,7 +5279,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:734). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:756). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5188,7 +5309,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:738). */
+/** Backward of `huber_loss` (derivatives.yaml:760). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5218,7 +5339,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:742). */
+/** Backward of `addcmul` (derivatives.yaml:764). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5247,7 +5368,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:747). */
+/** Backward of `addcdiv` (derivatives.yaml:769). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5276,7 +5397,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:752). */
+/** Backward of `clamp_min` (derivatives.yaml:774). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5300,7 +5421,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:755). */
+/** Backward of `clamp_max` (derivatives.yaml:777). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5324,7 +5445,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:759). */
+/** Backward of `max` (derivatives.yaml:781). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5349,7 +5470,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:762). */
+/** Backward of `min` (derivatives.yaml:784). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5374,7 +5495,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:765). */
+/** Backward of `sort.stable` (derivatives.yaml:787). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5400,7 +5521,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:769). */
+/** Backward of `_unique2` (derivatives.yaml:791). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5416,7 +5537,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:773). */
+/** Backward of `unique_dim` (derivatives.yaml:795). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5432,7 +5553,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:778). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:800). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5448,7 +5569,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:782). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:804). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5474,7 +5595,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:786). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:808). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5500,7 +5621,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:791). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:813). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5531,7 +5652,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:795). */
+/** Backward of `unique_consecutive` (derivatives.yaml:817). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5547,7 +5668,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:799). */
+/** Backward of `diagonal` (derivatives.yaml:821). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5571,7 +5692,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:802). */
+/** Backward of `diagonal_backward` (derivatives.yaml:824). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5593,7 +5714,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:806). */
+/** Backward of `_linalg_svd` (derivatives.yaml:828). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5622,7 +5743,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:810). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:832). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -5646,7 +5767,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:814). */
+/** Backward of `cholesky` (derivatives.yaml:836). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5670,7 +5791,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:817). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:839). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -5697,7 +5818,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:820). */
+/** Backward of `cholesky_solve` (derivatives.yaml:842). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -5728,7 +5849,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:824). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:846). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -5760,7 +5881,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:828). */
+/** Backward of `triangular_solve` (derivatives.yaml:850). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -5794,7 +5915,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:832). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:854). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -5821,7 +5942,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:836). */
+/** Backward of `linalg_lu` (derivatives.yaml:858). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -5850,7 +5971,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:840). */
+/** Backward of `lu_unpack` (derivatives.yaml:862). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -5867,7 +5988,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:844). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:866). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -5900,7 +6021,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:848). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:870). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -5934,7 +6055,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:853). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:875). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -5956,7 +6077,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:857). */
+/** Backward of `_linalg_det` (derivatives.yaml:879). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5987,7 +6108,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:861). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:883). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6017,7 +6138,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:865). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:887). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6042,7 +6163,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:869). */
+/** Backward of `div.Scalar` (derivatives.yaml:891). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6060,7 +6181,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:872). */
+/** Backward of `mul.Scalar` (derivatives.yaml:894). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6078,7 +6199,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:876). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:898). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6123,7 +6244,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:884). */
+/** Backward of `detach` (derivatives.yaml:906). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6138,7 +6259,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:889). */
+/** Backward of `acosh` (derivatives.yaml:911). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6160,7 +6281,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:892). */
+/** Backward of `asinh` (derivatives.yaml:914). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6182,7 +6303,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:895). */
+/** Backward of `atanh` (derivatives.yaml:917). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6204,7 +6325,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:898). */
+/** Backward of `log10` (derivatives.yaml:920). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6226,7 +6347,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:901). */
+/** Backward of `sgn` (derivatives.yaml:923). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6242,7 +6363,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:904). */
+/** Backward of `erfinv` (derivatives.yaml:926). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6264,7 +6385,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:907). */
+/** Backward of `lgamma` (derivatives.yaml:929). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6286,7 +6407,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:910). */
+/** Backward of `digamma` (derivatives.yaml:932). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6308,7 +6429,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:913). */
+/** Backward of `polygamma` (derivatives.yaml:935). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6332,7 +6453,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:916). */
+/** Backward of `polygamma_` (derivatives.yaml:938). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6356,7 +6477,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:919). */
+/** Backward of `i0` (derivatives.yaml:941). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6378,7 +6499,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:922). */
+/** Backward of `sinc` (derivatives.yaml:944). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6400,7 +6521,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:925). */
+/** Backward of `logit` (derivatives.yaml:947). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6424,7 +6545,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:928). */
+/** Backward of `deg2rad` (derivatives.yaml:950). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6440,7 +6561,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:931). */
+/** Backward of `rad2deg` (derivatives.yaml:953). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6456,7 +6577,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:934). */
+/** Backward of `hypot` (derivatives.yaml:956). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6485,7 +6606,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:938). */
+/** Backward of `logaddexp` (derivatives.yaml:960). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6511,7 +6632,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:942). */
+/** Backward of `logaddexp2` (derivatives.yaml:964). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6537,7 +6658,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:946). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:968). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6563,7 +6684,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:950). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:972). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -6587,7 +6708,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:953). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:975). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -6611,7 +6732,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:956). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:978). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6640,7 +6761,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:960). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:982). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6665,7 +6786,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:963). */
+/** Backward of `nextafter` (derivatives.yaml:985). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6691,7 +6812,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:967). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:989). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6717,7 +6838,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:971). */
+/** Backward of `fmax` (derivatives.yaml:993). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6743,7 +6864,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:975). */
+/** Backward of `fmin` (derivatives.yaml:997). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6769,7 +6890,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:979). */
+/** Backward of `erfc` (derivatives.yaml:1001). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6791,7 +6912,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:982). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1004). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -6813,7 +6934,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:986). */
+/** Backward of `igamma` (derivatives.yaml:1008). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6839,7 +6960,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:990). */
+/** Backward of `igammac` (derivatives.yaml:1012). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -6865,7 +6986,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:994). */
+/** Backward of `mvlgamma` (derivatives.yaml:1016). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -6889,7 +7010,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:997). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1019). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -6908,7 +7029,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1001). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1023). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -6926,7 +7047,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1006). */
+/** Backward of `nansum` (derivatives.yaml:1028). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -6952,7 +7073,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1009). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1031). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -6979,7 +7100,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1012). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1034). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7009,7 +7130,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1015). */
+/** Backward of `aminmax` (derivatives.yaml:1037). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7040,7 +7161,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1018). */
+/** Backward of `median` (derivatives.yaml:1040). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7065,7 +7186,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1021). */
+/** Backward of `median.dim` (derivatives.yaml:1043). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7093,7 +7214,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1025). */
+/** Backward of `nanmedian` (derivatives.yaml:1047). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7118,7 +7239,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1028). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1050). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7146,7 +7267,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1032). */
+/** Backward of `mode` (derivatives.yaml:1054). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7174,7 +7295,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1036). */
+/** Backward of `kthvalue` (derivatives.yaml:1058). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7202,7 +7323,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1040). */
+/** Backward of `cummax` (derivatives.yaml:1062). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7229,7 +7350,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1044). */
+/** Backward of `cummin` (derivatives.yaml:1066). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7256,7 +7377,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1048). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1070). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7283,7 +7404,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1053). */
+/** Backward of `rot90` (derivatives.yaml:1075). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7303,7 +7424,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1056). */
+/** Backward of `diag_embed` (derivatives.yaml:1078). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7325,7 +7446,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1059). */
+/** Backward of `block_diag` (derivatives.yaml:1081). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7349,7 +7470,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1062). */
+/** Backward of `trace` (derivatives.yaml:1084). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7367,7 +7488,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1065). */
+/** Backward of `linalg_cross` (derivatives.yaml:1087). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7395,7 +7516,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1070). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1092). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7433,7 +7554,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1074). */
+/** Backward of `index_reduce` (derivatives.yaml:1096). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -7471,7 +7592,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1078). */
+/** Backward of `index_add` (derivatives.yaml:1100). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7502,7 +7623,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1082). */
+/** Backward of `index_copy` (derivatives.yaml:1104). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7531,7 +7652,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1086). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1108). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7555,7 +7676,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1089). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1111). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -7580,7 +7701,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1093). */
+/** Backward of `put` (derivatives.yaml:1115). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -7610,7 +7731,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1097). */
+/** Backward of `take` (derivatives.yaml:1119). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -7634,7 +7755,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1100). */
+/** Backward of `masked_scatter` (derivatives.yaml:1122). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -7659,7 +7780,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1104). */
+/** Backward of `slice_scatter` (derivatives.yaml:1126). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -7690,7 +7811,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1108). */
+/** Backward of `select_scatter` (derivatives.yaml:1130). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -7717,7 +7838,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1112). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1134). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -7746,7 +7867,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1116). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1138). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -7773,7 +7894,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1120). */
+/** Backward of `unfold` (derivatives.yaml:1142). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -7797,7 +7918,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1123). */
+/** Backward of `unfold_backward` (derivatives.yaml:1145). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -7819,7 +7940,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1126). */
+/** Backward of `im2col` (derivatives.yaml:1148). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -7845,7 +7966,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1129). */
+/** Backward of `col2im` (derivatives.yaml:1151). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -7869,7 +7990,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1133). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1155). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -7887,7 +8008,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1136). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1158). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -7905,7 +8026,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1139). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1161). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -7923,7 +8044,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1142). */
+/** Backward of `glu` (derivatives.yaml:1164). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -7947,7 +8068,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1145). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1167). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -7974,7 +8095,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1148). */
+/** Backward of `dist` (derivatives.yaml:1170). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8005,7 +8126,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1153). */
+/** Backward of `narrow_copy` (derivatives.yaml:1175). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8029,7 +8150,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1157). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1179). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8050,7 +8171,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1160). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1182). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8071,7 +8192,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1163). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1185). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8087,7 +8208,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1166). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1188). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8104,7 +8225,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1170). */
+/** Backward of `_conj_physical` (derivatives.yaml:1192). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8120,7 +8241,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1173). */
+/** Backward of `conj_physical_` (derivatives.yaml:1195). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8136,7 +8257,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1177). */
+/** Backward of `addmv` (derivatives.yaml:1199). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8167,7 +8288,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1182). */
+/** Backward of `vdot` (derivatives.yaml:1204). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8193,7 +8314,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1186). */
+/** Backward of `addr` (derivatives.yaml:1208). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8224,7 +8345,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1191). */
+/** Backward of `addbmm` (derivatives.yaml:1213). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8259,7 +8380,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1196). */
+/** Backward of `renorm` (derivatives.yaml:1218). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8287,7 +8408,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1199). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1221). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8314,7 +8435,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1205). */
+/** Backward of `special_entr` (derivatives.yaml:1227). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8336,7 +8457,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1208). */
+/** Backward of `special_ndtri` (derivatives.yaml:1230). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8358,7 +8479,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1211). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1233). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8383,7 +8504,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1214). */
+/** Backward of `special_erfcx` (derivatives.yaml:1236). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8408,7 +8529,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1217). */
+/** Backward of `special_i0e` (derivatives.yaml:1239). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8433,7 +8554,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1220). */
+/** Backward of `special_i1` (derivatives.yaml:1242). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8458,7 +8579,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1223). */
+/** Backward of `special_i1e` (derivatives.yaml:1245). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8483,7 +8604,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1226). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1248). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8509,7 +8630,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1230). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1252). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8533,7 +8654,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1233). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1255). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8557,7 +8678,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1236). */
+/** Backward of `special_zeta` (derivatives.yaml:1258). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8583,7 +8704,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1240). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1262). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8607,7 +8728,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1243). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1265). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8623,7 +8744,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1246). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1268). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8638,7 +8759,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1249). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1271). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8653,7 +8774,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1252). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1274). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8668,7 +8789,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1255). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1277). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8683,7 +8804,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1258). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1280). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8698,7 +8819,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1261). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1283). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8713,7 +8834,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1264). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1286). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8728,7 +8849,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1267). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1289). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8743,7 +8864,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1270). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1292). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8758,7 +8879,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1273). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1295). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8773,7 +8894,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1276). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1298). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8788,7 +8909,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1279). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1301). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8803,7 +8924,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1282). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1304). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8818,7 +8939,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1286). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1308). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8833,7 +8954,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1289). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1311). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8848,7 +8969,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1292). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1314). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8863,7 +8984,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1296). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1318). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8878,7 +8999,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1299). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1321). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -8893,7 +9014,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1302). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1324). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -8908,7 +9029,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1306). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1328). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -8923,7 +9044,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1309). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1331). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -8938,7 +9059,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1312). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1334). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -8953,7 +9074,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1316). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1338). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -8968,7 +9089,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1319). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1341). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -8983,7 +9104,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1322). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1344). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -8998,7 +9119,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1326). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1348). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9013,7 +9134,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1329). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1351). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9028,7 +9149,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1332). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1354). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9043,7 +9164,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1336). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1358). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9058,7 +9179,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1339). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1361). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9073,7 +9194,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1342). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1364). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9088,7 +9209,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1346). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1368). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9103,7 +9224,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1349). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1371). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9118,7 +9239,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1352). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1374). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9133,7 +9254,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1356). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1378). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9148,7 +9269,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1359). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1381). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9163,7 +9284,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1362). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1384). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9178,7 +9299,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1366). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1388). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9193,7 +9314,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1369). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1391). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9208,7 +9329,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1372). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1394). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9223,7 +9344,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1376). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1398). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9238,7 +9359,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1379). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1401). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9253,7 +9374,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1382). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1404). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9268,7 +9389,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1386). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1408). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9283,7 +9404,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1389). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1411). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9298,7 +9419,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1392). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1414). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9313,7 +9434,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1396). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1418). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9328,7 +9449,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1399). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1421). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9343,7 +9464,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1403). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1425). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9367,7 +9488,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1406). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1428). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9387,7 +9508,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1409). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1431). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9409,7 +9530,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4557). */
+/** Backward of `expand_copy` (derivatives.yaml:4601). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9427,7 +9548,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4563). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4607). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9451,7 +9572,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4569). */
+/** Backward of `alias_copy` (derivatives.yaml:4613). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9467,7 +9588,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4575). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4619). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9495,7 +9616,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4581). */
+/** Backward of `permute_copy` (derivatives.yaml:4625). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9513,7 +9634,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4587). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4631). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9534,7 +9655,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4593). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4637). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9552,7 +9673,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4599). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4643). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9570,7 +9691,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4605). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4649). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9588,7 +9709,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4611). */
+/** Backward of `t_copy` (derivatives.yaml:4655). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9604,7 +9725,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4617). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4661). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9624,7 +9745,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4623). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4667). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9642,7 +9763,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4629). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4673). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9661,7 +9782,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4635). */
+/** Backward of `view_copy` (derivatives.yaml:4679). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9679,7 +9800,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4641). */
+/** Backward of `unfold_copy` (derivatives.yaml:4685). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -9990,6 +10111,77 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
     rebaseHistory(self, gradFn);
+    return result;
+  }),
+  cauchy_: kernel('cauchy_', (ks, self, median, sigma, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    const gradFn = new CauchyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  exponential_: kernel('exponential_', (ks, self, lambd, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    const gradFn = new ExponentialBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  geometric_: kernel('geometric_', (ks, self, p, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    const gradFn = new GeometricBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  log_normal_: kernel('log_normal_', (ks, self, mean, std, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    const gradFn = new LogNormalBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  normal_Tensor_float: kernel('normal_Tensor_float', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(mean);
+    if (!rg) return ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward1();
+    gradFn.setNextEdges([gradientEdge(mean)]);
+    gradFn.mean_sizes = mean.sizes.slice();
+    const result = ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  normal_float_Tensor: kernel('normal_float_Tensor', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(std);
+    if (!rg) return ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward2();
+    gradFn.setNextEdges([gradientEdge(std)]);
+    gradFn.std_sizes = std.sizes.slice();
+    const result = ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  normal_Tensor_Tensor: kernel('normal_Tensor_Tensor', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(mean, std);
+    if (!rg) return ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward3();
+    gradFn.setNextEdges([gradientEdge(mean), gradientEdge(std)]);
+    gradFn.mean_sizes = mean.sizes.slice();
+    gradFn.std_sizes = std.sizes.slice();
+    const result = ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   bernoulli__float: kernel('bernoulli__float', (ks, self, p, generator) => {
@@ -17916,6 +18108,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   normal_: kernel('normal_', (ks, self, mean, std, generator) => {
     const result = ops.normal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mean, std, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  cauchy_: kernel('cauchy_', (ks, self, median, sigma, generator) => {
+    const result = ops.cauchy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, median, sigma, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  exponential_: kernel('exponential_', (ks, self, lambd, generator) => {
+    const result = ops.exponential_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  geometric_: kernel('geometric_', (ks, self, p, generator) => {
+    const result = ops.geometric_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  log_normal_: kernel('log_normal_', (ks, self, mean, std, generator) => {
+    const result = ops.log_normal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mean, std, generator);
     self.bumpVersion();
     return result;
   }),

@@ -1589,6 +1589,121 @@ function bad__local_scalar_dense(a: readonly unknown[]): never {
   ], false, SIGS__local_scalar_dense);
 }
 
+const SIGS_normal = ["(Tensor mean, Tensor std, *, torch.Generator generator = None)","(Tensor mean, float std = 1, *, torch.Generator generator = None)","(float mean, Tensor std, *, torch.Generator generator = None)","(float mean, float std, tuple of ints size, *, torch.Generator generator = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.normal`: `normal.Tensor_float`, `normal.float_Tensor`, `normal.Tensor_Tensor`, `normal.float_float`. */
+export function normal(mean: Tensor, options?: { std?: number; generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, std?: number, options?: { std?: number; generator?: Generator | null }): Tensor;
+export function normal(options: { mean: number; std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: number, options: { std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: number, std: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, options: { std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, std: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function normal(options: { mean: number; std: number; size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, options: { std: number; size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, std: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, std: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("normal", a[--n] as Kw);
+  // normal.Tensor_float
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1])) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.std !== undefined) {
+        kwArg("normal", 'std', 'float', isFloat(o.std), o.std);
+        v1 = o.std as number;
+      } else v1 = 1;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_Tensor_float(v0, v1, k0);
+    }
+  }
+  // normal.float_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isFloat(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_float_Tensor(v0, v1, k0);
+    }
+  }
+  // normal.Tensor_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_Tensor_Tensor(v0, v1, k0);
+    }
+  }
+  // normal.float_float
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["mean","std","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isFloat(p[0]) && isFloat(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["mean","std","size","generator","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("normal", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("normal", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("normal", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("normal", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["mean","std","size"], n);
+      const r = at.normal_float_float(v0, v1, v2, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("normal", a, SIGS_normal);
+}
+
 const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None, Tensor out = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */

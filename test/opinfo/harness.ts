@@ -260,6 +260,19 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
     const f = namespaced('special.polygamma') as Fn;
     return n === undefined ? f(...withKw([c.args[0], c.input, ...c.args.slice(1)], kw)) : f(...withKw([n, c.input, ...c.args], kw));
   },
+  // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.Tensor.<X>_, inp, *args, **kwargs) (seed 42; the
+  // generator's SEEDED_METHODS)
+  cauchy: (c) => seededMethod('cauchy_', c),
+  exponential: (c) => seededMethod('exponential_', c),
+  geometric: (c) => seededMethod('geometric_', c),
+  log_normal: (c) => seededMethod('log_normal_', c),
+  uniform: (c) => seededMethod('uniform_', c),
+  'normal.in_place': (c) => seededMethod('normal_', c),
+  // op=lambda std, mean, *args, **kwargs: wrapper_set_seed(torch.normal, mean, std, *args, **kwargs)
+  'normal.number_mean': (c) => {
+    torch.manualSeed(42);
+    return fn('normal')(...withKw([c.args[0], c.input, ...c.args.slice(1)], c.kwargs));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
@@ -285,6 +298,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   },
 };
 
+function seededMethod(name: string, c: Call): unknown {
+  torch.manualSeed(42);
+  const m = (c.input as unknown as Record<string, unknown>)[name];
+  if (typeof m !== 'function') throw new Error(`aten-ts has no Tensor.${name}`);
+  return (m as Fn).apply(c.input, withKw(c.args, c.kwargs));
+}
+
 /** `linalg.svd` → torch.linalg.svd (op_db's nested namespaces: linalg, special, fft, masked, signal.windows). */
 function namespaced(call: string): unknown {
   if (!call.includes('.')) return undefined;
@@ -295,7 +315,7 @@ function namespaced(call: string): unknown {
 
 /** The aten-ts callable for an OpInfo entry: torch.nn.functional.X, torch.X, torch.<namespace>.X, or the Tensor method X. */
 function invoke(op: OpEntry, c: Call): unknown {
-  const adapter = ADAPTERS[op.name];
+  const adapter = ADAPTERS[op.key] ?? ADAPTERS[op.name];
   if (adapter !== undefined) return adapter(c);
   const rest = Object.keys(c.kwargs).length > 0 ? [...c.args, c.kwargs] : c.args;
   const nn = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;

@@ -525,12 +525,19 @@ def gen_errors(op, key, counts):
     return out
 
 
+# op_db entries named after no torch function: their op is `wrapper_set_seed(torch.Tensor.<method>, ...)`, swept
+# when aten-ts has that method (the harness's adapters call it)
+SEEDED_METHODS = {"cauchy": "cauchy_", "exponential": "exponential_", "geometric": "geometric_",
+                  "log_normal": "log_normal_", "uniform": "uniform_", "normal.in_place": "normal_"}
+
+
 def swept(op, names, exposed):
     """The sweep's rule: an entry is generated when its name (`nn.functional.X` → `X`) is a torch function or
     method of the core namespace, or its name a function of the package's full one (torch.complex,
-    torch.nn.functional.X)."""
+    torch.nn.functional.X), or it is one of SEEDED_METHODS whose method aten-ts has."""
     base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
-    return base in names or op.name in exposed
+    key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+    return base in names or op.name in exposed or SEEDED_METHODS.get(key) in names
 
 
 def coverage(have, names):
