@@ -1106,6 +1106,14 @@ export interface AtenOps {
   _pdist_forward: OperatorHandle<(self: Tensor, p: number) => Tensor>;
   /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
   _pdist_backward: OperatorHandle<(grad: Tensor, self: Tensor, p: number, pdist: Tensor) => Tensor>;
+  /** `_euclidean_dist(Tensor x1, Tensor x2) -> Tensor` */
+  _euclidean_dist: OperatorHandle<(x1: Tensor, x2: Tensor) => Tensor>;
+  /** `_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor` */
+  _cdist_forward: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, computeMode: Opt<number>) => Tensor>;
+  /** `_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor` */
+  _cdist_backward: OperatorHandle<(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor) => Tensor>;
+  /** `cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor` */
+  cdist: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, computeMode?: Opt<number>) => Tensor>;
   /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
   addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
@@ -2970,6 +2978,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     pdist: find('aten::pdist', ''),
     _pdist_forward: find('aten::_pdist_forward', ''),
     _pdist_backward: find('aten::_pdist_backward', ''),
+    _euclidean_dist: find('aten::_euclidean_dist', ''),
+    _cdist_forward: find('aten::_cdist_forward', ''),
+    _cdist_backward: find('aten::_cdist_backward', ''),
+    cdist: find('aten::cdist', ''),
     addcmul_out: find('aten::addcmul', 'out'),
     addcmul: find('aten::addcmul', ''),
     addcmul_: find('aten::addcmul_', ''),

@@ -4222,6 +4222,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   huber_loss: Loss.huberLoss,
   _pdist_forward: Distance.pdistForward,
   _pdist_backward: Distance.pdistBackward,
+  _cdist_forward: Distance._cdist_forward,
+  _cdist_backward: Distance._cdist_backward,
   addcmul_out: cpu_addcmul_out,
   addcmul: cpu_addcmul,
   addcmul_: cpu_addcmul_,

@@ -77,6 +77,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randperm_generator: Distributions.randperm,
   _unsafe_view: LinearAlgebra.unsafeView,
   stack: TensorShape.stack,
+  _euclidean_dist: Distance._euclidean_dist,
   allclose: TensorCompare.allclose,
   rand_like: TensorFactories.randLike,
   randn_like: TensorFactories.randnLike,

@@ -3506,6 +3506,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   huber_loss: Loss.huberLoss,
   _pdist_forward: Distance.pdistForward,
   _pdist_backward: Distance.pdistBackward,
+  _cdist_forward: Distance._cdist_forward,
+  _cdist_backward: Distance._cdist_backward,
   addcmul_out: meta_addcmul_out,
   addcmul: meta_addcmul,
   addcmul_: meta_addcmul_,

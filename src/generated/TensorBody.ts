@@ -1103,6 +1103,14 @@ export function pdist(self: Tensor, p: number = 2): Tensor { return aten().pdist
 export function _pdist_forward(self: Tensor, p: number = 2): Tensor { return aten()._pdist_forward.call(self, p); }
 /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
 export function _pdist_backward(grad: Tensor, self: Tensor, p: number, pdist: Tensor): Tensor { return aten()._pdist_backward.call(grad, self, p, pdist); }
+/** `_euclidean_dist(Tensor x1, Tensor x2) -> Tensor` */
+export function _euclidean_dist(x1: Tensor, x2: Tensor): Tensor { return aten()._euclidean_dist.call(x1, x2); }
+/** `_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor` */
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, computeMode: Opt<number>): Tensor { return aten()._cdist_forward.call(x1, x2, p, computeMode); }
+/** `_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor` */
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor): Tensor { return aten()._cdist_backward.call(grad, x1, x2, p, cdist); }
+/** `cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor` */
+export function cdist(x1: Tensor, x2: Tensor, p: number = 2, computeMode: Opt<number> = null): Tensor { return aten().cdist.call(x1, x2, p, computeMode); }
 /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
 export function addcmul_out(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor { return aten().addcmul_out.call(self, tensor1, tensor2, value, out); }
 /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */

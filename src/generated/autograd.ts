@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -8435,7 +8435,86 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1227). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1224). */
+export class EuclideanDistBackward0 extends Node {
+  x1_: SavedVariable = NONE;
+  x2_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EuclideanDistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const x1 = this.x1_.unpack(this);
+    const x2 = this.x2_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = euclideanDistBackward(grad, x1, x2, result, 0);
+    if (this.shouldComputeOutput(1)) out[1] = euclideanDistBackward(grad, x1, x2, result, 1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.x1_.reset();
+    this.x2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_cdist_forward` (derivatives.yaml:1228). */
+export class CdistBackward0 extends Node {
+  x1_: SavedVariable = NONE;
+  x2_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['_cdist_forward']['call']>[2];
+  x1_sizes!: number[];
+  x2_sizes!: number[];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CdistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const x1 = this.x1_.unpack(this);
+    const x2 = this.x2_.unpack(this);
+    const p = this.p_;
+    const x1_sizes = this.x1_sizes;
+    const x2_sizes = this.x2_sizes;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.sum_to_size(at._cdist_backward(at.contiguous(grad), x1, x2, p, result), x1_sizes);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum_to_size(at._cdist_backward(at.contiguous(at.transpose_int(grad, -1, -2)), x2, x1, p, at.contiguous(at.transpose_int(result, -1, -2))), x2_sizes);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.x1_.reset();
+    this.x2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_cdist_backward` (derivatives.yaml:1232). */
+export class CdistBackwardBackward0 extends Node {
+
+  name(): string {
+    return 'CdistBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_entr` (derivatives.yaml:1238). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8457,7 +8536,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1230). */
+/** Backward of `special_ndtri` (derivatives.yaml:1241). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8479,7 +8558,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1233). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1244). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8504,7 +8583,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1236). */
+/** Backward of `special_erfcx` (derivatives.yaml:1247). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8529,7 +8608,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1239). */
+/** Backward of `special_i0e` (derivatives.yaml:1250). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8554,7 +8633,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1242). */
+/** Backward of `special_i1` (derivatives.yaml:1253). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8579,7 +8658,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1245). */
+/** Backward of `special_i1e` (derivatives.yaml:1256). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8604,7 +8683,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1248). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1259). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8630,7 +8709,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1252). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1263). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8654,7 +8733,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1255). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1266). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -8678,7 +8757,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1258). */
+/** Backward of `special_zeta` (derivatives.yaml:1269). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8704,7 +8783,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1262). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1273). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -8728,7 +8807,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1265). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1276). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -8744,7 +8823,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1268). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1279). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -8759,7 +8838,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1271). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1282). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8774,7 +8853,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1274). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1285). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -8789,7 +8868,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1277). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1288). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -8804,7 +8883,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1280). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1291). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -8819,7 +8898,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1283). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1294). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -8834,7 +8913,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1286). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1297). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -8849,7 +8928,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1289). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1300). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8864,7 +8943,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1292). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1303). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8879,7 +8958,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1295). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1306). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -8894,7 +8973,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1298). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1309). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -8909,7 +8988,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1301). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1312). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -8924,7 +9003,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1304). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1315). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -8939,7 +9018,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1308). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1319). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -8954,7 +9033,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1311). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1322). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -8969,7 +9048,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1314). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1325). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -8984,7 +9063,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1318). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1329). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -8999,7 +9078,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1321). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1332). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9014,7 +9093,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1324). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1335). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9029,7 +9108,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1328). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1339). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9044,7 +9123,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1331). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1342). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9059,7 +9138,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1334). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1345). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9074,7 +9153,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1338). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1349). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9089,7 +9168,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1341). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1352). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9104,7 +9183,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1344). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1355). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9119,7 +9198,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1348). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1359). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9134,7 +9213,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1351). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1362). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9149,7 +9228,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1354). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1365). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9164,7 +9243,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1358). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1369). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9179,7 +9258,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1361). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1372). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9194,7 +9273,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1364). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1375). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9209,7 +9288,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1368). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1379). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9224,7 +9303,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1371). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1382). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9239,7 +9318,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1374). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1385). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9254,7 +9333,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1378). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1389). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9269,7 +9348,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1381). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1392). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9284,7 +9363,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1384). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1395). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9299,7 +9378,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1388). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1399). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9314,7 +9393,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1391). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1402). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9329,7 +9408,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1394). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1405). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9344,7 +9423,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1398). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1409). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9359,7 +9438,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1401). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1412). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9374,7 +9453,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1404). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1415). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9389,7 +9468,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1408). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1419). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9404,7 +9483,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1411). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1422). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9419,7 +9498,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1414). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1425). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9434,7 +9513,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1418). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1429). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9449,7 +9528,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1421). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1432). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9464,7 +9543,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1425). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1436). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9488,7 +9567,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1428). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1439). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9508,7 +9587,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1431). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1442). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -9530,7 +9609,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4601). */
+/** Backward of `expand_copy` (derivatives.yaml:4617). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9548,7 +9627,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4607). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4623). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -9572,7 +9651,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4613). */
+/** Backward of `alias_copy` (derivatives.yaml:4629). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -9588,7 +9667,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4619). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4635). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -9616,7 +9695,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4625). */
+/** Backward of `permute_copy` (derivatives.yaml:4641). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -9634,7 +9713,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4631). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4647). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -9655,7 +9734,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4637). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4653). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9673,7 +9752,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4643). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4659). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -9691,7 +9770,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4649). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4665). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -9709,7 +9788,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4655). */
+/** Backward of `t_copy` (derivatives.yaml:4671). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -9725,7 +9804,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4661). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4677). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -9745,7 +9824,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4667). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4683). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -9763,7 +9842,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4673). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4689). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -9782,7 +9861,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4679). */
+/** Backward of `view_copy` (derivatives.yaml:4695). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -9800,7 +9879,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4685). */
+/** Backward of `unfold_copy` (derivatives.yaml:4701). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -14139,6 +14218,33 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(self), gradientEdge(pdist)]);
     const result = ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _euclidean_dist: kernel('_euclidean_dist', (ks, x1, x2) => {
+    const rg = anyRequiresGrad(x1, x2);
+    if (!rg) return ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    const gradFn = new EuclideanDistBackward0();
+    gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
+    gradFn.x1_ = new SavedVariable(x1, false);
+    gradFn.x2_ = new SavedVariable(x2, false);
+    const result = ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _cdist_forward: kernel('_cdist_forward', (ks, x1, x2, p, computeMode) => {
+    const rg = anyRequiresGrad(x1, x2);
+    if (!rg) return ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    const gradFn = new CdistBackward0();
+    gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
+    gradFn.x1_ = new SavedVariable(x1, false);
+    gradFn.x2_ = new SavedVariable(x2, false);
+    gradFn.p_ = p;
+    gradFn.x1_sizes = x1.sizes.slice();
+    gradFn.x2_sizes = x2.sizes.slice();
+    const result = ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {

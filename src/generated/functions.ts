@@ -14520,6 +14520,165 @@ function bad__pdist_backward(a: readonly unknown[]): never {
   ], false, SIGS__pdist_backward);
 }
 
+const SIGS__euclidean_dist = ["(Tensor x1, Tensor x2)"];
+
+/** `torch._euclidean_dist`: `_euclidean_dist`. */
+export function _euclidean_dist(x1: Tensor, options: { x2: Tensor }): Tensor;
+export function _euclidean_dist(x1: Tensor, x2: Tensor): Tensor;
+export function _euclidean_dist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_euclidean_dist", a[--n] as Kw);
+  // _euclidean_dist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x1","x2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_euclidean_dist", o, ["x1","x2"], ["x1","x2"], n);
+      return at._euclidean_dist(v0, v1);
+    }
+  }
+  return bad__euclidean_dist(a);
+}
+
+function bad__euclidean_dist(a: readonly unknown[]): never {
+  return badCall("_euclidean_dist", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__euclidean_dist);
+}
+
+const SIGS__cdist_forward = ["(Tensor x1, Tensor x2, float p, int compute_mode)"];
+
+/** `torch._cdist_forward`: `_cdist_forward`. */
+export function _cdist_forward(x1: Tensor, options: { x2: Tensor; p: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, options: { p: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, options: { compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, computeMode: number | null): Tensor;
+export function _cdist_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_cdist_forward", a[--n] as Kw);
+  // _cdist_forward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["x1","x2","p","compute_mode"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2]) && (p[3] === null || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number | null = p[3] as number | null;
+      if (o !== undefined) checkKw("_cdist_forward", o, ["x1","x2","p","compute_mode"], ["x1","x2","p","compute_mode"], n);
+      return at._cdist_forward(v0, v1, v2, v3);
+    }
+  }
+  return bad__cdist_forward(a);
+}
+
+function bad__cdist_forward(a: readonly unknown[]): never {
+  return badCall("_cdist_forward", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "compute_mode", type: "int", check: (v) => (v === null || isInt(v)), optional: false, kwOnly: false },
+  ], false, SIGS__cdist_forward);
+}
+
+const SIGS__cdist_backward = ["(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist)"];
+
+/** `torch._cdist_backward`: `_cdist_backward`. */
+export function _cdist_backward(grad: Tensor, options: { x1: Tensor; x2: Tensor; p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, options: { x2: Tensor; p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, options: { p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, options: { cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor): Tensor;
+export function _cdist_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_cdist_backward", a[--n] as Kw);
+  // _cdist_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad","x1","x2","p","cdist"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isFloat(p[3]) && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("_cdist_backward", o, ["grad","x1","x2","p","cdist"], ["grad","x1","x2","p","cdist"], n);
+      return at._cdist_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad__cdist_backward(a);
+}
+
+function bad__cdist_backward(a: readonly unknown[]): never {
+  return badCall("_cdist_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cdist", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__cdist_backward);
+}
+
+const SIGS_cdist = ["(Tensor x1, Tensor x2, float p = 2, int compute_mode = None)"];
+
+/** `torch.cdist`: `cdist`. */
+export function cdist(x1: Tensor, options: { x2: Tensor; p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, p?: number, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, p?: number, computeMode?: number | null, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cdist", a[--n] as Kw);
+  // cdist
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["x1","x2","p","compute_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("cdist", 'p', 'float', isFloat(o.p), o.p);
+        v2 = o.p as number;
+      } else v2 = 2;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.compute_mode !== undefined) {
+        kwArg("cdist", 'compute_mode', 'int', (o.compute_mode === null || isInt(o.compute_mode)), o.compute_mode);
+        v3 = o.compute_mode as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("cdist", o, ["x1","x2","p","compute_mode"], ["x1","x2","p","compute_mode"], n);
+      return at.cdist(v0, v1, v2, v3);
+    }
+  }
+  return bad_cdist(a);
+}
+
+function bad_cdist(a: readonly unknown[]): never {
+  return badCall("cdist", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "compute_mode", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cdist);
+}
+
 const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 /** `torch.addcmul`: `addcmul`. */
