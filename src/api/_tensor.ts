@@ -47,6 +47,7 @@ const call = (f: unknown, ...a: unknown[]): Tensor => (f as Call)(...a);
 export const NotImplemented: unique symbol = Symbol('NotImplemented');
 
 // Note [Reflected operators called unbound]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // `torch.Tensor.__radd__(2, t)` (OpInfo's `op=torch.Tensor.__radd__` on its error inputs) calls the method with
 // a self that is not a tensor. The C++ ones (`__radd__ __rmul__ __rand__ __ror__ __rxor__`, bound in
 // python_variable_methods.cpp) are method descriptors of TensorBase, which refuse such a self with a TypeError;

@@ -141,6 +141,7 @@ export function pdistBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, p
 }
 
 // Note [cdist's two algorithms]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // cdist with p = 2 takes `_euclidean_dist` (|x1|² - 2 x1·x2 + |x2|² by one matmul, clamped at 1e-30, then sqrt)
 // when compute_mode is 1 ('use_mm_for_euclid_dist'), or 0 (the default) with more than 25 rows on either side;
 // then autograd sees _euclidean_dist's own graph (EuclideanDistBackward0). Every other case is

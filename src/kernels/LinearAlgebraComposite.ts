@@ -172,6 +172,7 @@ export function addbmm(
 }
 
 // Note [addbmm's float32 sums]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch's addbmm_impl_ runs `result.addmm_(batch1[b], batch2[b], beta, alpha)` per batch, and for the small
 // float32 matrices of its samples the wheel's gemm sums as gemm_notrans_ does: C scaled by beta once, then for
 // each batch and each l of the inner dimension C += A[:, l] * (B[l, :] * alpha), every product and every sum
