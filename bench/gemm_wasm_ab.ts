@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { webAssembly } from '../src/wasm/runtime/webassembly.js';
 
 type Figures = Record<string, number>;
 type Gemm = (...args: number[]) => void;
@@ -21,8 +22,9 @@ const WORKSPACE_BYTES = 2 << 20; // above GEMM_WORKSPACE_BYTES (src/wasm/kernels
 async function worker(wasmPath: string): Promise<{ ms: Figures; hash: Record<string, string> }> {
   const maxN = Math.max(...SIZES);
   const bytes = 3 * maxN * maxN * 8 + WORKSPACE_BYTES + 4096;
+  const WebAssembly = webAssembly();
   const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65536), maximum: 65536 });
-  const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), { env: { memory } });
+  const instance = await WebAssembly.instantiate(await WebAssembly.compile(new Uint8Array(readFileSync(wasmPath))), { env: { memory } });
   const k = instance.exports as Record<string, Gemm>;
   const ms: Figures = {};
   const hash: Record<string, string> = {};

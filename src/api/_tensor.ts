@@ -4,8 +4,9 @@
 // `__ror__`, `__rxor__` are the commutative ops themselves). Installed on the prototype by the public entry
 // point (src/api/torch.ts), as installVariableData is; their signatures are declared on the Tensor interface.
 
-import type { Tensor } from '../tensor/Tensor.js';
+import { Tensor } from '../tensor/Tensor.js';
 import * as F from '../generated/functions.js';
+import { typeName } from './python_arg_parser.js';
 
 type Operand = Tensor | number | boolean;
 
@@ -38,40 +39,72 @@ export interface ReflectedOperators {
 type Call = (...a: unknown[]) => Tensor;
 const call = (f: unknown, ...a: unknown[]): Tensor => (f as Call)(...a);
 
+/**
+ * Python's `NotImplemented`: what a reflected operator returns when it cannot take its operand (Python then
+ * tries the other side), and what a subclass's `__torch_dispatch__` returns to let the next one try
+ * (re-exported by src/modes/_python_dispatch.ts).
+ */
+export const NotImplemented: unique symbol = Symbol('NotImplemented');
+
+// Note [Reflected operators called unbound]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `torch.Tensor.__radd__(2, t)` (OpInfo's `op=torch.Tensor.__radd__` on its error inputs) calls the method with
+// a self that is not a tensor. The C++ ones (`__radd__ __rmul__ __rand__ __ror__ __rxor__`, bound in
+// python_variable_methods.cpp) are method descriptors of TensorBase, which refuse such a self with a TypeError;
+// `__rdiv__`/`__rtruediv__` (torch/_tensor.py) fail on `self.reciprocal()`; the other Python ones are wrapped in
+// `_handle_torch_function_and_wrap_type_error_to_not_implemented`, which turns any TypeError (an operand the
+// operator does not take) into NotImplemented. Every one returns NotImplemented on a TypeError, as
+// the binary-operator slots of TensorBase do. The methods below are those same checks on `this`.
+
+const isTensor = (v: unknown): v is Tensor => v instanceof Tensor;
+
+function descriptorCheck(name: string, self: unknown): void {
+  if (!isTensor(self)) {
+    throw new TypeError(`descriptor '${name}' for 'torch._C.TensorBase' objects doesn't apply to a '${typeName(self)}' object`);
+  }
+}
+
+/** Calls `f`, returning NotImplemented for a TypeError (See Note [Reflected operators called unbound]). */
+function orNotImplemented(f: () => Tensor): Tensor {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof TypeError) return NotImplemented as unknown as Tensor;
+    throw e;
+  }
+}
+
 /** Puts the reflected operators on Tensor.prototype. */
 export function installReflectedOperators(proto: Tensor): void {
   const rdiv = function (this: Tensor, other: Operand): Tensor {
-    return call(F.mul, call(F.reciprocal, this), other);
+    if (!isTensor(this)) throw new Error(`'${typeName(this)}' object has no attribute 'reciprocal'`);
+    return orNotImplemented(() => call(F.mul, call(F.reciprocal, this), other));
   };
+  // the C++ methods of TensorBase: a descriptor check on self, then the commutative operator itself
+  const cxx = (name: string, f: unknown) =>
+    function (this: Tensor, other: Operand): Tensor {
+      descriptorCheck(name, this);
+      return orNotImplemented(() => call(f, this, other));
+    };
   const methods: Record<string, (this: Tensor, other: Operand) => Tensor> = {
-    __radd__(other) {
-      return call(F.add, this, other);
-    },
+    __radd__: cxx('__radd__', F.add),
     __rsub__(other) {
-      return call(F.rsub, this, other);
+      return orNotImplemented(() => call(F.rsub, this, other));
     },
-    __rmul__(other) {
-      return call(F.mul, this, other);
-    },
+    __rmul__: cxx('__rmul__', F.mul),
     __rdiv__: rdiv,
     __rtruediv__: rdiv,
     __rmod__(other) {
-      return call(F.remainder, other, this);
+      return orNotImplemented(() => call(F.remainder, other, this));
     },
     __rpow__(other) {
-      return call(F.pow, other, this);
+      return orNotImplemented(() => call(F.pow, other, this));
     },
-    __rand__(other) {
-      return call(F.bitwise_and, this, other);
-    },
-    __ror__(other) {
-      return call(F.bitwise_or, this, other);
-    },
-    __rxor__(other) {
-      return call(F.bitwise_xor, this, other);
-    },
+    __rand__: cxx('__rand__', F.bitwise_and),
+    __ror__: cxx('__ror__', F.bitwise_or),
+    __rxor__: cxx('__rxor__', F.bitwise_xor),
     __rmatmul__(other) {
-      return call(F.matmul, other, this);
+      return orNotImplemented(() => call(F.matmul, other, this));
     },
   };
   for (const [k, f] of Object.entries(methods)) Object.defineProperty(proto, k, { value: f, writable: true, configurable: true });

@@ -1,6 +1,6 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
 // `torch.broadcast_tensors(*tensors)`, `torch.broadcast_shapes(*shapes)`, `torch.unravel_index(indices, shape)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
-// (or its sublist form), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
+// (or its sublist form), `torch.cdist` (compute_mode by name), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
 // torch/functional.py. Browser-safe.
 
 import {
@@ -13,6 +13,7 @@ import {
   tensordot as tensordotBinding,
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
+  cdist as cdistBinding,
   einsum as einsumBinding,
   _lu_with_info as luWithInfoBinding,
   linalg_matrix_norm as matrixNormBinding,
@@ -369,4 +370,24 @@ export function tensordot(a: Tensor, b: Tensor, ...rest: unknown[]): Tensor {
   }
   const extra = kw.out !== undefined && kw.out !== null ? [{ out: kw.out }] : [];
   return (tensordotBinding as (...x: unknown[]) => Tensor)(a, b, da, db, ...extra);
+}
+
+const CDIST_MODES: Record<string, number | null> = {
+  use_mm_for_euclid_dist_if_necessary: null,
+  use_mm_for_euclid_dist: 1,
+  donot_use_mm_for_euclid_dist: 2,
+};
+
+/**
+ * `torch.cdist(x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary')`: the p-norm distance of
+ * every pair of rows; compute_mode names the p = 2 algorithm (aten's `int? compute_mode`: None, 1, 2).
+ */
+export function cdist(x1: Tensor, x2: Tensor, ...rest: unknown[]): Tensor {
+  let n = rest.length;
+  while (n > 0 && rest[n - 1] === undefined) n--;
+  const kw = n > 0 && isKw(rest[n - 1]) ? parseKw('cdist', rest[--n], ['p', 'compute_mode']) : {};
+  const p = (n > 0 ? rest[0] : (kw.p ?? 2)) as number;
+  const mode = (n > 1 ? rest[1] : (kw.compute_mode ?? 'use_mm_for_euclid_dist_if_necessary')) as string;
+  if (!(mode in CDIST_MODES)) throw new Error(`${mode} is not a valid value for compute_mode`);
+  return (cdistBinding as (...x: unknown[]) => Tensor)(x1, x2, p, CDIST_MODES[mode]);
 }

@@ -516,7 +516,7 @@ export { einsum, unique } from './functional.js';
 // torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
 export { unique_consecutive } from './functional.js';
 // torch/functional.py's varargs forms.
-export { atleast_1d, atleast_2d, atleast_3d, block_diag, cartesian_prod, meshgrid, tensordot } from './functional.js';
+export { atleast_1d, atleast_2d, atleast_3d, block_diag, cartesian_prod, cdist, meshgrid, tensordot } from './functional.js';
 
 /**
  * `torch.multinomial(input, num_samples, replacement=False, *, generator=None, out=None)`: `out` must be int64,

@@ -449,3 +449,14 @@ export function renormBackward(grad: Tensor, self: Tensor, p: number | boolean, 
   const inside = at.sub_Tensor(at.mul_Tensor(factor, grad), at.mul_Tensor(at.mul_Tensor(factor, invnorm), nb));
   return at.where_self(at.gt_Scalar(norm, maxnorm), inside, grad);
 }
+
+/**
+ * `_euclidean_dist_backward(grad, x1, x2, res)`'s gradient of x1 (`which` 0) or x2 (1): ratio = grad / res, 0
+ * where res is 0 (a subgradient), then x1·Σ_j ratio - ratio @ x2 and x2·Σ_i ratio - ratioᵀ @ x1.
+ */
+export function euclideanDistBackward(grad: Tensor, x1: Tensor, x2: Tensor, res: Tensor, which: 0 | 1): Tensor {
+  const ratio = at.masked_fill__Scalar(at.div_Tensor(grad, res), at.eq_Scalar(res, 0), 0);
+  if (which === 0) return at.sub_Tensor(at.mul_Tensor(x1, at.sum_dim_IntList(ratio, [-1], true)), at.matmul(ratio, x2));
+  const ratioT = at.transpose_int(ratio, -2, -1);
+  return at.sub_Tensor(at.mul_Tensor(x2, at.unsqueeze(at.sum_dim_IntList(ratio, [-2], false), -1)), at.matmul(ratioT, x1));
+}

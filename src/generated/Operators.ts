@@ -114,6 +114,22 @@ export interface AtenOps {
   uniform_: OperatorHandle<(self: Tensor, from: number, to: number, generator?: Opt<Generator>) => Tensor>;
   /** `normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)` */
   normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
+  cauchy_: OperatorHandle<(self: Tensor, median: number, sigma: number, generator?: Opt<Generator>) => Tensor>;
+  /** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
+  exponential_: OperatorHandle<(self: Tensor, lambd: number, generator?: Opt<Generator>) => Tensor>;
+  /** `geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)` */
+  geometric_: OperatorHandle<(self: Tensor, p: number, generator?: Opt<Generator>) => Tensor>;
+  /** `log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)` */
+  log_normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor` */
+  normal_Tensor_float: OperatorHandle<(mean: Tensor, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+  normal_float_Tensor: OperatorHandle<(mean: number, std: Tensor, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+  normal_Tensor_Tensor: OperatorHandle<(mean: Tensor, std: Tensor, generator?: Opt<Generator>) => Tensor>;
+  /** `normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  normal_float_float: OperatorHandle<(mean: number, std: number, size: number[], generator?: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)` */
   bernoulli__float: OperatorHandle<(self: Tensor, p: number, generator?: Opt<Generator>) => Tensor>;
   /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor` */
@@ -1118,6 +1134,14 @@ export interface AtenOps {
   _pdist_forward: OperatorHandle<(self: Tensor, p: number) => Tensor>;
   /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
   _pdist_backward: OperatorHandle<(grad: Tensor, self: Tensor, p: number, pdist: Tensor) => Tensor>;
+  /** `_euclidean_dist(Tensor x1, Tensor x2) -> Tensor` */
+  _euclidean_dist: OperatorHandle<(x1: Tensor, x2: Tensor) => Tensor>;
+  /** `_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor` */
+  _cdist_forward: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, computeMode: Opt<number>) => Tensor>;
+  /** `_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor` */
+  _cdist_backward: OperatorHandle<(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor) => Tensor>;
+  /** `cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor` */
+  cdist: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, computeMode?: Opt<number>) => Tensor>;
   /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
   addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
@@ -2522,6 +2546,14 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _local_scalar_dense: find('aten::_local_scalar_dense', ''),
     uniform_: find('aten::uniform_', ''),
     normal_: find('aten::normal_', ''),
+    cauchy_: find('aten::cauchy_', ''),
+    exponential_: find('aten::exponential_', ''),
+    geometric_: find('aten::geometric_', ''),
+    log_normal_: find('aten::log_normal_', ''),
+    normal_Tensor_float: find('aten::normal', 'Tensor_float'),
+    normal_float_Tensor: find('aten::normal', 'float_Tensor'),
+    normal_Tensor_Tensor: find('aten::normal', 'Tensor_Tensor'),
+    normal_float_float: find('aten::normal', 'float_float'),
     bernoulli__float: find('aten::bernoulli_', 'float'),
     bernoulli: find('aten::bernoulli', ''),
     bernoulli_p: find('aten::bernoulli', 'p'),
@@ -3024,6 +3056,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     pdist: find('aten::pdist', ''),
     _pdist_forward: find('aten::_pdist_forward', ''),
     _pdist_backward: find('aten::_pdist_backward', ''),
+    _euclidean_dist: find('aten::_euclidean_dist', ''),
+    _cdist_forward: find('aten::_cdist_forward', ''),
+    _cdist_backward: find('aten::_cdist_backward', ''),
+    cdist: find('aten::cdist', ''),
     addcmul_out: find('aten::addcmul', 'out'),
     addcmul: find('aten::addcmul', ''),
     addcmul_: find('aten::addcmul_', ''),

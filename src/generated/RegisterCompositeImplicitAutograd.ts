@@ -130,6 +130,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   cosine_similarity: Distance.cosineSimilarity,
   pairwise_distance: Distance.pairwiseDistance,
   pdist: Distance.pdist,
+  cdist: Distance.cdist,
   max_other: ReduceOps.maxOther,
   min_other: ReduceOps.minOther,
   var: ReduceOps.varUnbiased,

@@ -111,6 +111,22 @@ export function _local_scalar_dense(self: Tensor): ScalarValue { return aten()._
 export function uniform_(self: Tensor, from: number = 0, to: number = 1, generator: Opt<Generator> = null): Tensor { return aten().uniform_.call(self, from, to, generator); }
 /** `normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)` */
 export function normal_(self: Tensor, mean: number = 0, std: number = 1, generator: Opt<Generator> = null): Tensor { return aten().normal_.call(self, mean, std, generator); }
+/** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
+export function cauchy_(self: Tensor, median: number = 0, sigma: number = 1, generator: Opt<Generator> = null): Tensor { return aten().cauchy_.call(self, median, sigma, generator); }
+/** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
+export function exponential_(self: Tensor, lambd: number = 1, generator: Opt<Generator> = null): Tensor { return aten().exponential_.call(self, lambd, generator); }
+/** `geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)` */
+export function geometric_(self: Tensor, p: number, generator: Opt<Generator> = null): Tensor { return aten().geometric_.call(self, p, generator); }
+/** `log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)` */
+export function log_normal_(self: Tensor, mean: number = 1, std: number = 2, generator: Opt<Generator> = null): Tensor { return aten().log_normal_.call(self, mean, std, generator); }
+/** `normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor` */
+export function normal_Tensor_float(mean: Tensor, std: number = 1, generator: Opt<Generator> = null): Tensor { return aten().normal_Tensor_float.call(mean, std, generator); }
+/** `normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+export function normal_float_Tensor(mean: number, std: Tensor, generator: Opt<Generator> = null): Tensor { return aten().normal_float_Tensor.call(mean, std, generator); }
+/** `normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor` */
+export function normal_Tensor_Tensor(mean: Tensor, std: Tensor, generator: Opt<Generator> = null): Tensor { return aten().normal_Tensor_Tensor.call(mean, std, generator); }
+/** `normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+export function normal_float_float(mean: number, std: number, size: number[], generator: Opt<Generator> = null, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().normal_float_float.call(mean, std, size, generator, dtype, layout, device, pinMemory); }
 /** `bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)` */
 export function bernoulli__float(self: Tensor, p: number = 0.5, generator: Opt<Generator> = null): Tensor { return aten().bernoulli__float.call(self, p, generator); }
 /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor` */
@@ -1115,6 +1131,14 @@ export function pdist(self: Tensor, p: number = 2): Tensor { return aten().pdist
 export function _pdist_forward(self: Tensor, p: number = 2): Tensor { return aten()._pdist_forward.call(self, p); }
 /** `_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor` */
 export function _pdist_backward(grad: Tensor, self: Tensor, p: number, pdist: Tensor): Tensor { return aten()._pdist_backward.call(grad, self, p, pdist); }
+/** `_euclidean_dist(Tensor x1, Tensor x2) -> Tensor` */
+export function _euclidean_dist(x1: Tensor, x2: Tensor): Tensor { return aten()._euclidean_dist.call(x1, x2); }
+/** `_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor` */
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, computeMode: Opt<number>): Tensor { return aten()._cdist_forward.call(x1, x2, p, computeMode); }
+/** `_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor` */
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor): Tensor { return aten()._cdist_backward.call(grad, x1, x2, p, cdist); }
+/** `cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor` */
+export function cdist(x1: Tensor, x2: Tensor, p: number = 2, computeMode: Opt<number> = null): Tensor { return aten().cdist.call(x1, x2, p, computeMode); }
 /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
 export function addcmul_out(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor { return aten().addcmul_out.call(self, tensor1, tensor2, value, out); }
 /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */

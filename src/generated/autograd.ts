@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -665,7 +665,128 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:120). */
+/** Backward of `cauchy_` (derivatives.yaml:120). */
+export class CauchyBackward0 extends Node {
+
+  name(): string {
+    return 'CauchyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `exponential_` (derivatives.yaml:123). */
+export class ExponentialBackward0 extends Node {
+
+  name(): string {
+    return 'ExponentialBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `geometric_` (derivatives.yaml:126). */
+export class GeometricBackward0 extends Node {
+
+  name(): string {
+    return 'GeometricBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `log_normal_` (derivatives.yaml:129). */
+export class LogNormalBackward0 extends Node {
+
+  name(): string {
+    return 'LogNormalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `normal.Tensor_float` (derivatives.yaml:132). */
+export class NormalBackward1 extends Node {
+  mean_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mean_sizes = this.mean_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, mean_sizes);
+    return out;
+  }
+}
+
+/** Backward of `normal.float_Tensor` (derivatives.yaml:135). */
+export class NormalBackward2 extends Node {
+  std_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const std_sizes = this.std_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, std_sizes);
+    return out;
+  }
+}
+
+/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:138). */
+export class NormalBackward3 extends Node {
+  mean_sizes!: number[];
+  std_sizes!: number[];
+
+  name(): string {
+    return 'NormalBackward3';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mean_sizes = this.mean_sizes;
+    const std_sizes = this.std_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.new_zeros(grad, mean_sizes);
+    if (this.shouldComputeOutput(1)) out[1] = at.new_zeros(grad, std_sizes);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli_.float` (derivatives.yaml:142). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -681,7 +802,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:123). */
+/** Backward of `bernoulli` (derivatives.yaml:145). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -697,7 +818,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:126). */
+/** Backward of `bernoulli.p` (derivatives.yaml:148). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -713,7 +834,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:129). */
+/** Backward of `add.Tensor` (derivatives.yaml:151). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -732,7 +853,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:133). */
+/** Backward of `sub.Tensor` (derivatives.yaml:155). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -751,7 +872,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:137). */
+/** Backward of `mul.Tensor` (derivatives.yaml:159). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -777,7 +898,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:141). */
+/** Backward of `div.Tensor` (derivatives.yaml:163). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -803,7 +924,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:145). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:167). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -831,7 +952,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:149). */
+/** Backward of `neg` (derivatives.yaml:171). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -847,7 +968,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:152). */
+/** Backward of `abs` (derivatives.yaml:174). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -869,7 +990,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:155). */
+/** Backward of `sign` (derivatives.yaml:177). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -885,7 +1006,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:158). */
+/** Backward of `exp` (derivatives.yaml:180). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -907,7 +1028,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:161). */
+/** Backward of `exp2` (derivatives.yaml:183). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -929,7 +1050,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:164). */
+/** Backward of `log` (derivatives.yaml:186). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -951,7 +1072,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:167). */
+/** Backward of `log2` (derivatives.yaml:189). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -973,7 +1094,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:170). */
+/** Backward of `log1p` (derivatives.yaml:192). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -995,7 +1116,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:173). */
+/** Backward of `expm1` (derivatives.yaml:195). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1017,7 +1138,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:176). */
+/** Backward of `sqrt` (derivatives.yaml:198). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1039,7 +1160,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:179). */
+/** Backward of `rsqrt` (derivatives.yaml:201). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1061,7 +1182,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:182). */
+/** Backward of `sin` (derivatives.yaml:204). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1083,7 +1204,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:185). */
+/** Backward of `cos` (derivatives.yaml:207). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1105,7 +1226,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:188). */
+/** Backward of `tan` (derivatives.yaml:210). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1127,7 +1248,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:191). */
+/** Backward of `asin` (derivatives.yaml:213). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1149,7 +1270,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:194). */
+/** Backward of `acos` (derivatives.yaml:216). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1171,7 +1292,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:197). */
+/** Backward of `atan` (derivatives.yaml:219). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1193,7 +1314,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:200). */
+/** Backward of `sinh` (derivatives.yaml:222). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1215,7 +1336,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:203). */
+/** Backward of `cosh` (derivatives.yaml:225). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1237,7 +1358,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:206). */
+/** Backward of `tanh` (derivatives.yaml:228). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1259,7 +1380,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:209). */
+/** Backward of `sigmoid` (derivatives.yaml:231). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1281,7 +1402,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:212). */
+/** Backward of `relu` (derivatives.yaml:234). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1303,7 +1424,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:215). */
+/** Backward of `gelu` (derivatives.yaml:237). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1327,7 +1448,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:218). */
+/** Backward of `silu` (derivatives.yaml:240). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1349,7 +1470,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:221). */
+/** Backward of `erf` (derivatives.yaml:243). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1371,7 +1492,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:224). */
+/** Backward of `floor` (derivatives.yaml:246). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1387,7 +1508,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:227). */
+/** Backward of `ceil` (derivatives.yaml:249). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1403,7 +1524,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:230). */
+/** Backward of `round` (derivatives.yaml:252). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1419,7 +1540,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:233). */
+/** Backward of `round.decimals` (derivatives.yaml:255). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1435,7 +1556,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:236). */
+/** Backward of `trunc` (derivatives.yaml:258). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1451,7 +1572,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:239). */
+/** Backward of `frac` (derivatives.yaml:261). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1467,7 +1588,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:242). */
+/** Backward of `reciprocal` (derivatives.yaml:264). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1489,7 +1610,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:245). */
+/** Backward of `nan_to_num` (derivatives.yaml:267). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1511,7 +1632,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:248). */
+/** Backward of `maximum` (derivatives.yaml:270). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1537,7 +1658,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:252). */
+/** Backward of `minimum` (derivatives.yaml:274). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1563,7 +1684,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:256). */
+/** Backward of `where.self` (derivatives.yaml:278). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1586,7 +1707,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:260). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:282). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1608,7 +1729,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:263). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:285). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1630,7 +1751,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:266). */
+/** Backward of `clamp` (derivatives.yaml:288). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1656,7 +1777,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:269). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:291). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1686,7 +1807,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:274). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:296). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1712,7 +1833,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:278). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:300). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1728,7 +1849,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:281). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:303). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1754,7 +1875,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:285). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:307). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1770,7 +1891,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:288). */
+/** Backward of `atan2` (derivatives.yaml:310). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1796,7 +1917,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:292). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:314). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1815,7 +1936,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:296). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:318). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1845,7 +1966,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:301). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:323). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1874,7 +1995,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:305). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:327). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1898,7 +2019,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:308). */
+/** Backward of `pow.Scalar` (derivatives.yaml:330). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1925,7 +2046,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:311). */
+/** Backward of `sum` (derivatives.yaml:333). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1943,7 +2064,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:314). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:336). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1965,7 +2086,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:317). */
+/** Backward of `mean` (derivatives.yaml:339). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1985,7 +2106,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:320). */
+/** Backward of `mean.dim` (derivatives.yaml:342). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -2007,7 +2128,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:323). */
+/** Backward of `prod` (derivatives.yaml:345). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -2029,7 +2150,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:326). */
+/** Backward of `prod.dim_int` (derivatives.yaml:348). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -2055,7 +2176,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:329). */
+/** Backward of `amax` (derivatives.yaml:351). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2084,7 +2205,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:332). */
+/** Backward of `amin` (derivatives.yaml:354). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2113,7 +2234,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:335). */
+/** Backward of `max.dim` (derivatives.yaml:357). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2141,7 +2262,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:339). */
+/** Backward of `min.dim` (derivatives.yaml:361). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2169,7 +2290,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:343). */
+/** Backward of `var.correction` (derivatives.yaml:365). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2197,7 +2318,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:346). */
+/** Backward of `std.correction` (derivatives.yaml:368). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2228,7 +2349,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:349). */
+/** Backward of `logsumexp` (derivatives.yaml:371). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2257,7 +2378,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:352). */
+/** Backward of `cumsum` (derivatives.yaml:374). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2275,7 +2396,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:355). */
+/** Backward of `cumprod` (derivatives.yaml:377). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2302,7 +2423,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:358). */
+/** Backward of `norm.Scalar` (derivatives.yaml:380). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2329,7 +2450,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:361). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:383). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2360,7 +2481,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:364). */
+/** Backward of `mm` (derivatives.yaml:386). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2394,7 +2515,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:368). */
+/** Backward of `bmm` (derivatives.yaml:390). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2420,7 +2541,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:372). */
+/** Backward of `_unsafe_view` (derivatives.yaml:394). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2438,7 +2559,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:375). */
+/** Backward of `dot` (derivatives.yaml:397). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2464,7 +2585,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:379). */
+/** Backward of `mv` (derivatives.yaml:401). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2490,7 +2611,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:383). */
+/** Backward of `addmm` (derivatives.yaml:405). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2529,7 +2650,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:388). */
+/** Backward of `baddbmm` (derivatives.yaml:410). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2560,7 +2681,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:393). */
+/** Backward of `softmax.int` (derivatives.yaml:415). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2586,7 +2707,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:396). */
+/** Backward of `log_softmax.int` (derivatives.yaml:418). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2612,7 +2733,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:400). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:422). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2642,7 +2763,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:404). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:426). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2670,7 +2791,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:408). */
+/** Backward of `nll_loss` (derivatives.yaml:430). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2702,7 +2823,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:411). */
+/** Backward of `nll_loss2d` (derivatives.yaml:433). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2734,7 +2855,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:414). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:436). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2764,7 +2885,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:418). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:440). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2794,7 +2915,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:422). */
+/** Backward of `mse_loss` (derivatives.yaml:444). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2822,7 +2943,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:426). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:448). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2853,7 +2974,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:430). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:452). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2887,7 +3008,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:434). */
+/** Backward of `native_layer_norm` (derivatives.yaml:456). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2927,7 +3048,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:440). */
+/** Backward of `convolution` (derivatives.yaml:462). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2964,7 +3085,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:445). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:467). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2998,7 +3119,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:449). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:471). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -3032,7 +3153,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:453). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:475). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3067,7 +3188,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:457). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:479). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3093,7 +3214,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:461). */
+/** Backward of `avg_pool2d` (derivatives.yaml:483). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3127,7 +3248,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:464). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:486). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3162,7 +3283,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:468). */
+/** Backward of `cat` (derivatives.yaml:490). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3188,7 +3309,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:471). */
+/** Backward of `stack` (derivatives.yaml:493). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3213,7 +3334,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:474). */
+/** Backward of `split.Tensor` (derivatives.yaml:496). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3234,7 +3355,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:477). */
+/** Backward of `split_with_sizes` (derivatives.yaml:499). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3255,7 +3376,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:480). */
+/** Backward of `unbind.int` (derivatives.yaml:502). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3274,7 +3395,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:483). */
+/** Backward of `flip` (derivatives.yaml:505). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3292,7 +3413,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:486). */
+/** Backward of `roll` (derivatives.yaml:508). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3312,7 +3433,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:489). */
+/** Backward of `repeat` (derivatives.yaml:511). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3332,7 +3453,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:492). */
+/** Backward of `index_select` (derivatives.yaml:514). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3358,7 +3479,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:495). */
+/** Backward of `index.Tensor` (derivatives.yaml:517). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3382,7 +3503,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:498). */
+/** Backward of `index_put_` (derivatives.yaml:520). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3410,7 +3531,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:502). */
+/** Backward of `index_put` (derivatives.yaml:524). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3438,7 +3559,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:506). */
+/** Backward of `gather` (derivatives.yaml:528). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3464,7 +3585,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:509). */
+/** Backward of `scatter.src` (derivatives.yaml:531). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3489,7 +3610,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:513). */
+/** Backward of `scatter.value` (derivatives.yaml:535). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3513,7 +3634,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:516). */
+/** Backward of `scatter_add` (derivatives.yaml:538). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3538,7 +3659,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:520). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:542). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3560,7 +3681,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:523). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:545). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3583,7 +3704,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:527). */
+/** Backward of `masked_select` (derivatives.yaml:549). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3607,7 +3728,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:530). */
+/** Backward of `tril` (derivatives.yaml:552). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3625,7 +3746,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:533). */
+/** Backward of `triu` (derivatives.yaml:555). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3643,7 +3764,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:536). */
+/** Backward of `sort` (derivatives.yaml:558). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3669,7 +3790,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:540). */
+/** Backward of `topk` (derivatives.yaml:562). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3695,7 +3816,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:544). */
+/** Backward of `embedding` (derivatives.yaml:566). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3721,7 +3842,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:549). */
+/** Backward of `native_batch_norm` (derivatives.yaml:571). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3764,7 +3885,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:555). */
+/** Backward of `native_group_norm` (derivatives.yaml:577). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3806,7 +3927,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:560). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:582). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3828,7 +3949,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:563). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:585). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3853,7 +3974,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:567). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:589). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3878,7 +3999,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:571). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:593). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3904,7 +4025,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:575). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:597). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3929,7 +4050,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:579). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:601). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3955,7 +4076,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:583). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:605). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3973,7 +4094,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:586). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:608). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3997,7 +4118,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:589). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:611). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4022,7 +4143,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:593). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:615). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4046,7 +4167,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:596). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:618). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4071,7 +4192,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:600). */
+/** Backward of `replication_pad1d` (derivatives.yaml:622). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4095,7 +4216,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:603). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:625). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4120,7 +4241,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:607). */
+/** Backward of `replication_pad2d` (derivatives.yaml:629). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4144,7 +4265,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:610). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:632). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4169,7 +4290,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:614). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:636). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4204,7 +4325,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:618). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:640). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4230,7 +4351,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:622). */
+/** Backward of `avg_pool3d` (derivatives.yaml:644). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4264,7 +4385,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:625). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:647). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4299,7 +4420,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:629). */
+/** Backward of `max_unpool2d` (derivatives.yaml:651). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4321,7 +4442,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:633). */
+/** Backward of `max_unpool3d` (derivatives.yaml:655). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4343,7 +4464,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:637). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:659). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4365,7 +4486,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:640). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:662). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4390,7 +4511,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:644). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:666). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4412,7 +4533,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:647). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:669). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4432,7 +4553,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:650). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:672). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4454,7 +4575,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:653). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:675). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4474,7 +4595,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:656). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:678). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4498,7 +4619,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:659). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:681). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4520,7 +4641,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:662). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:684). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4544,7 +4665,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:665). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:687). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4566,7 +4687,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:668). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:690). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4592,7 +4713,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:671). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:693). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4616,7 +4737,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:674). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:696). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4642,7 +4763,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:677). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:699). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4666,7 +4787,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:680). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:702). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4690,7 +4811,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:683). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:705). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4712,7 +4833,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:686). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:708). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4738,7 +4859,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:689). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:711). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4762,7 +4883,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:692). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:714). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4790,7 +4911,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:695). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:717). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4816,7 +4937,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:698). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:720). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4842,7 +4963,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:701). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:723). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4866,7 +4987,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:704). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:726). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4892,7 +5013,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:707). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:729). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4916,7 +5037,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:710). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:732). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4942,7 +5063,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:713). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:735). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4966,7 +5087,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:716). */
+/** Backward of `leaky_relu` (derivatives.yaml:738). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4990,7 +5111,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:719). */
+/** Backward of `leaky_relu_` (derivatives.yaml:741). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5014,7 +5135,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:722). */
+/** Backward of `elu` (derivatives.yaml:744). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5042,7 +5163,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:725). */
+/** Backward of `elu_` (derivatives.yaml:747). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5070,7 +5191,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:728). */
+/** Backward of `celu` (derivatives.yaml:750). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5094,7 +5215,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:731). */
+/** Backward of `celu_` (derivatives.yaml:753). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5118,7 +5239,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:734). */
+/** Backward of `softplus` (derivatives.yaml:756). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5144,7 +5265,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:737). */
+/** Backward of `hardtanh` (derivatives.yaml:759). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5170,7 +5291,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:740). */
+/** Backward of `hardswish` (derivatives.yaml:762). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5192,7 +5313,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:743). */
+/** Backward of `hardsigmoid` (derivatives.yaml:765). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5214,7 +5335,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:746). */
+/** Backward of `mish` (derivatives.yaml:768). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5236,7 +5357,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:749). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:771). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5267,7 +5388,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:752). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:774). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5298,7 +5419,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:755). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:777). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5330,7 +5451,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:759). */
+/** Backward of `threshold` (derivatives.yaml:781). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5354,7 +5475,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:762). */
+/** Backward of `threshold_` (derivatives.yaml:784). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5378,7 +5499,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:765). */
+/** Backward of `threshold_backward` (derivatives.yaml:787). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5403,7 +5524,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:769). */
+/** Backward of `hardshrink` (derivatives.yaml:791). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5427,7 +5548,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:772). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:794). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5452,7 +5573,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:776). */
+/** Backward of `softshrink` (derivatives.yaml:798). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5476,7 +5597,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:779). */
+/** Backward of `softshrink_backward` (derivatives.yaml:801). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5501,7 +5622,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:783). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:805). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5527,7 +5648,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:787). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:809). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5552,7 +5673,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:791). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:813). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5582,7 +5703,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:795). */
+/** Backward of `huber_loss` (derivatives.yaml:817). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5612,7 +5733,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:799). */
+/** Backward of `addcmul` (derivatives.yaml:821). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5641,7 +5762,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:804). */
+/** Backward of `addcdiv` (derivatives.yaml:826). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5670,7 +5791,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:809). */
+/** Backward of `clamp_min` (derivatives.yaml:831). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5694,7 +5815,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:812). */
+/** Backward of `clamp_max` (derivatives.yaml:834). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5718,7 +5839,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:816). */
+/** Backward of `max` (derivatives.yaml:838). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5743,7 +5864,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:819). */
+/** Backward of `min` (derivatives.yaml:841). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5768,7 +5889,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:822). */
+/** Backward of `sort.stable` (derivatives.yaml:844). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5794,7 +5915,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:826). */
+/** Backward of `_unique2` (derivatives.yaml:848). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5810,7 +5931,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:830). */
+/** Backward of `unique_dim` (derivatives.yaml:852). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5826,7 +5947,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:835). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:857). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5842,7 +5963,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:839). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:861). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5868,7 +5989,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:843). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:865). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5894,7 +6015,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:848). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:870). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5925,7 +6046,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:852). */
+/** Backward of `unique_consecutive` (derivatives.yaml:874). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5941,7 +6062,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:856). */
+/** Backward of `diagonal` (derivatives.yaml:878). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5965,7 +6086,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:859). */
+/** Backward of `diagonal_backward` (derivatives.yaml:881). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5987,7 +6108,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:863). */
+/** Backward of `_linalg_svd` (derivatives.yaml:885). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6016,7 +6137,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:867). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:889). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6040,7 +6161,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:871). */
+/** Backward of `cholesky` (derivatives.yaml:893). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6064,7 +6185,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:874). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:896). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6091,7 +6212,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:877). */
+/** Backward of `cholesky_solve` (derivatives.yaml:899). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6122,7 +6243,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:881). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:903). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6154,7 +6275,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:885). */
+/** Backward of `triangular_solve` (derivatives.yaml:907). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6188,7 +6309,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:889). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:911). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6215,7 +6336,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:893). */
+/** Backward of `linalg_lu` (derivatives.yaml:915). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6244,7 +6365,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:897). */
+/** Backward of `lu_unpack` (derivatives.yaml:919). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6261,7 +6382,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:901). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:923). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6294,7 +6415,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:905). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:927). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6328,7 +6449,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:910). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:932). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6350,7 +6471,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:914). */
+/** Backward of `_linalg_det` (derivatives.yaml:936). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6381,7 +6502,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:918). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:940). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6411,7 +6532,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:922). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:944). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6436,7 +6557,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:926). */
+/** Backward of `linalg_qr` (derivatives.yaml:948). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6462,7 +6583,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:929). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:951). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6491,7 +6612,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:933). */
+/** Backward of `ormqr` (derivatives.yaml:955). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6528,7 +6649,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:939). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:961). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6552,7 +6673,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:942). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:964). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6574,7 +6695,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:946). */
+/** Backward of `div.Scalar` (derivatives.yaml:968). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6592,7 +6713,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:949). */
+/** Backward of `mul.Scalar` (derivatives.yaml:971). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6610,7 +6731,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:953). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:975). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6655,7 +6776,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:961). */
+/** Backward of `detach` (derivatives.yaml:983). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6670,7 +6791,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:966). */
+/** Backward of `acosh` (derivatives.yaml:988). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6692,7 +6813,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:969). */
+/** Backward of `asinh` (derivatives.yaml:991). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6714,7 +6835,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:972). */
+/** Backward of `atanh` (derivatives.yaml:994). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6736,7 +6857,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:975). */
+/** Backward of `log10` (derivatives.yaml:997). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6758,7 +6879,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:978). */
+/** Backward of `sgn` (derivatives.yaml:1000). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6774,7 +6895,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:981). */
+/** Backward of `erfinv` (derivatives.yaml:1003). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6796,7 +6917,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:984). */
+/** Backward of `lgamma` (derivatives.yaml:1006). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6818,7 +6939,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:987). */
+/** Backward of `digamma` (derivatives.yaml:1009). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6840,7 +6961,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:990). */
+/** Backward of `polygamma` (derivatives.yaml:1012). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -6864,7 +6985,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:993). */
+/** Backward of `polygamma_` (derivatives.yaml:1015). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6888,7 +7009,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:996). */
+/** Backward of `i0` (derivatives.yaml:1018). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6910,7 +7031,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:999). */
+/** Backward of `sinc` (derivatives.yaml:1021). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6932,7 +7053,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1002). */
+/** Backward of `logit` (derivatives.yaml:1024). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -6956,7 +7077,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1005). */
+/** Backward of `deg2rad` (derivatives.yaml:1027). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -6972,7 +7093,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1008). */
+/** Backward of `rad2deg` (derivatives.yaml:1030). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -6988,7 +7109,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1011). */
+/** Backward of `hypot` (derivatives.yaml:1033). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7017,7 +7138,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1015). */
+/** Backward of `logaddexp` (derivatives.yaml:1037). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7043,7 +7164,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1019). */
+/** Backward of `logaddexp2` (derivatives.yaml:1041). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7069,7 +7190,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1023). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1045). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7095,7 +7216,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1027). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1049). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7119,7 +7240,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1030). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1052). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7143,7 +7264,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1033). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1055). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7172,7 +7293,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1037). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1059). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7197,7 +7318,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1040). */
+/** Backward of `nextafter` (derivatives.yaml:1062). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7223,7 +7344,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1044). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1066). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7249,7 +7370,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1048). */
+/** Backward of `fmax` (derivatives.yaml:1070). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7275,7 +7396,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1052). */
+/** Backward of `fmin` (derivatives.yaml:1074). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7301,7 +7422,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1056). */
+/** Backward of `erfc` (derivatives.yaml:1078). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7323,7 +7444,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1059). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1081). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7345,7 +7466,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1063). */
+/** Backward of `igamma` (derivatives.yaml:1085). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7371,7 +7492,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1067). */
+/** Backward of `igammac` (derivatives.yaml:1089). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7397,7 +7518,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1071). */
+/** Backward of `mvlgamma` (derivatives.yaml:1093). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7421,7 +7542,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1074). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1096). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7440,7 +7561,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1078). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1100). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7458,7 +7579,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1083). */
+/** Backward of `nansum` (derivatives.yaml:1105). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7484,7 +7605,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1086). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1108). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7511,7 +7632,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1089). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1111). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7541,7 +7662,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1092). */
+/** Backward of `aminmax` (derivatives.yaml:1114). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7572,7 +7693,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1095). */
+/** Backward of `median` (derivatives.yaml:1117). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7597,7 +7718,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1098). */
+/** Backward of `median.dim` (derivatives.yaml:1120). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7625,7 +7746,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1102). */
+/** Backward of `nanmedian` (derivatives.yaml:1124). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7650,7 +7771,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1105). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1127). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7678,7 +7799,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1109). */
+/** Backward of `mode` (derivatives.yaml:1131). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7706,7 +7827,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1113). */
+/** Backward of `kthvalue` (derivatives.yaml:1135). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7734,7 +7855,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1117). */
+/** Backward of `cummax` (derivatives.yaml:1139). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7761,7 +7882,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1121). */
+/** Backward of `cummin` (derivatives.yaml:1143). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -7788,7 +7909,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1125). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1147). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -7815,7 +7936,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1130). */
+/** Backward of `rot90` (derivatives.yaml:1152). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -7835,7 +7956,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1133). */
+/** Backward of `diag_embed` (derivatives.yaml:1155). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -7857,7 +7978,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1136). */
+/** Backward of `block_diag` (derivatives.yaml:1158). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -7881,7 +8002,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1139). */
+/** Backward of `trace` (derivatives.yaml:1161). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -7899,7 +8020,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1142). */
+/** Backward of `linalg_cross` (derivatives.yaml:1164). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -7927,7 +8048,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1147). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1169). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -7965,7 +8086,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1151). */
+/** Backward of `index_reduce` (derivatives.yaml:1173). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8003,7 +8124,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1155). */
+/** Backward of `index_add` (derivatives.yaml:1177). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8034,7 +8155,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1159). */
+/** Backward of `index_copy` (derivatives.yaml:1181). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8063,7 +8184,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1163). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1185). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8087,7 +8208,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1166). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1188). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8112,7 +8233,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1170). */
+/** Backward of `put` (derivatives.yaml:1192). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8142,7 +8263,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1174). */
+/** Backward of `take` (derivatives.yaml:1196). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8166,7 +8287,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1177). */
+/** Backward of `masked_scatter` (derivatives.yaml:1199). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8191,7 +8312,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1181). */
+/** Backward of `slice_scatter` (derivatives.yaml:1203). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8222,7 +8343,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1185). */
+/** Backward of `select_scatter` (derivatives.yaml:1207). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8249,7 +8370,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1189). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1211). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8278,7 +8399,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1193). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1215). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8305,7 +8426,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1197). */
+/** Backward of `unfold` (derivatives.yaml:1219). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8329,7 +8450,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1200). */
+/** Backward of `unfold_backward` (derivatives.yaml:1222). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8351,7 +8472,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1203). */
+/** Backward of `im2col` (derivatives.yaml:1225). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8377,7 +8498,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1206). */
+/** Backward of `col2im` (derivatives.yaml:1228). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8401,7 +8522,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1210). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1232). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8419,7 +8540,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1213). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1235). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8437,7 +8558,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1216). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1238). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8455,7 +8576,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1219). */
+/** Backward of `glu` (derivatives.yaml:1241). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8479,7 +8600,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1222). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1244). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8506,7 +8627,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1225). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1247). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8540,7 +8661,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1229). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1251). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8570,7 +8691,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1233). */
+/** Backward of `dist` (derivatives.yaml:1255). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8601,7 +8722,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1238). */
+/** Backward of `narrow_copy` (derivatives.yaml:1260). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8625,7 +8746,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1242). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1264). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8646,7 +8767,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1245). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1267). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8667,7 +8788,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1248). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1270). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8683,7 +8804,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1251). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1273). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8700,7 +8821,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1255). */
+/** Backward of `_conj_physical` (derivatives.yaml:1277). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8716,7 +8837,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1258). */
+/** Backward of `conj_physical_` (derivatives.yaml:1280). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8732,7 +8853,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1261). */
+/** Backward of `_conj` (derivatives.yaml:1283). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -8748,7 +8869,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1265). */
+/** Backward of `addmv` (derivatives.yaml:1287). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8779,7 +8900,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1270). */
+/** Backward of `vdot` (derivatives.yaml:1292). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -8805,7 +8926,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1274). */
+/** Backward of `addr` (derivatives.yaml:1296). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -8836,7 +8957,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1279). */
+/** Backward of `addbmm` (derivatives.yaml:1301). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -8871,7 +8992,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1284). */
+/** Backward of `renorm` (derivatives.yaml:1306). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -8899,7 +9020,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1287). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1309). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -8926,7 +9047,86 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1293). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1312). */
+export class EuclideanDistBackward0 extends Node {
+  x1_: SavedVariable = NONE;
+  x2_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EuclideanDistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const x1 = this.x1_.unpack(this);
+    const x2 = this.x2_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = euclideanDistBackward(grad, x1, x2, result, 0);
+    if (this.shouldComputeOutput(1)) out[1] = euclideanDistBackward(grad, x1, x2, result, 1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.x1_.reset();
+    this.x2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_cdist_forward` (derivatives.yaml:1316). */
+export class CdistBackward0 extends Node {
+  x1_: SavedVariable = NONE;
+  x2_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['_cdist_forward']['call']>[2];
+  x1_sizes!: number[];
+  x2_sizes!: number[];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CdistBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const x1 = this.x1_.unpack(this);
+    const x2 = this.x2_.unpack(this);
+    const p = this.p_;
+    const x1_sizes = this.x1_sizes;
+    const x2_sizes = this.x2_sizes;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at.sum_to_size(at._cdist_backward(at.contiguous(grad), x1, x2, p, result), x1_sizes);
+    if (this.shouldComputeOutput(1)) out[1] = at.sum_to_size(at._cdist_backward(at.contiguous(at.transpose_int(grad, -1, -2)), x2, x1, p, at.contiguous(at.transpose_int(result, -1, -2))), x2_sizes);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.x1_.reset();
+    this.x2_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `_cdist_backward` (derivatives.yaml:1320). */
+export class CdistBackwardBackward0 extends Node {
+
+  name(): string {
+    return 'CdistBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `special_entr` (derivatives.yaml:1326). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -8948,7 +9148,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1296). */
+/** Backward of `special_ndtri` (derivatives.yaml:1329). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -8970,7 +9170,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1299). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1332). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8995,7 +9195,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1302). */
+/** Backward of `special_erfcx` (derivatives.yaml:1335). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9020,7 +9220,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1305). */
+/** Backward of `special_i0e` (derivatives.yaml:1338). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9045,7 +9245,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1308). */
+/** Backward of `special_i1` (derivatives.yaml:1341). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9070,7 +9270,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1311). */
+/** Backward of `special_i1e` (derivatives.yaml:1344). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9095,7 +9295,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1314). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1347). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9121,7 +9321,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1318). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1351). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9145,7 +9345,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1321). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1354). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9169,7 +9369,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1324). */
+/** Backward of `special_zeta` (derivatives.yaml:1357). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9195,7 +9395,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1328). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1361). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9219,7 +9419,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1331). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1364). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9235,7 +9435,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1334). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1367). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9250,7 +9450,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1337). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1370). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9265,7 +9465,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1340). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1373). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9280,7 +9480,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1343). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1376). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9295,7 +9495,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1346). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1379). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9310,7 +9510,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1349). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1382). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9325,7 +9525,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1352). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1385). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9340,7 +9540,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1355). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1388). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9355,7 +9555,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1358). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1391). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9370,7 +9570,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1361). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1394). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9385,7 +9585,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1364). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1397). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9400,7 +9600,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1367). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1400). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9415,7 +9615,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1370). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1403). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9430,7 +9630,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1374). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1407). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9445,7 +9645,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1377). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1410). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9460,7 +9660,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1380). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1413). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9475,7 +9675,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1384). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1417). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9490,7 +9690,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1387). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1420). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9505,7 +9705,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1390). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1423). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9520,7 +9720,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1394). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1427). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9535,7 +9735,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1397). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1430). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9550,7 +9750,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1400). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1433). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9565,7 +9765,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1404). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1437). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9580,7 +9780,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1407). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1440). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9595,7 +9795,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1410). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1443). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9610,7 +9810,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1414). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1447). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9625,7 +9825,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1417). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1450). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9640,7 +9840,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1420). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1453). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9655,7 +9855,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1457). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9670,7 +9870,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1427). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1460). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9685,7 +9885,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1430). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1463). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9700,7 +9900,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1467). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -9715,7 +9915,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1470). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -9730,7 +9930,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1440). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1473). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -9745,7 +9945,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1444). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1477). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -9760,7 +9960,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1447). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1480). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -9775,7 +9975,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1450). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1483). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9790,7 +9990,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1454). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1487). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9805,7 +10005,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1457). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1490). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9820,7 +10020,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1460). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1493). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9835,7 +10035,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1464). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1497). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9850,7 +10050,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1467). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1500). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9865,7 +10065,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1470). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1503). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9880,7 +10080,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1474). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1507). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9895,7 +10095,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1477). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1510). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9910,7 +10110,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1480). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1513). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9925,7 +10125,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1484). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1517). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9940,7 +10140,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1487). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1520). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9955,7 +10155,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1491). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1524). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -9979,7 +10179,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1494). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1527). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -9999,7 +10199,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1497). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1530). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10021,7 +10221,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4677). */
+/** Backward of `expand_copy` (derivatives.yaml:4737). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10039,7 +10239,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4683). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4743). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10063,7 +10263,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4689). */
+/** Backward of `alias_copy` (derivatives.yaml:4749). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10079,7 +10279,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4695). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4755). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10107,7 +10307,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4701). */
+/** Backward of `permute_copy` (derivatives.yaml:4761). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10125,7 +10325,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4707). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4767). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10146,7 +10346,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4713). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4773). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10164,7 +10364,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4719). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4779). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10182,7 +10382,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4725). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4785). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10200,7 +10400,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4731). */
+/** Backward of `t_copy` (derivatives.yaml:4791). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10216,7 +10416,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4737). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4797). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10236,7 +10436,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4743). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4803). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10254,7 +10454,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4749). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4809). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10273,7 +10473,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4755). */
+/** Backward of `view_copy` (derivatives.yaml:4815). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10291,7 +10491,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4761). */
+/** Backward of `unfold_copy` (derivatives.yaml:4821). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -10602,6 +10802,77 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
     rebaseHistory(self, gradFn);
+    return result;
+  }),
+  cauchy_: kernel('cauchy_', (ks, self, median, sigma, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    const gradFn = new CauchyBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  exponential_: kernel('exponential_', (ks, self, lambd, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    const gradFn = new ExponentialBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  geometric_: kernel('geometric_', (ks, self, p, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    const gradFn = new GeometricBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  log_normal_: kernel('log_normal_', (ks, self, mean, std, generator) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    const gradFn = new LogNormalBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  normal_Tensor_float: kernel('normal_Tensor_float', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(mean);
+    if (!rg) return ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward1();
+    gradFn.setNextEdges([gradientEdge(mean)]);
+    gradFn.mean_sizes = mean.sizes.slice();
+    const result = ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  normal_float_Tensor: kernel('normal_float_Tensor', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(std);
+    if (!rg) return ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward2();
+    gradFn.setNextEdges([gradientEdge(std)]);
+    gradFn.std_sizes = std.sizes.slice();
+    const result = ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  normal_Tensor_Tensor: kernel('normal_Tensor_Tensor', (ks, mean, std, generator) => {
+    const rg = anyRequiresGrad(mean, std);
+    if (!rg) return ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const gradFn = new NormalBackward3();
+    gradFn.setNextEdges([gradientEdge(mean), gradientEdge(std)]);
+    gradFn.mean_sizes = mean.sizes.slice();
+    gradFn.std_sizes = std.sizes.slice();
+    const result = ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   bernoulli__float: kernel('bernoulli__float', (ks, self, p, generator) => {
@@ -14705,6 +14976,33 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  _euclidean_dist: kernel('_euclidean_dist', (ks, x1, x2) => {
+    const rg = anyRequiresGrad(x1, x2);
+    if (!rg) return ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    const gradFn = new EuclideanDistBackward0();
+    gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
+    gradFn.x1_ = new SavedVariable(x1, false);
+    gradFn.x2_ = new SavedVariable(x2, false);
+    const result = ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _cdist_forward: kernel('_cdist_forward', (ks, x1, x2, p, computeMode) => {
+    const rg = anyRequiresGrad(x1, x2);
+    if (!rg) return ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    const gradFn = new CdistBackward0();
+    gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
+    gradFn.x1_ = new SavedVariable(x1, false);
+    gradFn.x2_ = new SavedVariable(x2, false);
+    gradFn.p_ = p;
+    gradFn.x1_sizes = x1.sizes.slice();
+    gradFn.x2_sizes = x2.sizes.slice();
+    const result = ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
   addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
     if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcmul'));
     return ops.addcmul_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
@@ -18755,6 +19053,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   normal_: kernel('normal_', (ks, self, mean, std, generator) => {
     const result = ops.normal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mean, std, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  cauchy_: kernel('cauchy_', (ks, self, median, sigma, generator) => {
+    const result = ops.cauchy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, median, sigma, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  exponential_: kernel('exponential_', (ks, self, lambd, generator) => {
+    const result = ops.exponential_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, lambd, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  geometric_: kernel('geometric_', (ks, self, p, generator) => {
+    const result = ops.geometric_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  log_normal_: kernel('log_normal_', (ks, self, mean, std, generator) => {
+    const result = ops.log_normal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mean, std, generator);
     self.bumpVersion();
     return result;
   }),

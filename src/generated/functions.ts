@@ -1589,6 +1589,121 @@ function bad__local_scalar_dense(a: readonly unknown[]): never {
   ], false, SIGS__local_scalar_dense);
 }
 
+const SIGS_normal = ["(Tensor mean, Tensor std, *, torch.Generator generator = None)","(Tensor mean, float std = 1, *, torch.Generator generator = None)","(float mean, Tensor std, *, torch.Generator generator = None)","(float mean, float std, tuple of ints size, *, torch.Generator generator = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+
+/** `torch.normal`: `normal.Tensor_float`, `normal.float_Tensor`, `normal.Tensor_Tensor`, `normal.float_float`. */
+export function normal(mean: Tensor, options?: { std?: number; generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, std?: number, options?: { std?: number; generator?: Generator | null }): Tensor;
+export function normal(options: { mean: number; std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: number, options: { std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: number, std: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, options: { std: Tensor; generator?: Generator | null }): Tensor;
+export function normal(mean: Tensor, std: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function normal(options: { mean: number; std: number; size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, options: { std: number; size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, std: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(mean: number, std: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function normal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("normal", a[--n] as Kw);
+  // normal.Tensor_float
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1])) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.std !== undefined) {
+        kwArg("normal", 'std', 'float', isFloat(o.std), o.std);
+        v1 = o.std as number;
+      } else v1 = 1;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_Tensor_float(v0, v1, k0);
+    }
+  }
+  // normal.float_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isFloat(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_float_Tensor(v0, v1, k0);
+    }
+  }
+  // normal.Tensor_Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mean","std","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.normal_Tensor_Tensor(v0, v1, k0);
+    }
+  }
+  // normal.float_float
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["mean","std","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isFloat(p[0]) && isFloat(p[1]) && isIntList(p[2]) && (o === undefined || kwFits(o, ["mean","std","size","generator","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("normal", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("normal", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("normal", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("normal", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("normal", o, ["mean","std","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["mean","std","size"], n);
+      const r = at.normal_float_float(v0, v1, v2, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("normal", a, SIGS_normal);
+}
+
 const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None, Tensor out = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */
@@ -15143,6 +15258,165 @@ function bad__pdist_backward(a: readonly unknown[]): never {
     { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
     { name: "pdist", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS__pdist_backward);
+}
+
+const SIGS__euclidean_dist = ["(Tensor x1, Tensor x2)"];
+
+/** `torch._euclidean_dist`: `_euclidean_dist`. */
+export function _euclidean_dist(x1: Tensor, options: { x2: Tensor }): Tensor;
+export function _euclidean_dist(x1: Tensor, x2: Tensor): Tensor;
+export function _euclidean_dist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_euclidean_dist", a[--n] as Kw);
+  // _euclidean_dist
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["x1","x2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_euclidean_dist", o, ["x1","x2"], ["x1","x2"], n);
+      return at._euclidean_dist(v0, v1);
+    }
+  }
+  return bad__euclidean_dist(a);
+}
+
+function bad__euclidean_dist(a: readonly unknown[]): never {
+  return badCall("_euclidean_dist", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__euclidean_dist);
+}
+
+const SIGS__cdist_forward = ["(Tensor x1, Tensor x2, float p, int compute_mode)"];
+
+/** `torch._cdist_forward`: `_cdist_forward`. */
+export function _cdist_forward(x1: Tensor, options: { x2: Tensor; p: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, options: { p: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, options: { compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function _cdist_forward(x1: Tensor, x2: Tensor, p: number, computeMode: number | null): Tensor;
+export function _cdist_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_cdist_forward", a[--n] as Kw);
+  // _cdist_forward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["x1","x2","p","compute_mode"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2]) && (p[3] === null || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number | null = p[3] as number | null;
+      if (o !== undefined) checkKw("_cdist_forward", o, ["x1","x2","p","compute_mode"], ["x1","x2","p","compute_mode"], n);
+      return at._cdist_forward(v0, v1, v2, v3);
+    }
+  }
+  return bad__cdist_forward(a);
+}
+
+function bad__cdist_forward(a: readonly unknown[]): never {
+  return badCall("_cdist_forward", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "compute_mode", type: "int", check: (v) => (v === null || isInt(v)), optional: false, kwOnly: false },
+  ], false, SIGS__cdist_forward);
+}
+
+const SIGS__cdist_backward = ["(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist)"];
+
+/** `torch._cdist_backward`: `_cdist_backward`. */
+export function _cdist_backward(grad: Tensor, options: { x1: Tensor; x2: Tensor; p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, options: { x2: Tensor; p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, options: { p: number; cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, options: { cdist: Tensor }): Tensor;
+export function _cdist_backward(grad: Tensor, x1: Tensor, x2: Tensor, p: number, cdist: Tensor): Tensor;
+export function _cdist_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_cdist_backward", a[--n] as Kw);
+  // _cdist_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad","x1","x2","p","cdist"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isFloat(p[3]) && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("_cdist_backward", o, ["grad","x1","x2","p","cdist"], ["grad","x1","x2","p","cdist"], n);
+      return at._cdist_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad__cdist_backward(a);
+}
+
+function bad__cdist_backward(a: readonly unknown[]): never {
+  return badCall("_cdist_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cdist", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__cdist_backward);
+}
+
+const SIGS_cdist = ["(Tensor x1, Tensor x2, float p = 2, int compute_mode = None)"];
+
+/** `torch.cdist`: `cdist`. */
+export function cdist(x1: Tensor, options: { x2: Tensor; p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, p?: number, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(x1: Tensor, x2: Tensor, p?: number, computeMode?: number | null, options?: { p?: number; compute_mode?: number | null; computeMode?: number | null }): Tensor;
+export function cdist(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cdist", a[--n] as Kw);
+  // cdist
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["x1","x2","p","compute_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("cdist", 'p', 'float', isFloat(o.p), o.p);
+        v2 = o.p as number;
+      } else v2 = 2;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.compute_mode !== undefined) {
+        kwArg("cdist", 'compute_mode', 'int', (o.compute_mode === null || isInt(o.compute_mode)), o.compute_mode);
+        v3 = o.compute_mode as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("cdist", o, ["x1","x2","p","compute_mode"], ["x1","x2","p","compute_mode"], n);
+      return at.cdist(v0, v1, v2, v3);
+    }
+  }
+  return bad_cdist(a);
+}
+
+function bad_cdist(a: readonly unknown[]): never {
+  return badCall("cdist", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "compute_mode", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_cdist);
 }
 
 const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];

@@ -120,6 +120,20 @@ export interface TensorMethods {
   normal_(options?: { mean?: number; std?: number; generator?: Generator | null }): this;
   normal_(mean?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
   normal_(mean?: number, std?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
+  /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
+  cauchy_(options?: { median?: number; sigma?: number; generator?: Generator | null }): this;
+  cauchy_(median?: number, options?: { median?: number; sigma?: number; generator?: Generator | null }): this;
+  cauchy_(median?: number, sigma?: number, options?: { median?: number; sigma?: number; generator?: Generator | null }): this;
+  /** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
+  exponential_(options?: { lambd?: number; generator?: Generator | null }): this;
+  exponential_(lambd?: number, options?: { lambd?: number; generator?: Generator | null }): this;
+  /** `geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)` */
+  geometric_(options: { p: number; generator?: Generator | null }): this;
+  geometric_(p: number, options?: { generator?: Generator | null }): this;
+  /** `log_normal_(Tensor(a!) self, float mean=1, float std=2, *, Generator? generator=None) -> Tensor(a!)` */
+  log_normal_(options?: { mean?: number; std?: number; generator?: Generator | null }): this;
+  log_normal_(mean?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
+  log_normal_(mean?: number, std?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
   /** `bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)` */
   bernoulli_(options?: { p?: number; generator?: Generator | null }): this;
   bernoulli_(p?: number, options?: { p?: number; generator?: Generator | null }): this;
@@ -2252,6 +2266,167 @@ function bad_normal_(a: readonly unknown[]): never {
     { name: "std", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
     { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
   ], false, SIGS_normal_);
+}
+
+const SIGS_cauchy_ = ["(float median = 0, float sigma = 1, *, torch.Generator generator = None)"];
+
+function method_cauchy_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cauchy_", a[--n] as Kw);
+  // cauchy_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["median","sigma"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isFloat(p[0])) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.median !== undefined) {
+        kwArg("cauchy_", 'median', 'float', isFloat(o.median), o.median);
+        v0 = o.median as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.sigma !== undefined) {
+        kwArg("cauchy_", 'sigma', 'float', isFloat(o.sigma), o.sigma);
+        v1 = o.sigma as number;
+      } else v1 = 1;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("cauchy_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("cauchy_", o, ["median","sigma","generator"], ["median","sigma"], n);
+      return at.cauchy_(this, v0, v1, k0);
+    }
+  }
+  return bad_cauchy_(a);
+}
+
+function bad_cauchy_(a: readonly unknown[]): never {
+  return badCall("cauchy_", a, [
+    { name: "median", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "sigma", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cauchy_);
+}
+
+const SIGS_exponential_ = ["(float lambd = 1, *, torch.Generator generator = None)"];
+
+function method_exponential_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exponential_", a[--n] as Kw);
+  // exponential_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["lambd"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isFloat(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.lambd !== undefined) {
+        kwArg("exponential_", 'lambd', 'float', isFloat(o.lambd), o.lambd);
+        v0 = o.lambd as number;
+      } else v0 = 1;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("exponential_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("exponential_", o, ["lambd","generator"], ["lambd"], n);
+      return at.exponential_(this, v0, k0);
+    }
+  }
+  return bad_exponential_(a);
+}
+
+function bad_exponential_(a: readonly unknown[]): never {
+  return badCall("exponential_", a, [
+    { name: "lambd", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_exponential_);
+}
+
+const SIGS_geometric_ = ["(float p, *, torch.Generator generator = None)"];
+
+function method_geometric_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("geometric_", a[--n] as Kw);
+  // geometric_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isFloat(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("geometric_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("geometric_", o, ["p","generator"], ["p"], n);
+      return at.geometric_(this, v0, k0);
+    }
+  }
+  return bad_geometric_(a);
+}
+
+function bad_geometric_(a: readonly unknown[]): never {
+  return badCall("geometric_", a, [
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_geometric_);
+}
+
+const SIGS_log_normal_ = ["(float mean = 1, float std = 2, *, torch.Generator generator = None)"];
+
+function method_log_normal_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_normal_", a[--n] as Kw);
+  // log_normal_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isFloat(p[0])) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.mean !== undefined) {
+        kwArg("log_normal_", 'mean', 'float', isFloat(o.mean), o.mean);
+        v0 = o.mean as number;
+      } else v0 = 1;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.std !== undefined) {
+        kwArg("log_normal_", 'std', 'float', isFloat(o.std), o.std);
+        v1 = o.std as number;
+      } else v1 = 2;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("log_normal_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("log_normal_", o, ["mean","std","generator"], ["mean","std"], n);
+      return at.log_normal_(this, v0, v1, k0);
+    }
+  }
+  return bad_log_normal_(a);
+}
+
+function bad_log_normal_(a: readonly unknown[]): never {
+  return badCall("log_normal_", a, [
+    { name: "mean", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "std", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_log_normal_);
 }
 
 const SIGS_bernoulli_ = ["(float p = 0.5, *, torch.Generator generator = None)"];
@@ -14244,6 +14419,10 @@ export function installTensorMethods(proto: object): void {
     zero_: { value: method_zero_, writable: true, configurable: true },
     item: { value: method_item, writable: true, configurable: true },
     normal_: { value: method_normal_, writable: true, configurable: true },
+    cauchy_: { value: method_cauchy_, writable: true, configurable: true },
+    exponential_: { value: method_exponential_, writable: true, configurable: true },
+    geometric_: { value: method_geometric_, writable: true, configurable: true },
+    log_normal_: { value: method_log_normal_, writable: true, configurable: true },
     bernoulli_: { value: method_bernoulli_, writable: true, configurable: true },
     bernoulli: { value: method_bernoulli, writable: true, configurable: true },
     add: { value: method_add, writable: true, configurable: true },

@@ -1,19 +1,33 @@
-// Random sampling kernels: uniform_, normal_, bernoulli, and the rand/randn/randint/randperm factories.
+// Random sampling kernels: uniform_, normal_, cauchy_, exponential_, geometric_, log_normal_, bernoulli, and the
+// rand/randn/randint/randperm factories.
 // Mirrors aten/src/ATen/native/Distributions.cpp, cpu/DistributionKernels.cpp and TensorFactories.cpp. The
 // values are PyTorch's for the same generator state (src/random).
 
 import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import type { Layout } from '../c10/Layout.js';
-import { ScalarType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { MemoryFormat, type Layout } from '../c10/Layout.js';
+import { ScalarType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
-import { type FloatArray, type Generator, bernoulliFill, normalFill, randintFill, randpermFill, uniformFill } from '../random/index.js';
+import {
+  type FloatArray,
+  type Generator,
+  bernoulliFill,
+  cauchyFill,
+  exponentialFill,
+  geometricFill,
+  logNormalFill,
+  normalFill,
+  randintFill,
+  randpermFill,
+  uniformFill,
+} from '../random/index.js';
+import { formatDouble } from '../random/distributions.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { assertNoInternalOverlap } from '../iter/MemoryOverlap.js';
 import { restride } from '../iter/Resize.js';
-import { sameSizes } from '../tensor/ExpandUtils.js';
+import { inferSize, sameSizes } from '../tensor/ExpandUtils.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { forEachStorageIndex } from './Copy.js';
 import * as at from '../generated/TensorBody.js';
@@ -52,6 +66,106 @@ export function uniform_(_ks: DispatchKeySet, self: Tensor, from = 0, to = 1, ge
 export function normal_(_ks: DispatchKeySet, self: Tensor, mean = 0, std = 1, generator?: Gen): Tensor {
   if (!(std >= 0)) throw new Error(`normal expects std >= 0.0, but found std ${std}`);
   return fillFloating(self, 'normal_kernel_cpu', (out) => normalFill(generator, out, mean, std));
+}
+
+/**
+ * Writes one double sample per element in row-major order, cast as static_cast<scalar_t> does (float32
+ * rounds, integers truncate). See Note [The serial samplers] in src/random/distributions.ts.
+ */
+function fillSerial(self: Tensor, draw: (out: Float64Array) => Float64Array): Tensor {
+  if (self.isMeta()) return self;
+  const values = draw(new Float64Array(self.numel()));
+  if (isIntegralType(self.scalarType, false)) for (let i = 0; i < values.length; i++) values[i] = Math.trunc(values[i] as number);
+  writeRowMajor(self, values);
+  return self;
+}
+
+/** `cauchy_(self, median=0, sigma=1, *, generator)` (cauchy_impl_'s checks, then cauchy_kernel). */
+export function cauchy_(_ks: DispatchKeySet, self: Tensor, median = 0, sigma = 1, generator?: Gen): Tensor {
+  if (!(sigma > 0)) throw new Error(`cauchy_ expects sigma > 0.0, but found sigma=${formatDouble(sigma)}`);
+  if (!isFloatingType(self.scalarType)) {
+    throw new Error(
+      `Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you specified ${typeMetaName(self.scalarType)}`,
+    );
+  }
+  return fillSerial(self, (out) => cauchyFill(generator, out, median, sigma));
+}
+
+/** `exponential_(self, lambd=1, *, generator)`. */
+export function exponential_(_ks: DispatchKeySet, self: Tensor, lambd = 1, generator?: Gen): Tensor {
+  if (!(lambd > 0)) throw new Error(`exponential_ expects lambda > 0.0, but found lambda=${formatDouble(lambd)}`);
+  if (!isFloatingType(self.scalarType)) {
+    throw new Error(
+      `Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified ${scalarTypeToString(self.scalarType)}`,
+    );
+  }
+  return fillSerial(self, (out) => exponentialFill(generator, out, lambd));
+}
+
+/** `geometric_(self, p, *, generator)`: every dtype but bool. */
+export function geometric_(_ks: DispatchKeySet, self: Tensor, p: number, generator?: Gen): Tensor {
+  if (!(p > 0 && p < 1)) throw new Error(`geometric_ expects p to be in (0, 1), but got p=${formatDouble(p)}`);
+  if (!isFloatingType(self.scalarType) && !isIntegralType(self.scalarType, false))
+    throw notImplementedForDtype('geometric_cpu', self.scalarType);
+  return fillSerial(self, (out) => geometricFill(generator, out, p));
+}
+
+/** `log_normal_(self, mean=1, std=2, *, generator)`. */
+export function log_normal_(_ks: DispatchKeySet, self: Tensor, mean = 1, std = 2, generator?: Gen): Tensor {
+  if (!(std > 0)) throw new Error(`log_normal_ expects std > 0.0, but found std=${formatDouble(std)}`);
+  if (!isFloatingType(self.scalarType)) throw notImplementedForDtype('log_normal_cpu', self.scalarType);
+  return fillSerial(self, (out) => logNormalFill(generator, out, mean, std));
+}
+
+// ---- torch.normal (Distributions.cpp normal_impl / normal_out_impl) -----------------------------------------
+
+/** CHECK_NORMAL_TENSOR_STD: no complex std, every element >= 0. */
+function checkNormalTensorStd(std: Tensor): void {
+  if (std.isComplex()) throw new Error('normal expects standard deviation to be non-complex');
+  if (std.numel() > 0 && !std.isMeta() && !at.item(at.ge_Scalar(at.min(std), 0)))
+    throw new Error('normal expects all elements of std >= 0.0');
+}
+
+/** `normal.Tensor_float(mean, std=1, *, generator)`: normal_(0, std) of mean's dtype and shape, then + mean. */
+export function normalTensorFloat(_ks: DispatchKeySet, mean: Tensor, std = 1, generator?: Gen): Tensor {
+  if (!(std >= 0)) throw new Error(`normal expects std >= 0.0, but found std ${formatDouble(std)}`);
+  const out = at.empty_like(mean, null, null, null, null, MemoryFormat.Contiguous);
+  if (out.isMeta()) return out;
+  at.normal_(out, 0, std, generator ?? null);
+  return at.add__Tensor(out, mean);
+}
+
+/** `normal.float_Tensor(mean, std, *, generator)`: standard normals of std's dtype and shape, · std + mean. */
+export function normalFloatTensor(_ks: DispatchKeySet, mean: number, std: Tensor, generator?: Gen): Tensor {
+  checkNormalTensorStd(std);
+  const out = at.empty_like(std, null, null, null, null, MemoryFormat.Contiguous);
+  if (out.isMeta()) return out;
+  at.normal_(out, 0, 1, generator ?? null);
+  return at.add__Tensor(at.mul__Tensor(out, std), at.full([], mean, out.scalarType));
+}
+
+/** `normal.Tensor_Tensor(mean, std, *, generator)`: standard normals of mean's dtype, broadcast shape, · std + mean. */
+export function normalTensorTensor(_ks: DispatchKeySet, mean: Tensor, std: Tensor, generator?: Gen): Tensor {
+  checkNormalTensorStd(std);
+  const out = at.empty_memory_format(inferSize(mean.sizes, std.sizes), mean.scalarType, null, mean.device);
+  if (out.isMeta()) return out;
+  at.normal_(out, 0, 1, generator ?? null);
+  return at.add__Tensor(at.mul__Tensor(out, std), mean);
+}
+
+/** `normal.float_float(mean, std, size, *, generator, dtype, layout, device, pin_memory)`: empty(size).normal_(mean, std). */
+export function normalFloatFloat(
+  _ks: DispatchKeySet,
+  mean: number,
+  std: number,
+  size: number[],
+  generator?: Gen,
+  dtype: ScalarType | null = null,
+  layout: Layout | null = null,
+  device: Device | null = null,
+  pinMemory: boolean | null = null,
+): Tensor {
+  return at.normal_(at.empty_memory_format(size, dtype, layout, device, pinMemory), mean, std, generator ?? null);
 }
 
 /** `bernoulli_.float(self, p, generator)`: 1 with probability p, else 0. */

@@ -165,11 +165,33 @@ export function addbmm(
   const integral = isIntegralType(batch1.scalarType, true);
   const [bt, al] = integral ? [Math.trunc(Number(beta)), Math.trunc(Number(alpha))] : [beta, alpha];
   if (n === 0) return Number(beta) === 0 ? at.zeros_like(bias) : at.mul_Tensor(bias, wrapScalar(bt));
-  // float32 accumulates in float64 and rounds once: closer to the exact sum than float32 addmm_ steps, so it can
-  // differ from PyTorch's (MKL's float32 sums) by their rounding
-  const up = (t: Tensor): Tensor => (t.scalarType === ScalarType.Float ? at.to_dtype(t, ScalarType.Double) : t);
-  const [s, x, y] = [up(bias), up(batch1), up(batch2)];
-  let r = at.addmm(s, at.select_int(x, 0, 0), at.select_int(y, 0, 0), bt, al);
-  for (let b = 1; b < n; b++) r = at.addmm(r, at.select_int(x, 0, b), at.select_int(y, 0, b), 1, al);
-  return r.scalarType === batch1.scalarType ? r : at.to_dtype(r, batch1.scalarType);
+  if (batch1.scalarType === ScalarType.Float) return addbmmRankOne(bias, batch1, batch2, Number(bt), Number(al));
+  let r = at.addmm(bias, at.select_int(batch1, 0, 0), at.select_int(batch2, 0, 0), bt, al);
+  for (let b = 1; b < n; b++) r = at.addmm(r, at.select_int(batch1, 0, b), at.select_int(batch2, 0, b), 1, al);
+  return r;
+}
+
+// Note [addbmm's float32 sums]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's addbmm_impl_ runs `result.addmm_(batch1[b], batch2[b], beta, alpha)` per batch, and for the small
+// float32 matrices of its samples the wheel's gemm sums as gemm_notrans_ does: C scaled by beta once, then for
+// each batch and each l of the inner dimension C += A[:, l] * (B[l, :] * alpha), every product and every sum
+// rounded to float32 (no fused multiply-add). A dot product per element (aten-ts's gemm) rounds otherwise,
+// and five batches of cancelling sums make that visible beyond float32's tolerance (OpInfo addbmm sample 0),
+// so float32 takes those rank-one updates in that order.
+
+/** addbmm in float32 as PyTorch's gemm sums it (See Note [addbmm's float32 sums]). */
+function addbmmRankOne(bias: Tensor, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): Tensor {
+  const [n, , k] = batch1.sizes as [number, number, number];
+  let r = beta === 0 ? at.zeros_like(bias) : at.mul_Tensor(bias, wrapScalar(beta));
+  for (let b = 0; b < n; b++) {
+    const x = at.select_int(batch1, 0, b);
+    const y = at.select_int(batch2, 0, b);
+    for (let l = 0; l < k; l++) {
+      let row = at.narrow(y, 0, l, 1);
+      if (alpha !== 1) row = at.mul_Tensor(row, wrapScalar(alpha));
+      r = at.add_Tensor(r, at.mul_Tensor(at.narrow(x, 1, l, 1), row));
+    }
+  }
+  return r;
 }

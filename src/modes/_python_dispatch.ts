@@ -15,8 +15,10 @@ import { OpOverload } from '../library/ops.js';
 /** Keyword arguments of a dispatched call (the schema's keyword-only arguments that differ from their defaults). */
 export type DispatchKwargs = Record<string, unknown>;
 
-/** `NotImplemented`: what a subclass's `__torch_dispatch__` returns to let the next one try. */
-export const NotImplemented: unique symbol = Symbol('NotImplemented');
+// `NotImplemented`: what a subclass's `__torch_dispatch__` returns to let the next one try (Python's builtin,
+// which the reflected operators of src/api/_tensor.ts return too).
+import { NotImplemented } from '../api/_tensor.js';
+export { NotImplemented };
 
 /**
  * `TorchDispatchMode`: override `dispatch` to see (and change) every operator call below autograd while

@@ -459,3 +459,51 @@ export function bernoulliFill<T extends IntegerFillArray>(gen: GeneratorArg, out
   }
   return out;
 }
+
+// =============================== cauchy, exponential, geometric, log_normal ===============================
+
+// Note [The serial samplers]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// cauchy_, exponential_, geometric_ and log_normal_ (native/cpu/DistributionTemplates.h) draw one
+// `at::*_distribution<double>` sample per element with cpu_serial_kernel, in double for every dtype, then
+// static_cast it to the tensor's dtype (Math.fround for float32, truncation for integers). Each sample is one
+// 53-bit uniform u (TransformationHelper.h) except log_normal's, a normal_distribution<double> draw (with the
+// generator's cached second Box-Muller value, as standardNormalDouble):
+//   cauchy       median + sigma * tan(pi * (u - 0.5))    one fma (see Note [Why the random kernels need FMA])
+//   exponential  -1 / lambda * log1p(-u)
+//   geometric    ceil(log(u) / log1p(-p))
+//   log_normal   exp(z * std + mean)                     one fma
+// Their values follow libm's tan/log/log1p/exp (Note [Normals and the C library's libm]).
+
+/** The double samples of `cauchy_(median, sigma)` for `n` elements. See Note [The serial samplers]. */
+export function cauchyFill(gen: GeneratorArg, out: Float64Array, median: number, sigma: number): Float64Array {
+  const g = genOrDefault(gen);
+  for (let i = 0; i < out.length; i++) out[i] = fma(sigma, Math.tan(Math.PI * (uniform53(g) - 0.5)), median);
+  return out;
+}
+
+/** The double samples of `exponential_(lambd)`. See Note [The serial samplers]. */
+export function exponentialFill(gen: GeneratorArg, out: Float64Array, lambd: number): Float64Array {
+  const g = genOrDefault(gen);
+  const scale = -1.0 / lambd;
+  for (let i = 0; i < out.length; i++) out[i] = scale * Math.log1p(-uniform53(g));
+  return out;
+}
+
+/** The double samples of `geometric_(p)`. See Note [The serial samplers]. */
+export function geometricFill(gen: GeneratorArg, out: Float64Array, p: number): Float64Array {
+  const g = genOrDefault(gen);
+  const denom = Math.log1p(-p);
+  for (let i = 0; i < out.length; i++) out[i] = Math.ceil(Math.log(uniform53(g)) / denom);
+  return out;
+}
+
+/** The double samples of `log_normal_(mean, std)`. See Note [The serial samplers]. */
+export function logNormalFill(gen: GeneratorArg, out: Float64Array, mean: number, std: number): Float64Array {
+  const g = genOrDefault(gen);
+  for (let i = 0; i < out.length; i++) {
+    const z = standardNormalDouble(g);
+    out[i] = Math.exp(std === 1 ? z + mean : fma(z, std, mean));
+  }
+  return out;
+}

@@ -5,6 +5,10 @@
 export { CPU_GENERATOR_STATE_SIZE, Generator, defaultGenerator, initialSeed, manualSeed, seed, type Seed } from './Generator.js';
 export {
   bernoulliFill,
+  cauchyFill,
+  exponentialFill,
+  geometricFill,
+  logNormalFill,
   normalFill,
   randFill,
   randintFill,

@@ -113,11 +113,20 @@ describe('torch.masked helpers', () => {
   });
 
   it('takes camelCase keys and every positional argument by name', () => {
-    const a = torch.masked.sum(x, { dim: 1, keepdim: true, mask });
+    const a = torch.masked.sum(x, { dim: 1, keepdim: true, mask } as never);
     expect(a.tolist()).toEqual([[0], [0], [17]]);
-    const [s0, s1, s2] = torch.masked.softmax(x, { dim: 1, mask }).sum(1).tolist() as number[];
+    const [s0, s1, s2] = torch.masked
+      .softmax(x, { dim: 1, mask } as never)
+      .sum(1)
+      .tolist() as number[];
     expect([s0, s2]).toEqual([1, expect.closeTo(1, 6)]);
     expect(s1).toBeNaN(); // a fully masked-out row is all -inf
-    expect(torch.masked.logaddexp(x, x, { inputMask: mask, otherMask: mask }).isinf().sum().item()).toBe(9);
+    expect(
+      torch.masked
+        .logaddexp(x, x, { inputMask: mask, otherMask: mask } as never)
+        .isinf()
+        .sum()
+        .item(),
+    ).toBe(9);
   });
 });

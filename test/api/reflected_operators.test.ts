@@ -3,9 +3,10 @@
 // fmax, fmin, gcd, lcm, signbit, isposinf, isneginf, frexp, positive, mvlgamma, igamma, floor_divide, erfc,
 // against the PyTorch 2.13 wheel (tools/golden/gen_reflected_operators.py -> test/golden/reflected_operators.json).
 import { describe, expect, it } from 'vitest';
-import { torch, type Tensor } from '../../src/api/index.js';
+import { torch, Tensor } from '../../src/api/index.js';
 import { checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
+import { NotImplemented } from '../../src/api/_tensor.js';
 
 interface Case {
   method: string;
@@ -110,4 +111,27 @@ describe("PyTorch's error texts", () => {
       expect(run).toThrow(want as string);
     });
   }
+});
+
+// See Note [Reflected operators called unbound] (src/api/_tensor.ts); texts and results from the wheel:
+// torch.Tensor.__radd__(2, t) raises, torch.Tensor.__rsub__(2, 3) and t.__radd__('x') return NotImplemented.
+describe('reflected operators called with an operand they do not take', () => {
+  const proto = Tensor.prototype as unknown as Record<string, (this: unknown, o: unknown) => unknown>;
+  const x = (): Tensor => torch.tensor([1, 2, 3]);
+  it('the C++ methods refuse a self that is not a tensor', () => {
+    for (const m of ['__radd__', '__rmul__', '__rand__', '__ror__', '__rxor__']) {
+      expect(() => (proto[m] as (o: unknown) => unknown).call(2, x())).toThrow(
+        `descriptor '${m}' for 'torch._C.TensorBase' objects doesn't apply to a 'int' object`,
+      );
+    }
+    expect(() => (proto['__rdiv__'] as (o: unknown) => unknown).call(2.5, 3)).toThrow("'float' object has no attribute 'reciprocal'");
+  });
+  it('the Python ones return NotImplemented on a TypeError', () => {
+    for (const m of ['__rsub__', '__rmod__', '__rpow__', '__rmatmul__']) {
+      expect((proto[m] as (o: unknown) => unknown).call(2, 3)).toBe(NotImplemented);
+    }
+    expect(x().__radd__('x' as unknown as number)).toBe(NotImplemented);
+    // an unbound call that the operator takes: torch.Tensor.__rmod__(2, t) is remainder(t, 2)
+    expect((proto['__rmod__'] as (o: unknown) => Tensor).call(2, x()).tolist()).toEqual([1, 0, 1]);
+  });
 });

@@ -262,6 +262,19 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   },
   // linalg.pinv's variant "singular": op=lambda a, b: torch.linalg.pinv(a @ b.mT)
   'linalg.pinv.singular': (c) => (namespaced('linalg.pinv') as Fn)(fn('matmul')(c.input, (c.args[0] as Tensor).mT)),
+  // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.Tensor.<X>_, inp, *args, **kwargs) (seed 42; the
+  // generator's SEEDED_METHODS)
+  cauchy: (c) => seededMethod('cauchy_', c),
+  exponential: (c) => seededMethod('exponential_', c),
+  geometric: (c) => seededMethod('geometric_', c),
+  log_normal: (c) => seededMethod('log_normal_', c),
+  uniform: (c) => seededMethod('uniform_', c),
+  'normal.in_place': (c) => seededMethod('normal_', c),
+  // op=lambda std, mean, *args, **kwargs: wrapper_set_seed(torch.normal, mean, std, *args, **kwargs)
+  'normal.number_mean': (c) => {
+    torch.manualSeed(42);
+    return fn('normal')(...withKw([c.args[0], c.input, ...c.args.slice(1)], c.kwargs));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
@@ -287,6 +300,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   },
 };
 
+function seededMethod(name: string, c: Call): unknown {
+  torch.manualSeed(42);
+  const m = (c.input as unknown as Record<string, unknown>)[name];
+  if (typeof m !== 'function') throw new Error(`aten-ts has no Tensor.${name}`);
+  return (m as Fn).apply(c.input, withKw(c.args, c.kwargs));
+}
+
 /** `linalg.svd` → torch.linalg.svd (op_db's nested namespaces: linalg, special, fft, masked, signal.windows). */
 function namespaced(call: string): unknown {
   if (!call.includes('.')) return undefined;
@@ -308,7 +328,9 @@ function invoke(op: OpEntry, c: Call): unknown {
     (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]) ??
     namespaced(op.call);
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
-  const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
+  // OpInfo's `op=torch.Tensor.X` is an unbound method: its error inputs call it with a self that is not a
+  // tensor (`torch.Tensor.__radd__(2, t)`), as `Tensor.prototype.X.call(2, t)` does here
+  const m = (Tensor.prototype as unknown as Record<string, unknown>)[op.call];
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);
   throw new Error(`aten-ts has no torch.${op.call} or Tensor.${op.call}`);
 }

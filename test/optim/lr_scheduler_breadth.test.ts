@@ -132,7 +132,7 @@ describe('lr_scheduler breadth against PyTorch 2.13', () => {
       }
       expect(lrs).toEqual(c.lrs);
       expect(momenta).toEqual(c.momenta);
-      expect(opt.param_groups.map((g) => hex64((g as { lr: number }).lr))).toEqual(c.group_lrs);
+      expect(opt.param_groups.map((g) => hex64((g as unknown as { lr: number }).lr))).toEqual(c.group_lrs);
       expectStateValue(s.state_dict(), c.state_dict, `${name}.state_dict()`);
     });
   }
@@ -149,7 +149,7 @@ describe('lr_scheduler breadth against PyTorch 2.13', () => {
         load_state_dict(s: Record<string, unknown>): void;
       };
       second.load_state_dict(saved);
-      opt2.param_groups.forEach((g, i) => ((g as { lr: number }).lr = (opt.param_groups[i] as { lr: number }).lr));
+      opt2.param_groups.forEach((g, i) => ((g as unknown as { lr: number }).lr = (opt.param_groups[i] as unknown as { lr: number }).lr));
       for (let k = 7; k < golden.steps; k++) {
         second.step();
         expect(second.get_last_lr().map(hex64), `${name} step ${k + 1}`).toEqual(c.lrs[k + 1]);

@@ -411,6 +411,8 @@ def record_grads(op, gs, seed):
         out["cotangents"] = [flat_values(c) for c in cots]
         out["grad_outputs"] = [i for i, t in enumerate(result_tensors(r)) if t.requires_grad]
         grads = torch.autograd.grad(outs, [t for _, t in leaves], cots, allow_unused=True)
+        # an efficient zero tensor (sgn's real gradient) has no storage to read: its values are zeros
+        grads = [x if x is None or not x._is_zerotensor() else torch.zeros(x.shape, dtype=x.dtype) for x in grads]
         out["grads"] = [None if x is None else enc_tensor(x, storage=False) for x in grads]
     except (Unserializable, TooLarge):
         raise
@@ -548,12 +550,19 @@ def op_db_entry(op, is_swept):
     return entry
 
 
+# op_db entries named after no torch function: their op is `wrapper_set_seed(torch.Tensor.<method>, ...)`, swept
+# when aten-ts has that method (the harness's adapters call it)
+SEEDED_METHODS = {"cauchy": "cauchy_", "exponential": "exponential_", "geometric": "geometric_",
+                  "log_normal": "log_normal_", "uniform": "uniform_", "normal.in_place": "normal_"}
+
+
 def swept(op, names, exposed):
     """The sweep's rule: an entry is generated when its name (`nn.functional.X` → `X`) is a torch function or
     method of the core namespace, or its name a function of the package's full one (torch.complex,
-    torch.nn.functional.X)."""
+    torch.nn.functional.X), or it is one of SEEDED_METHODS whose method aten-ts has."""
     base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
-    return base in names or op.name in exposed
+    key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+    return base in names or op.name in exposed or SEEDED_METHODS.get(key) in names
 
 
 def coverage(have, names):
