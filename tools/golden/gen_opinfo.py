@@ -77,6 +77,10 @@ SAMPLES = 8
 REFERENCE = 4
 ERRORS = 8
 MAX_NUMEL = 1000
+# entries every sample of which has a tensor over MAX_NUMEL elements: their first float64 sample only, with
+# tensors up to BIG_NUMEL elements (so the entry is replayed at all, and its fixture stays small)
+BIG_SAMPLE_OPS = ["slice_scatter", "kron", "_upsample_bilinear2d_aa"]
+BIG_NUMEL = 10000
 FILE_BYTES = 280_000
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
 # complex tensors are encoded (as interleaved [re, im] values) for these families only, and their entries are
@@ -500,6 +504,17 @@ def gen_samples(op, dtype, key, counts):
     return out
 
 
+def big_samples(op, dtype, key, counts):
+    """BIG_SAMPLE_OPS: the first sample (no reference inputs), tensors up to BIG_NUMEL elements."""
+    global MAX_NUMEL, SAMPLES, REFERENCE
+    saved = MAX_NUMEL, SAMPLES, REFERENCE
+    MAX_NUMEL, SAMPLES, REFERENCE = BIG_NUMEL, 1, 0
+    try:
+        return gen_samples(op, dtype, key, counts)
+    finally:
+        MAX_NUMEL, SAMPLES, REFERENCE = saved
+
+
 def gen_errors(op, key, counts):
     torch.manual_seed(seed_of(key, "errors"))
     try:
@@ -620,10 +635,11 @@ def main():
         entry = {"name": op.name, "variant": op.variant_test_name, "key": key, "call": base,
                  "supports_autograd": bool(op.supports_autograd), "dtypes": {}}
         _COMPLEX = family(op) in COMPLEX_FAMILIES
-        for dtype in DTYPES + (COMPLEX_DTYPES if _COMPLEX else []):
+        big = key in BIG_SAMPLE_OPS
+        for dtype in [torch.float64] if big else DTYPES + (COMPLEX_DTYPES if _COMPLEX else []):
             if dtype not in supported:
                 continue
-            entry["dtypes"][dname(dtype)] = gen_samples(op, dtype, key, counts)
+            entry["dtypes"][dname(dtype)] = big_samples(op, dtype, key, counts) if big else gen_samples(op, dtype, key, counts)
         entry["errors"] = gen_errors(op, key, counts)
         _COMPLEX = False
         families.setdefault(family(op), []).append(entry)

@@ -13,18 +13,25 @@ import { avg_pool2d, bindAll, listWithDefault, max_pool1d, max_pool2d, type Outp
 /** `F.avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)`: `torch.avg_pool1d`. */
 export function avg_pool1d(
   input: Tensor,
-  kernel_size: IntOrList,
-  ...rest: Rest<
-    [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean],
-    { stride?: IntOrList | null; padding?: IntOrList; ceil_mode?: boolean; count_include_pad?: boolean }
-  >
+  kernel_size: IntOrList | AvgPool1dOptions,
+  ...rest: Rest<[stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean], AvgPool1dOptions>
 ): Tensor {
-  const a = parseArgs(
+  // every argument may come by keyword, kernel_size too (F.avg_pool1d(x, { kernel_size: 3, padding: 1 }))
+  const a = bindAll(
     'avg_pool1d',
+    ['kernel_size'],
     { stride: null as IntOrList | null, padding: 0 as IntOrList, ceil_mode: false, count_include_pad: true },
-    rest,
-  );
-  return torch.avg_pool1d(input, kernel_size, a.stride ?? kernel_size, a.padding, a.ceil_mode, a.count_include_pad);
+    [kernel_size, ...rest],
+  ) as Required<AvgPool1dOptions>;
+  return torch.avg_pool1d(input, a.kernel_size, a.stride ?? a.kernel_size, a.padding, a.ceil_mode, a.count_include_pad);
+}
+
+interface AvgPool1dOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
 }
 
 /** `F.adaptive_avg_pool1d(input, output_size)`: `torch.adaptive_avg_pool1d`. */
