@@ -173,6 +173,7 @@ export class GRUCell extends RNNCellBase {
   }
 }
 
+/** The keyword options of `nn.RNN` / `nn.LSTM` / `nn.GRU` (RNNBase's arguments after input_size and hidden_size). */
 export interface RNNOptions extends FactoryKwargs {
   num_layers?: number;
   bias?: boolean;
