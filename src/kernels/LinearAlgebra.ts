@@ -13,8 +13,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
 import { wakeWorkers } from '../wasm/runtime/ParallelNative.js';
-import { GEMM_WORKSPACE_BYTES, f32_gemm, f64_gemm } from '../wasm/kernels/reference.js';
-import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
+import { gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -271,52 +271,6 @@ function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulat
   freeCopy(bc, b);
 }
 
-/**
- * productInto's float32 / float64 path without the kernels: f32_gemm's or f64_gemm's JS twin, the same bits
- * (Note [Blocked gemm twin]), reading A through its strides and B through a copy with unit column stride
- * unless it has one. False for other dtypes.
- */
-function twinGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
-  const dtype = out.scalarType;
-  if (gemmKernelName(dtype) === null || a.scalarType !== dtype || b.scalarType !== dtype) return false;
-  const d = a.dim();
-  const [m, k, n] = [a.sizes[d - 2] as number, a.sizes[d - 1] as number, b.sizes[d - 1] as number];
-  const bc = b.strides[d - 1] === 1 ? b : at.contiguous(b);
-  const [A, B, C] = [a.storage.data(dtype), bc.storage.data(dtype), out.storage.data(dtype)];
-  const aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
-  const bOff = bc.storage.arrayOffset(dtype) + bc.storageOffset;
-  const cOff = out.storage.arrayOffset(dtype) + out.storageOffset;
-  const [rsa, csa, rsb] = [a.strides[d - 2] as number, a.strides[d - 1] as number, bc.strides[d - 2] as number];
-  const [sa, sb] = d === 3 ? [a.strides[0] as number, bc.strides[0] as number] : [0, 0];
-  for (let i = 0; i < (d === 3 ? (a.sizes[0] as number) : 1); i++) {
-    const [ai, bi, ci] = [aOff + i * sa, bOff + i * sb, cOff + i * m * n];
-    if (dtype === ScalarType.Float) {
-      f32_gemm(
-        m,
-        n,
-        k,
-        Math.fround(alpha),
-        A as Float32Array,
-        ai,
-        rsa,
-        csa,
-        B as Float32Array,
-        bi,
-        rsb,
-        1,
-        C as Float32Array,
-        ci,
-        n,
-        accumulate,
-      );
-    } else {
-      f64_gemm(m, n, k, alpha, A as Float64Array, ai, rsa, csa, B as Float64Array, bi, rsb, 1, C as Float64Array, ci, n, accumulate);
-    }
-  }
-  freeCopy(bc, b);
-  return true;
-}
-
 /** `mm(self, mat2)`: [n, k] × [k, m]. */
 export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   if (self.dim() !== 2) throw new Error(`self must be a matrix`);
@@ -350,7 +304,7 @@ function checkBmm(batch1: Tensor, batch2: Tensor): [number, number, number, numb
 
 /** `bmm(self, mat2)`: [b, n, k] × [b, k, m]. */
 export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
-  const [bs, m, k, n] = checkBmm(self, mat2);
+  const [bs, m, , n] = checkBmm(self, mat2);
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.scalarType, self.device);
   productInto(self, mat2, out, 1, false);
   return out;
