@@ -62,3 +62,40 @@ describe.runIf(getKernelBackend() === 'wasm' && !STRESS_SUBSET)(
     });
   },
 );
+
+/** `f()` with the WASM kernels and with every kernel falling back to its JS twin. */
+function bothPaths(f: () => Tensor): [Tensor, Tensor] {
+  const simd = f();
+  const kernels = wasmStorage.kernels as Kernels;
+  wasmStorage.kernels = null;
+  try {
+    return [simd, f()];
+  } finally {
+    wasmStorage.kernels = kernels;
+  }
+}
+
+// The OpInfo samples are small; these products cross the twin's blocks and the kernel's KC slices (k > 256,
+// n > 256), with transposed and broadcast operands and BLAS's alpha and beta (Note [Blocked gemm twin]).
+describe.runIf(getKernelBackend() === 'wasm')('the products’ JS fallback gives the packed gemm’s bits beyond one block', () => {
+  it.each(['float32', 'float64'] as const)('%s: mm, addmm, bmm, baddbmm, linear', (dtype) => {
+    torch.manual_seed(7);
+    const a = torch.randn([67, 300], { dtype });
+    const b = torch.randn([300, 261], { dtype });
+    const bias = torch.randn([261], { dtype });
+    const batch1 = torch.randn([3, 9, 530], { dtype });
+    const batch2 = torch.randn([530, 20], { dtype });
+    const cases: [string, () => Tensor][] = [
+      ['mm', () => torch.mm(a, b)],
+      ['mm, transposed operands', () => torch.mm(b.t(), a.t())],
+      ['addmm, alpha 0.3, beta 0.7', () => torch.addmm(bias, a, b, { beta: 0.7, alpha: 0.3 })],
+      ['bmm, broadcast batch', () => torch.bmm(batch1, batch2.expand([3, 530, 20]))],
+      ['baddbmm, alpha -1.5', () => torch.baddbmm(torch.ones([3, 9, 20], { dtype }), batch1, batch2.expand([3, 530, 20]), { alpha: -1.5 })],
+      ['linear', () => torch.nn.functional.linear(a, b.t(), bias)],
+    ];
+    for (const [what, f] of cases) {
+      const [simd, js] = bothPaths(f);
+      expect(JSON.stringify(values(js)), what).toBe(JSON.stringify(values(simd)));
+    }
+  });
+});
