@@ -1,13 +1,15 @@
-// The threaded gemm: how a product splits among threads (Note [Gemm split]) and the packed kernel's kept
-// workspace (Note [Persistent gemm workspace]). Mirrors the threading inside the BLAS sgemm that ATen's
-// native/cpu/BlasKernel.cpp hands products to (MKL / OpenBLAS split C among threads).
+// The threaded gemm: how a product splits among threads (Note [Gemm split]), the packed kernel's kept
+// workspace (Note [Persistent gemm workspace]), and the products' JS path on the kernel's twin (twinGemm).
+// Mirrors the threading inside the BLAS sgemm that ATen's native/cpu/BlasKernel.cpp hands products to
+// (MKL / OpenBLAS split C among threads).
 
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Device } from '../c10/Device.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { escapeStorage } from '../tensor/StorageScope.js';
 import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
-import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
+import { GEMM_WORKSPACE_BYTES, f32_gemm, f64_gemm } from '../wasm/kernels/reference.js';
+import * as at from '../generated/TensorBody.js';
 import { splitRange, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 
@@ -88,4 +90,51 @@ export function gemmWorkspace(name: 'f32_gemm' | 'f64_gemm', bytes: number, devi
 /** Frees the workspace `gemmWorkspace` returned if it is not the kept one (it was not in linear memory). */
 export function releaseGemmWorkspace(ws: Tensor): void {
   if (ws !== workspace) ws.dispose();
+}
+
+/**
+ * The float32 / float64 products' path without the kernels (LinearAlgebra.ts's productInto,
+ * Note [Cache-blocked gemm]): f32_gemm's or f64_gemm's JS twin, the same bits
+ * (Note [Blocked gemm twin]), reading A through its strides and B through a copy with unit column stride
+ * unless it has one. False for other dtypes.
+ */
+export function twinGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
+  const dtype = out.scalarType;
+  if ((dtype !== ScalarType.Float && dtype !== ScalarType.Double) || a.scalarType !== dtype || b.scalarType !== dtype) return false;
+  const d = a.dim();
+  const [m, k, n] = [a.sizes[d - 2] as number, a.sizes[d - 1] as number, b.sizes[d - 1] as number];
+  const bc = b.strides[d - 1] === 1 ? b : at.contiguous(b);
+  const [A, B, C] = [a.storage.data(dtype), bc.storage.data(dtype), out.storage.data(dtype)];
+  const aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
+  const bOff = bc.storage.arrayOffset(dtype) + bc.storageOffset;
+  const cOff = out.storage.arrayOffset(dtype) + out.storageOffset;
+  const [rsa, csa, rsb] = [a.strides[d - 2] as number, a.strides[d - 1] as number, bc.strides[d - 2] as number];
+  const [sa, sb] = d === 3 ? [a.strides[0] as number, bc.strides[0] as number] : [0, 0];
+  for (let i = 0; i < (d === 3 ? (a.sizes[0] as number) : 1); i++) {
+    const [ai, bi, ci] = [aOff + i * sa, bOff + i * sb, cOff + i * m * n];
+    if (dtype === ScalarType.Float) {
+      f32_gemm(
+        m,
+        n,
+        k,
+        Math.fround(alpha),
+        A as Float32Array,
+        ai,
+        rsa,
+        csa,
+        B as Float32Array,
+        bi,
+        rsb,
+        1,
+        C as Float32Array,
+        ci,
+        n,
+        accumulate,
+      );
+    } else {
+      f64_gemm(m, n, k, alpha, A as Float64Array, ai, rsa, csa, B as Float64Array, bi, rsb, 1, C as Float64Array, ci, n, accumulate);
+    }
+  }
+  if (bc.storage !== b.storage) bc.dispose(); // Note [Storage lifetime]
+  return true;
 }

@@ -14,7 +14,7 @@ import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
 import { wakeWorkers } from '../wasm/runtime/ParallelNative.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
-import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
+import { gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -34,16 +34,15 @@ export const cppName = (t: ScalarType): string => LOWER[t] ?? scalarTypeToString
 
 // Note [Cache-blocked gemm]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// The JS fallback: float32 and float64 products whose operands live in linear memory run on the packed
-// WebAssembly gemm (f32_gemm / f64_gemm, Note [Packed gemm] in src/wasm/kernels/assembly/gemm.ts) through `packedGemm`.
-// This loop is what is left: storage outside linear memory (the 'js' backend, small or over-the-cap
-// storages) and dtypes without a kernel (int64, int32, ...), on contiguous copies of the operands.
-// C += A·B on row-major blocks, in i-k-j order, four rows of A at a time: the innermost loop runs along a row
-// of B and a row of C (unit stride, which V8 compiles to a tight loop), and the k and j ranges are blocked so
-// that the slice of B a block reuses (BK × BJ values) stays in L1/L2 cache across the rows of A. Products
-// accumulate in the output's precision with separate multiply and add, so float32 results can differ from
-// PyTorch's BLAS (fused multiply-adds, another summation order) in the last bits; the packed gemm sums in its
-// own order (KC slices), so the two paths can differ from each other in the last bits too.
+// Where a product runs (`productInto`): float32 and float64 operands in linear memory run on the packed
+// WebAssembly gemm (f32_gemm / f64_gemm, Note [Packed gemm] in src/wasm/kernels/assembly/gemm.ts) through
+// `packedGemm`; float32 and float64 elsewhere (the 'js' backend, storage in the JS heap, no room for the
+// workspace) run on that kernel's JS twin (Note [Blocked gemm twin] in src/wasm/kernels/referenceGemm.ts),
+// which sums every element in the kernel's order, so both paths give the same bits. This loop is left for
+// the dtypes without a kernel (int64, int32, ...), on contiguous copies of the operands: C += A·B on
+// row-major blocks, in i-k-j order, four rows of A at a time: the innermost loop runs along a row of B and a
+// row of C (unit stride, which V8 compiles to a tight loop), and the k and j ranges are blocked so that the
+// slice of B a block reuses (BK × BJ values) stays in L1/L2 cache across the rows of A.
 const BK = 128;
 const BJ = 256;
 
@@ -128,12 +127,6 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
 const gemmKernelName = (t: ScalarType): 'f32_gemm' | 'f64_gemm' | null =>
   t === ScalarType.Float ? 'f32_gemm' : t === ScalarType.Double ? 'f64_gemm' : null;
 
-/** Whether `packedGemm` applies to operands of `t`'s dtype in these arrays: a kernel, all in linear memory. */
-function packedGemmApplies(t: ScalarType, ...tensors: Tensor[]): boolean {
-  const name = gemmKernelName(t);
-  return name !== null && wasmKernelFor<GemmKernel>(name, ...tensors.map((x) => x.storage.data(t))) !== null;
-}
-
 /**
  * Multiply-adds of a gemm per unit of parallelSettings.grain (Note [Gemm grain]).
  */
@@ -159,7 +152,7 @@ export const GEMM_WORK_PER_UNIT = 8;
  * operands), float32 or float64, through the packed gemm (f32_gemm / f64_gemm, Note [Packed gemm]) reading a
  * and b through their strides (a batch of 3-D operands through their batch strides, 0 when broadcast); an
  * operand in the JS heap goes through the workspace (Note [Small gemm operands]). False when the dtype has no
- * kernel or linear memory could not hold the workspace (the caller then takes the JS loop); out must be
+ * kernel or linear memory could not hold the workspace (the caller then takes the twin); out must be
  * contiguous.
  */
 function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
@@ -248,19 +241,32 @@ function stage(t: Tensor, dtype: ScalarType, WD: StorageArray, at: number): numb
 
 /**
  * `out = a @ b`, or `out += a @ b` when `accumulate`: 2-D float32 or float64 operands, `a` and `b` with any
- * strides, `out` a contiguous (possibly offset) m×n block. The packed gemm where it applies, else the JS loop
- * on contiguous copies. For kernels built on matrix products (Convolution's im2col, ConvolutionMM2d.cpp).
+ * strides, `out` a contiguous (possibly offset) m×n block, through productInto. For kernels built on matrix products (Convolution's im2col, ConvolutionMM2d.cpp).
  */
 export function gemmInto(a: Tensor, b: Tensor, out: Tensor, accumulate: boolean): void {
-  const [m, k] = a.sizes as [number, number];
-  const n = b.sizes[1] as number;
-  if (m * n === 0 || packedGemm(a, b, out, 1, accumulate)) return;
+  productInto(a, b, out, 1, accumulate);
+}
+
+/**
+ * `out[i] = alpha·(a[i] @ b[i])` (`+ out[i]` when `accumulate`) for 2-D operands or a batch of 3-D ones, out
+ * contiguous: packedGemm, else the gemm's JS twin (twinGemm) for float32 and float64, else the JS loop on
+ * contiguous copies (alpha 1 only). See Note [Cache-blocked gemm].
+ */
+function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): void {
+  if (out.isMeta() || out.numel() === 0 || packedGemm(a, b, out, alpha, accumulate) || twinGemm(a, b, out, alpha, accumulate)) return;
+  const d = a.dim();
+  const [bs, m, k, n] = [
+    d === 3 ? (a.sizes[0] as number) : 1,
+    a.sizes[d - 2] as number,
+    a.sizes[d - 1] as number,
+    b.sizes[d - 1] as number,
+  ];
   const [ac, bc] = [contiguous(a), contiguous(b)];
   const A = contiguousData(ac);
   const B = contiguousData(bc);
   const C = out.dataView();
-  if (!accumulate) C.data.fill(0, C.base, C.base + m * n);
-  gemm(m, n, k, A.data, A.off, B.data, B.off, C.data, C.base);
+  if (!accumulate) C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
+  for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
   freeCopy(ac, a);
   freeCopy(bc, b);
 }
@@ -276,15 +282,7 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   }
   checkDtypes(self, mat2, 'm1 and m2');
   const out = newStrided([m, n], [n, 1], self.scalarType, self.device);
-  if (out.isMeta() || m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
-  const [a, b] = [contiguous(self), contiguous(mat2)];
-  const A = contiguousData(a);
-  const B = contiguousData(b);
-  const C = out.dataView();
-  C.data.fill(0, C.base, C.base + m * n); // gemm accumulates; fresh memory is uninitialised
-  gemm(m, n, k, A.data, A.off, B.data, B.off, C.data, C.base);
-  freeCopy(a, self);
-  freeCopy(b, mat2);
+  productInto(self, mat2, out, 1, false);
   return out;
 }
 
@@ -306,17 +304,9 @@ function checkBmm(batch1: Tensor, batch2: Tensor): [number, number, number, numb
 
 /** `bmm(self, mat2)`: [b, n, k] × [b, k, m]. */
 export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
-  const [bs, m, k, n] = checkBmm(self, mat2);
+  const [bs, m, , n] = checkBmm(self, mat2);
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.scalarType, self.device);
-  if (out.isMeta() || bs * m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
-  const [a, b] = [contiguous(self), contiguous(mat2)];
-  const A = contiguousData(a);
-  const B = contiguousData(b);
-  const C = out.dataView();
-  C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
-  for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
-  freeCopy(a, self);
-  freeCopy(b, mat2);
+  productInto(self, mat2, out, 1, false);
   return out;
 }
 
@@ -481,11 +471,11 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
 }
 
 /**
- * addmm as BLAS computes it, float32 or float64 in linear memory: out = beta·self (broadcast), then out += alpha·(mat1 @ mat2)
- * in the packed gemm. Null when that path does not apply (the caller then computes mm, scales and adds).
+ * addmm as BLAS computes it, float32 or float64: out = beta·self (broadcast), then out += alpha·(mat1 @ mat2) in
+ * the packed gemm or its twin (productInto). Null for other dtypes (the caller then computes mm, scales and adds).
  */
 function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
-  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || !packedGemmApplies(mat1.scalarType, mat1, mat2)) return null;
+  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || gemmKernelName(mat1.scalarType) === null) return null;
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
   const bias = at.expand(self, [m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([m, n], [n, 1], mat1.scalarType, mat1.device);
@@ -493,17 +483,16 @@ function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alp
 }
 
 /**
- * out = beta·bias, then out += alpha·(a @ b) in the packed gemm (BLAS's beta and alpha); with beta = 0 bias is not
- * read (its NaNs are ignored). Null, out freed, when the packed gemm does not apply after all.
+ * out = beta·bias, then out += alpha·(a @ b) in the packed gemm or its twin (BLAS's beta and alpha); with beta = 0
+ * bias is not read (its NaNs are ignored). a, b and out float32 or float64.
  */
-function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor | null {
+function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor {
   if (beta !== 0) {
     at.copy_(out, bias);
     if (beta !== 1) at.mul__Tensor(out, wrapScalar(beta));
   }
-  if (packedGemm(a, b, out, alpha, beta !== 0)) return out;
-  out.dispose();
-  return null;
+  productInto(a, b, out, alpha, beta !== 0);
+  return out;
 }
 
 /** PyTorch's `_flatten_nd_linear`: the rows of a contiguous input folded into one dim, addmm, viewed back. */
@@ -547,7 +536,7 @@ function isBiasLikelyFusable(bias: Tensor): boolean {
 
 /**
  * `baddbmm(self, batch1, batch2, *, beta=1, alpha=1)`: beta·self + alpha·(batch1 @ batch2). As BLAS computes it
- * where the packed gemm applies (baddbmmPacked); else bmm, then scale and add.
+ * for float32 and float64 (baddbmmPacked); else bmm, then scale and add.
  */
 export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2: Tensor, beta = 1, alpha = 1): Tensor {
   if (self.scalarType !== batch1.scalarType) {
@@ -569,13 +558,13 @@ export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2
 }
 
 /**
- * baddbmm as BLAS computes it, float32 or float64 in linear memory (addmmPacked's shape): out = beta·self
- * (broadcast to [b, m, n]; not read when beta = 0, so NaN there is ignored), then out += alpha·(batch1 @ batch2)
- * through the packed gemm, one pass over the batch. Null when that path does not apply.
+ * baddbmm as BLAS computes it, float32 or float64 (addmmPacked's shape): out = beta·self (broadcast to [b, m, n];
+ * not read when beta = 0, so NaN there is ignored), then out += alpha·(batch1 @ batch2) through the packed gemm
+ * or its twin, one pass over the batch. Null for other dtypes.
  */
 function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): Tensor | null {
   if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.scalarType !== batch2.scalarType) return null;
-  if (!packedGemmApplies(batch1.scalarType, batch1, batch2)) return null;
+  if (gemmKernelName(batch1.scalarType) === null) return null;
   const [bs, m, , n] = checkBmm(batch1, batch2);
   const bias = at.expand(self, [bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.scalarType, batch1.device);
