@@ -898,6 +898,14 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+  reflection_pad3d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+  reflection_pad3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+  replication_pad3d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+  replication_pad3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
   /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
   adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
   /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
@@ -2874,6 +2882,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    reflection_pad3d: find('aten::reflection_pad3d', ''),
+    reflection_pad3d_backward: find('aten::reflection_pad3d_backward', ''),
+    replication_pad3d: find('aten::replication_pad3d', ''),
+    replication_pad3d_backward: find('aten::replication_pad3d_backward', ''),
     adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d: find('aten::_adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d_backward: find('aten::_adaptive_avg_pool3d_backward', ''),

@@ -895,6 +895,14 @@ export function replication_pad1d_backward(gradOutput: Tensor, self: Tensor, pad
 export function replication_pad2d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d.call(self, padding); }
 /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
 export function replication_pad2d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad2d_backward.call(gradOutput, self, padding); }
+/** `reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+export function reflection_pad3d(self: Tensor, padding: number[]): Tensor { return aten().reflection_pad3d.call(self, padding); }
+/** `reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+export function reflection_pad3d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().reflection_pad3d_backward.call(gradOutput, self, padding); }
+/** `replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+export function replication_pad3d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad3d.call(self, padding); }
+/** `replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+export function replication_pad3d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad3d_backward.call(gradOutput, self, padding); }
 /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
 export function adaptive_avg_pool3d(self: Tensor, outputSize: number[]): Tensor { return aten().adaptive_avg_pool3d.call(self, outputSize); }
 /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
