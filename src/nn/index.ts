@@ -97,6 +97,13 @@ export {
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
+export {
+  TransformerDecoderLayer,
+  TransformerDecoder,
+  Transformer,
+  type TransformerDecoderLayerOptions,
+  type TransformerOptions,
+} from './modules/transformer_decoder.js';
 /** `torch.nn.functional`: the functional forms of layers, activations and losses. */
 export * as functional from './functional.js';
 /** `torch.nn.init`: in-place parameter initialisers (`uniform_`, `kaiming_uniform_`, ...) and `calculate_gain`. */
