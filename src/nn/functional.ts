@@ -59,6 +59,7 @@ export {
   huber_loss,
   kl_div,
   l1_loss,
+  linear_cross_entropy,
   mse_loss,
   nll_loss,
   smooth_l1_loss,

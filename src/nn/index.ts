@@ -9,6 +9,7 @@ export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
 export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
 export { LazyConv1d, LazyConv2d, LazyConvTranspose1d, LazyConvTranspose2d } from './modules/lazy.js';
+export { LinearCrossEntropyOptions } from './modules/linear_cross_entropy_options.js';
 export {
   ReLU,
   LeakyReLU,
@@ -78,6 +79,7 @@ export {
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
 export {
   CrossEntropyLoss,
+  LinearCrossEntropyLoss,
   NLLLoss,
   MSELoss,
   L1Loss,
