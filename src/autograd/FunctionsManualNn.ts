@@ -172,7 +172,7 @@ export function constantPadNdBackward(grad: Tensor, pad: number[]): Tensor {
   );
 }
 
-type PadOp = 'reflection_pad1d' | 'reflection_pad2d' | 'replication_pad1d' | 'replication_pad2d';
+type PadOp = 'reflection_pad1d' | 'reflection_pad2d' | 'reflection_pad3d' | 'replication_pad1d' | 'replication_pad2d' | 'replication_pad3d';
 
 /** `<mode>_pad<n>d_backward(grad, self, padding)`. */
 export function padBackwardOp(op: `${PadOp}_backward`, grad: Tensor, self: Tensor, padding: number[]): Tensor {

@@ -932,6 +932,14 @@ export interface AtenOps {
   max_unpool2d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[]) => Tensor>;
   /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
   max_unpool3d: OperatorHandle<(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]) => Tensor>;
+  /** `reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+  reflection_pad3d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+  reflection_pad3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+  replication_pad3d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+  replication_pad3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
   /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
   adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
   /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
@@ -2955,6 +2963,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     avg_pool3d_backward: find('aten::avg_pool3d_backward', ''),
     max_unpool2d: find('aten::max_unpool2d', ''),
     max_unpool3d: find('aten::max_unpool3d', ''),
+    reflection_pad3d: find('aten::reflection_pad3d', ''),
+    reflection_pad3d_backward: find('aten::reflection_pad3d_backward', ''),
+    replication_pad3d: find('aten::replication_pad3d', ''),
+    replication_pad3d_backward: find('aten::replication_pad3d_backward', ''),
     adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d: find('aten::_adaptive_avg_pool3d', ''),
     _adaptive_avg_pool3d_backward: find('aten::_adaptive_avg_pool3d_backward', ''),

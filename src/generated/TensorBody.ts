@@ -929,6 +929,14 @@ export function avg_pool3d_backward(gradOutput: Tensor, self: Tensor, kernelSize
 export function max_unpool2d(self: Tensor, indices: Tensor, outputSize: number[]): Tensor { return aten().max_unpool2d.call(self, indices, outputSize); }
 /** `max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor` */
 export function max_unpool3d(self: Tensor, indices: Tensor, outputSize: number[], stride: number[], padding: number[]): Tensor { return aten().max_unpool3d.call(self, indices, outputSize, stride, padding); }
+/** `reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+export function reflection_pad3d(self: Tensor, padding: number[]): Tensor { return aten().reflection_pad3d.call(self, padding); }
+/** `reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+export function reflection_pad3d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().reflection_pad3d_backward.call(gradOutput, self, padding); }
+/** `replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor` */
+export function replication_pad3d(self: Tensor, padding: number[]): Tensor { return aten().replication_pad3d.call(self, padding); }
+/** `replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor` */
+export function replication_pad3d_backward(gradOutput: Tensor, self: Tensor, padding: number[]): Tensor { return aten().replication_pad3d_backward.call(gradOutput, self, padding); }
 /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
 export function adaptive_avg_pool3d(self: Tensor, outputSize: number[]): Tensor { return aten().adaptive_avg_pool3d.call(self, outputSize); }
 /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */

@@ -11773,6 +11773,140 @@ function bad_max_unpool3d(a: readonly unknown[]): never {
   ], false, SIGS_max_unpool3d);
 }
 
+const SIGS_reflection_pad3d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad3d`: `reflection_pad3d`. */
+export function reflection_pad3d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
+export function reflection_pad3d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad3d", a[--n] as Kw);
+  // reflection_pad3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 6);
+      if (o !== undefined) checkKw("reflection_pad3d", o, ["input","padding"], ["input","padding"], n);
+      return at.reflection_pad3d(v0, v1);
+    }
+  }
+  return bad_reflection_pad3d(a);
+}
+
+function bad_reflection_pad3d(a: readonly unknown[]): never {
+  return badCall("reflection_pad3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad3d);
+}
+
+const SIGS_reflection_pad3d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad3d_backward`: `reflection_pad3d_backward`. */
+export function reflection_pad3d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function reflection_pad3d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
+export function reflection_pad3d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad3d_backward", a[--n] as Kw);
+  // reflection_pad3d_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 6);
+      if (o !== undefined) checkKw("reflection_pad3d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return at.reflection_pad3d_backward(v0, v1, v2);
+    }
+  }
+  return bad_reflection_pad3d_backward(a);
+}
+
+function bad_reflection_pad3d_backward(a: readonly unknown[]): never {
+  return badCall("reflection_pad3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad3d_backward);
+}
+
+const SIGS_replication_pad3d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad3d`: `replication_pad3d`. */
+export function replication_pad3d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
+export function replication_pad3d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad3d", a[--n] as Kw);
+  // replication_pad3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 6);
+      if (o !== undefined) checkKw("replication_pad3d", o, ["input","padding"], ["input","padding"], n);
+      return at.replication_pad3d(v0, v1);
+    }
+  }
+  return bad_replication_pad3d(a);
+}
+
+function bad_replication_pad3d(a: readonly unknown[]): never {
+  return badCall("replication_pad3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad3d);
+}
+
+const SIGS_replication_pad3d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad3d_backward`: `replication_pad3d_backward`. */
+export function replication_pad3d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function replication_pad3d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
+export function replication_pad3d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad3d_backward", a[--n] as Kw);
+  // replication_pad3d_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 6);
+      if (o !== undefined) checkKw("replication_pad3d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return at.replication_pad3d_backward(v0, v1, v2);
+    }
+  }
+  return bad_replication_pad3d_backward(a);
+}
+
+function bad_replication_pad3d_backward(a: readonly unknown[]): never {
+  return badCall("replication_pad3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad3d_backward);
+}
+
 const SIGS_adaptive_avg_pool3d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_avg_pool3d`: `adaptive_avg_pool3d`. */

@@ -212,8 +212,9 @@ export function pad(_ks: DispatchKeySet, self: Tensor, padding: number[], mode =
     return ops._pad_circular.call(self, padding);
   }
   if (padding.length === 6 && (inputDim === 4 || inputDim === 5)) {
-    if (mode === 'circular') return ops._pad_circular.call(self, padding);
-    throw new Error(`${mode === 'reflect' ? 'reflection_pad3d' : 'replication_pad3d'} is not implemented in aten-ts yet`);
+    if (mode === 'reflect') return ops.reflection_pad3d.call(self, padding);
+    if (mode === 'replicate') return ops.replication_pad3d.call(self, padding);
+    return ops._pad_circular.call(self, padding);
   }
   throw new Error(`Padding size ${padding.length} is not supported for ${inputDim}D input tensor.`);
 }

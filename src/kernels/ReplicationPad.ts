@@ -1,4 +1,4 @@
-// replication_pad1d, replication_pad2d and their backwards over storage (the index maps of PadNd.ts). Mirrors
+// replication_pad1d, replication_pad2d, replication_pad3d and their backwards over storage (the index maps of PadNd.ts). Mirrors
 // aten/src/ATen/native/ReplicationPadding.cpp (the meta checks) and native/cpu/PaddingKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -6,9 +6,9 @@ import { ScalarType, notImplementedForDtype } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { checkFloating } from './FloatAccess.js';
 import { padBackward, padForward } from './PadNd.js';
-import { checkValidInput } from './ReflectionPad.js';
+import { checkOutputSize3d, checkValidInput } from './ReflectionPad.js';
 
-function checkReplication(input: Tensor, padding: number[], dim: 1 | 2): void {
+function checkReplication(input: Tensor, padding: number[], dim: 1 | 2 | 3): void {
   const name = `replication_pad${dim}d`;
   if (padding.length !== 2 * dim) throw new Error(`padding size is expected to be ${2 * dim}`);
   checkValidInput(input, padding, dim);
@@ -17,6 +17,8 @@ function checkReplication(input: Tensor, padding: number[], dim: 1 | 2): void {
   const ow = W + (padding[0] as number) + (padding[1] as number);
   if (dim === 1) {
     if (ow < 1) throw new Error(`input (W: ${W}) is too small. Calculated output W: ${ow}`);
+  } else if (dim === 3) {
+    checkOutputSize3d(input.sizes[nd - 3] as number, input.sizes[nd - 2] as number, W, padding);
   } else {
     const H = input.sizes[nd - 2] as number;
     const oh = H + (padding[2] as number) + (padding[3] as number);
@@ -44,5 +46,16 @@ export function replicationPad1dBackward(_ks: DispatchKeySet, gradOutput: Tensor
 export function replicationPad2dBackward(_ks: DispatchKeySet, gradOutput: Tensor, self: Tensor, padding: number[]): Tensor {
   checkReplication(self, padding, 2);
   if (!self.isMeta()) checkFloating(self, 'replication_pad2d_backward_cpu');
+  return padBackward(gradOutput, self, padding, 'replicate');
+}
+
+export function replicationPad3d(_ks: DispatchKeySet, self: Tensor, padding: number[]): Tensor {
+  checkReplication(self, padding, 3);
+  return padForward(self, padding, 'replicate');
+}
+
+export function replicationPad3dBackward(_ks: DispatchKeySet, gradOutput: Tensor, self: Tensor, padding: number[]): Tensor {
+  checkReplication(self, padding, 3);
+  if (!self.isMeta()) checkFloating(self, 'replication_pad3d_backward');
   return padBackward(gradOutput, self, padding, 'replicate');
 }

@@ -70,6 +70,7 @@ export {
   huber_loss,
   kl_div,
   l1_loss,
+  linear_cross_entropy,
   mse_loss,
   nll_loss,
   smooth_l1_loss,

@@ -1,6 +1,6 @@
 // torch.nn: modules, Parameter, functional (as `nn.functional` / `F`) and init. Mirrors torch/nn/__init__.py.
 
-export { Parameter, isParameter } from './parameter.js';
+export { Parameter, UninitializedParameter, isParameter } from './parameter.js';
 export type { FactoryKwargs, IntOrList, Rest } from './modules/utils.js';
 export { register_module_forward_hook, register_module_forward_pre_hook } from './modules/module_hooks.js';
 export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type IncompatibleKeys, type StateDict } from './modules/module.js';
@@ -8,6 +8,8 @@ export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
 export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
+export { LazyConv1d, LazyConv2d, LazyConvTranspose1d, LazyConvTranspose2d } from './modules/lazy.js';
+export { LinearCrossEntropyOptions } from './modules/linear_cross_entropy_options.js';
 export {
   ReLU,
   LeakyReLU,
@@ -84,6 +86,7 @@ export {
 export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
 export {
   CrossEntropyLoss,
+  LinearCrossEntropyLoss,
   NLLLoss,
   MSELoss,
   L1Loss,
@@ -106,6 +109,13 @@ export {
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
+export {
+  TransformerDecoderLayer,
+  TransformerDecoder,
+  Transformer,
+  type TransformerDecoderLayerOptions,
+  type TransformerOptions,
+} from './modules/transformer_decoder.js';
 /** `torch.nn.functional`: the functional forms of layers, activations and losses. */
 export * as functional from './functional.js';
 /** `torch.nn.init`: in-place parameter initialisers (`uniform_`, `kaiming_uniform_`, ...) and `calculate_gain`. */

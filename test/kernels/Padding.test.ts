@@ -1,4 +1,4 @@
-// constant_pad_nd, reflection_pad1d/2d, replication_pad1d/2d (+ backwards), _pad_circular and pad against
+// constant_pad_nd, reflection_pad1d/2d/3d, replication_pad1d/2d/3d (+ backwards), _pad_circular and pad against
 // PyTorch 2.13: test/golden/padding.json (tools/golden/gen_padding.py), replayed by ./opCases.ts.
 import { describe } from 'vitest';
 import { loadGolden } from '../golden.js';

@@ -152,6 +152,19 @@ const CASES: Record<string, Run> = {
     () => new nn.TransformerEncoder(tel({ batch_first: true }), 2),
     (m, x, kpm) => (m as nn.TransformerEncoder).call(x as Tensor, { src_key_padding_mask: kpm as Tensor }),
   ],
+  'TransformerDecoder(layer, 2, norm) causal tgt_mask, memory_key_padding_mask': [
+    () =>
+      new nn.TransformerDecoder(
+        new nn.TransformerDecoderLayer(4, 2, { dim_feedforward: 8, dropout: 0.0, batch_first: true }),
+        2,
+        new nn.LayerNorm(4),
+      ),
+    (m, t, mem, kpm) =>
+      (m as nn.TransformerDecoder).call(t as Tensor, mem as Tensor, {
+        tgt_mask: nn.Transformer.generate_square_subsequent_mask(3),
+        memory_key_padding_mask: kpm as Tensor,
+      }),
+  ],
 };
 
 describe('nn modules: forward and backward against PyTorch', () => {

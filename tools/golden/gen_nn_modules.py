@@ -141,6 +141,10 @@ case('TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=0.0, batch_first=
      lambda: nn.TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=0.0, batch_first=True, norm_first=True, activation='gelu'), [randn(2, 3, 4)])
 case('TransformerEncoder(layer, 2) src_key_padding_mask', lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, dim_feedforward=8, dropout=0.0, batch_first=True), 2, enable_nested_tensor=False),
      [randn(2, 3, 4), torch.tensor([[False, False, True], [False, False, False]])], call=lambda m, x, kpm: m(x, src_key_padding_mask=kpm))
+case('TransformerDecoder(layer, 2, norm) causal tgt_mask, memory_key_padding_mask',
+     lambda: nn.TransformerDecoder(nn.TransformerDecoderLayer(4, 2, dim_feedforward=8, dropout=0.0, batch_first=True), 2, nn.LayerNorm(4)),
+     [randn(2, 3, 4), randn(2, 5, 4), torch.tensor([[False, False, False, True, True], [False, False, False, False, False]])],
+     call=lambda m, t, mem, kpm: m(t, mem, tgt_mask=nn.Transformer.generate_square_subsequent_mask(3), memory_key_padding_mask=kpm))
 
 
 # ---- repr, state_dict keys, load_state_dict errors ------------------------------------------------------

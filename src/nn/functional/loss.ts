@@ -34,6 +34,77 @@ export function cross_entropy(input: Tensor, target: Tensor, options: CrossEntro
   return torch.cross_entropy_loss(input, target, a.weight, reductionEnum(a.reduction), a.ignore_index, a.label_smoothing);
 }
 
+/** The keyword arguments of `F.linear_cross_entropy`. */
+export interface LinearCrossEntropyKwargs {
+  linear_bias?: Tensor | null;
+  weight?: Tensor | null;
+  reduction?: Reduction;
+  ignore_index?: number | null;
+  label_smoothing?: number;
+  options?: object | null;
+}
+
+const shapeRepr = (s: readonly number[]): string => (s.length === 1 ? `(${s[0]},)` : `(${s.join(', ')})`);
+
+// Note [linear_cross_entropy computes the reference path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `options` (LinearCrossEntropyOptions) select a chunked custom op that never materialises the
+// whole (N, C) logits and precomputes its gradients in forward: a memory optimisation of the same function
+// (logits = linear(input, W, b); cross_entropy(logits, target, ...)), equal up to summation order. Here every
+// call takes the reference path; `options` is accepted and kept (the module prints it) but changes nothing.
+/**
+ * `F.linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction='mean',
+ * ignore_index=None, label_smoothing=0.0, options=None)`: cross_entropy of the logits `linear(input, W, b)`,
+ * W of shape (C, d_1, ..., d_K, in_features). See Note [linear_cross_entropy computes the reference path].
+ */
+export function linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, kwargs: LinearCrossEntropyKwargs = {}): Tensor {
+  const a = parseArgs(
+    'linear_cross_entropy',
+    {
+      linear_bias: null as Tensor | null,
+      weight: null as Tensor | null,
+      reduction: 'mean' as string,
+      ignore_index: null as number | null,
+      label_smoothing: 0.0,
+      options: null as object | null,
+    },
+    [kwargs],
+  );
+  if (input.dim() < 1 || input.dim() > 2) throw new Error(`expected input with dimensionality 1 or 2, got ${input.dim()}`);
+  if (linear_weight.dim() < 2) throw new Error(`expected linear_weight with dimensionality at least 2, got ${linear_weight.dim()}`);
+  const numBatches = input.sizes.slice(0, -1);
+  const inFeatures = input.sizes.at(-1) as number;
+  if (inFeatures !== linear_weight.sizes.at(-1)) {
+    throw new Error(
+      `expected equal input and linear_weight last dimensions (in_features), got ${inFeatures} and ${linear_weight.sizes.at(-1)}, respectively`,
+    );
+  }
+  const numClasses = linear_weight.sizes[0] as number;
+  const outFeatures = linear_weight.sizes.slice(1, -1);
+  const biasShape = [numClasses, ...outFeatures];
+  if (a.linear_bias !== null && a.linear_bias.sizes.join(',') !== biasShape.join(',')) {
+    throw new Error(`expected linear_bias shape ${shapeRepr(biasShape)}, got ${shapeRepr(a.linear_bias.sizes)}`);
+  }
+  if (outFeatures.length > 0 && numBatches.length === 0) {
+    throw new Error(
+      `K-dimensional loss defined by linear_weight shape ${shapeRepr(linear_weight.sizes)} requires batched input, (N, ${inFeatures}), got unbatched input with shape ${shapeRepr(input.sizes)}`,
+    );
+  }
+  const logitsShape = [...numBatches, numClasses, ...outFeatures];
+  const probabilities = target.sizes.join(',') === logitsShape.join(',');
+  if (probabilities && a.ignore_index !== null) throw new Error('ignore_index cannot be specified when target contains probabilities');
+  const total = biasShape.reduce((x, y) => x * y, 1);
+  const w = outFeatures.length > 0 ? linear_weight.reshape([total, inFeatures]) : linear_weight;
+  const b = a.linear_bias !== null && outFeatures.length > 0 ? a.linear_bias.reshape([total]) : a.linear_bias;
+  const logits = torch.linear(input, w, b).reshape(logitsShape);
+  return cross_entropy(logits, target, {
+    weight: a.weight,
+    reduction: a.reduction as Reduction,
+    ignore_index: a.ignore_index ?? -100,
+    label_smoothing: a.label_smoothing,
+  });
+}
+
 /** `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`. */
 export function nll_loss(input: Tensor, target: Tensor, options: Omit<CrossEntropyOptions, 'label_smoothing'> = {}): Tensor {
   const a = parseArgs('nll_loss', { weight: null as Tensor | null, ignore_index: -100, reduction: 'mean' as string }, [options]);

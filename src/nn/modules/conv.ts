@@ -128,7 +128,7 @@ export class _ConvNd extends Module {
   }
 }
 
-type ConvRest = Rest<
+export type ConvRest = Rest<
   [
     stride: IntOrList,
     padding: IntOrList | 'same' | 'valid',
@@ -140,7 +140,8 @@ type ConvRest = Rest<
   ConvOptions
 >;
 const CONV_REQUIRED = ['in_channels', 'out_channels', 'kernel_size'];
-const convSpec = () => ({
+/** The optional arguments of Conv1d/2d with their defaults (also LazyConv1d/2d's, lazy.ts). */
+export const convSpec = () => ({
   stride: 1 as IntOrList,
   padding: 0 as IntOrList | string,
   dilation: 1 as IntOrList,
@@ -258,7 +259,7 @@ export class Conv2d extends _ConvNd {
   }
 }
 
-type ConvTransposeRest = Rest<
+export type ConvTransposeRest = Rest<
   [
     stride: IntOrList,
     padding: IntOrList,
@@ -271,24 +272,23 @@ type ConvTransposeRest = Rest<
   ConvTransposeOptions
 >;
 
+/** The optional arguments of ConvTranspose1d/2d with their defaults (also LazyConvTranspose1d/2d's, lazy.ts). */
+export const convTransposeSpec = () => ({
+  stride: 1 as IntOrList,
+  padding: 0 as IntOrList,
+  output_padding: 0 as IntOrList,
+  groups: 1,
+  bias: true,
+  dilation: 1 as IntOrList,
+  padding_mode: 'zeros' as string,
+  device: null as string | null,
+  dtype: null as string | null,
+});
+
 /** `_ConvTransposeNd`: ConvTranspose1d/2d, `k` spatial dimensions. */
 export abstract class _ConvTransposeNd extends _ConvNd {
   constructor(k: number, name: string, in_channels: number, out_channels: number, kernel_size: IntOrList, rest: ConvTransposeRest) {
-    const a = parseArgs(
-      name,
-      {
-        stride: 1 as IntOrList,
-        padding: 0 as IntOrList,
-        output_padding: 0 as IntOrList,
-        groups: 1,
-        bias: true,
-        dilation: 1 as IntOrList,
-        padding_mode: 'zeros' as string,
-        device: null as string | null,
-        dtype: null as string | null,
-      },
-      rest,
-    );
+    const a = parseArgs(name, convTransposeSpec(), rest);
     if (a.padding_mode !== 'zeros') throw new Error(`Only "zeros" padding mode is supported for ${name}`);
     super(
       in_channels,

@@ -1,8 +1,7 @@
 // The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss, BCELoss,
 // BCEWithLogitsLoss, TripletMarginWithDistanceLoss, CosineEmbeddingLoss, MarginRankingLoss, SoftMarginLoss,
 // MultiLabelSoftMarginLoss, GaussianNLLLoss, PoissonNLLLoss, HingeEmbeddingLoss, TripletMarginLoss, MultiMarginLoss,
-// MultiLabelMarginLoss.
-// Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
+// MultiLabelMarginLoss, LinearCrossEntropyLoss. Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
 import { warn } from '../../c10/Warning.js';
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -10,8 +9,10 @@ import * as F from '../functional.js';
 import type { Reduction } from '../functional/loss.js';
 import { reductionEnum } from '../functional/loss.js';
 import { PairwiseDistance } from './distance.js';
+import { Linear } from './linear.js';
+import { LinearCrossEntropyOptions, type LinearCrossEntropyOptionsFields } from './linear_cross_entropy_options.js';
 import { Module } from './module.js';
-import { parseArgs, type Rest } from './utils.js';
+import { parseArgs, pyFloat, pyRepr, type Rest } from './utils.js';
 
 /** `_Loss`: the `reduction` option. */
 export class _Loss extends Module {
@@ -53,6 +54,85 @@ export class CrossEntropyLoss extends _WeightedLoss {
       reduction: this.reduction,
       label_smoothing: this.label_smoothing,
     });
+  }
+}
+
+/** The optional arguments of `nn.LinearCrossEntropyLoss` (keyword-only in PyTorch). */
+export interface LinearCrossEntropyLossOptions {
+  out_features?: number[];
+  bias?: boolean;
+  device?: string | null;
+  dtype?: string | null;
+  reduction?: Reduction;
+  weight?: Tensor | null;
+  ignore_index?: number | null;
+  label_smoothing?: number;
+  options?: LinearCrossEntropyOptions | LinearCrossEntropyOptionsFields | null;
+}
+
+/**
+ * `nn.LinearCrossEntropyLoss(in_features, num_classes, *, out_features=(), bias=False, device=None,
+ * dtype=None, reduction='mean', weight=None, ignore_index=None, label_smoothing=0.0, options=None)`: a Linear
+ * to C·prod(out_features) logits (weight stored flat) and F.linear_cross_entropy.
+ */
+export class LinearCrossEntropyLoss extends _WeightedLoss {
+  declare num_classes: number;
+  declare out_features: number[];
+  declare ignore_index: number | null;
+  declare label_smoothing: number;
+  declare linear: Linear;
+  declare options: LinearCrossEntropyOptions | null;
+  constructor(in_features: number, num_classes: number, kwargs: LinearCrossEntropyLossOptions = {}) {
+    const a = parseArgs(
+      'LinearCrossEntropyLoss',
+      {
+        out_features: [] as number[],
+        bias: false,
+        device: null as string | null,
+        dtype: null as string | null,
+        reduction: 'mean' as string,
+        weight: null as Tensor | null,
+        ignore_index: null as number | null,
+        label_smoothing: 0.0,
+        options: null as LinearCrossEntropyOptions | LinearCrossEntropyOptionsFields | null,
+      },
+      [kwargs],
+    );
+    if (a.weight !== null && (a.weight.dim() !== 1 || a.weight.sizes[0] !== num_classes)) {
+      const got = a.weight.sizes.length === 1 ? `(${a.weight.sizes[0]},)` : `(${a.weight.sizes.join(', ')})`;
+      throw new Error(`expected weight shape to be (${num_classes},), got ${got}`);
+    }
+    if (a.label_smoothing < 0 || a.label_smoothing > 1.0) {
+      throw new Error(`expected label_smoothing to be in range [0, 1], got ${pyFloat(a.label_smoothing)}`);
+    }
+    super(a.weight, a.reduction);
+    this.num_classes = num_classes;
+    this.out_features = [...a.out_features];
+    this.ignore_index = a.ignore_index;
+    this.label_smoothing = a.label_smoothing;
+    const outTotal = a.out_features.reduce((x, y) => x * y, num_classes);
+    this.linear = new Linear(in_features, outTotal, { bias: a.bias, device: a.device, dtype: a.dtype });
+    const o = a.options;
+    this.options = o === null || o instanceof LinearCrossEntropyOptions ? o : new LinearCrossEntropyOptions(o);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    const lw = this.linear.weight.reshape([this.num_classes, ...this.out_features, this.linear.in_features]);
+    const lb = this.linear.bias !== null ? this.linear.bias.reshape([this.num_classes, ...this.out_features]) : null;
+    return F.linear_cross_entropy(input, lw, target, {
+      linear_bias: lb,
+      weight: this.weight,
+      reduction: this.reduction,
+      ignore_index: this.ignore_index,
+      label_smoothing: this.label_smoothing,
+      options: this.options,
+    });
+  }
+  override extra_repr(): string {
+    return (
+      `in_features=${this.linear.in_features}, num_classes=${this.num_classes}, out_features=${pyRepr(this.out_features)},` +
+      ` bias=${pyRepr(this.linear.bias !== null)}, reduction=${this.reduction}, ignore_index=${pyRepr(this.ignore_index)},` +
+      ` label_smoothing=${pyFloat(this.label_smoothing)}, options=${this.options === null ? 'None' : this.options.toString()}`
+    );
   }
 }
 

@@ -414,7 +414,7 @@ export class Module {
       if (p === null) continue;
       const converted = noGrad(() => fn(p));
       if (converted === p) continue;
-      const np = new Parameter(converted, p.requiresGrad);
+      const np = p._rewrap(converted);
       const g = p.grad;
       if (g !== null) np.grad = noGrad(() => fn(g));
       this._parameters.set(name, np);

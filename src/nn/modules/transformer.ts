@@ -1,5 +1,6 @@
 // TransformerEncoderLayer, TransformerEncoder. Mirrors torch/nn/modules/transformer.py (the regular path;
-// PyTorch's fused inference fast path computes the same function).
+// PyTorch's fused inference fast path computes the same function). The decoder and nn.Transformer are in
+// transformer_decoder.ts.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
@@ -13,7 +14,7 @@ import { Module } from './module.js';
 import { LayerNorm } from './normalization.js';
 import { parseArgs, type FactoryKwargs, type Rest } from './utils.js';
 
-type Activation = 'relu' | 'gelu' | ((x: Tensor) => Tensor) | (Module & { call(x: Tensor): Tensor });
+export type Activation = 'relu' | 'gelu' | ((x: Tensor) => Tensor) | (Module & { call(x: Tensor): Tensor });
 
 /** The optional arguments of `nn.TransformerEncoderLayer`, by PyTorch's names. */
 export interface TransformerEncoderLayerOptions extends FactoryKwargs {
@@ -90,12 +91,7 @@ export class TransformerEncoderLayer extends Module {
     this.norm2 = new LayerNorm(d_model, { eps: a.layer_norm_eps, bias: a.bias, ...fk });
     this.dropout1 = new Dropout(a.dropout);
     this.dropout2 = new Dropout(a.dropout);
-    const act = a.activation;
-    if (act === 'relu') this.activation = (x) => F.relu(x);
-    else if (act === 'gelu') this.activation = (x) => F.gelu(x);
-    else if (act instanceof Module) (this as unknown as Record<string, unknown>).activation = act;
-    else if (typeof act === 'function') this.activation = act;
-    else throw new Error(`activation should be relu/gelu, not ${String(act)}`);
+    setActivation(this, a.activation);
   }
 
   override forward(src: Tensor, options: EncoderForwardOptions = {}): Tensor {
@@ -121,17 +117,29 @@ export class TransformerEncoderLayer extends Module {
   }
 
   _ff_block(x: Tensor): Tensor {
-    const act = this.activation as unknown;
-    const h =
-      act instanceof Module
-        ? (act as Module & { call(x: Tensor): Tensor }).call(this.linear1.call(x))
-        : this.activation(this.linear1.call(x));
-    return this.dropout2.call(this.linear2.call(this.dropout.call(h)));
+    return this.dropout2.call(this.linear2.call(this.dropout.call(applyActivation(this.activation, this.linear1.call(x)))));
   }
 }
 
+/**
+ * `self.activation = _get_activation_fn(activation)` for a string ('relu' / 'gelu'), else the callable as
+ * given (a Module registers as a submodule, as in PyTorch).
+ */
+export function setActivation(layer: Module & { activation: (x: Tensor) => Tensor }, act: Activation): void {
+  if (act === 'relu') layer.activation = (x) => F.relu(x);
+  else if (act === 'gelu') layer.activation = (x) => F.gelu(x);
+  else if (act instanceof Module) (layer as unknown as Record<string, unknown>).activation = act;
+  else if (typeof act === 'function') layer.activation = act;
+  else throw new Error(`activation should be relu/gelu, not ${String(act)}`);
+}
+
+/** `self.activation(x)`: a Module activation is called (hooks included), a function applied. */
+export function applyActivation(act: unknown, x: Tensor): Tensor {
+  return act instanceof Module ? ((act as Module).call(x) as Tensor) : (act as (x: Tensor) => Tensor)(x);
+}
+
 /** `_get_seq_len(src, batch_first)`: the sequence length of an unbatched (S, E) or batched input. */
-function getSeqLen(src: Tensor, batchFirst: boolean): number {
+export function getSeqLen(src: Tensor, batchFirst: boolean): number {
   return (src.dim() === 2 ? src.sizes[0] : src.sizes[batchFirst ? 1 : 0]) as number;
 }
 
@@ -141,7 +149,7 @@ function getSeqLen(src: Tensor, batchFirst: boolean): number {
  * `_canonical_mask`). A detected causal mask lets the layers' attention run SDPA with is_causal=True (the
  * fused kernel skips the masked key blocks), as PyTorch's.
  */
-function detectIsCausalMask(mask: Tensor | null, isCausal: boolean | null, size: number): boolean {
+export function detectIsCausalMask(mask: Tensor | null, isCausal: boolean | null, size: number): boolean {
   if (isCausal !== null || mask === null) return isCausal === true;
   if (mask.dim() !== 2 || mask.sizes[0] !== size || mask.sizes[1] !== size) return false;
   const dtype = mask.dtype === torch.bool ? torch.float32 : mask.dtype;
