@@ -3,7 +3,7 @@
 // ChainedScheduler. Mirrors torch/optim/lr_scheduler.py, each `get_lr` evaluated in PyTorch's order on doubles.
 
 import { cos, powi } from './_math.js';
-import type { WithCamelKeys } from '../c10/Kwargs.js';
+import { aliasCamelCase, type WithCamelKeys } from '../c10/Kwargs.js';
 import { checkOptionKeys, pyRepr, type Optimizer } from './optimizer.js';
 import { LRScheduler, ReduceLROnPlateau } from './lr_scheduler.js';
 
@@ -473,4 +473,9 @@ function bisectRight(a: readonly number[], x: number): number {
   let i = 0;
   while (i < a.length && (a[i] as number) <= x) i++;
   return i;
+}
+
+// The camelCase spellings of the overridden state_dict / load_state_dict (the base class's aliases point at its own).
+for (const cls of [LambdaLR, MultiplicativeLR, CyclicLR, SequentialLR, ChainedScheduler]) {
+  aliasCamelCase(cls.prototype, { stateDict: 'state_dict', loadStateDict: 'load_state_dict' });
 }

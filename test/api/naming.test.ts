@@ -123,10 +123,14 @@ describe('one naming rule', () => {
     for (const [cls, path] of classes) {
       if (cls.name in CPP_CLASSES) continue;
       const allowed = ALLOWED[cls.name] ?? {};
+      // a member shadowed by a nearer prototype's own one is not what the class's instances see: skip it
+      const seen = new Set<string>();
       for (let proto = cls.prototype as object | null; proto !== null && !BUILTIN_PROTOS.has(proto); proto = Object.getPrototypeOf(proto)) {
         const owner = (proto as { constructor?: { name?: string } }).constructor?.name ?? '';
         if (owner !== cls.name && owner in CPP_CLASSES) break;
         for (const key of Object.getOwnPropertyNames(proto)) {
+          if (seen.has(key)) continue;
+          seen.add(key);
           if (!/^[a-z][a-z0-9]*[A-Z]/.test(key) || PROTOCOL.has(key) || key in DUNDER || key in allowed || key in (ALLOWED[owner] ?? {}))
             continue;
           const d = Object.getOwnPropertyDescriptor(proto, key) as PropertyDescriptor;
