@@ -99,7 +99,7 @@ export class AvgPool2d extends Module {
   ) {
     super();
     const a = parseArgs(
-      new.target === AvgPool2d ? 'AvgPool2d' : 'AvgPool3d',
+      new.target.name === 'AvgPool3d' ? 'AvgPool3d' : 'AvgPool2d', // by name: a self-reference would make the bundler rename the class
       {
         stride: null as IntOrList | null,
         padding: 0 as IntOrList,
