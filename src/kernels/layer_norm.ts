@@ -8,10 +8,12 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { writeElement } from '../tensor/elements.js';
-import { elementReader, emptyLike, storedElements, type StoredElements } from './StorageAccess.js';
+import { elementReader, emptyLike, linearScratch, storedElements, type StoredElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
 import * as at from '../generated/TensorBody.js';
+import * as ref from '../wasm/kernels/reference.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 /**
  * The elements of a contiguous float32 / float64 CPU tensor as its storage's own typed array (else null). Take
@@ -113,6 +115,10 @@ export function nativeLayerNorm(
     weight === null || weight === undefined ? null : at.contiguous(weight),
     bias === null || bias === undefined ? null : at.contiguous(bias),
   ];
+  if (input.scalarType === ScalarType.Float && !mixed) {
+    layerNormF32(ci, cw, cb, result, meanT, rstdT, m, n, eps);
+    return [result, meanT, rstdT];
+  }
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const reader = (t: Tensor): ((e: number) => number) => {
     const a = floatElements(t);
@@ -156,6 +162,50 @@ export function nativeLayerNorm(
 }
 
 type Floats = Float32Array | Float64Array;
+
+/** The float32 array of a contiguous float32 tensor's elements. Take it after the call's last allocation. */
+const f32Of = (t: Tensor): Float32Array => floatElements(t) as Float32Array;
+
+/**
+ * float32 native_layer_norm: f32_layer_norm_rows over linear memory, rows split among threads, or its twin
+ * (Note [Layer norm in double lanes]). The weight, bias and statistics of a small layer live in the JS heap
+ * (SMALL_BYTES), out of the kernel's reach: they go through a linear scratch [w, b, mean, rstd].
+ */
+function layerNormF32(
+  x: Tensor,
+  w: Tensor | null,
+  b: Tensor | null,
+  y: Tensor,
+  meanT: Tensor,
+  rstdT: Tensor,
+  m: number,
+  n: number,
+  eps: number,
+): void {
+  const flags = (w === null ? 0 : 1) | (b === null ? 0 : 2);
+  const ws = linearScratch(x, 2 * n + 2 * m);
+  // Every allocation is done: now the arrays (a growing memory replaces its buffer).
+  const [X, Y, WS] = [f32Of(x), f32Of(y), f32Of(ws)];
+  if (wasmKernelFor('f32_layer_norm_rows', X, Y, WS) === null) {
+    const [W, B] = [w === null ? X : f32Of(w), b === null ? X : f32Of(b)];
+    ref.f32_layer_norm_rows(m, n, X, 0, W, 0, B, 0, Y, 0, f32Of(meanT), 0, f32Of(rstdT), 0, eps, flags);
+  } else {
+    if (w !== null) WS.set(f32Of(w), 0);
+    if (b !== null) WS.set(f32Of(b), n);
+    const [px, py, pws] = [addressOf(X, 0), addressOf(Y, 0), addressOf(WS, 0)];
+    const [pw, pb, pm, pr] = [pws, pws + 4 * n, pws + 8 * n, pws + 8 * n + 4 * m];
+    const cuts = splitRange(m, threadsFor(m * n), 1);
+    const calls: number[][] = [];
+    for (let t = 0; t + 1 < cuts.length; t++) {
+      const [r0, r1] = [cuts[t] as number, cuts[t + 1] as number];
+      calls.push([r1 - r0, n, px + 4 * r0 * n, pw, pb, py + 4 * r0 * n, pm + 4 * r0, pr + 4 * r0, eps, flags]);
+    }
+    runKernelCalls('f32_layer_norm_rows', calls);
+    f32Of(meanT).set(WS.subarray(2 * n, 2 * n + m));
+    f32Of(rstdT).set(WS.subarray(2 * n + m, 2 * n + 2 * m));
+  }
+  ws.dispose();
+}
 
 /**
  * native_layer_norm's rows over float32 / float64 arrays of one dtype (the statistics in that dtype too): the
@@ -235,6 +285,11 @@ export function nativeLayerNormBackward(
   if (input.isMeta()) return [dx, dw, db];
   const [cg, cx, cm, cr] = [at.contiguous(gradOut), at.contiguous(input), at.contiguous(mean), at.contiguous(rstd)];
   const cw = weight === null ? null : at.contiguous(weight);
+  const f32 = (t: Tensor | null): boolean => t === null || t.scalarType === ScalarType.Float;
+  if ([cg, cx, cm, cr, cw].every(f32) && (!m1 || f32(dw)) && (!m2 || f32(db))) {
+    layerNormBackwardF32(cg, cx, cm, cr, cw, m0 ? dx : null, m1 ? dw : null, m2 ? db : null, m, n);
+    return [dx, dw, db];
+  }
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const read = (t: Tensor): ((e: number) => number) => {
     const a = floatElements(t);
@@ -284,6 +339,66 @@ export function nativeLayerNormBackward(
   if (gammaSum !== null) writeAll(dw, gammaSum);
   if (betaSum !== null) writeAll(db, betaSum);
   return [dx, dw, db];
+}
+
+/**
+ * float32 native_layer_norm_backward: dx by f32_layer_norm_backward_rows (rows split among threads), dγ and dβ
+ * by f32_layer_norm_backward_cols (columns split in fours), or their twins (Note [Layer norm in double lanes]).
+ * The weight, statistics and dγ, dβ go through a linear scratch [w, mean, rstd, dγ, dβ] (see layerNormF32).
+ */
+function layerNormBackwardF32(
+  g: Tensor,
+  x: Tensor,
+  meanT: Tensor,
+  rstdT: Tensor,
+  w: Tensor | null,
+  dx: Tensor | null,
+  dw: Tensor | null,
+  db: Tensor | null,
+  m: number,
+  n: number,
+): void {
+  const rowFlags = w === null ? 0 : 1;
+  const colFlags = (dw === null ? 0 : 1) | (db === null ? 0 : 2);
+  const ws = linearScratch(x, 3 * n + 2 * m);
+  // Every allocation is done: now the arrays (a growing memory replaces its buffer).
+  const [G, X, M, R, WS] = [f32Of(g), f32Of(x), f32Of(meanT), f32Of(rstdT), f32Of(ws)];
+  const W = w === null ? X : f32Of(w);
+  const DX = dx === null ? null : f32Of(dx);
+  if (wasmKernelFor('f32_layer_norm_backward_rows', G, X, WS, ...(DX === null ? [] : [DX])) === null) {
+    if (DX !== null) ref.f32_layer_norm_backward_rows(m, n, G, 0, X, 0, M, 0, R, 0, W, 0, DX, 0, rowFlags);
+    if (colFlags !== 0) {
+      const [DW, DB] = [dw === null ? X : f32Of(dw), db === null ? X : f32Of(db)];
+      ref.f32_layer_norm_backward_cols(m, n, 0, n, G, 0, X, 0, M, 0, R, 0, DW, 0, DB, 0, colFlags);
+    }
+  } else {
+    if (w !== null) WS.set(W, 0);
+    WS.set(M, n);
+    WS.set(R, n + m);
+    const [pg, px, pws] = [addressOf(G, 0), addressOf(X, 0), addressOf(WS, 0)];
+    const [pw, pm, pr, pdw, pdb] = [pws, pws + 4 * n, pws + 4 * (n + m), pws + 4 * (n + 2 * m), pws + 4 * (2 * n + 2 * m)];
+    const threads = threadsFor(m * n);
+    if (DX !== null) {
+      const pdx = addressOf(DX, 0);
+      const cuts = splitRange(m, threads, 1);
+      const calls: number[][] = [];
+      for (let t = 0; t + 1 < cuts.length; t++) {
+        const [r0, r1] = [cuts[t] as number, cuts[t + 1] as number];
+        calls.push([r1 - r0, n, pg + 4 * r0 * n, px + 4 * r0 * n, pm + 4 * r0, pr + 4 * r0, pw, pdx + 4 * r0 * n, rowFlags]);
+      }
+      runKernelCalls('f32_layer_norm_backward_rows', calls);
+    }
+    if (colFlags !== 0) {
+      const cuts = splitRange(n, threads, 4);
+      const calls: number[][] = [];
+      for (let t = 0; t + 1 < cuts.length; t++)
+        calls.push([m, n, cuts[t] as number, cuts[t + 1] as number, pg, px, pm, pr, pdw, pdb, colFlags]);
+      runKernelCalls('f32_layer_norm_backward_cols', calls);
+      if (dw !== null) f32Of(dw).set(WS.subarray(n + 2 * m, 2 * n + 2 * m));
+      if (db !== null) f32Of(db).set(WS.subarray(2 * n + 2 * m, 3 * n + 2 * m));
+    }
+  }
+  ws.dispose();
 }
 
 /** Stores `values` into the contiguous tensor `t`, element by element in its dtype. */

@@ -203,6 +203,41 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
+  it('f32_layer_norm_rows, _backward_rows, _backward_cols: same bits as their twins, every flag', () => {
+    const [W, M1, M2, R1, R2, G, D1, D2] = [4, 5, 6, 7, 8, 9, 10, 11].map((k) => 64 + k * 16384) as [number, ...number[]];
+    const f32 = (addr: number, n: number): Float32Array => view(4, addr, n) as Float32Array;
+    for (const [rows, cols] of [
+      [1, 1],
+      [3, 5],
+      [4, 16],
+      [2, 33],
+      [7, 100],
+    ] as const) {
+      const n = rows * cols;
+      setup(4, n);
+      fill(f32(W, 2 * cols), 3 + cols);
+      fill(f32(G, n), 11 + n);
+      for (let flags = 0; flags < 4; flags++) {
+        wasm.f32_layer_norm_rows(rows, cols, A, W, W + 4 * cols, Y1, M1, R1, 1e-5, flags);
+        js.f32_layer_norm_rows(rows, cols, A, W, W + 4 * cols, Y2, M2, R2, 1e-5, flags);
+        expect(bitsOf(f32(Y1, n))).toEqual(bitsOf(f32(Y2, n)));
+        expect(bitsOf(f32(M1, rows))).toEqual(bitsOf(f32(M2, rows)));
+        expect(bitsOf(f32(R1, rows))).toEqual(bitsOf(f32(R2, rows)));
+        wasm.f32_layer_norm_backward_rows(rows, cols, G, A, M1, R1, W, D1, flags & 1);
+        js.f32_layer_norm_backward_rows(rows, cols, G, A, M1, R1, W, D2, flags & 1);
+        expect(bitsOf(f32(D1, n))).toEqual(bitsOf(f32(D2, n)));
+        // Columns in two ranges (as two threads take them) against the twin over all of them at once.
+        const c0 = Math.min(cols, 4);
+        wasm.f32_layer_norm_backward_cols(rows, cols, 0, c0, G, A, M1, R1, D1, D1 + 4 * cols, flags);
+        wasm.f32_layer_norm_backward_cols(rows, cols, c0, cols, G, A, M1, R1, D1, D1 + 4 * cols, flags);
+        f32(D2, 2 * cols).set(f32(D1, 2 * cols).map(() => 7));
+        js.f32_layer_norm_backward_cols(rows, cols, 0, cols, G, A, M1, R1, D2, D2 + 4 * cols, flags);
+        if (flags & 1) expect(bitsOf(f32(D1, cols))).toEqual(bitsOf(f32(D2, cols)));
+        if (flags & 2) expect(bitsOf(f32(D1 + 4 * cols, cols))).toEqual(bitsOf(f32(D2 + 4 * cols, cols)));
+      }
+    }
+  });
+
   for (const bytes of [4, 8] as const) {
     const name = bytes === 4 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
     it(`${name}: the twin's partials, each the chunk's ${bytes === 4 ? 'f32' : 'f64'}_rsum`, () => {

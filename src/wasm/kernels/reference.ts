@@ -446,6 +446,10 @@ export const rmin = (n: number, x: Float32Array | Float64Array, xi: number): num
 
 export { GEMM_KC, GEMM_WORKSPACE_BYTES, f32_gemm, f64_gemm } from './referenceGemm.js';
 
+// ---- layer norm (assembly/layer_norm.ts): referenceLayerNorm.ts ----
+
+export { f32_layer_norm_backward_cols, f32_layer_norm_backward_rows, f32_layer_norm_rows } from './referenceLayerNorm.js';
+
 // ---- activation backward (assembly/backward.ts) ----
 
 /** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */

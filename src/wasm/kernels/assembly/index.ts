@@ -7,6 +7,7 @@ export { f32_vaxpy, f64_vaxpy } from './binary';
 export { f32_vexp } from './exp';
 export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
+export { f32_layer_norm_rows, f32_layer_norm_backward_rows, f32_layer_norm_backward_cols } from './layer_norm';
 import { rsum, rmax, rmin } from './reduce';
 export { f32_rsum_cols } from './reduce';
 import { rsum_chunks } from './reduce_chunks';

@@ -56,6 +56,45 @@ export interface Kernels {
   f32_vrelu(n: number, x: number, y: number): void;
   /** y[i] = r[i] <= 0 ? 0 : g[i], float32 (relu's gradient from its result r). */
   f32_vrelu_backward(n: number, g: number, r: number, y: number): void;
+  /** Layer norm of `rows` contiguous rows of `cols` float32s, with their mean and rstd (flags: 1 weight, 2 bias; Note [Layer norm in double lanes]). */
+  f32_layer_norm_rows(
+    rows: number,
+    cols: number,
+    x: number,
+    w: number,
+    b: number,
+    y: number,
+    mean: number,
+    rstd: number,
+    eps: number,
+    flags: number,
+  ): void;
+  /** Layer norm's input gradient of `rows` rows of `cols` float32s (flags: 1 weight). */
+  f32_layer_norm_backward_rows(
+    rows: number,
+    cols: number,
+    g: number,
+    x: number,
+    mean: number,
+    rstd: number,
+    w: number,
+    dx: number,
+    flags: number,
+  ): void;
+  /** Layer norm's weight (flags & 1) and bias (flags & 2) gradients, columns c0..c1 of `cols` float32s, over `rows` rows. */
+  f32_layer_norm_backward_cols(
+    rows: number,
+    cols: number,
+    c0: number,
+    c1: number,
+    g: number,
+    x: number,
+    mean: number,
+    rstd: number,
+    dw: number,
+    db: number,
+    flags: number,
+  ): void;
   /** Sum of n float32s in the cascade order (Note [Cascade sum in wasm]). */
   f32_rsum(n: number, x: number): number;
   /** Sum of n float64s in the cascade order (Note [Cascade sum in wasm]). */
@@ -161,6 +200,9 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f32_vsigmoid',
   'f32_vrelu',
   'f32_vrelu_backward',
+  'f32_layer_norm_rows',
+  'f32_layer_norm_backward_rows',
+  'f32_layer_norm_backward_cols',
   'f32_rsum',
   'f64_rsum',
   'f32_rmax',

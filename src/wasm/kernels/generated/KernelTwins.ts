@@ -99,6 +99,36 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
       const v = f32();
       ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
     },
+    f32_layer_norm_rows: (rows, cols, x, w, b, y, mean, rstd, eps, flags) => {
+      const v = f32();
+      ref.f32_layer_norm_rows(rows, cols, v, x >>> 2, v, w >>> 2, v, b >>> 2, v, y >>> 2, v, mean >>> 2, v, rstd >>> 2, eps, flags);
+    },
+    f32_layer_norm_backward_rows: (rows, cols, g, x, mean, rstd, w, dx, flags) => {
+      const v = f32();
+      ref.f32_layer_norm_backward_rows(rows, cols, v, g >>> 2, v, x >>> 2, v, mean >>> 2, v, rstd >>> 2, v, w >>> 2, v, dx >>> 2, flags);
+    },
+    f32_layer_norm_backward_cols: (rows, cols, c0, c1, g, x, mean, rstd, dw, db, flags) => {
+      const v = f32();
+      ref.f32_layer_norm_backward_cols(
+        rows,
+        cols,
+        c0,
+        c1,
+        v,
+        g >>> 2,
+        v,
+        x >>> 2,
+        v,
+        mean >>> 2,
+        v,
+        rstd >>> 2,
+        v,
+        dw >>> 2,
+        v,
+        db >>> 2,
+        flags,
+      );
+    },
     f32_rsum: (n, x) => {
       const v = f32();
       return ref.f32_rsum(n, v, x >>> 2);
