@@ -13,6 +13,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { channelsLast3dStrides, channelsLastStrides, isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -53,6 +54,39 @@ export function forEachStorageIndex(sizes: readonly number[], strides: readonly 
 // MLP. A dtype conversion that is the typed arrays' own store (uint8 images to float32, float32 to float64)
 // takes the same loop: TypedArray stores convert as C++'s casts do for those pairs (isPlainConversion).
 
+/** Below this many elements a strided copy stays in JS (the WASM call and its checks cost more). */
+const WASM_COPY_MIN = 4096;
+
+/**
+ * The coalesced copy (at most 4 dims) as f32_copy_strided / f64_copy_strided when both float arrays are in
+ * linear memory and the copy is large, the outermost dim split among threads (each element is copied once,
+ * whatever the split); false when the JS loop should run.
+ */
+function copyInWasm(sz: number[], dst: StorageArray, dBase: number, ds: number[], src: StorageArray, sBase: number, ss: number[]): boolean {
+  const f32 = dst instanceof Float32Array && src instanceof Float32Array;
+  if (!f32 && !(dst instanceof Float64Array && src instanceof Float64Array)) return false;
+  let numel = 1;
+  for (const n of sz) numel *= n;
+  if (numel < WASM_COPY_MIN || ds.some((d) => d < 0) || ss.some((d) => d < 0)) return false;
+  const name = f32 ? 'f32_copy_strided' : 'f64_copy_strided';
+  if (wasmKernelFor(name, dst, src) === null) return false;
+  const pad = 4 - sz.length;
+  const [n, d, s] = [sz, ds, ss].map((a) => [...new Array<number>(pad).fill(a === sz ? 1 : 0), ...a]) as [number[], number[], number[]];
+  const [px, py] = [addressOf(src, sBase), addressOf(dst, dBase)];
+  // Split the outermost dim that is not 1 among threads.
+  const k = n.findIndex((v) => v > 1);
+  const cuts = splitRange(n[k] as number, threadsFor(numel), 1);
+  const bytes = f32 ? 4 : 8;
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [a, b] = [cuts[t] as number, cuts[t + 1] as number];
+    const part = n.map((v, j) => (j === k ? b - a : v));
+    calls.push([...part, ...d, ...s, px + a * (s[k] as number) * bytes, py + a * (d[k] as number) * bytes]);
+  }
+  runKernelCalls(name, calls);
+  return true;
+}
+
 /**
  * dst[dBase + Σ iₖ·dStrides[k]] = src[sBase + Σ iₖ·sStrides[k]] over every index of `sizes` (strides in
  * array elements; two arrays of one class, not overlapping).
@@ -90,6 +124,7 @@ export function copyStrided(
     dst[dBase] = src[sBase] as number;
     return;
   }
+  if (dims <= 4 && copyInWasm(sz, dst, dBase, ds, src, sBase, ss)) return;
   const n = sz[dims - 1] as number;
   const di = ds[dims - 1] as number;
   const si = ss[dims - 1] as number;

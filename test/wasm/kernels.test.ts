@@ -203,6 +203,26 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
+  for (const bytes of [4, 8] as const) {
+    const name = bytes === 4 ? 'f32_copy_strided' : 'f64_copy_strided';
+    it(`${name}: same bits as the twin, for contiguous runs, strided and expanded dims`, () => {
+      // [n0..n3, d0..d3, s0..s3]: a permutation with runs of 5, a transpose, an expanded (stride-0) source dim.
+      for (const geo of [
+        [2, 3, 4, 5, 60, 20, 5, 1, 60, 5, 15, 1],
+        [1, 1, 7, 9, 0, 0, 9, 1, 0, 0, 1, 7],
+        [1, 3, 4, 6, 0, 24, 6, 1, 0, 6, 0, 1],
+      ]) {
+        setup(bytes, 200);
+        view(bytes, Y1, 200).fill(0);
+        view(bytes, Y2, 200).fill(0);
+        (wasm[name] as (...a: number[]) => void)(...geo, A, Y1);
+        (js[name] as (...a: number[]) => void)(...geo, A, Y2);
+        expect(bitsOf(view(bytes, Y1, 200))).toEqual(bitsOf(view(bytes, Y2, 200)));
+        expect(bitsOf(view(bytes, Y1, 200)).some((v) => v !== 0)).toBe(true);
+      }
+    });
+  }
+
   it('f32_layer_norm_rows, _backward_rows, _backward_cols: same bits as their twins, every flag', () => {
     const [W, M1, M2, R1, R2, G, D1, D2] = [4, 5, 6, 7, 8, 9, 10, 11].map((k) => 64 + k * 16384) as [number, ...number[]];
     const f32 = (addr: number, n: number): Float32Array => view(4, addr, n) as Float32Array;

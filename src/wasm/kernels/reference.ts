@@ -446,6 +446,36 @@ export const rmin = (n: number, x: Float32Array | Float64Array, xi: number): num
 
 export { GEMM_KC, GEMM_WORKSPACE_BYTES, f32_gemm, f64_gemm } from './referenceGemm.js';
 
+// ---- copy (assembly/copy.ts) ----
+
+/** y[yi + Σ iₖ·dₖ] = x[xi + Σ iₖ·sₖ] over (n0, n1, n2, n3) (the twin of f32_copy_strided / f64_copy_strided). */
+export function copy_strided(
+  n0: number,
+  n1: number,
+  n2: number,
+  n3: number,
+  d0: number,
+  d1: number,
+  d2: number,
+  d3: number,
+  s0: number,
+  s1: number,
+  s2: number,
+  s3: number,
+  x: Float32Array | Float64Array,
+  xi: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i0 = 0; i0 < n0; i0++)
+    for (let i1 = 0; i1 < n1; i1++)
+      for (let i2 = 0; i2 < n2; i2++) {
+        const xo = xi + i0 * s0 + i1 * s1 + i2 * s2;
+        const yo = yi + i0 * d0 + i1 * d1 + i2 * d2;
+        for (let i3 = 0; i3 < n3; i3++) y[yo + i3 * d3] = x[xo + i3 * s3] as number;
+      }
+}
+
 // ---- layer norm (assembly/layer_norm.ts): referenceLayerNorm.ts ----
 
 export { f32_layer_norm_backward_cols, f32_layer_norm_backward_rows, f32_layer_norm_rows } from './referenceLayerNorm.js';

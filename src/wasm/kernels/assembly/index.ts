@@ -7,6 +7,7 @@ export { f32_vaxpy, f64_vaxpy } from './binary';
 export { f32_vexp } from './exp';
 export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
+import { copy_strided } from './copy';
 export { f32_layer_norm_rows, f32_layer_norm_backward_rows, f32_layer_norm_backward_cols } from './layer_norm';
 import { rsum, rmax, rmin } from './reduce';
 export { f32_rsum_cols } from './reduce';
@@ -97,6 +98,16 @@ export function f32_vdiv_scalar(n: usize, a: usize, b: f32, y: usize): void {
 /** y[i] = a[i] / b, float64; `b` is rounded to the dtype. */
 export function f64_vdiv_scalar(n: usize, a: usize, b: f64, y: usize): void {
   vdiv_scalar<f64>(n, a, b, y);
+}
+
+/** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float32 bits unchanged (Note [Strided copy]). */
+export function f32_copy_strided(n0: usize, n1: usize, n2: usize, n3: usize, d0: usize, d1: usize, d2: usize, d3: usize, s0: usize, s1: usize, s2: usize, s3: usize, x: usize, y: usize): void {
+  copy_strided<f32>(n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y);
+}
+
+/** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float64 bits unchanged (Note [Strided copy]). */
+export function f64_copy_strided(n0: usize, n1: usize, n2: usize, n3: usize, d0: usize, d1: usize, d2: usize, d3: usize, s0: usize, s1: usize, s2: usize, s3: usize, x: usize, y: usize): void {
+  copy_strided<f64>(n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y);
 }
 
 /** Sum of n float32s in the cascade order (Note [Cascade sum in wasm]). */

@@ -56,6 +56,40 @@ export interface Kernels {
   f32_vrelu(n: number, x: number, y: number): void;
   /** y[i] = r[i] <= 0 ? 0 : g[i], float32 (relu's gradient from its result r). */
   f32_vrelu_backward(n: number, g: number, r: number, y: number): void;
+  /** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float32 bits unchanged (Note [Strided copy]). */
+  f32_copy_strided(
+    n0: number,
+    n1: number,
+    n2: number,
+    n3: number,
+    d0: number,
+    d1: number,
+    d2: number,
+    d3: number,
+    s0: number,
+    s1: number,
+    s2: number,
+    s3: number,
+    x: number,
+    y: number,
+  ): void;
+  /** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float64 bits unchanged (Note [Strided copy]). */
+  f64_copy_strided(
+    n0: number,
+    n1: number,
+    n2: number,
+    n3: number,
+    d0: number,
+    d1: number,
+    d2: number,
+    d3: number,
+    s0: number,
+    s1: number,
+    s2: number,
+    s3: number,
+    x: number,
+    y: number,
+  ): void;
   /** Layer norm of `rows` contiguous rows of `cols` float32s, with their mean and rstd (flags: 1 weight, 2 bias; Note [Layer norm in double lanes]). */
   f32_layer_norm_rows(
     rows: number,
@@ -200,6 +234,8 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f32_vsigmoid',
   'f32_vrelu',
   'f32_vrelu_backward',
+  'f32_copy_strided',
+  'f64_copy_strided',
   'f32_layer_norm_rows',
   'f32_layer_norm_backward_rows',
   'f32_layer_norm_backward_cols',

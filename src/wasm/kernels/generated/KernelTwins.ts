@@ -99,6 +99,14 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
       const v = f32();
       ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
     },
+    f32_copy_strided: (n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y) => {
+      const v = f32();
+      ref.copy_strided(n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, v, x >>> 2, v, y >>> 2);
+    },
+    f64_copy_strided: (n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y) => {
+      const v = f64();
+      ref.copy_strided(n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, v, x >>> 3, v, y >>> 3);
+    },
     f32_layer_norm_rows: (rows, cols, x, w, b, y, mean, rstd, eps, flags) => {
       const v = f32();
       ref.f32_layer_norm_rows(rows, cols, v, x >>> 2, v, w >>> 2, v, b >>> 2, v, y >>> 2, v, mean >>> 2, v, rstd >>> 2, eps, flags);
