@@ -49,6 +49,8 @@ export interface DispatcherOptions {
  */
 export class Dispatcher {
   private readonly operators = new Map<string, OperatorEntry>();
+  /** `ns::name` → the overload names ('' for the default) of its entries: torch.ops' lookups without a scan. */
+  private readonly overloadIndex = new Map<string, Set<string>>();
   private readonly fallbacks: (AnnotatedKernel | null)[] = new Array<AnnotatedKernel | null>(NUM_RUNTIME_ENTRIES).fill(null);
   private readonly libraries = new Map<string, string>();
   private readonly warn: (message: string) => void;
@@ -137,6 +139,12 @@ export class Dispatcher {
     return [...this.operators.keys()].sort();
   }
 
+  /** The overload names ('' for the default) of the known operators named `ns::name`, sorted. */
+  overloadNamesOf(qualifiedName: string): string[] {
+    const set = this.overloadIndex.get(qualifiedName);
+    return set === undefined ? [] : [...set].sort();
+  }
+
   /** The backend fallback registered at runtime key k, if any. */
   backendFallback(k: DispatchKey): AnnotatedKernel | null {
     return this.fallbacks[getDispatchTableIndexForDispatchKey(k)] ?? null;
@@ -148,13 +156,24 @@ export class Dispatcher {
       entry = new OperatorEntry(name);
       entry.handle = new OperatorHandle(entry, this);
       this.refresh(entry);
-      this.operators.set(name.toString(), entry);
+      this.addEntry(name, entry);
     }
     return entry;
   }
 
+  private addEntry(name: OperatorName, entry: OperatorEntry): void {
+    this.operators.set(name.toString(), entry);
+    let set = this.overloadIndex.get(name.name);
+    if (set === undefined) this.overloadIndex.set(name.name, (set = new Set()));
+    set.add(name.overloadName);
+  }
+
   private release(entry: OperatorEntry): void {
-    if (entry.defAndImplCount === 0) this.operators.delete(entry.name.toString());
+    if (entry.defAndImplCount !== 0) return;
+    this.operators.delete(entry.name.toString());
+    const set = this.overloadIndex.get(entry.name.name);
+    set?.delete(entry.name.overloadName);
+    if (set?.size === 0) this.overloadIndex.delete(entry.name.name);
   }
 
   // ---- registration ----------------------------------------------------------------------------------
@@ -263,7 +282,7 @@ export class Dispatcher {
     // deferred before the handle exists, so that its first closures are the trampolines (no table yet)
     entry.deferred = deferred;
     entry.handle = new OperatorHandle(entry, this);
-    this.operators.set(name.toString(), entry);
+    this.addEntry(name, entry);
     entry.defCount++;
     entry.defAndImplCount++;
     return new RegistrationHandle(() => this.removeDef(entry));

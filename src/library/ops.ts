@@ -268,11 +268,11 @@ export class OpOverloadPacket {
 
   /** `overloads()`: the overload names, `default` for the empty one. */
   overloads(): string[] {
-    const prefix = `${this._qualified_op_name}.`;
+    const q = this._qualified_op_name;
     return this.dispatcher
-      .getAllOpNames()
-      .filter((n) => (n === this._qualified_op_name || n.startsWith(prefix)) && this.dispatcher.findSchema(n) !== null)
-      .map((n) => (n === this._qualified_op_name ? 'default' : n.slice(prefix.length)));
+      .overloadNamesOf(q)
+      .filter((o) => this.dispatcher.findSchema(q, o) !== null)
+      .map((o) => (o === '' ? 'default' : o));
   }
 
   /** `name()`: `ns::name`. */
@@ -345,8 +345,7 @@ export type OpPacket = OpOverloadPacket & { readonly [overload: string]: OpOverl
 export type OpNamespace = { readonly [op: string]: OpPacket };
 
 function hasOperator(dispatcher: Dispatcher, q: string): boolean {
-  const prefix = `${q}.`;
-  return dispatcher.getAllOpNames().some((n) => (n === q || n.startsWith(prefix)) && dispatcher.findSchema(n) !== null);
+  return dispatcher.overloadNamesOf(q).some((o) => dispatcher.findSchema(q, o) !== null);
 }
 
 function makeNamespace(dispatcher: Dispatcher, ns: string): OpNamespace {
