@@ -241,9 +241,12 @@ describe('registration', () => {
     {
       using lib = new Library('FRAGMENT', 'tmp', undefined, { dispatcher: d });
       lib.def('t(Tensor a) -> Tensor');
+      lib.def('t.two(Tensor a, Tensor b) -> Tensor');
       expect(d.getAllOpNames()).toContain('tmp::t');
+      expect(d.overloadNamesOf('tmp::t')).toEqual(['', 'two']);
     }
     expect(d.getAllOpNames()).not.toContain('tmp::t');
+    expect(d.overloadNamesOf('tmp::t')).toEqual([]);
     expect(d.dumpState('tmp::t')).toBe('');
   });
 
