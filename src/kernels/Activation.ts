@@ -14,6 +14,7 @@ import { MemoryFormat } from '../c10/Layout.js';
 import { type Generator, defaultGenerator } from '../random/index.js';
 import { checkFloating, reader, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import { reluBackwardSimd } from './ActivationBackward.js';
 import * as at from '../generated/TensorBody.js';
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
@@ -394,6 +395,12 @@ export const thresholdStructured: StructuredKernel<[Tensor, Num, Num]> = {
 
 /** `threshold_backward(grad, self, threshold)`: self <= threshold ? 0 : grad. */
 export function thresholdBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, threshold: Num): Tensor {
+  // relu's gradient (threshold 0) over same-shape contiguous float32 in linear memory: one SIMD pass, the
+  // same bits as the loop below (+0 where self <= 0, grad elsewhere, NaN self keeps grad).
+  if (threshold === 0) {
+    const fast = reluBackwardSimd(grad, self);
+    if (fast !== null) return fast;
+  }
   const iter = TensorIterator.binaryOp(null, grad, self);
   if (!iter.isMeta) {
     const dtype = iter.commonDtype;
