@@ -14,7 +14,6 @@ import { MemoryFormat } from '../c10/Layout.js';
 import { type Generator, defaultGenerator } from '../random/index.js';
 import { checkFloating, reader, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
-import { reluBackwardSimd } from './ActivationBackward.js';
 import * as at from '../generated/TensorBody.js';
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
@@ -393,24 +392,8 @@ export const thresholdStructured: StructuredKernel<[Tensor, Num, Num]> = {
   },
 };
 
-/** `threshold_backward(grad, self, threshold)`: self <= threshold ? 0 : grad. */
-export function thresholdBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, threshold: Num): Tensor {
-  // relu's gradient (threshold 0) over same-shape contiguous float32 in linear memory: one SIMD pass, the
-  // same bits as the loop below (+0 where self <= 0, grad elsewhere, NaN self keeps grad).
-  if (threshold === 0) {
-    const fast = reluBackwardSimd(grad, self);
-    if (fast !== null) return fast;
-  }
-  const iter = TensorIterator.binaryOp(null, grad, self);
-  if (!iter.isMeta) {
-    const dtype = iter.commonDtype;
-    if (dtype === ScalarType.Bool || !(isFloatingType(dtype) || isIntegralType(dtype, false)))
-      throw notImplementedForDtype('threshold_backward_cpu', dtype);
-    const t = scalarIn(dtype, threshold);
-    cpuKernel(iter, (g, x) => (x <= t ? 0 : g));
-  }
-  return iter.output() as Tensor;
-}
+// threshold_backward: with relu's SIMD pass, in ActivationBackward.ts.
+export { thresholdBackward } from './ActivationBackward.js';
 
 /** `hardshrink(self, lambd=0.5)`: 0 on [-lambd, lambd], x elsewhere (NaN stays NaN). */
 export const hardshrinkStructured = floatUnary(
