@@ -392,18 +392,8 @@ export const thresholdStructured: StructuredKernel<[Tensor, Num, Num]> = {
   },
 };
 
-/** `threshold_backward(grad, self, threshold)`: self <= threshold ? 0 : grad. */
-export function thresholdBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, threshold: Num): Tensor {
-  const iter = TensorIterator.binaryOp(null, grad, self);
-  if (!iter.isMeta) {
-    const dtype = iter.commonDtype;
-    if (dtype === ScalarType.Bool || !(isFloatingType(dtype) || isIntegralType(dtype, false)))
-      throw notImplementedForDtype('threshold_backward_cpu', dtype);
-    const t = scalarIn(dtype, threshold);
-    cpuKernel(iter, (g, x) => (x <= t ? 0 : g));
-  }
-  return iter.output() as Tensor;
-}
+// threshold_backward: with relu's SIMD pass, in ActivationBackward.ts.
+export { thresholdBackward } from './ActivationBackward.js';
 
 /** `hardshrink(self, lambd=0.5)`: 0 on [-lambd, lambd], x elsewhere (NaN stays NaN). */
 export const hardshrinkStructured = floatUnary(

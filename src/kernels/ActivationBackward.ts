@@ -1,13 +1,17 @@
 // relu's gradient as one SIMD pass: threshold_backward(grad, result, 0) over contiguous float32 tensors in
 // linear memory. Mirrors threshold_backward's kernel in aten/src/ATen/native/cpu/Activation.cpp; the
 // composite (masked_fill of `result <= 0`) in src/autograd/FunctionsManual.ts is the path for everything else.
+// Also the threshold_backward operator itself (TensorIterator's loop, or the SIMD pass for threshold 0).
 
-import { ScalarType } from '../c10/ScalarType.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { TensorIterator, cpuKernel } from '../iter/index.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
+import { rounderFor } from './UnaryOpsKernel.js';
 
 type Kernel = (n: number, g: number, r: number, y: number) => void;
 
@@ -45,4 +49,24 @@ export function reluBackwardSimd(grad: Tensor, result: Tensor): Tensor | null {
     runKernelCalls('f32_vrelu_backward', calls);
   }
   return out;
+}
+
+/**
+ * `threshold_backward(grad, self, threshold)`: self <= threshold ? 0 : grad. With threshold 0 on same-shape
+ * contiguous float32 in linear memory (relu's gradient called as an operator) the SIMD pass above, the loop's
+ * bits (+0 where self <= 0, grad elsewhere, a NaN self keeps grad).
+ */
+export function thresholdBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, threshold: number | boolean): Tensor {
+  const fast = threshold === 0 ? reluBackwardSimd(grad, self) : null;
+  if (fast !== null) return fast;
+  const iter = TensorIterator.binaryOp(null, grad, self);
+  if (!iter.isMeta) {
+    const dtype = iter.commonDtype;
+    if (dtype === ScalarType.Bool || !(isFloatingType(dtype) || isIntegralType(dtype, false)))
+      throw notImplementedForDtype('threshold_backward_cpu', dtype);
+    // The scalar as the iterator's dtype computes with it (Activation.ts scalarIn).
+    const t = isFloatingType(dtype) ? rounderFor(dtype)(Number(threshold)) : Math.trunc(Number(threshold));
+    cpuKernel(iter, (g, x) => (x <= t ? 0 : g));
+  }
+  return iter.output() as Tensor;
 }

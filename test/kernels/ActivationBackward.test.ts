@@ -36,6 +36,18 @@ describe('reluBackwardSimd', () => {
     if (getKernelBackend() === 'js') expect(reluBackwardSimd(g, res)).toBeNull();
   });
 
+  it("torch.threshold_backward with threshold 0 gives the loop's bits: the SIMD pass on float32, the loop elsewhere", () => {
+    const expected = bits(g.masked_fill(res.le(0), 0));
+    expect(bits(torch.threshold_backward(g, res, 0))).toEqual(expected);
+    // Broadcast and float64 operands take TensorIterator's loop; same values.
+    expect(bits(torch.threshold_backward(g, res.select(0, 3), 0))).toEqual(bits(g.masked_fill(res.select(0, 3).le(0), 0)));
+    const g64 = torch.threshold_backward(g.to(torch.float64), res.to(torch.float64), 0);
+    expect(g64.dtype).toBe(torch.float64);
+    expect(bits(g64.to(torch.float32))).toEqual(expected);
+    // Another threshold: the loop (self <= 0.5 ? 0 : grad).
+    expect(bits(torch.threshold_backward(g, res, 0.5))).toEqual(bits(g.masked_fill(res.le(0.5), 0)));
+  });
+
   it("relu's gradient through autograd is PyTorch's threshold_backward", () => {
     const x = torch.tensor([-2, -0, 0, 0.5, 3, Number.NaN]).requiresGrad_();
     const w = torch.tensor([1, 2, 3, 4, 5, 6]);

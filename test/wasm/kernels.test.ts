@@ -184,6 +184,7 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       [3, 5],
       [4, 16],
       [2, 33],
+      [2, 15],
       [7, 100],
     ] as const) {
       const n = rows * cols;
@@ -199,6 +200,28 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       for (let i = 0; i < n; i++) {
         const ulp = Math.max(2 ** -149, 2 ** (Math.floor(Math.log2(Math.abs(y2[i] as number) || 1)) - 23));
         expect(Math.abs((y1[i] as number) - (y2[i] as number))).toBeLessThanOrEqual(ulp);
+      }
+    }
+  });
+
+  it('f32_softmax_rows / f32_log_softmax_rows: a NaN in either half of an 8-float step, or in the tail, makes its row NaN', () => {
+    const cols = 21; // two 8-float steps, one 4-float step, one tail element
+    for (const at of [0, 5, 13, 17, 20]) {
+      const rows = 2;
+      const n = rows * cols;
+      setup(4, n);
+      const x = view(4, A, n);
+      for (let i = 0; i < n; i++) x[i] = Math.sin(i);
+      x[cols + at] = NaN;
+      for (const name of ['f32_softmax_rows', 'f32_log_softmax_rows'] as const) {
+        wasm[name](rows, cols, A, Y1);
+        js[name](rows, cols, A, Y2);
+        const [y1, y2] = [view(4, Y1, n), view(4, Y2, n)];
+        for (let i = 0; i < cols; i++) expect(Number.isNaN(y1[i] as number)).toBe(false);
+        for (let i = cols; i < n; i++) {
+          expect(y1[i]).toBeNaN();
+          expect(y2[i]).toBeNaN();
+        }
       }
     }
   });

@@ -11,18 +11,29 @@ import { expf1, expf4 } from './exp';
 
 /**
  * The max of a row, NaN if the row has one (as ATen's reduce_all max). pmax (one maxps) instead of max (a
- * NaN-propagating sequence of several instructions on x86), with NaNs tracked in a separate mask.
+ * NaN-propagating sequence of several instructions on x86), with NaNs tracked in a separate mask. Two
+ * accumulators, 8 floats a step: one pmax chain waits on its own latency each step (max is exact and
+ * associative, so the split changes no result).
  */
 // @ts-ignore: decorator
 @inline function rowMax(xr: usize, cols: usize, cols4: usize): f32 {
-  let vmax = f32x4.splat(-Infinity);
+  let va = f32x4.splat(-Infinity);
+  let vb = f32x4.splat(-Infinity);
   let nan = i32x4.splat(0);
   let i: usize = 0;
+  for (; i + 8 <= cols4; i += 8) {
+    const v = v128.load(xr + (i << 2));
+    const w = v128.load(xr + (i << 2), 16);
+    va = f32x4.pmax(va, v);
+    vb = f32x4.pmax(vb, w);
+    nan = v128.or(nan, v128.or(f32x4.ne(v, v), f32x4.ne(w, w)));
+  }
   for (; i < cols4; i += 4) {
     const v = v128.load(xr + (i << 2));
-    vmax = f32x4.pmax(vmax, v);
+    va = f32x4.pmax(va, v);
     nan = v128.or(nan, f32x4.ne(v, v));
   }
+  const vmax = f32x4.pmax(va, vb);
   let m = max<f32>(
     max<f32>(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)),
     max<f32>(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)),
@@ -46,7 +57,15 @@ export function f32_softmax_rows(rows: usize, cols: usize, x: usize, y: usize): 
 
     const vm = f32x4.splat(m);
     let vsum = f32x4.splat(0);
-    for (i = 0; i < cols4; i += 4) {
+    // Two exps a step (independent, so they overlap), added to the one accumulator in order: the same sum.
+    for (i = 0; i + 8 <= cols4; i += 8) {
+      const e0 = expf4(f32x4.sub(v128.load(xr + (i << 2)), vm));
+      const e1 = expf4(f32x4.sub(v128.load(xr + (i << 2), 16), vm));
+      v128.store(yr + (i << 2), e0);
+      v128.store(yr + (i << 2), e1, 16);
+      vsum = f32x4.add(f32x4.add(vsum, e0), e1);
+    }
+    for (; i < cols4; i += 4) {
       const e = expf4(f32x4.sub(v128.load(xr + (i << 2)), vm));
       v128.store(yr + (i << 2), e);
       vsum = f32x4.add(vsum, e);
@@ -60,7 +79,11 @@ export function f32_softmax_rows(rows: usize, cols: usize, x: usize, y: usize): 
 
     const inv: f32 = 1.0 / s;
     const vinv = f32x4.splat(inv);
-    for (i = 0; i < cols4; i += 4) v128.store(yr + (i << 2), f32x4.mul(v128.load(yr + (i << 2)), vinv));
+    for (i = 0; i + 8 <= cols4; i += 8) {
+      v128.store(yr + (i << 2), f32x4.mul(v128.load(yr + (i << 2)), vinv));
+      v128.store(yr + (i << 2), f32x4.mul(v128.load(yr + (i << 2), 16), vinv), 16);
+    }
+    for (; i < cols4; i += 4) v128.store(yr + (i << 2), f32x4.mul(v128.load(yr + (i << 2)), vinv));
     for (; i < cols; i++) store<f32>(yr + (i << 2), load<f32>(yr + (i << 2)) * inv);
   }
 }
@@ -118,7 +141,12 @@ export function f32_log_softmax_rows(rows: usize, cols: usize, x: usize, y: usiz
 
     const vm = f32x4.splat(m);
     let vsum = f32x4.splat(0);
-    for (i = 0; i < cols4; i += 4) vsum = f32x4.add(vsum, expf4(f32x4.sub(v128.load(xr + (i << 2)), vm)));
+    for (i = 0; i + 8 <= cols4; i += 8) {
+      const e0 = expf4(f32x4.sub(v128.load(xr + (i << 2)), vm));
+      const e1 = expf4(f32x4.sub(v128.load(xr + (i << 2), 16), vm));
+      vsum = f32x4.add(f32x4.add(vsum, e0), e1);
+    }
+    for (; i < cols4; i += 4) vsum = f32x4.add(vsum, expf4(f32x4.sub(v128.load(xr + (i << 2)), vm)));
     let s: f32 = f32x4.extract_lane(vsum, 0) + f32x4.extract_lane(vsum, 1) + (f32x4.extract_lane(vsum, 2) + f32x4.extract_lane(vsum, 3));
     for (; i < cols; i++) s += expf1(load<f32>(xr + (i << 2)) - m);
 
