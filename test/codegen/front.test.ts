@@ -37,32 +37,37 @@ describe('front-end emitter', () => {
     expect(f).toContain(
       'export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;',
     );
-    expect(f).toContain('"s":["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"]');
+    expect(f).toContain(
+      'const SIGS_sum = ["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];',
+    );
     const m = emitMethods(fns);
     expect(m).toContain('  view(...size: number[]): Tensor;');
     expect(m).toContain('  view(size: readonly number[]): Tensor;');
     expect(m).toContain('    view: { value: method_view, writable: true, configurable: true },');
   });
 
-  it('writes each binding as a table the one parser interprets, made on first use (Note [Table-driven argument parsing])', () => {
+  it("gives single-signature bindings PyTorch's parse errors, built only on the error path", () => {
     const f = emitFunctions(fns);
-    expect(f).toContain('var T_sum: ArgTable | undefined;');
-    expect(f).toContain('  return (T_sum ??= new ArgTable(\'{"n":"sum",');
-    // every parameter's check code, Python type name, default and error-path fields; out= and its call references
-    expect(f).toContain('{"n":"self","t":"T","y":"Tensor","h":false,"ko":false}');
-    expect(f).toContain('{"n":"dim","t":"?L","y":"tuple of ints","N":1,"h":false,"ko":false,"l":"int"}');
-    expect(f).toContain('{"n":"keepdim","t":"b","y":"bool","d":"false","h":true,"ko":false}');
-    expect(f).toContain('"op":"sum_dim","c":[0,1,2,3],"out":"sum_out","oc":[0,1,2,3,-3],"no":1');
-    expect(f).not.toContain('bad_sum');
+    // sum has one signature: a failed match goes to its badCall description, not to the "invalid combination" text
+    expect(f).toContain('  return bad_sum(a);');
+    expect(f).toContain('function bad_sum(a: readonly unknown[]): never {');
+    expect(f).toContain('    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },');
+    expect(f).toContain(
+      '    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: false, kwOnly: false, list: \'int\' },',
+    );
+    expect(f).toContain("    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },");
+    expect(f).toContain('  ], false, SIGS_sum);');
+    expect(f).not.toContain('noMatch(');
     // view takes varargs; a method without arguments is METH_NOARGS in PyTorch (CPython's texts, no signature list)
     const noargs = parseNativeFunctions(
       `- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n  dispatch:\n    CompositeExplicitAutograd: shape.t\n`,
       'nf.yaml',
     );
     const m = emitMethods([...fns, ...noargs]);
-    expect(m).toContain('"va":true');
-    expect(m).toContain('{"n":"t","s":[],"o":[{"op":"t","c":[-1],"p":[],"k":[],"mn":0,"al":[],"pk":[],"tk":[]}],"na":true}');
-    expect(m).toContain('.call(this, a);');
+    expect(m).toContain('  ], true, SIGS_view);');
+    expect(m).toContain('  return noArgs("t", a);');
+    expect(m).toContain('    if (o !== undefined) checkNoKw("t", o);');
+    expect(m).not.toContain('SIGS_t ');
   });
 
   it('names functions verbatim from the schema', () => {

@@ -201,53 +201,6 @@ export function argConvert(a: Argument, v: string, numbers: boolean): string {
   return a.type instanceof OptionalType ? `${v} === null ? null : ${conv}` : conv;
 }
 
-/**
- * The check/convert code of an argument in the front end's tables (Note [Table-driven argument parsing] in
- * src/api/python_arg_table.ts): what argCheck and argConvert write as code, as data. `?` marks an optional
- * type; R is a reduction, L an `int[N]`, then the list and scalar kinds of checkExpr/convertExpr.
- */
-export function argCode(a: Argument): { code: string; N?: number } {
-  if (isReduction(a)) return { code: 'R' };
-  const n = fixedIntList(a);
-  if (n !== null) return { code: a.type instanceof OptionalType ? '?L' : 'L', N: n };
-  return { code: typeCode(a.type) };
-}
-
-function typeCode(t: SchemaType): string {
-  if (t instanceof OptionalType) return `?${typeCode(t.elem)}`;
-  if (t instanceof ListType) {
-    if (isIntListType(t)) return 'il';
-    if (isOptionalTensorListType(t)) return 'otl';
-    if (t.elem.kind === 'TensorType') return 'tl';
-    return 'a';
-  }
-  switch (t.kind) {
-    case 'TensorType':
-      return 'T';
-    case 'NumberType':
-      return 'N';
-    case 'IntType':
-    case 'SymIntType':
-    case 'LayoutType':
-    case 'MemoryFormatType':
-      return 'i';
-    case 'FloatType':
-      return 'f';
-    case 'BoolType':
-      return 'b';
-    case 'StringType':
-      return 's';
-    case 'ScalarTypeType':
-      return 'D';
-    case 'DeviceObjType':
-      return 'V';
-    case 'GeneratorType':
-      return 'G';
-    default:
-      return 'x';
-  }
-}
-
 /** The public TypeScript type of an argument (what callers may pass). */
 function publicType(nf: NativeFunction, t: SchemaType, numbers: boolean): string {
   if (t instanceof OptionalType) return `${publicType(nf, t.elem, numbers)} | null`;

@@ -12,89 +12,129 @@ import {
   isOptionalTensorListType,
   isIntListType,
   bindings,
-  argCode,
+  argCheck,
+  argConvert,
+  handleType,
   pyTypeName,
   defaultExpr,
   pySignature,
   numOuts,
   tsSignatures,
+  conditionExpr,
   allowedKw,
   positionalKw,
 } from '../api/python.js';
 
-/** A parameter's row in the table (ArgRow in src/api/python_arg_table.ts). */
-function argRow(nf: NativeFunction, a: Argument): Record<string, unknown> {
-  const base = a.type instanceof OptionalType ? a.type.elem : a.type;
-  const list =
-    base instanceof ListType
-      ? isIntListType(base)
-        ? 'int'
-        : isOptionalTensorListType(base)
-          ? 'Tensor?'
-          : base.elem.kind === 'TensorType'
-            ? 'Tensor'
-            : undefined
-      : undefined;
-  const { code, N } = argCode(a);
-  return {
-    n: a.name,
-    t: code,
-    y: pyTypeName(a.type),
-    d: a.defaultValue === undefined ? undefined : defaultExpr(nf, a.defaultValue),
-    N,
-    h: a.hasDefault,
-    ko: a.kwargOnly,
-    l: list,
+/** The body that parses the rest of the arguments and calls the operator. */
+function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, indent: string): string[] {
+  const L: string[] = [];
+  const allowed = allowedKw(ov, method);
+  const posNames = positionalKw(ov, method);
+  const vars = new Map<string, string>();
+  if (method) vars.set('self', 'this');
+  ov.positional.forEach((arg, i) => {
+    const v = `v${i}`;
+    vars.set(arg.name, v);
+    if (ov.varargs) {
+      L.push(`const ${v} = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);`);
+      return;
+    }
+    const conv = argConvert(arg, `p[${i}]`, numbers);
+    if (i < ov.minPositional) {
+      L.push(`const ${v}: ${handleType(arg.type)} = ${conv};`);
+      return;
+    }
+    L.push(`let ${v}: ${handleType(arg.type)};`);
+    L.push(`if (m > ${i} && p[${i}] !== undefined) ${v} = ${conv};`);
+    kwLines(b, ov, arg, v, 'else ', L);
+  });
+  ov.kwOnly.forEach((arg, i) => {
+    const v = `k${i}`;
+    vars.set(arg.name, v);
+    L.push(`let ${v}: ${handleType(arg.type)};`);
+    kwLines(b, ov, arg, v, '', L);
+  });
+  // Unknown and repeated keywords after the arguments' own checks, as FunctionSignature::parse orders them.
+  if (isNoArgs(b, method)) L.push(`if (o !== undefined) checkNoKw(${JSON.stringify(b.name)}, o);`);
+  else L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
+  const call = (nf: NativeFunction): string => {
+    let k = 0;
+    const several = numOuts(nf) > 1;
+    const args = nf.func.arguments.map((a) =>
+      a.isOut ? (several ? `(out as Tensor[])[${k++}] as Tensor` : 'out as Tensor') : (vars.get(a.name) ?? 'undefined'),
+    );
+    return `at.${nf.handleName}(${args.join(', ')})`;
   };
+  if (ov.out) {
+    L.push(`const out = o === undefined ? undefined : o.out;`);
+    L.push(`if (out !== undefined && out !== null) {`);
+    const n = numOuts(ov.out);
+    if (n === 1) L.push(`  kwArg(${JSON.stringify(b.name)}, 'out', 'Tensor', isTensor(out), out);`);
+    // Several out= tensors come as one tuple (an array here), checked as PyTorch's parser checks a TensorList.
+    else L.push(`  checkOutTuple(${JSON.stringify(b.name)}, out, ${n}, ${ov.positional.length + ov.kwOnly.length});`);
+    L.push(`  return ${call(ov.out)};`);
+    L.push('}');
+  }
+  if (ov.tensorOptions) {
+    L.push(`const r = ${call(ov.nf)};`);
+    L.push(`if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);`);
+    L.push('return r;');
+  } else {
+    L.push(`return ${call(ov.nf)};`);
+  }
+  return L.map((l) => indent + l);
 }
 
-/** The references of an operator call: parsed values by index, -1 self, -2 undefined, -3 out, -4-k out[k]. */
-function callRefs(nf: NativeFunction, vars: ReadonlyMap<string, number>): number[] {
-  let k = 0;
-  const several = numOuts(nf) > 1;
-  return nf.func.arguments.map((a) => (a.isOut ? (several ? -4 - k++ : -3) : (vars.get(a.name) ?? -2)));
+function kwLines(b: Binding, ov: Overload, arg: Argument, v: string, prefix: string, L: string[]): void {
+  const key = `o.${arg.name}`;
+  const check = argCheck(arg, key, ov.numbersAsTensors);
+  L.push(`${prefix}if (o !== undefined && ${key} !== undefined) {`);
+  L.push(`  kwArg(${JSON.stringify(b.name)}, '${arg.name}', '${pyTypeName(arg.type)}', ${check}, ${key});`);
+  L.push(`  ${v} = ${argConvert(arg, key, ov.numbersAsTensors)};`);
+  if (arg.defaultValue !== undefined) {
+    L.push(`} else ${v} = ${defaultExpr(ov.nf, arg.defaultValue)};`);
+  } else if (b.overloads.length === 1) {
+    L.push(`} else return ${badName(b)}(a);`);
+  } else {
+    L.push(`} else missingKw(${JSON.stringify(b.name)}, '${arg.name}');`);
+  }
 }
 
-/** An overload's row in the table (OverloadRow in src/api/python_arg_table.ts). */
-function overloadRow(ov: Overload, method: boolean): Record<string, unknown> {
-  const vars = new Map<string, number>();
-  if (method) vars.set('self', -1);
-  ov.positional.forEach((a, i) => vars.set(a.name, i));
-  ov.kwOnly.forEach((a, j) => vars.set(a.name, ov.positional.length + j));
-  const tk = ov.kwOnly.filter((a) => (a.type instanceof OptionalType ? a.type.elem : a.type).kind === 'TensorType').map((a) => a.name);
-  return {
-    op: ov.nf.handleName,
-    c: callRefs(ov.nf, vars),
-    out: ov.out?.handleName,
-    oc: ov.out === null ? undefined : callRefs(ov.out, vars),
-    no: ov.out === null ? undefined : numOuts(ov.out),
-    p: ov.positional.map((a) => argRow(ov.nf, a)),
-    k: ov.kwOnly.map((a) => argRow(ov.nf, a)),
-    mn: ov.minPositional,
-    va: ov.varargs || undefined,
-    nt: ov.numbersAsTensors || undefined,
-    to: ov.tensorOptions || undefined,
-    al: allowedKw(ov, method),
-    pk: positionalKw(ov, method),
-    tk,
-  };
-}
-
-/** A binding's table as a JavaScript string literal (BindingRow in src/api/python_arg_table.ts). */
-function tableLiteral(b: Binding, method: boolean): string {
-  const row = {
-    n: b.name,
-    s: isNoArgs(b, method) ? [] : sortOverloads(b).map((ov) => pySignature(ov)),
-    o: b.overloads.map((ov) => overloadRow(ov, method)),
-    na: isNoArgs(b, method) || undefined,
-  };
-  return `'${JSON.stringify(row).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/** The implementation of one binding: its table, made on the first call, and the call into the parser. */
+/** The implementation of one binding: the function body shared by functions and methods. */
 function implLines(b: Binding, method: boolean): string[] {
-  const self = method ? 'this' : 'undefined';
-  return [`  return (${tableName(b)} ??= new ArgTable(${tableLiteral(b, method)}, at, ${method})).call(${self}, a);`];
+  const L: string[] = [];
+  // The argument-parsing clock of the profiler (Note [Dispatch phase timing] in src/dispatch/debug.ts).
+  L.push('  if (hooks.active) frontEndEnter();');
+  L.push('  let n = a.length;');
+  L.push('  while (n > 0 && a[n - 1] === undefined) n--;');
+  L.push('  let o: Kw | undefined;');
+  // Keys in snake_case (Note [Option keys] in src/c10/Kwargs.ts).
+  L.push(`  if (n > 0 && isKw(a[n - 1])) o = normalizeKw(${JSON.stringify(b.name)}, a[--n] as Kw);`);
+  const passes = [false];
+  if (b.overloads.some((ov) => ov.numbersAsTensors)) passes.push(true);
+  for (const numbers of passes) {
+    for (const ov of b.overloads) {
+      if (numbers && !ov.numbersAsTensors) continue;
+      L.push(`  // ${ov.nf.opName}${ov.out ? ` (out=: ${ov.out.opName})` : ''}${numbers ? ', numbers as tensors' : ''}`);
+      // Positional parameters given by keyword (Note [Every argument by keyword] in api/python.ts).
+      const P = ov.positional.length;
+      if (P === 0) {
+        L.push('  {', '    const m = n;');
+      } else {
+        L.push('  {');
+        L.push(`    const p = o === undefined || n >= ${P} ? a : kwPositional(a, n, o, ${JSON.stringify(positionalKw(ov, method))});`);
+        L.push('    const m = p === a ? n : p.length;');
+      }
+      L.push(`    if (${conditionExpr(ov, numbers, b.overloads.length > 1, method)}) {`);
+      L.push(...bodyLines(b, ov, method, numbers, '      '));
+      L.push('    }');
+      L.push('  }');
+    }
+  }
+  if (isNoArgs(b, method)) L.push(`  return noArgs(${JSON.stringify(b.name)}, a);`);
+  else if (b.overloads.length === 1) L.push(`  return ${badName(b)}(a);`);
+  else L.push(`  return noMatch(${JSON.stringify(method ? `Tensor.${b.name}` : b.name)}, a, ${sigsName(b)});`);
+  return L;
 }
 
 /** A method without arguments: PyTorch binds it METH_NOARGS (gen_python_functions.py's is_noarg). */
@@ -104,13 +144,96 @@ function isNoArgs(b: Binding, method: boolean): boolean {
   return ov.positional.length === 0 && ov.kwOnly.length === 0 && ov.out === null && !ov.tensorOptions;
 }
 
-/**
- * The module variable holding a binding's table: a `var`, so that a call made while the module is still being
- * evaluated (the Tensor.ts <-> methods.ts cycle) finds it undefined and makes it, where a `let` would throw.
- */
-function tableName(b: Binding): string {
-  return `T_${b.js}`;
+function badName(b: Binding): string {
+  return `bad_${b.js}`;
 }
+
+/**
+ * The error path of a single-signature binding (Note [Single-signature errors] in src/api/python_arg_parser.ts): a function that
+ * describes the signature as FunctionSignature holds it and lets `badCall` find PyTorch's text. The description
+ * is built only when a call fails.
+ */
+function badCallLines(b: Binding): string[] {
+  const ov = b.overloads[0]!;
+  const numbers = ov.numbersAsTensors;
+  const param = (a: Argument): string => {
+    const base = a.type instanceof OptionalType ? a.type.elem : a.type;
+    const list =
+      base instanceof ListType
+        ? isIntListType(base)
+          ? 'int'
+          : isOptionalTensorListType(base)
+            ? 'Tensor?'
+            : base.elem.kind === 'TensorType'
+              ? 'Tensor'
+              : null
+        : null;
+    const fields = [
+      `name: ${JSON.stringify(a.name === 'self' ? 'input' : a.name)}`,
+      `type: ${JSON.stringify(pyTypeName(a.type))}`,
+      `check: (v) => ${argCheck(a, 'v', numbers)}`,
+      `optional: ${a.hasDefault}`,
+      `kwOnly: ${a.kwargOnly}`,
+    ];
+    if (list !== null) fields.push(`list: '${list}'`);
+    return `    { ${fields.join(', ')} },`;
+  };
+  const L = [`function ${badName(b)}(a: readonly unknown[]): never {`, `  return badCall(${JSON.stringify(b.name)}, a, [`];
+  for (const a of [...ov.positional, ...ov.kwOnly]) L.push(param(a));
+  if (ov.out) {
+    const tuple = numOuts(ov.out) > 1;
+    L.push(
+      tuple
+        ? `    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },`
+        : `    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },`,
+    );
+  }
+  if (ov.tensorOptions) L.push(`    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },`);
+  L.push(`  ], ${ov.varargs}, ${sigsName(b)});`, '}');
+  return L;
+}
+
+function sigsName(b: Binding): string {
+  return `SIGS_${b.name}`;
+}
+
+const RUNTIME_NAMES = [
+  'checkKw',
+  'kwPositional',
+  'isBool',
+  'isDevice',
+  'isDtype',
+  'isFloat',
+  'isGenerator',
+  'isInt',
+  'isIntList',
+  'isIntVarargs',
+  'isOptionalTensorList',
+  'toOptionalTensorList',
+  'isKw',
+  'normalizeKw',
+  'kwFits',
+  'toIntListN',
+  'checkOutTuple',
+  'isScalar',
+  'isTensor',
+  'isTensorOrNumber',
+  'kwArg',
+  'missingKw',
+  'noMatch',
+  'toDevice',
+  'toDtype',
+  'toIntList',
+  'toReduction',
+  'badCall',
+  'checkNoKw',
+  'isTensorList',
+  'noArgs',
+  'toTensor',
+  'type DeviceLike',
+  'type DtypeLike',
+  'type Kw',
+];
 
 const TYPE_IMPORTS: readonly (readonly [names: readonly string[], from: string])[] = [
   [['Device'], '../c10/Device.js'],
@@ -131,19 +254,16 @@ function file(what: string, body: readonly string[]): string {
     if (used.length > 0) imports.push(`import type { ${used.join(', ')} } from '${from}';`);
   }
   // The parsed arguments go to the typed layer (Note [The typed Tensor layer] in src/codegen/dest/TensorBody.ts).
-  if (uses('ArgTable')) imports.push("import * as at from './TensorBody.js';", "import { ArgTable } from '../api/python_arg_table.js';");
-  if (uses('DeviceLike') || uses('DtypeLike')) {
-    const names = ['DeviceLike', 'DtypeLike'].filter(uses);
-    imports.push(`import type { ${names.join(', ')} } from '../api/python_arg_parser.js';`);
-  }
+  if (/\bat\.[A-Za-z_]/.test(text)) imports.push("import * as at from './TensorBody.js';");
+  if (uses('frontEndEnter')) imports.push("import { frontEndEnter, hooks } from '../dispatch/debug.js';");
+  if (uses('setFactoryRequiresGrad')) imports.push("import { setFactoryRequiresGrad } from '../autograd/variable.js';");
+  const runtime = RUNTIME_NAMES.filter((n) => uses(n.replace('type ', '')));
+  if (runtime.length > 0) imports.push(`import { ${runtime.join(', ')} } from '../api/python_arg_parser.js';`);
   return [
     GENERATED_HEADER,
     '//',
     what,
-    '// See Note [Generated argument parsing] in src/codegen/api/python.ts and Note [Table-driven argument parsing]',
-    '// in src/api/python_arg_table.ts.',
-    '',
-    '/* eslint-disable no-var -- the tables are made on first use, see tableName in src/codegen/dest/python.ts */',
+    '// See Note [Generated argument parsing] in src/codegen/api/python.ts and src/codegen/README.md.',
     '',
     ...imports,
     '',
@@ -163,7 +283,7 @@ export function emitFunctions(functions: readonly NativeFunction[]): string {
     const reserved = RESERVED_WORDS.has(b.js);
     const ident = reserved ? `${b.js}Function` : b.js;
     const exp = reserved ? '' : 'export ';
-    L.push(`var ${tableName(b)}: ArgTable | undefined;`);
+    L.push(`const ${sigsName(b)} = ${JSON.stringify(sortOverloads(b).map((ov) => pySignature(ov)))};`);
     L.push('');
     L.push(`/** \`torch.${b.name}\`: ${b.overloads.map((ov) => `\`${ov.nf.opName}\``).join(', ')}. */`);
     for (const ov of b.overloads) for (const s of tsSignatures(ov, false)) L.push(`${exp}function ${ident}${s};`);
@@ -172,6 +292,7 @@ export function emitFunctions(functions: readonly NativeFunction[]): string {
     L.push('}');
     if (reserved) L.push(`export { ${ident} as ${b.js} };`);
     L.push('');
+    if (b.overloads.length === 1) L.push(...badCallLines(b), '');
   }
   return file("// The `torch.<name>` functions of the aten operators with `variants: function` (torchgen's python_torch_functions).", L);
 }
@@ -189,11 +310,12 @@ export function emitMethods(functions: readonly NativeFunction[]): string {
   L.push('}');
   L.push('');
   for (const b of bs) {
-    L.push(`var ${tableName(b)}: ArgTable | undefined;`, '');
+    if (!isNoArgs(b, true)) L.push(`const ${sigsName(b)} = ${JSON.stringify(sortOverloads(b).map((ov) => pySignature(ov)))};`, '');
     L.push(`function method_${b.js}(this: Tensor, ...a: unknown[]): unknown {`);
     L.push(...implLines(b, true));
     L.push('}');
     L.push('');
+    if (b.overloads.length === 1 && !isNoArgs(b, true)) L.push(...badCallLines(b), '');
   }
   L.push('// Note [Installing the generated methods]');
   L.push('// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~');
