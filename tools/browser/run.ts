@@ -204,8 +204,8 @@ function webgpuOpinfoSamples(): string {
         const all = (op.dtypes[dtype] ?? []) as unknown as (OpinfoSample & { result: unknown })[];
         const ok = all.filter((s) => !(typeof s.result === 'object' && s.result !== null && 'error' in s.result));
         for (const s of ok.slice(0, SAMPLES_PER_DTYPE)) {
-          const { index, input, args, kwargs, seed, no_values, grad_inputs, grad_outputs, cotangents } = s;
-          samples.push({ dtype, index, input, args, kwargs, seed, no_values, grad_inputs, grad_outputs, cotangents });
+          const { index, input, args, kwargs, seed, no_values } = s;
+          samples.push({ dtype, index, input, args, kwargs, seed, no_values });
         }
       }
       if (samples.length > 0) entries.push({ key: op.key, name: op.name, call: op.call, samples });

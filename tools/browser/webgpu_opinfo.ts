@@ -4,7 +4,8 @@
 // SAMPLES_PER_DTYPE per entry and dtype, as /webgpu_opinfo.json) on `webgpu` and on `cpu` in the same page:
 //   values  result dtypes, shapes and values equal to the CPU device's (float32 within VALUE_TOL, others exact)
 //   meta    the same call on meta tensors gives the device result's dtype, shape and strides
-//   grads   float32 samples: torch.autograd.grad with PyTorch's cotangents on both devices, within GRAD_TOL
+//   grads   float32 samples: torch.autograd.grad of every float32 result with respect to every float32 tensor
+//           argument, fixed cotangents, on both devices, within GRAD_TOL (the fixtures hold float64 gradients only)
 // A sample the device refuses (its missing-kernel NotImplementedError, a "webgpu: ... not supported" error or a
 // synchronous read) is skipped and counted; any other difference fails. The operators the device registers that
 // no sample reached are listed in the check's message (and fail nothing). The decoding follows
@@ -12,7 +13,7 @@
 // `$device`, `$memory_format`) over the namespace the page hands in: the harness reads the fixtures with
 // node:fs and imports the core by path, neither of which a page can. No DOM types and no value imports.
 
-import { CheckFailure, assert } from './util.js';
+import { CheckFailure, assert, values as lcg } from './util.js';
 
 type Aten = typeof import('../../src/index.js');
 type Tensor = import('../../src/index.js').Tensor;
@@ -30,9 +31,6 @@ export interface OpinfoSample {
   seed?: number;
   /** PyTorch's result is uninitialised memory (empty, empty_like): dtype and shape only. */
   no_values?: boolean;
-  grad_inputs?: (string | number)[][];
-  grad_outputs?: number[];
-  cotangents?: Num[][];
 }
 export interface OpinfoEntry {
   key: string;
@@ -240,22 +238,34 @@ export async function runOpinfoChecks(
           } catch (e) {
             failures.push(`${id} meta: ${(e as Error).message.split('\n')[0]}`);
           }
-          if (s.dtype !== 'float32' || s.grad_inputs === undefined || s.grad_outputs === undefined || s.grad_inputs.length === 0) continue;
+          if (s.dtype !== 'float32') continue;
+          // The fixtures keep gradients for float64 only: here every float32 tensor argument is a leaf, every
+          // float32 result an output, and the cotangents fixed LCG values (the same on both devices).
+          const paths: (string | number)[][] = [];
+          const walk = (v: Json, path: (string | number)[]): void => {
+            if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
+            else if (typeof v === 'object' && v !== null) {
+              if ((v as { $t?: string }).$t === 'float32') paths.push(path);
+            }
+          };
+          walk(s.input, [0]);
+          s.args.forEach((a, i) => walk(a, [1, i]));
+          for (const k of Object.keys(s.kwargs)) walk(s.kwargs[k]!, [2, k]);
+          if (paths.length === 0) continue;
           const gradsOn = (device: Device): (Tensor | null)[] => {
             const c = buildCall(s, device);
-            let root: unknown = [c.input, c.args, c.kwargs];
-            const leaves = s.grad_inputs!.map((path) => {
+            const root: unknown = [c.input, c.args, c.kwargs];
+            const leaves = paths.map((path) => {
               let v: unknown = root;
               for (const p of path) v = (v as Record<string | number, unknown>)[p];
               return (v as Tensor).requires_grad_(true);
             });
-            root = null;
             torch.manual_seed(s.seed ?? 0);
-            const all = tensorsOf(invoke(op, c));
-            const outs = s.grad_outputs!.map((i) => all[i]!);
+            const outs = tensorsOf(invoke(op, c)).filter((o): o is Tensor => o !== null && o.requires_grad);
+            if (outs.length === 0) throw new Error('no differentiable result');
             const cots = outs.map((o, i) =>
               torch
-                .tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.dtype } as never)
+                .tensor(lcg(o.numel(), 17 + i), { dtype: o.dtype } as never)
                 .reshape([...o.sizes])
                 .to(device),
             );
@@ -293,7 +303,7 @@ export async function runOpinfoChecks(
     assert(failures.length === 0, `${failures.length} differences:\n${failures.slice(0, 40).join('\n')}`);
     assert(values > 100 && grads > 30, `too few samples compared: ${values} values, ${grads} gradients`);
     return (
-      `${registered.length} operators registered at PrivateUse1, ${reached.size} reached; ${ran} samples of ${entries.length} OpInfo ` +
+      `${registered.length} operators registered at PrivateUse1, ${registered.length - unreached.length} reached; ${ran} samples of ${entries.length} OpInfo ` +
       `entries (at most ${SAMPLES_PER_DTYPE} per dtype): ${values} values, ${metas} meta, ${grads} gradients agree; ` +
       `refused: ${[...refused.values()].reduce((a, b) => a + b, 0)} (most: ${top.join('; ')}); ` +
       `registered but reached by no sample (${unreached.length}): ${unreached.join(', ')}`
