@@ -1,10 +1,12 @@
-// `npm run bench:webgpu [-- --full] [--node-only | --browser-only]`: the webgpu device's figures
+// `npm run bench:webgpu [-- --full] [--node-only | --browser-only] [--memory]`: the webgpu device's figures
 // (bench/webgpu_suite.ts) in Node on the npm package `webgpu` (Dawn: from node_modules or $ATEN_TS_DAWN, a path
 // to its index.js; skipped, saying why, when it is missing or finds no adapter), then in a Chromium page on the
 // adapter Chromium gives (the system Chromium as in tools/browser/run.ts; `--use-webgpu-adapter=swiftshader`
 // unless ATEN_TS_BENCH_GPU=1 asks for the machine's GPU). Each run prints its adapter first: SwiftShader
 // figures are not GPU figures. The page needs `npm run build` (it loads dist/bundle/index.js). Output format:
-// bench/RESULTS.md, "WebGPU".
+// bench/RESULTS.md, "WebGPU". `--memory` runs instead, in the page, tools/browser/webgpu_memory.ts's MLP for
+// 10,000 steps (the batch size cycling, no dispose(), collected before each sample) and prints memory_allocated()
+// and memory_reserved() every 500 steps.
 
 import { build, transform } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import { runWebGPUBench } from './webgpu_suite.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const full = args.has('--full');
+const memory = args.has('--memory');
 
 async function nodeRun(): Promise<void> {
   console.log('== Node (npm package `webgpu`, Dawn)');
@@ -56,10 +59,18 @@ const PAGE = `<!doctype html>
       import * as aten from 'aten-ts';
       import * as webgpu from '/webgpu.js';
       import { runWebGPUBench } from '/suite.js';
+      import { trainForMemory, checkFlat } from '/memory.js';
       const lines = (globalThis.__lines = []);
       try {
         const adapter = await webgpu.init();
-        await runWebGPUBench(aten, webgpu, { adapter, full: FULL, log: (l) => lines.push(l) });
+        if (MEMORY) {
+          lines.push('adapter: ' + adapter.vendor + '/' + adapter.architecture);
+          const start = performance.now();
+          const samples = await trainForMemory(aten, webgpu, 10000, 500);
+          lines.push('memory over 10000 steps (batch 16/48/32, no dispose()), ' + ((performance.now() - start) / 10000).toFixed(2) + ' ms/step:');
+          for (const s of samples) lines.push('  step ' + s.step + ': allocated ' + s.allocated + ' B, reserved ' + s.reserved + ' B');
+          lines.push(checkFlat(samples, 2 << 20));
+        } else await runWebGPUBench(aten, webgpu, { adapter, full: FULL, log: (l) => lines.push(l) });
       } catch (e) {
         lines.push('failed: ' + (e && e.stack ? e.stack : String(e)));
       }
@@ -98,7 +109,10 @@ async function browserRun(): Promise<void> {
     target: 'es2022',
   });
   const files: Record<string, string> = {
-    '/': PAGE.replace('FULL', String(full)),
+    '/': PAGE.replace('FULL', String(full)).replace('MEMORY', String(memory)),
+    '/memory.js': (await transform(readFileSync(join(ROOT, 'tools/browser/webgpu_memory.ts'), 'utf8'), { loader: 'ts', format: 'esm' }))
+      .code,
+    '/util.js': (await transform(readFileSync(join(ROOT, 'tools/browser/util.ts'), 'utf8'), { loader: 'ts', format: 'esm' })).code,
     '/dist/bundle/index.js': readFileSync(bundlePath, 'utf8'),
     '/webgpu.js': device.outputFiles[0]!.text,
     '/suite.js': suite.code,
@@ -111,7 +125,11 @@ async function browserRun(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const gpuFlags = process.env['ATEN_TS_BENCH_GPU'] === '1' ? [] : ['--use-webgpu-adapter=swiftshader'];
-  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--enable-unsafe-webgpu', ...gpuFlags] });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--js-flags=--expose-gc', ...gpuFlags],
+  });
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
@@ -130,7 +148,7 @@ async function browserRun(): Promise<void> {
   }
 }
 
-if (!args.has('--browser-only')) await nodeRun();
+if (!args.has('--browser-only') && !memory) await nodeRun();
 if (!args.has('--node-only')) await browserRun();
 // Dawn keeps the process alive while its device exists; the figures are printed.
 process.exit(0);

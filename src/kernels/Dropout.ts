@@ -16,6 +16,9 @@ import { wrapScalar } from '../tensor/ScalarOps.js';
 export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: boolean, generator: Generator | null = null): Tensor {
   if (!(p >= 0 && p <= 1)) throw new Error(`dropout probability has to be between 0 and 1, but got ${p}`);
   if (!train || p === 0) return input;
+  // A device whose memory the host cannot write (an out-of-tree backend: the webgpu device) draws its noise with
+  // its own bernoulli_, as PyTorch's `_dropout_impl` does off the CPU's fused path.
+  if (!input.isMeta() && input.storage.deviceContext !== null) return dropoutImpl(input, p, train, false, false, false);
   const n = input.numel();
   const noise = emptyLike(input, [...input.sizes]);
   if (!noise.isMeta()) {

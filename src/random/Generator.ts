@@ -309,9 +309,22 @@ export function defaultGenerator(): Generator {
   return defaultCpuGenerator;
 }
 
-/** `torch.manual_seed(seed)`: seeds the default CPU generator and returns it. */
+const manualSeedHooks: ((seed: bigint) => void)[] = [];
+
+/**
+ * Called by `torch.manual_seed` with the seed after the CPU generator's (torch/random.py seeds every device
+ * there: `torch.cuda.manual_seed_all`, ..., and `_seed_custom_device` for a renamed PrivateUse1 backend, which
+ * src/utils/backend_registration.ts adds here).
+ */
+export function addManualSeedHook(hook: (seed: bigint) => void): void {
+  if (!manualSeedHooks.includes(hook)) manualSeedHooks.push(hook);
+}
+
+/** `torch.manual_seed(seed)`: seeds the default CPU generator (and the devices' generators) and returns it. */
 export function manualSeed(seed: Seed): Generator {
-  return defaultGenerator().manual_seed(seed);
+  const g = defaultGenerator().manual_seed(seed);
+  for (const hook of manualSeedHooks) hook(g.initial_seed());
+  return g;
 }
 
 /** `torch.seed()`: reseeds the default generator nondeterministically and returns the seed. */

@@ -2,7 +2,16 @@
 // default generator behind torch.manual_seed) and the fills the tensor factories call.
 // Mirrors torch/random.py (manual_seed, seed, initial_seed) and ATen's CPU distribution kernels.
 
-export { CPU_GENERATOR_STATE_SIZE, Generator, defaultGenerator, initialSeed, manualSeed, seed, type Seed } from './Generator.js';
+export {
+  CPU_GENERATOR_STATE_SIZE,
+  Generator,
+  addManualSeedHook,
+  defaultGenerator,
+  initialSeed,
+  manualSeed,
+  seed,
+  type Seed,
+} from './Generator.js';
 export {
   bernoulliFill,
   cauchyFill,

@@ -7,6 +7,7 @@ import { parseKw } from '../c10/Kwargs.js';
 import { Device, DeviceType, getPrivateUse1BackendName, registerPrivateUse1Backend } from '../c10/Device.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { Module } from '../nn/modules/module.js';
+import { addManualSeedHook } from '../random/index.js';
 
 /**
  * What `torch._register_device_module` keeps for a device: any object, by convention with PyTorch's
@@ -43,6 +44,7 @@ export function _register_device_module(device_type: string, module: DeviceModul
     throw new TypeError(`_register_device_module(): expected a module object, got ${module === null ? 'null' : typeof module}`);
   }
   deviceModules.set(type, module);
+  addManualSeedHook(seedCustomDevice);
 }
 
 /**
@@ -55,6 +57,13 @@ export function get_device_module(device: Device | string): DeviceModule {
   const m = deviceModules.get(name);
   if (m === undefined) throw new Error(`Device '${name}' does not have a corresponding module registered as 'torch.${name}'.`);
   return m;
+}
+
+// `_seed_custom_device` of torch/random.py: torch.manual_seed(s) calls the renamed PrivateUse1 backend's
+// `manual_seed_all(s)` when its module has one (the hook is added by the first _register_device_module).
+function seedCustomDevice(seed: bigint): void {
+  const m = deviceModules.get(getPrivateUse1BackendName()) as { manual_seed_all?: unknown } | undefined;
+  if (typeof m?.manual_seed_all === 'function') (m.manual_seed_all as (s: bigint) => void)(seed);
 }
 
 // Note [Device modules]

@@ -9,6 +9,7 @@ import type { GPUDeviceLike, GPULike } from './gpu.js';
 import { webgpuKernels } from './ops.js';
 import { WebGPURuntime, type GpuBlock } from './runtime.js';
 import { fallback_enabled, set_fallback, webgpuFallback } from './fallback.js';
+import { WebGPUGenerator } from './kernels/Distributions.js';
 
 export type { GPULike, GPUAdapterLike, GPUDeviceLike } from './gpu.js';
 export { bucketSize } from './runtime.js';
@@ -36,6 +37,8 @@ export interface WebGPUInfo {
 }
 
 let runtime: WebGPURuntime | null = null;
+/** The device's default generator (Note [The webgpu generator]). */
+const generator = new WebGPUGenerator();
 let initializing: Promise<WebGPUInfo> | null = null;
 
 function rt(): WebGPURuntime {
@@ -72,9 +75,12 @@ export async function cpuAsync(x: Tensor): Promise<Tensor> {
   const item = c.element_size();
   const out = torch.empty([...c.sizes], { dtype: c.dtype });
   if (c.numel() === 0) return out;
-  const bytes = await r.read((c.storage.deviceContext as GpuBlock).buffer, c.storageOffset * item, c.numel() * item);
+  // A buffer copy starts at a multiple of 4 bytes: a bool view at another offset reads from the word before.
+  const start = c.storageOffset * item;
+  const skip = start % 4;
+  const bytes = await r.read((c.storage.deviceContext as GpuBlock).buffer, start - skip, c.numel() * item + skip);
   const { data, base } = out.dataView();
-  new Uint8Array(data.buffer, data.byteOffset + base * data.BYTES_PER_ELEMENT, bytes.byteLength).set(new Uint8Array(bytes));
+  new Uint8Array(data.buffer, data.byteOffset + base * data.BYTES_PER_ELEMENT, bytes.byteLength - skip).set(new Uint8Array(bytes, skip));
   return out;
 }
 
@@ -109,7 +115,7 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   torch.utils.rename_privateuse1_backend('webgpu');
   setAllocator(DeviceType.PrivateUse1, r);
   const lib = new torch.library.Library('aten', 'IMPL', 'PrivateUse1');
-  for (const [name, kernel] of webgpuKernels(r)) lib.impl(name, kernel as never);
+  for (const [name, kernel] of webgpuKernels(r, generator)) lib.impl(name, kernel as never);
   const fallback = new torch.library.Library('_', 'IMPL', 'PrivateUse1');
   fallback.fallback(((op: torch.library.OpOverload, ...args: unknown[]) => webgpuFallback(r, op, args)) as never);
   torch._register_device_module('webgpu', webgpu);
@@ -190,6 +196,19 @@ export function gpu_device(): GPUDeviceLike {
   return rt().gpu;
 }
 
+/**
+ * `torch.webgpu.manual_seed(seed)`: seeds the device's generator (offset back to 0). `torch.manual_seed(seed)`
+ * calls `manual_seed_all`, as PyTorch's `_seed_custom_device` does. See Note [The webgpu generator].
+ */
+export function manual_seed(seed: number | bigint): void {
+  generator.manual_seed(seed);
+}
+
+/** `torch.webgpu.initial_seed()`: the device generator's seed. */
+export function initial_seed(): bigint {
+  return generator.initial_seed();
+}
+
 /** `torch.webgpu`: the device module (`torch.get_device_module('webgpu')`). */
 export const webgpu = {
   name: 'webgpu',
@@ -204,4 +223,7 @@ export const webgpu = {
   stats,
   set_fallback,
   fallback_enabled,
+  manual_seed,
+  manual_seed_all: manual_seed,
+  initial_seed,
 };

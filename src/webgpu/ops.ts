@@ -15,6 +15,7 @@ import { bmm } from './kernels/LinearAlgebra.js';
 import { embedding, indexPut, indexSelect, scatterAdd } from './kernels/Indexing.js';
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
+import { bernoulliScalar_, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
 
 /** Refuses dtypes the device cannot hold, as MPS refuses float64. */
 export function checkDtype(dtype: ScalarType): void {
@@ -56,7 +57,7 @@ function broadcastShape(a: readonly number[], b: readonly number[]): number[] {
 const sizesOf = (o: Operand): readonly number[] => (typeof o === 'number' ? [] : o.sizes);
 
 /** Kernels as [operator overload, kernel] pairs for `lib.impl`. */
-export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string, (...args: never[]) => unknown][] {
   const binaryOut = (op: string, expr: string, self: Tensor | number, other: Tensor | number, scalars: number[] = []): Tensor => {
     const a = operand(self, other);
     const b = operand(other, self);
@@ -217,6 +218,16 @@ export function webgpuKernels(rt: WebGPURuntime): [string, (...args: never[]) =>
         throw new Error(rt.hostAccessError(self.storage));
       }) as never,
     ],
+  );
+  /** A generator argument must be the device's (PyTorch: "Expected a 'cuda' device type for generator"). */
+  const generatorOf = (g: unknown): WebGPUGenerator => {
+    if (g != null)
+      throw new Error(`Expected a 'webgpu' device type for generator but found '${String((g as { device?: unknown }).device ?? 'cpu')}'`);
+    return gen;
+  };
+  kernels.push(
+    ['bernoulli_.float', ((self: Tensor, p: number, g: unknown) => bernoulliScalar_(rt, generatorOf(g), self, Number(p))) as never],
+    ['uniform_', ((self: Tensor, a: number, b: number, g: unknown) => uniform_(rt, generatorOf(g), self, Number(a), Number(b))) as never],
   );
   kernels.push(...networkKernels(rt), ...transformerKernels(rt));
   return kernels;

@@ -98,6 +98,22 @@ describe('PrivateUse1 device name (torch.utils.rename_privateuse1_backend)', () 
       "generate_methods_for_privateuse1_backend() got an unexpected keyword argument 'for_tensr'",
     );
   });
+
+  it("torch.manual_seed seeds the renamed backend through its module's manual_seed_all (_seed_custom_device)", () => {
+    registerMyDev();
+    const m = mydevModule as { manual_seed_all?: (s: bigint) => void };
+    const seen: bigint[] = [];
+    torch.manual_seed(3); // a module without manual_seed_all is skipped
+    m.manual_seed_all = (s) => void seen.push(s);
+    try {
+      torch.manual_seed(5);
+      torch.manual_seed(2n ** 40n + 1n);
+      expect(seen).toEqual([5n, 2n ** 40n + 1n]);
+      expect(torch.initial_seed()).toBe(2n ** 40n + 1n);
+    } finally {
+      delete m.manual_seed_all;
+    }
+  });
 });
 
 describe('examples/privateuse1-backend: tensors on mydev', () => {

@@ -7,6 +7,9 @@
 import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runNetworkChecks } from './webgpu_network.js';
+import { runOpinfoChecks } from './webgpu_opinfo.js';
+import { runMemoryChecks } from './webgpu_memory.js';
+import { runRandomChecks } from './webgpu_random.js';
 import { runTransformerChecks } from './webgpu_transformer.js';
 
 type Aten = typeof import('../../src/index.js');
@@ -152,6 +155,9 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   await runFallbackChecks(aten, webgpu, { check, input, against });
   await runNetworkChecks(aten, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });
+  await runRandomChecks(aten, webgpu, check);
+  await runOpinfoChecks(aten, webgpu, check);
+  await runMemoryChecks(aten, webgpu, check, 1500);
 
   return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };
 }

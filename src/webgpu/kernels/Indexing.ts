@@ -101,6 +101,9 @@ export function indexPut(rt: WebGPURuntime, self: Tensor, indices: (Tensor | nul
   if (indices.length !== 1 || index == null || index.dim() !== 1 || self.dim() < 1) {
     throw new Error(`webgpu: ${op} supports one 1-d integer index tensor at dim 0 so far`);
   }
+  if (index.scalarType === ScalarType.Bool) {
+    throw new Error(`webgpu: ${op} with a boolean mask is not supported yet (its positions depend on the values, as nonzero's)`);
+  }
   const long = checkIndex(op, index);
   const K = index.numel();
   const rowSizes = self.sizes.slice(1);
