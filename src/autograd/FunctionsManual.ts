@@ -7,6 +7,7 @@ import { isComplexType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
 import { nllLossTotalWeight } from '../kernels/LossNLL.js';
+import { convolution3dBackwardInput, convolution3dBackwardWeight } from './FunctionsManualNn.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
@@ -867,6 +868,7 @@ export function convolutionBackwardInput(
   transposed: boolean,
   groups: number,
 ): Tensor {
+  if (weight.dim() === 5) return convolution3dBackwardInput(grad, input, weight, stride, padding, dilation, transposed, groups);
   const v = as2d(weight.dim() - 2, [grad, input, weight], stride, padding, dilation);
   const [g, x, w] = v.ts as [Tensor, Tensor, Tensor];
   if (transposed) {
@@ -889,6 +891,7 @@ export function convolutionBackwardWeight(
   transposed: boolean,
   groups: number,
 ): Tensor {
+  if (weight.dim() === 5) return convolution3dBackwardWeight(grad, input, weight, stride, padding, dilation, transposed, groups);
   const v = as2d(weight.dim() - 2, [grad, input, weight], stride, padding, dilation);
   const [g, x, w] = v.ts as [Tensor, Tensor, Tensor];
   if (transposed) return v.back(aten()._conv2d_backward_weight.call(x, g, w, v.stride, v.padding, v.dilation, groups));

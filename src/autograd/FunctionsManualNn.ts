@@ -8,6 +8,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import { normBackward } from './FunctionsManual.js';
+import { conv3dBackwardInput, conv3dBackwardWeight, type Conv3dParams } from '../kernels/ConvolutionMM3d.js';
 
 // Note [One backward call for three gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -459,4 +460,48 @@ export function euclideanDistBackward(grad: Tensor, x1: Tensor, x2: Tensor, res:
   if (which === 0) return at.sub_Tensor(at.mul_Tensor(x1, at.sum_dim_IntList(ratio, [-1], true)), at.matmul(ratio, x2));
   const ratioT = at.transpose_int(ratio, -2, -1);
   return at.sub_Tensor(at.mul_Tensor(x2, at.unsqueeze(at.sum_dim_IntList(ratio, [-2], false), -1)), at.matmul(ratioT, x1));
+}
+
+/**
+ * A 3-d convolution's input gradient (`convolution_backward` for a 5-d weight): the transposed convolution
+ * of the gradient for a transposed one, else the 2-d input gradient of the depth-unfolded input (See Note
+ * [3-d convolution as a 2-d one]). Built from differentiable operators, so double backward works.
+ */
+export function convolution3dBackwardInput(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  groups: number,
+): Tensor {
+  const p = conv3dParams(stride, padding, dilation, groups);
+  if (transposed) {
+    let r = aten().convolution.call(grad, weight, null, p.stride, p.padding, p.dilation, false, [0], groups);
+    for (let d = 2; d < 5; d++) if (r.sizes[d] !== input.sizes[d]) r = at.narrow(r, d, 0, input.sizes[d] as number);
+    return r;
+  }
+  return conv3dBackwardInput(grad, input, weight, p);
+}
+
+/** A 3-d convolution's weight gradient: input and output gradient swapped when transposed. */
+export function convolution3dBackwardWeight(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  groups: number,
+): Tensor {
+  const p = conv3dParams(stride, padding, dilation, groups);
+  return transposed ? conv3dBackwardWeight(input, grad, weight, p) : conv3dBackwardWeight(grad, input, weight, p);
+}
+
+function conv3dParams(stride: number[], padding: number[], dilation: number[], groups: number): Conv3dParams {
+  const three = (v: number[]) => (v.length === 1 ? [v[0], v[0], v[0]] : v) as number[];
+  return { stride: three(stride), padding: three(padding), dilation: three(dilation), outputPadding: [0, 0, 0], groups };
 }

@@ -750,6 +750,12 @@ export interface AtenOps {
   conv_transpose1d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]) => Tensor>;
   /** `conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor` */
   conv_transpose2d_input: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]) => Tensor>;
+  /** `conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] dilation=1, SymInt groups=1) -> Tensor` */
+  conv3d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", SymInt[3] dilation=1, SymInt groups=1) -> Tensor` */
+  conv3d_padding: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: string, dilation: number[], groups: number) => Tensor>;
+  /** `conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1) -> Tensor` */
+  conv_transpose3d_input: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]) => Tensor>;
   /** `max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor` */
   max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
   /** `max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
@@ -886,6 +892,14 @@ export interface AtenOps {
   adaptive_max_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
   /** `adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
   adaptive_max_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
+  /** `fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor output, Tensor indices)` */
+  fractional_max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], outputSize: number[], randomSamples: Tensor) => [Tensor, Tensor]>;
+  /** `fractional_max_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] output_size, Tensor indices) -> Tensor` */
+  fractional_max_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], outputSize: number[], indices: Tensor) => Tensor>;
+  /** `fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor output, Tensor indices)` */
+  fractional_max_pool3d: OperatorHandle<(self: Tensor, kernelSize: number[], outputSize: number[], randomSamples: Tensor) => [Tensor, Tensor]>;
+  /** `fractional_max_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] output_size, Tensor indices) -> Tensor` */
+  fractional_max_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], outputSize: number[], indices: Tensor) => Tensor>;
   /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
   max_pool1d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
   /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
@@ -2872,6 +2886,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     conv2d_padding: find('aten::conv2d', 'padding'),
     conv_transpose1d: find('aten::conv_transpose1d', ''),
     conv_transpose2d_input: find('aten::conv_transpose2d', 'input'),
+    conv3d: find('aten::conv3d', ''),
+    conv3d_padding: find('aten::conv3d', 'padding'),
+    conv_transpose3d_input: find('aten::conv_transpose3d', 'input'),
     max_pool2d: find('aten::max_pool2d', ''),
     max_pool2d_with_indices: find('aten::max_pool2d_with_indices', ''),
     max_pool2d_with_indices_backward: find('aten::max_pool2d_with_indices_backward', ''),
@@ -2940,6 +2957,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     adaptive_max_pool2d_backward: find('aten::adaptive_max_pool2d_backward', ''),
     adaptive_max_pool3d: find('aten::adaptive_max_pool3d', ''),
     adaptive_max_pool3d_backward: find('aten::adaptive_max_pool3d_backward', ''),
+    fractional_max_pool2d: find('aten::fractional_max_pool2d', ''),
+    fractional_max_pool2d_backward: find('aten::fractional_max_pool2d_backward', ''),
+    fractional_max_pool3d: find('aten::fractional_max_pool3d', ''),
+    fractional_max_pool3d_backward: find('aten::fractional_max_pool3d_backward', ''),
     max_pool1d_with_indices: find('aten::max_pool1d_with_indices', ''),
     max_pool1d: find('aten::max_pool1d', ''),
     avg_pool1d: find('aten::avg_pool1d', ''),

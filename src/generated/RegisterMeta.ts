@@ -32,6 +32,8 @@ import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
+import * as FractionalMaxPool2d from '../kernels/FractionalMaxPool2d.js';
+import * as FractionalMaxPool3d from '../kernels/FractionalMaxPool3d.js';
 import * as Im2Col from '../kernels/Im2Col.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -3435,6 +3437,10 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
   adaptive_max_pool3d: AdaptiveMaxPooling3d.adaptiveMaxPool3d,
   adaptive_max_pool3d_backward: AdaptiveMaxPooling3d.adaptiveMaxPool3dBackward,
+  fractional_max_pool2d: FractionalMaxPool2d.fractionalMaxPool2d,
+  fractional_max_pool2d_backward: FractionalMaxPool2d.fractionalMaxPool2dBackward,
+  fractional_max_pool3d: FractionalMaxPool3d.fractionalMaxPool3d,
+  fractional_max_pool3d_backward: FractionalMaxPool3d.fractionalMaxPool3dBackward,
   constant_pad_nd: PadNd.constantPadNd,
   reflection_pad1d: ReflectionPad.reflectionPad1d,
   reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,

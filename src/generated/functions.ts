@@ -8506,6 +8506,194 @@ function bad_conv_transpose2d(a: readonly unknown[]): never {
   ], false, SIGS_conv_transpose2d);
 }
 
+const SIGS_conv3d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
+
+/** `torch.conv3d`: `conv3d`, `conv3d.padding`. */
+export function conv3d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv3d", a[--n] as Kw);
+  // conv3d
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv3d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 3);
+      } else v3 = [1, 1, 1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 3);
+      } else v4 = [0, 0, 0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv3d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 3);
+      } else v5 = [1, 1, 1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv3d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv3d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return at.conv3d(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  // conv3d.padding
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || typeof p[4] === 'string') && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv3d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 3);
+      } else v3 = [1, 1, 1];
+      let v4: string;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as string;
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv3d", 'padding', 'str', typeof o.padding === 'string', o.padding);
+        v4 = o.padding as string;
+      } else v4 = "valid";
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv3d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 3);
+      } else v5 = [1, 1, 1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv3d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv3d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return at.conv3d_padding(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return noMatch("conv3d", a, SIGS_conv3d);
+}
+
+const SIGS_conv_transpose3d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints output_padding = ..., int groups = 1, tuple of ints dilation = ...)"];
+
+/** `torch.conv_transpose3d`: `conv_transpose3d.input`. */
+export function conv_transpose3d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv_transpose3d", a[--n] as Kw);
+  // conv_transpose3d.input
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (m <= 7 || p[7] === undefined || (isInt(p[7]) || isIntList(p[7])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv_transpose3d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 3);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv_transpose3d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 3);
+      } else v3 = [1, 1, 1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 3);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv_transpose3d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 3);
+      } else v4 = [0, 0, 0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 3);
+      else if (o !== undefined && o.output_padding !== undefined) {
+        kwArg("conv_transpose3d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
+        v5 = toIntListN(o.output_padding, 3);
+      } else v5 = [0, 0, 0];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv_transpose3d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      let v7: number[];
+      if (m > 7 && p[7] !== undefined) v7 = toIntListN(p[7], 3);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv_transpose3d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v7 = toIntListN(o.dilation, 3);
+      } else v7 = [1, 1, 1];
+      if (o !== undefined) checkKw("conv_transpose3d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
+      return at.conv_transpose3d_input(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  return bad_conv_transpose3d(a);
+}
+
+function bad_conv_transpose3d(a: readonly unknown[]): never {
+  return badCall("conv_transpose3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "output_padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_conv_transpose3d);
+}
+
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d`: `max_pool2d`. */
@@ -10751,6 +10939,164 @@ function bad_adaptive_max_pool3d_backward(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_adaptive_max_pool3d_backward);
+}
+
+const SIGS_fractional_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints output_size, Tensor random_samples)"];
+
+/** `torch.fractional_max_pool2d`: `fractional_max_pool2d`. */
+export function fractional_max_pool2d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool2d(input: Tensor, kernelSize: number | readonly number[], options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool2d(input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], options: { random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool2d(input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], randomSamples: Tensor): [Tensor, Tensor];
+export function fractional_max_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fractional_max_pool2d", a[--n] as Kw);
+  // fractional_max_pool2d
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","kernel_size","output_size","random_samples"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("fractional_max_pool2d", o, ["input","kernel_size","output_size","random_samples"], ["input","kernel_size","output_size","random_samples"], n);
+      return at.fractional_max_pool2d(v0, v1, v2, v3);
+    }
+  }
+  return bad_fractional_max_pool2d(a);
+}
+
+function bad_fractional_max_pool2d(a: readonly unknown[]): never {
+  return badCall("fractional_max_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "random_samples", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fractional_max_pool2d);
+}
+
+const SIGS_fractional_max_pool2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints output_size, Tensor indices)"];
+
+/** `torch.fractional_max_pool2d_backward`: `fractional_max_pool2d_backward`. */
+export function fractional_max_pool2d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool2d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], options: { indices: Tensor }): Tensor;
+export function fractional_max_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], indices: Tensor): Tensor;
+export function fractional_max_pool2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fractional_max_pool2d_backward", a[--n] as Kw);
+  // fractional_max_pool2d_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","output_size","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("fractional_max_pool2d_backward", o, ["grad_output","input","kernel_size","output_size","indices"], ["grad_output","input","kernel_size","output_size","indices"], n);
+      return at.fractional_max_pool2d_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_fractional_max_pool2d_backward(a);
+}
+
+function bad_fractional_max_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("fractional_max_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fractional_max_pool2d_backward);
+}
+
+const SIGS_fractional_max_pool3d = ["(Tensor input, tuple of ints kernel_size, tuple of ints output_size, Tensor random_samples)"];
+
+/** `torch.fractional_max_pool3d`: `fractional_max_pool3d`. */
+export function fractional_max_pool3d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool3d(input: Tensor, kernelSize: number | readonly number[], options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool3d(input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], options: { random_samples?: Tensor; randomSamples?: Tensor }): [Tensor, Tensor];
+export function fractional_max_pool3d(input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], randomSamples: Tensor): [Tensor, Tensor];
+export function fractional_max_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fractional_max_pool3d", a[--n] as Kw);
+  // fractional_max_pool3d
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","kernel_size","output_size","random_samples"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("fractional_max_pool3d", o, ["input","kernel_size","output_size","random_samples"], ["input","kernel_size","output_size","random_samples"], n);
+      return at.fractional_max_pool3d(v0, v1, v2, v3);
+    }
+  }
+  return bad_fractional_max_pool3d(a);
+}
+
+function bad_fractional_max_pool3d(a: readonly unknown[]): never {
+  return badCall("fractional_max_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "random_samples", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fractional_max_pool3d);
+}
+
+const SIGS_fractional_max_pool3d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints output_size, Tensor indices)"];
+
+/** `torch.fractional_max_pool3d_backward`: `fractional_max_pool3d_backward`. */
+export function fractional_max_pool3d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool3d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; indices: Tensor }): Tensor;
+export function fractional_max_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], options: { indices: Tensor }): Tensor;
+export function fractional_max_pool3d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[], indices: Tensor): Tensor;
+export function fractional_max_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fractional_max_pool3d_backward", a[--n] as Kw);
+  // fractional_max_pool3d_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","output_size","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && isTensor(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: Tensor = p[4] as Tensor;
+      if (o !== undefined) checkKw("fractional_max_pool3d_backward", o, ["grad_output","input","kernel_size","output_size","indices"], ["grad_output","input","kernel_size","output_size","indices"], n);
+      return at.fractional_max_pool3d_backward(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_fractional_max_pool3d_backward(a);
+}
+
+function bad_fractional_max_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("fractional_max_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_fractional_max_pool3d_backward);
 }
 
 const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];

@@ -10,6 +10,7 @@ import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/Tensor
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
 import { conv2dIntegral, convTranspose2dIntegral, hasIntegralConv } from './ConvolutionInt.js';
+import { conv3dForward, convTranspose3dForward } from './ConvolutionMM3d.js';
 import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward, convTranspose2dForward } from './ConvolutionMM2d.js';
 import { depthwiseBackwardInput, depthwiseBackwardWeight, depthwiseForward, isDepthwise } from './DepthwiseConvolution.js';
 import { newStrided } from './TensorFactories.js';
@@ -155,6 +156,67 @@ function convolutionMode(
     }
   }
   return aten().convolution.call(x, weight, bias, stride, left, dilation, false, [0], groups);
+}
+
+/** `conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`: conv2d's steps for [N, C, D, H, W]. */
+export function conv3d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  checkBiasType(input, bias);
+  const { x, unbatched } = batchify(input, 3, 'conv3d');
+  const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0], groups);
+  return unbatched ? at.squeeze_dim(out, 0) : out;
+}
+
+/** `conv3d.padding(..., str padding="valid", ...)`. */
+export function conv3dPadding(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding = 'valid',
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  checkBiasType(input, bias);
+  const { x, unbatched } = batchify(input, 3, 'conv3d');
+  const out = convolutionMode(x, weight, bias, listOf(stride), padding, listOf(dilation), groups);
+  return unbatched ? at.squeeze_dim(out, 0) : out;
+}
+
+/** `conv_transpose3d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
+export function convTranspose3d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  outputPadding: number[] | number = 0,
+  groups = 1,
+  dilation: number[] | number = 1,
+): Tensor {
+  const { x, unbatched } = batchify(input, 3, 'conv_transpose3d');
+  const out = aten().convolution.call(
+    x,
+    weight,
+    bias,
+    listOf(stride),
+    listOf(padding),
+    listOf(dilation),
+    true,
+    listOf(outputPadding),
+    groups,
+  );
+  return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
 /** `conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
@@ -335,7 +397,14 @@ export function convolution(
       );
     }
   }
-  if (dim > 2) throw new Error(`convolution: only 1-d and 2-d convolutions are supported yet, got a ${weight.dim()}-D weight`);
+  if (dim > 3) throw new Error(`convolution: only 1-d, 2-d and 3-d convolutions are supported, got a ${weight.dim()}-D weight`);
+  if (dim === 3) {
+    // slow_conv3d / slow_conv_transpose3d (See Note [3-d convolution as a 2-d one]).
+    if (weight.scalarType !== input.scalarType)
+      throw new Error(`expected scalar type ${scalarTypeToString(input.scalarType)} but found ${scalarTypeToString(weight.scalarType)}`);
+    const p = { stride: st, padding: pd, dilation: dl, outputPadding: op, groups };
+    return transposed ? convTranspose3dForward(input, weight, bias, p) : conv3dForward(input, weight, bias, p);
+  }
   if (dim === 1) {
     // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter gets a leading height entry.
     const out = convolution2d(

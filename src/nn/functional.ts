@@ -43,8 +43,10 @@ export {
   avg_pool2d,
   conv1d,
   conv2d,
+  conv3d,
   conv_transpose1d,
   conv_transpose2d,
+  conv_transpose3d,
   fold,
   max_pool1d,
   max_pool1d_with_indices,
@@ -56,6 +58,10 @@ export {
 export {
   adaptive_max_pool3d,
   avg_pool3d,
+  fractional_max_pool2d,
+  fractional_max_pool2d_with_indices,
+  fractional_max_pool3d,
+  fractional_max_pool3d_with_indices,
   max_pool3d,
   max_pool3d_with_indices,
   max_unpool1d,
@@ -83,7 +89,7 @@ export {
   type MHAForwardOptions,
   type SDPAOptions,
 } from './functional/attention.js';
-export { adaptive_avg_pool1d, avg_pool1d, lp_pool1d, lp_pool2d } from './functional/pooling.js';
+export { adaptive_avg_pool1d, avg_pool1d, lp_pool1d, lp_pool2d, lp_pool3d } from './functional/pooling.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';
 export {
   channel_shuffle,

@@ -7,8 +7,8 @@ export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type In
 export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
-export { Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, type ConvOptions } from './modules/conv.js';
-export { LazyConv1d, LazyConv2d, LazyConvTranspose1d, LazyConvTranspose2d } from './modules/lazy.js';
+export { Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, type ConvOptions } from './modules/conv.js';
+export { LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d } from './modules/lazy.js';
 export { LinearCrossEntropyOptions } from './modules/linear_cross_entropy_options.js';
 export {
   ReLU,
@@ -62,6 +62,9 @@ export {
   AdaptiveMaxPool3d,
   LPPool1d,
   LPPool2d,
+  LPPool3d,
+  FractionalMaxPool2d,
+  FractionalMaxPool3d,
   MaxUnpool1d,
   MaxUnpool2d,
   MaxUnpool3d,

@@ -49,6 +49,33 @@ export function conv2d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor
     : torch.conv2d(input, weight, a.bias, a.stride, a.padding, a.dilation, a.groups);
 }
 
+/** `F.conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`; padding may be 'same'/'valid'. */
+export function conv3d(input: Tensor, weight: Tensor, ...rest: ConvRest): Tensor {
+  const a = parseArgs('conv3d', convSpec(), rest);
+  return typeof a.padding === 'string'
+    ? torch.conv3d(input, weight, a.bias, a.stride, a.padding, a.dilation, a.groups)
+    : torch.conv3d(input, weight, a.bias, a.stride, a.padding, a.dilation, a.groups);
+}
+
+/** `F.conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
+export function conv_transpose3d(input: Tensor, weight: Tensor, ...rest: ConvTransposeRest): Tensor {
+  const a = parseArgs('conv_transpose3d', convTransposeSpec(), rest);
+  return torch.conv_transpose3d(input, weight, a.bias, a.stride, a.padding, a.output_padding, a.groups, a.dilation);
+}
+
+type ConvTransposeRest = Rest<
+  [bias: Tensor | null, stride: IntOrList, padding: IntOrList, output_padding: IntOrList, groups: number, dilation: IntOrList],
+  { bias?: Tensor | null; stride?: IntOrList; padding?: IntOrList; output_padding?: IntOrList; groups?: number; dilation?: IntOrList }
+>;
+const convTransposeSpec = () => ({
+  bias: null as Tensor | null,
+  stride: 1 as IntOrList,
+  padding: 0 as IntOrList,
+  output_padding: 0 as IntOrList,
+  groups: 1,
+  dilation: 1 as IntOrList,
+});
+
 /** `F.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
 export function conv_transpose2d(
   input: Tensor,

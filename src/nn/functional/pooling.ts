@@ -68,6 +68,16 @@ export function lp_pool2d(input: Tensor, norm_type: number, kernel_size: IntOrLi
   return lpTail(out, kw * kh, norm_type);
 }
 
+/** `F.lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False)`. */
+export function lp_pool3d(input: Tensor, norm_type: number, kernel_size: IntOrList, ...rest: LpRest): Tensor {
+  const a = parseArgs('lp_pool3d', { stride: null as IntOrList | null, ceil_mode: false }, rest);
+  const [kd, kw, kh] = ntuple(3, kernel_size) as [number, number, number];
+  if (norm_type === Infinity) return max_pool3d(input.abs(), kernel_size, a.stride, 0, 1, a.ceil_mode);
+  if (norm_type === -Infinity) return max_pool3d(input.abs().neg(), kernel_size, a.stride, 0, 1, a.ceil_mode).neg();
+  const out = avg_pool3d(input.pow(norm_type), kernel_size, a.stride, 0, a.ceil_mode);
+  return lpTail(out, kd * kw * kh, norm_type);
+}
+
 interface UnpoolOptions {
   kernel_size?: IntOrList;
   stride?: IntOrList | null;
@@ -254,4 +264,104 @@ export function adaptive_max_pool3d(input: Tensor, ...args: unknown[]): Tensor |
   const os = listWithDefault(a.output_size, input);
   const r = torch.adaptive_max_pool3d(input, typeof os === 'number' ? [os, os, os] : os) as [Tensor, Tensor];
   return a.return_indices ? r : r[0];
+}
+
+// ---- fractional max pooling ------------------------------------------------------------------------------
+
+type FractionalRest = Rest<
+  [output_size: IntOrList | null, output_ratio: number | readonly number[] | null, return_indices: boolean, _random_samples: Tensor | null],
+  FractionalOptions
+>;
+interface FractionalOptions {
+  kernel_size?: IntOrList;
+  output_size?: IntOrList | null;
+  output_ratio?: number | readonly number[] | null;
+  return_indices?: boolean;
+  _random_samples?: Tensor | null;
+}
+
+/**
+ * `fractional_max_pool{2,3}d_with_indices`: output_size, or `int(size · ratio)` per dim from output_ratio, and
+ * `_random_samples` drawn as PyTorch draws them (`torch.rand(N, C, dims)` in the input's dtype; N is 1 for an
+ * unbatched input), then the native operator.
+ */
+function fractional(dims: 2 | 3, input: Tensor, args: readonly unknown[], withIndices = false): Tensor | [Tensor, Tensor] {
+  const fname = `fractional_max_pool${dims}d`;
+  const a = bindAll(
+    fname,
+    ['kernel_size'],
+    {
+      output_size: null as IntOrList | null,
+      output_ratio: null as number | readonly number[] | null,
+      return_indices: false,
+      _random_samples: null as Tensor | null,
+    },
+    args,
+  ) as Required<FractionalOptions> & { kernel_size: IntOrList };
+  let outputSize = a.output_size;
+  if (outputSize === null) {
+    if (a.output_ratio === null) throw new Error(`${fname} requires specifying either an output_size or an output_ratio`);
+    const ratio = a.output_ratio;
+    if (dims === 2 && typeof ratio !== 'number' && ratio.length > 2) {
+      throw new Error('fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.');
+    }
+    const r = typeof ratio === 'number' ? new Array<number>(dims).fill(ratio) : [...ratio];
+    const nd = input.dim();
+    outputSize = r.map((v, i) => Math.trunc((input.sizes[nd - dims + i] as number) * v));
+  }
+  let samples = a._random_samples;
+  if (samples === null) {
+    const nBatch = input.dim() === dims + 1 ? 1 : (input.sizes[0] as number);
+    samples = torch.rand([nBatch, input.sizes[input.dim() - dims - 1] as number, dims], { dtype: input.dtype, device: input.device });
+  }
+  const r =
+    dims === 2
+      ? torch.fractional_max_pool2d(input, a.kernel_size, outputSize, samples)
+      : torch.fractional_max_pool3d(input, a.kernel_size, outputSize, samples);
+  return a.return_indices || withIndices ? (r as [Tensor, Tensor]) : (r as [Tensor, Tensor])[0];
+}
+
+/**
+ * `F.fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+ * _random_samples=None)`: the output, or [output, indices] with return_indices.
+ */
+export function fractional_max_pool2d(
+  input: Tensor,
+  kernel_size: IntOrList,
+  options: FractionalOptions & { return_indices: true },
+): [Tensor, Tensor];
+export function fractional_max_pool2d(input: Tensor, kernel_size: IntOrList | FractionalOptions, ...rest: FractionalRest): Tensor;
+export function fractional_max_pool2d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  return fractional(2, input, args);
+}
+
+/** `F.fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None)`. */
+export function fractional_max_pool3d(
+  input: Tensor,
+  kernel_size: IntOrList,
+  options: FractionalOptions & { return_indices: true },
+): [Tensor, Tensor];
+export function fractional_max_pool3d(input: Tensor, kernel_size: IntOrList | FractionalOptions, ...rest: FractionalRest): Tensor;
+export function fractional_max_pool3d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  return fractional(3, input, args);
+}
+
+/** `F.fractional_max_pool2d_with_indices(...)`: [output, indices]. */
+export function fractional_max_pool2d_with_indices(
+  input: Tensor,
+  kernel_size: IntOrList | FractionalOptions,
+  ...rest: FractionalRest
+): [Tensor, Tensor];
+export function fractional_max_pool2d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  return fractional(2, input, args, true) as [Tensor, Tensor];
+}
+
+/** `F.fractional_max_pool3d_with_indices(...)`: [output, indices]. */
+export function fractional_max_pool3d_with_indices(
+  input: Tensor,
+  kernel_size: IntOrList | FractionalOptions,
+  ...rest: FractionalRest
+): [Tensor, Tensor];
+export function fractional_max_pool3d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  return fractional(3, input, args, true) as [Tensor, Tensor];
 }

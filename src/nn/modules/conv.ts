@@ -259,6 +259,59 @@ export class Conv2d extends _ConvNd {
   }
 }
 
+/**
+ * `nn.Conv3d(in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+ * padding_mode='zeros')`; padding may be 'same' or 'valid'.
+ */
+export class Conv3d extends _ConvNd {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvRest);
+  /** The required arguments by keyword too: `new nn.Conv3d(1, 16, { kernel_size: 3, stride: 2 })`. */
+  constructor(in_channels: number, out_channels: number, options: ConvOptions & { kernel_size: IntOrList });
+  constructor(...args: unknown[]) {
+    const [in_channels, out_channels, kernel_size, ...rest] = requiredArgs('Conv3d', CONV_REQUIRED, args) as [
+      number,
+      number,
+      IntOrList,
+      ...ConvRest,
+    ];
+    const a = parseArgs('Conv3d', convSpec(), rest);
+    const pad = typeof a.padding === 'string' ? a.padding : ntuple(3, a.padding, 'padding');
+    super(
+      in_channels,
+      out_channels,
+      ntuple(3, kernel_size, 'kernel_size'),
+      ntuple(3, a.stride, 'stride'),
+      pad,
+      ntuple(3, a.dilation, 'dilation'),
+      false,
+      [0, 0, 0],
+      a.groups,
+      a.bias,
+      a.padding_mode,
+      a,
+    );
+  }
+
+  _conv_forward(input: Tensor, weight: Tensor, bias: Tensor | null): Tensor {
+    if (this.padding_mode !== 'zeros') {
+      return F.conv3d(
+        F.pad(input, this._reversed_padding_repeated_twice, this.padding_mode),
+        weight,
+        bias,
+        this.stride,
+        0,
+        this.dilation,
+        this.groups,
+      );
+    }
+    return F.conv3d(input, weight, bias, this.stride, this.padding, this.dilation, this.groups);
+  }
+
+  override forward(input: Tensor): Tensor {
+    return this._conv_forward(input, this.weight, this.bias);
+  }
+}
+
 export type ConvTransposeRest = Rest<
   [
     stride: IntOrList,
@@ -361,5 +414,19 @@ export class ConvTranspose2d extends _ConvTransposeNd {
   override forward(input: Tensor, output_size: readonly number[] | null = null): Tensor {
     const outPad = this._output_padding(input, output_size);
     return F.conv_transpose2d(input, this.weight, this.bias, this.stride, this.padding as number[], outPad, this.groups, this.dilation);
+  }
+}
+
+/**
+ * `nn.ConvTranspose3d(in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+ * groups=1, bias=True, dilation=1, padding_mode='zeros')`. `forward(input, output_size?)`.
+ */
+export class ConvTranspose3d extends _ConvTransposeNd {
+  constructor(in_channels: number, out_channels: number, kernel_size: IntOrList, ...rest: ConvTransposeRest) {
+    super(3, 'ConvTranspose3d', in_channels, out_channels, kernel_size, rest);
+  }
+  override forward(input: Tensor, output_size: readonly number[] | null = null): Tensor {
+    const outPad = this._output_padding(input, output_size);
+    return F.conv_transpose3d(input, this.weight, this.bias, this.stride, this.padding as number[], outPad, this.groups, this.dilation);
   }
 }

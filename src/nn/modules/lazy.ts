@@ -6,8 +6,10 @@ import { UninitializedParameter } from '../parameter.js';
 import {
   Conv1d,
   Conv2d,
+  Conv3d,
   ConvTranspose1d,
   ConvTranspose2d,
+  ConvTranspose3d,
   convSpec,
   convTransposeSpec,
   type ConvOptions,
@@ -137,5 +139,37 @@ export class LazyConvTranspose2d extends ConvTranspose2d {
   }
   initialize_parameters(input: Tensor): void {
     initializeConv(this, input, 2);
+  }
+}
+
+/** `nn.LazyConv3d(out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True, padding_mode='zeros')`. */
+export class LazyConv3d extends Conv3d {
+  constructor(out_channels: number, kernel_size: IntOrList, ...rest: ConvRest) {
+    const a = parseArgs('LazyConv3d', convSpec(), rest);
+    super(0, 0, kernel_size, { ...(a as ConvOptions), bias: false });
+    lazyConvParams(this, out_channels, a.bias, a.device, a.dtype);
+    registerLazyHook(this, Conv3d);
+  }
+  override reset_parameters(): void {
+    if (canReset(this)) super.reset_parameters();
+  }
+  initialize_parameters(input: Tensor): void {
+    initializeConv(this, input, 3);
+  }
+}
+
+/** `nn.LazyConvTranspose3d(out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True, dilation=1, padding_mode='zeros')`. */
+export class LazyConvTranspose3d extends ConvTranspose3d {
+  constructor(out_channels: number, kernel_size: IntOrList, ...rest: ConvTransposeRest) {
+    const a = parseArgs('LazyConvTranspose3d', convTransposeSpec(), rest);
+    super(0, 0, kernel_size, { ...(a as ConvTransposeOptions), bias: false });
+    lazyConvParams(this, out_channels, a.bias, a.device, a.dtype);
+    registerLazyHook(this, ConvTranspose3d);
+  }
+  override reset_parameters(): void {
+    if (canReset(this)) super.reset_parameters();
+  }
+  initialize_parameters(input: Tensor): void {
+    initializeConv(this, input, 3);
   }
 }

@@ -1,4 +1,5 @@
-// MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d, LPPool1d/2d, MaxUnpool1d/2d/3d.
+// MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d, LPPool1d/2d/3d, MaxUnpool1d/2d/3d,
+// FractionalMaxPool2d/3d.
 // Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
@@ -262,6 +263,13 @@ export class LPPool2d extends _LPPoolNd {
   }
 }
 
+/** `nn.LPPool3d(norm_type, kernel_size, stride=None, ceil_mode=False)`. */
+export class LPPool3d extends _LPPoolNd {
+  override forward(input: Tensor): Tensor {
+    return F.lp_pool3d(input, this.norm_type, this.kernel_size, this.stride, this.ceil_mode);
+  }
+}
+
 const tupleRepr = (v: readonly number[]): string => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
 
 /** `_MaxUnpoolNd`: kernel_size, stride (default kernel_size) and padding as n-tuples, and their repr. */
@@ -353,5 +361,74 @@ export class AdaptiveMaxPool3d extends Module {
   }
   override extra_repr(): string {
     return `output_size=${fmt(this.output_size)}`;
+  }
+}
+
+interface FractionalMaxPoolOptions {
+  output_size?: IntOrList | null;
+  output_ratio?: number | readonly number[] | null;
+  return_indices?: boolean;
+  _random_samples?: Tensor | null;
+}
+type FractionalMaxPoolRest = Rest<
+  [output_size: IntOrList | null, output_ratio: number | readonly number[] | null, return_indices: boolean, _random_samples: Tensor | null],
+  FractionalMaxPoolOptions
+>;
+
+/** `FractionalMaxPool2d` / `3d`'s constructor: n-tuples, the `_random_samples` buffer (None: not in state_dict), the checks. */
+abstract class _FractionalMaxPoolNd extends Module {
+  declare kernel_size: number[];
+  declare output_size: number[] | null;
+  declare output_ratio: number[] | null;
+  declare return_indices: boolean;
+  declare _random_samples: Tensor | null;
+  constructor(n: number, kernel_size: IntOrList, rest: FractionalMaxPoolRest) {
+    super();
+    const name = new.target.name;
+    const a = parseArgs(
+      name,
+      {
+        output_size: null as IntOrList | null,
+        output_ratio: null as number | readonly number[] | null,
+        return_indices: false,
+        _random_samples: null as Tensor | null,
+      },
+      rest,
+    );
+    if (n === 3 && ntuple(3, kernel_size).some((k) => k <= 0)) {
+      throw new Error(`kernel_size must be greater than 0, but got ${typeof kernel_size === 'number' ? kernel_size : pyRepr(kernel_size)}`);
+    }
+    this.kernel_size = ntuple(n, kernel_size, 'kernel_size');
+    this.return_indices = a.return_indices;
+    this.register_buffer('_random_samples', a._random_samples);
+    this.output_size = a.output_size === null ? null : ntuple(n, a.output_size, 'output_size');
+    this.output_ratio = a.output_ratio === null ? null : ntuple(n, a.output_ratio, 'output_ratio');
+    if (a.output_size === null && a.output_ratio === null)
+      throw new Error(`${name} requires specifying either an output size, or a pooling ratio`);
+    if (a.output_size !== null && a.output_ratio !== null) throw new Error('only one of output_size and output_ratio may be specified');
+    if (this.output_ratio !== null && !this.output_ratio.every((r) => r > 0 && r < 1)) {
+      const shown = typeof a.output_ratio === 'number' ? String(a.output_ratio) : pyRepr(a.output_ratio as number[]);
+      throw new Error(`output_ratio must be between 0 and 1 (got ${shown})`);
+    }
+  }
+}
+
+/** `nn.FractionalMaxPool2d(kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None)`. */
+export class FractionalMaxPool2d extends _FractionalMaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: FractionalMaxPoolRest) {
+    super(2, kernel_size, rest);
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.fractional_max_pool2d(input, this.kernel_size, this.output_size, this.output_ratio, this.return_indices, this._random_samples);
+  }
+}
+
+/** `nn.FractionalMaxPool3d(kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None)`. */
+export class FractionalMaxPool3d extends _FractionalMaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: FractionalMaxPoolRest) {
+    super(3, kernel_size, rest);
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    return F.fractional_max_pool3d(input, this.kernel_size, this.output_size, this.output_ratio, this.return_indices, this._random_samples);
   }
 }
