@@ -163,6 +163,7 @@ describe('lambda, cyclic and composite lr_schedulers step for step against PyTor
       ConstantLR_factor: () => new L.ConstantLR(opt, { factor: 1.5 }),
       LambdaLR_count: () => new L.LambdaLR(opt, { lr_lambda: [() => 1.0, () => 1.0] }),
       CyclicLR_mode: () => new L.CyclicLR(opt, { base_lr: 0.01, max_lr: 0.1, mode: 'bogus' as 'triangular' }),
+      CyclicLR_base_lr_count: () => new L.CyclicLR(opt, { base_lr: [0.01, 0.02], max_lr: 0.1 }),
       CosineAnnealingWarmRestarts_T0: () => new L.CosineAnnealingWarmRestarts(opt, { T_0: 0 }),
       CosineAnnealingWarmRestarts_Tmult: () => new L.CosineAnnealingWarmRestarts(opt, { T_0: 2, T_mult: 0 }),
       SequentialLR_milestones: () =>

@@ -109,6 +109,7 @@ def errors():
         "ConstantLR_factor": lambda: L.ConstantLR(opt, factor=1.5),
         "LambdaLR_count": lambda: L.LambdaLR(opt, lr_lambda=[lambda e: 1.0, lambda e: 1.0]),
         "CyclicLR_mode": lambda: L.CyclicLR(opt, base_lr=0.01, max_lr=0.1, mode="bogus"),
+        "CyclicLR_base_lr_count": lambda: L.CyclicLR(opt, base_lr=[0.01, 0.02], max_lr=0.1),
         "CosineAnnealingWarmRestarts_T0": lambda: L.CosineAnnealingWarmRestarts(opt, T_0=0),
         "CosineAnnealingWarmRestarts_Tmult": lambda: L.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0),
         "SequentialLR_milestones": lambda: L.SequentialLR(opt, schedulers=[L.ConstantLR(opt), L.ConstantLR(opt)], milestones=[]),
