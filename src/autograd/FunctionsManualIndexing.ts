@@ -1,11 +1,14 @@
-// The derivative helpers of the indexing and scatter operators (ScatterGatherKernel.ts,
+// The derivative helpers of the indexing and scatter operators (index_select, gather, masked_select, index,
+// index_put, embedding; ScatterGatherKernel.ts,
 // TensorShapeComposite.ts' *_scatter): scatter_reduce_backward, index_reduce_backward, the source formula of
 // index_add / index_copy, masked_scatter_backward and as_strided_scatter_backward of
 // torch/csrc/autograd/FunctionsManual.cpp. Re-exported by FunctionsManual.ts.
 
 import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { maybeMultiply, zerosLike } from './FunctionsManual.js';
+import { aten } from '../generated/Operators.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
+import { maybeMultiply, zerosLike, zerosOf } from './FunctionsManual.js';
 
 /** The three indexed operations a reduce backward needs, along `dim` with `index`: read, add into, fill. */
 interface Indexed {
@@ -142,4 +145,52 @@ export function asStridedScatterBackward(
   const buffer = at.new_zeros(g, selfSizes);
   at.copy_(at.as_strided(buffer, size, stride, storageOffset), at.as_strided(g, size, stride, storageOffset));
   return at.as_strided(buffer, selfSizes, selfStrides);
+}
+
+/** index_select's gradient: scatter-add into zeros along dim. */
+export function indexSelectBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
+  if (selfSizes.length === 0) return at.mul_Tensor(grad, wrapScalar(1));
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const shape = grad.sizes.map((_, i) => (i === d ? (index.numel() as number) : 1));
+  const idx = at.expand(at.reshape(index, shape), grad.sizes);
+  return at.scatter_add(zerosOf(selfSizes, grad), d, idx, grad);
+}
+
+/** gather's gradient: scatter-add into zeros. */
+export function gatherBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
+  return at.scatter_add(zerosOf(selfSizes, grad), dim, index, grad);
+}
+
+/** masked_select's gradient: the values put back where the (broadcast) mask is true. */
+export function maskedSelectBackward(grad: Tensor, selfSizes: number[], mask: Tensor): Tensor {
+  const n = Math.max(selfSizes.length, mask.dim());
+  // both 0-dim: put the value back through a 1-element view (a 0-dim mask indexes a 0-dim tensor by adding a dim)
+  if (n === 0) return at.reshape(maskedSelectBackward(grad, [1], at.reshape(mask, [1])), []);
+  const shape: number[] = [];
+  for (let i = 0; i < n; i++) shape.push(Math.max(selfSizes[selfSizes.length - n + i] ?? 1, mask.sizes[mask.dim() - n + i] ?? 1));
+  const r = zerosOf(shape, grad);
+  return at.index_put(r, [at.expand(mask, shape)], grad, false);
+}
+
+/** index.Tensor's gradient: accumulate into zeros at the indexed places. */
+export function indexBackward(grad: Tensor, selfSizes: number[], indices: readonly (Tensor | null)[]): Tensor {
+  return at.index_put(zerosOf(selfSizes, grad), [...indices], grad, true);
+}
+
+/**
+ * index_put's gradient for `values`: aten's `index(grad, indices)` (a null index is a whole dimension). The
+ * method `grad.index(list)` is the indexing API, where null is a new dimension (Note [The indexing API and
+ * aten's index] in src/api/TensorIndexing.ts).
+ */
+export function indexPutValuesBackward(grad: Tensor, indices: readonly (Tensor | null)[]): Tensor {
+  return aten().index_Tensor.call(grad, [...indices]);
+}
+
+/** embedding's gradient: rows of the weight accumulate the gradients of their occurrences. */
+export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number): Tensor {
+  const dim = grad.sizes[grad.dim() - 1] as number;
+  const flat = at.reshape(indices, [-1]);
+  let g = at.reshape(grad, [-1, dim]);
+  if (paddingIdx >= 0) g = at.masked_fill_Scalar(g, at.unsqueeze(at.eq_Scalar(flat, paddingIdx), 1), 0);
+  return at.index_put(aten().zeros.call([numWeights, dim], grad.scalarType, null, grad.device, null), [flat], g, true);
 }

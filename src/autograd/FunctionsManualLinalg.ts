@@ -1,4 +1,5 @@
-// The derivative helpers of the linear-algebra operators of BatchLinearAlgebra.ts: svd_backward of
+// The derivative helpers of the linear-algebra operators: mm_mat1_backward / mm_mat2_backward (mm, addmm,
+// matmul; Blas.cpp), and of BatchLinearAlgebra.ts: svd_backward of
 // torch/csrc/autograd/FunctionsManual.cpp, for `_linalg_svd` (LinalgSvdBackward0), and addbmm's batch formulas
 // (AddbmmBackward0, derivatives.yaml's expressions). Re-exported by
 // FunctionsManual.ts, where the generated autograd code imports every helper from.
@@ -7,6 +8,7 @@ import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
+import { maybeMultiply } from './FunctionsManual.js';
 
 /**
  * `_linalg_svd`'s formula in derivatives.yaml: with full_matrices, the gradients of U and Vh (and U, Vh) are
@@ -100,4 +102,35 @@ export function addbmmBatch1Backward(grad: Tensor, batch1Sizes: number[], batch2
 export function addbmmBatch2Backward(grad: Tensor, batch1: Tensor, batch2Sizes: number[], alpha: number | boolean): Tensor {
   const g = addbmmGradBatch(grad, batch1.sizes[0] as number, batch1.sizes[1] as number, batch2Sizes[2] as number);
   return scaled(at.bmm(at.transpose_int(batch1, 1, 2), g), alpha);
+}
+
+/**
+ * mm_mat1_backward: d(mat1) of mat1 · mat2 = grad · mat2ᵀ. When mat1 was column-major (a transposed view), it
+ * is computed as (mat2 · gradᵀ)ᵀ, so the gradient comes out laid out as mat1 (AccumulateGrad can then keep it
+ * without a copy), as PyTorch's FunctionsManual.cpp does.
+ */
+export function mmMat1Backward(
+  grad: Tensor,
+  mat2: Tensor,
+  sizes: readonly number[],
+  strides: readonly number[],
+  alpha: number | boolean,
+): Tensor {
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(mat2, at.t(grad))), alpha);
+  return maybeMultiply(at.mm(grad, at.t(mat2)), alpha);
+}
+
+/**
+ * mm_mat2_backward: d(mat2) of mat1 · mat2 = mat1ᵀ · grad; (gradᵀ · mat1)ᵀ when mat2 was column-major (a
+ * linear layer's `weight.t()`), so that the weight's gradient is laid out as the weight.
+ */
+export function mmMat2Backward(
+  grad: Tensor,
+  mat1: Tensor,
+  sizes: readonly number[],
+  strides: readonly number[],
+  alpha: number | boolean,
+): Tensor {
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(at.t(grad), mat1)), alpha);
+  return maybeMultiply(at.mm(at.t(mat1), grad), alpha);
 }

@@ -1,4 +1,5 @@
-// The derivative helpers of the nn operators (normalization, pooling, padding, upsampling, activations): the
+// The derivative helpers of the nn operators (softmax / log_softmax, normalization, pooling, padding, upsampling,
+// activations; the losses are in FunctionsManualLoss.ts, the convolutions in FunctionsManualConvolution.ts): the
 // parts of torch/csrc/autograd/FunctionsManual.cpp that derivatives.yaml's native_batch_norm, native_group_norm,
 // ... entries call. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
 
@@ -7,8 +8,9 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
-import { normBackward } from './FunctionsManual.js';
-import { conv3dBackwardInput, conv3dBackwardWeight, type Conv3dParams } from '../kernels/ConvolutionMM3d.js';
+import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
+import { normBackward } from './FunctionsManualReduce.js';
+import { type ScalarType } from '../c10/ScalarType.js';
 
 // Note [One backward call for three gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -253,37 +255,6 @@ export function logSigmoidBackward(grad: Tensor, self: Tensor, buffer: Tensor): 
   return aten().log_sigmoid_backward.call(grad, self, buffer);
 }
 
-/** The number of elements input and target broadcast to, for a Mean reduction (1 otherwise). */
-function lossNorm(self: Tensor, target: Tensor, reduction: number): number {
-  if (reduction !== 1) return 1;
-  const n = Math.max(self.dim(), target.dim());
-  let total = 1;
-  for (let i = 0; i < n; i++) {
-    const a = self.sizes[self.dim() - n + i] ?? 1;
-    const b = target.sizes[target.dim() - n + i] ?? 1;
-    total *= a === 1 ? b : a;
-  }
-  return total;
-}
-
-/** `smooth_l1_loss_backward`: (x - y) / beta inside (-beta, beta), its sign outside, times grad / n. */
-export function smoothL1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
-  const d = at.sub_Tensor(self, target);
-  const n = lossNorm(self, target, reduction);
-  const g = beta === 0 ? at.sign(d) : at.where_self(at.le_Scalar(at.abs(d), beta), at.div_Tensor(d, wrapScalar(beta)), at.sign(d));
-  return at.div_Tensor(at.mul_Tensor(g, grad), wrapScalar(n));
-}
-
-/** `huber_loss_backward`: x - y inside [-delta, delta], delta times its sign outside, times grad / n. */
-export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
-  const d = at.sub_Tensor(self, target);
-  const n = lossNorm(self, target, reduction);
-  return at.div_Tensor(
-    at.mul_Tensor(at.where_self(at.le_Scalar(at.abs(d), delta), d, at.mul_Tensor(at.sign(d), wrapScalar(delta))), grad),
-    wrapScalar(n),
-  );
-}
-
 /**
  * _scaled_dot_product_flash_attention_for_cpu's gradient number `which` (0 query, 1 key, 2 value): one call of
  * its backward operator per upstream gradient (Note [One backward call for three gradients]). The backward
@@ -417,14 +388,6 @@ export function nativeLayerNormBackwardOf(
   return grad;
 }
 
-/** soft_margin_loss_backward (Loss.cpp): -target * z / (1 + z) * norm * grad, z = exp(-target * self). */
-export function softMarginLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
-  const norm = reduction === 1 ? 1 / self.numel() : 1;
-  const z = at.exp(at.mul_Tensor(at.neg(target), self));
-  const g = at.mul_Tensor(at.mul_Tensor(target, z), wrapScalar(-norm));
-  return at.mul_Tensor(at.div_Tensor(g, at.add_Tensor(z, wrapScalar(1))), grad);
-}
-
 /** glu_backward (GatedLinearUnit.cpp): [grad * sig(b), grad * a * sig(b) * (1 - sig(b))] along dim. */
 export function gluBackward(grad: Tensor, self: Tensor, dim: number): Tensor {
   const d = dim < 0 ? dim + self.dim() : dim;
@@ -462,46 +425,127 @@ export function euclideanDistBackward(grad: Tensor, x1: Tensor, x2: Tensor, res:
   return at.sub_Tensor(at.mul_Tensor(x2, at.unsqueeze(at.sum_dim_IntList(ratio, [-2], false), -1)), at.matmul(ratioT, x1));
 }
 
-/**
- * A 3-d convolution's input gradient (`convolution_backward` for a 5-d weight): the transposed convolution
- * of the gradient for a transposed one, else the 2-d input gradient of the depth-unfolded input (See Note
- * [3-d convolution as a 2-d one]). Built from differentiable operators, so double backward works.
- */
-export function convolution3dBackwardInput(
-  grad: Tensor,
-  input: Tensor,
-  weight: Tensor,
-  stride: number[],
-  padding: number[],
-  dilation: number[],
-  transposed: boolean,
-  groups: number,
-): Tensor {
-  const p = conv3dParams(stride, padding, dilation, groups);
-  if (transposed) {
-    let r = aten().convolution.call(grad, weight, null, p.stride, p.padding, p.dilation, false, [0], groups);
-    for (let d = 2; d < 5; d++) if (r.sizes[d] !== input.sizes[d]) r = at.narrow(r, d, 0, input.sizes[d] as number);
-    return r;
+/** `grad.to(other.dtype())` without a dispatch when the dtypes already agree (the common case). */
+function asDtypeOf(grad: Tensor, other: Tensor): Tensor {
+  return grad.scalarType === other.scalarType ? grad : at.to_dtype(grad, other.scalarType);
+}
+
+/** softmax's backward: the native `_softmax_backward_data` (See Note [softmax backward over storage]). */
+export function softmaxBackward(grad: Tensor, result: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return aten()._softmax_backward_data.call(asDtypeOf(grad, result), result, dim, inputDtype);
+}
+
+/** log_softmax's backward: the native `_log_softmax_backward_data`. */
+export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return aten()._log_softmax_backward_data.call(asDtypeOf(grad, result), result, dim, inputDtype);
+}
+
+/** softmax_double_backward (FunctionsManual.cpp): grad_output * grad - (output * grad_output).sum(dim, true) * grad - grad_output * (output * grad).sum(dim, true). */
+export function softmaxDoubleBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
+  const g = asDtypeOf(grad, output);
+  return at.sub_Tensor(
+    at.sub_Tensor(at.mul_Tensor(gradOutput, g), at.mul_Tensor(at.sum_dim_IntList(at.mul_Tensor(output, gradOutput), [dim], true), g)),
+    at.mul_Tensor(gradOutput, at.sum_dim_IntList(at.mul_Tensor(output, g), [dim], true)),
+  );
+}
+
+/** `_log_softmax_backward_data`'s grad_output: grad - (grad * output.exp()).sum(dim, true). */
+export function logSoftmaxGradOutputBackward(grad: Tensor, output: Tensor, dim: number): Tensor {
+  const g = asDtypeOf(grad, output);
+  return at.sub_Tensor(g, at.sum_dim_IntList(at.mul_Tensor(g, at.exp(output)), [dim], true));
+}
+
+/** `_log_softmax_backward_data`'s output: -grad_output.sum(dim, true) * output.exp() * grad. */
+export function logSoftmaxOutputBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
+  return at.mul_Tensor(at.mul_Tensor(at.neg(at.sum_dim_IntList(gradOutput, [dim], true)), at.exp(output)), asDtypeOf(grad, output));
+}
+
+/** `gelu_backward`. */
+export function geluBackward(grad: Tensor, self: Tensor, approximate: string): Tensor {
+  if (approximate === 'tanh') {
+    const k = Math.sqrt(2 / Math.PI);
+    const x3 = at.mul_Tensor(at.mul_Tensor(self, self), self);
+    const inner = at.mul_Tensor(at.add_Tensor(self, at.mul_Tensor(x3, wrapScalar(0.044715))), wrapScalar(k));
+    const t = at.tanh(inner);
+    const dinner = at.mul_Tensor(
+      at.add_Tensor(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(3 * 0.044715)), wrapScalar(1)),
+      wrapScalar(k),
+    );
+    const left = at.mul_Tensor(at.add_Tensor(t, wrapScalar(1)), wrapScalar(0.5));
+    const right = at.mul_Tensor(
+      at.mul_Tensor(at.mul_Tensor(self, wrapScalar(0.5)), at.add_Tensor(at.neg(at.mul_Tensor(t, t)), wrapScalar(1))),
+      dinner,
+    );
+    return at.mul_Tensor(grad, at.add_Tensor(left, right));
   }
-  return conv3dBackwardInput(grad, input, weight, p);
+  const cdf = at.mul_Tensor(at.add_Tensor(at.erf(at.mul_Tensor(self, wrapScalar(Math.SQRT1_2))), wrapScalar(1)), wrapScalar(0.5));
+  const pdf = at.mul_Tensor(at.exp(at.mul_Tensor(at.mul_Tensor(self, self), wrapScalar(-0.5))), wrapScalar(1 / Math.sqrt(2 * Math.PI)));
+  return at.mul_Tensor(grad, at.add_Tensor(cdf, at.mul_Tensor(self, pdf)));
 }
 
-/** A 3-d convolution's weight gradient: input and output gradient swapped when transposed. */
-export function convolution3dBackwardWeight(
+/** silu's gradient: sigmoid(x) (1 + x (1 - sigmoid(x))). */
+export function siluBackward(grad: Tensor, self: Tensor): Tensor {
+  const s = at.sigmoid(self);
+  return at.mul_Tensor(grad, at.mul_Tensor(s, at.add_Tensor(at.mul_Tensor(self, at.add_Tensor(at.neg(s), wrapScalar(1))), wrapScalar(1))));
+}
+
+/** `threshold_backward(grad, result, 0)` for relu: the gradient where the output is positive. */
+export function reluBackward(grad: Tensor, result: Tensor): Tensor {
+  // One SIMD pass where it applies (the same values as the composite below, bit for bit).
+  const fast = autogradState.gradMode && result.requiresGrad ? null : reluBackwardSimd(grad, result);
+  if (fast !== null) return fast;
+  const g = at.masked_fill_Scalar(grad, at.le_Scalar(result, 0), 0);
+  // Under create_graph PyTorch's threshold_backward is itself differentiable in `result` (with a zero
+  // derivative); adding 0 * result gives the first-order gradient that history, so double backward works.
+  return autogradState.gradMode && result.requiresGrad ? at.add_Tensor(g, at.mul_Tensor(result, wrapScalar(0))) : g;
+}
+
+/** max_pool2d_with_indices's gradient: `max_pool2d_with_indices_backward` scatters it to the saved indices. */
+export function maxPool2dWithIndicesBackward(
   grad: Tensor,
-  input: Tensor,
-  weight: Tensor,
+  self: Tensor,
+  kernelSize: number[],
   stride: number[],
   padding: number[],
   dilation: number[],
-  transposed: boolean,
-  groups: number,
+  ceilMode: boolean,
+  indices: Tensor,
 ): Tensor {
-  const p = conv3dParams(stride, padding, dilation, groups);
-  return transposed ? conv3dBackwardWeight(input, grad, weight, p) : conv3dBackwardWeight(grad, input, weight, p);
+  return aten().max_pool2d_with_indices_backward.call(grad, self, kernelSize, stride, padding, dilation, ceilMode, indices);
 }
 
-function conv3dParams(stride: number[], padding: number[], dilation: number[], groups: number): Conv3dParams {
-  const three = (v: number[]) => (v.length === 1 ? [v[0], v[0], v[0]] : v) as number[];
-  return { stride: three(stride), padding: three(padding), dilation: three(dilation), outputPadding: [0, 0, 0], groups };
+/**
+ * `max_pool_double_backward`: the derivative of the max-pool backward with respect to its output gradient,
+ * which that backward scatters to the indices: a gather at the indices, per plane of the last `dim` dims.
+ */
+export function maxPoolDoubleBackward(grad: Tensor, indices: Tensor, dim: number): Tensor {
+  const size = [...indices.sizes.slice(0, indices.dim() - dim), -1];
+  return at.view(at.gather(at.reshape(grad, size), -1, at.reshape(indices, size)), [...indices.sizes]);
+}
+
+/** `avg_pool2d_backward`. */
+export function avgPool2dBackward(
+  grad: Tensor,
+  self: Tensor,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  ceilMode: boolean,
+  countIncludePad: boolean,
+  divisorOverride: number | null,
+): Tensor {
+  return aten().avg_pool2d_backward.call(grad, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+}
+
+/** avg_pool2d_backward is linear in the output gradient: its derivative there is avg_pool2d again. */
+export function avgPool2dForward(
+  grad: Tensor,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  ceilMode: boolean,
+  countIncludePad: boolean,
+  divisorOverride: number | null,
+): Tensor {
+  return aten().avg_pool2d.call(grad, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
 }

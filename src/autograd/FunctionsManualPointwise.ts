@@ -1,4 +1,5 @@
-// The derivative helpers of the pointwise operators of UnaryOpsKernel.ts and BinaryOpsKernel.ts: sinc_backward,
+// The derivative helpers of the pointwise operators of UnaryOpsKernel.ts and BinaryOpsKernel.ts: pow_backward
+// (scalar and tensor exponents), clamp_backward (and its Tensor bounds), maximum / minimum, div, _to_copy, sinc_backward,
 // logit's backward (infinitely_differentiable_logit_backward), copysign_tensor_self_backward, the xlogy, i0,
 // erfinv, gamma-family and angle-conversion formulas of torch/csrc/autograd/FunctionsManual.cpp and
 // derivatives.yaml. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
@@ -8,6 +9,8 @@ import * as at from '../generated/TensorBody.js';
 import { besselI1 } from '../kernels/UnaryOps.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { zerosLike } from './FunctionsManual.js';
+import { isComplexType, type ScalarType } from '../c10/ScalarType.js';
 
 const M_PI_180 = 0.017453292519943295;
 const M_180_PI = 57.29577951308232;
@@ -151,4 +154,105 @@ export function mvlgammaBackward(grad: Tensor, self: Tensor, p: number): Tensor 
   let args = aten().arange_start_step.call(-p / 2 + 0.5, 0.5, 0.5, self.scalarType, null, self.device, null);
   args = at.add_Tensor(args, at.unsqueeze(self, -1));
   return at.mul_Tensor(grad, aten().sum_dim_IntList.call(at.digamma(args), [-1], false, null));
+}
+
+/** `pow_backward(grad, self, exponent)` for a scalar exponent. */
+export function powBackward(grad: Tensor, self: Tensor, exponent: number | boolean): Tensor {
+  const e = Number(exponent);
+  if (e === 0) return zerosLike(self);
+  return at.mul_Tensor(grad, at.mul_Tensor(at.pow_Tensor_Scalar(self, e - 1), wrapScalar(e)));
+}
+
+/** `pow_backward_self` for a tensor exponent. */
+export function powBackwardSelf(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
+  return torchWhere(
+    at.eq_Scalar(exponent, 0),
+    0,
+    at.mul_Tensor(grad, at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1))))),
+  );
+}
+
+/** `pow_backward_exponent`: grad * result * log(self), 0 where self is 0 and the exponent non-negative. */
+export function powBackwardExponent(grad: Tensor, self: Tensor | number | boolean, exponent: Tensor, result: Tensor): Tensor {
+  if (typeof self !== 'object') {
+    const b = Number(self);
+    if (b === 0) return torchWhere(at.ge_Scalar(exponent, 0), 0, at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b)))));
+    return at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b))));
+  }
+  const cond = at.logical_and(at.eq_Scalar(self, 0), at.ge_Scalar(exponent, 0));
+  return torchWhere(cond, 0, at.mul_Tensor(grad, at.mul_Tensor(result, at.log(self))));
+}
+
+/** `where(cond, a, b)` with either branch a number. */
+export function torchWhere(cond: Tensor, a: Tensor | number, b: Tensor | number): Tensor {
+  if (typeof a === 'number' && typeof b === 'number') throw new Error('torchWhere: one branch must be a tensor');
+  if (typeof a === 'number') return aten().where_ScalarSelf.call(cond, a, b as Tensor);
+  if (typeof b === 'number') return aten().where_ScalarOther.call(cond, a, b);
+  return aten().where_self.call(cond, a, b);
+}
+
+/** `clamp_backward`: the gradient where min <= self <= max. */
+export function clampBackward(
+  grad: Tensor,
+  self: Tensor,
+  min: number | boolean | Tensor | null,
+  max: number | boolean | Tensor | null,
+): Tensor {
+  let mask: Tensor | null = null;
+  if (min !== null) mask = typeof min === 'object' ? at.ge_Tensor(self, min) : at.ge_Scalar(self, min);
+  if (max !== null) {
+    const m = typeof max === 'object' ? at.le_Tensor(self, max) : at.le_Scalar(self, max);
+    // PyTorch's `(self >= min).logical_and_(self <= max)`: in place, so its broadcast rule is the in-place one.
+    mask = mask === null ? m : at.logical_and_(mask, m);
+  }
+  return mask === null ? grad : torchWhere(mask, grad, 0);
+}
+
+// clamp_backward_min_max (FunctionsManual.cpp), one bound at a time: `min` gets the gradient where
+// self < min < max, `max` where self > max or max < min. The masks are combined in place
+// (`logical_and_` / `logical_or_`) as PyTorch's are, so a bound that broadcasts the input to a larger shape
+// raises PyTorch's "output with shape [..] doesn't match the broadcast shape [..]" in the backward.
+
+/** The gradient a Tensor `min` bound of clamp receives: where self < min (and min < max). */
+export function clampMinBackward(grad: Tensor, self: Tensor, min: Tensor, max: Tensor | null): Tensor {
+  let mask = at.lt_Tensor(self, min);
+  if (max !== null) mask = at.logical_and_(mask, at.lt_Tensor(min, max));
+  return torchWhere(mask, grad, 0);
+}
+
+/** The gradient a Tensor `max` bound of clamp receives: where self > max, or where max < min. */
+export function clampMaxBackward(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor): Tensor {
+  let mask = at.gt_Tensor(self, max);
+  if (min !== null) mask = at.logical_or_(mask, at.lt_Tensor(max, min));
+  return torchWhere(mask, grad, 0);
+}
+
+/** maximum/minimum: the gradient goes to the chosen side, half each on ties. */
+export function maxMinBackward(grad: Tensor, self: Tensor, other: Tensor, isMax: boolean, forSelf: boolean): Tensor {
+  const half = torchWhere(at.eq_Tensor(self, other), at.div_Tensor(grad, wrapScalar(2)), grad);
+  const lose = forSelf
+    ? isMax
+      ? at.lt_Tensor(self, other)
+      : at.gt_Tensor(self, other)
+    : isMax
+      ? at.gt_Tensor(self, other)
+      : at.lt_Tensor(self, other);
+  return at.masked_fill_Scalar(half, lose, 0);
+}
+
+/** `_to_copy_backward`: back to the input's dtype and device. */
+export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['device']): Tensor {
+  // a real input promoted to complex (torch.fft): the real part of the gradient
+  if (grad.isComplex() && !isComplexType(dtype)) grad = at.real(grad);
+  return aten()._to_copy.call(grad, dtype, null, device, null, false, null);
+}
+
+/** div with rounding: the gradient is zero almost everywhere; without, grad / other. */
+export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode: string | null): Tensor {
+  return roundingMode !== null ? zerosLike(grad) : at.div_Tensor(grad, other);
+}
+
+/** div's gradient for the divisor: -grad * self / other². */
+export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
+  return roundingMode !== null ? zerosLike(grad) : at.mul_Tensor(at.neg(grad), at.div_Tensor(at.div_Tensor(self, other), other));
 }

@@ -466,6 +466,12 @@ function cppDouble(v: number): string {
 // from uniform_real_distribution<double>(lower, upper) (one random64() per draw, in element order) and the
 // slope is kept in `noise` (1 for positive elements); in evaluation it is leaky_relu with (lower + upper) / 2.
 
+/** rrelu's checks and its `noise` buffer (Activation.cpp's rrelu / rrelu_: `at::empty_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT)`). */
+function rreluNoise(self: Tensor, lower: Num, upper: Num): Tensor {
+  if (!(Number(lower) <= Number(upper))) throw new Error('Lower bound should be less than or equal to the upper bound');
+  return at.empty_like(self, null, null, null, null, MemoryFormat.Contiguous);
+}
+
 export function rrelu(
   _ks: DispatchKeySet,
   self: Tensor,
@@ -474,8 +480,7 @@ export function rrelu(
   training = false,
   generator: Generator | null = null,
 ): Tensor {
-  if (!(Number(lower) <= Number(upper))) throw new Error('Lower bound should be less than or equal to the upper bound');
-  return at.rrelu_with_noise(self, at.empty_like(self, null, null, null, null, MemoryFormat.Contiguous), lower, upper, training, generator);
+  return at.rrelu_with_noise(self, rreluNoise(self, lower, upper), lower, upper, training, generator);
 }
 
 export function rrelu_(
@@ -486,15 +491,7 @@ export function rrelu_(
   training = false,
   generator: Generator | null = null,
 ): Tensor {
-  if (!(Number(lower) <= Number(upper))) throw new Error('Lower bound should be less than or equal to the upper bound');
-  return at.rrelu_with_noise_(
-    self,
-    at.empty_like(self, null, null, null, null, MemoryFormat.Contiguous),
-    lower,
-    upper,
-    training,
-    generator,
-  );
+  return at.rrelu_with_noise_(self, rreluNoise(self, lower, upper), lower, upper, training, generator);
 }
 
 function rreluWithNoiseInto(

@@ -1,6 +1,6 @@
 // relu's gradient as one SIMD pass: threshold_backward(grad, result, 0) over contiguous float32 tensors in
 // linear memory. Mirrors threshold_backward's kernel in aten/src/ATen/native/cpu/Activation.cpp; the
-// composite (masked_fill of `result <= 0`) in src/autograd/FunctionsManual.ts is the path for everything else.
+// composite (masked_fill of `result <= 0`) in src/autograd/FunctionsManualNn.ts is the path for everything else.
 // Also the threshold_backward operator itself (TensorIterator's loop, or the SIMD pass for threshold 0).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';

@@ -323,7 +323,7 @@ export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2d
 // (slow_conv_transpose2d computes it as gemm + col2im too). So its forward is backwardInput with the roles
 // renamed (geometry: c = co, h×w = oh×ow, o = ci, oh×ow = h×w) plus the bias; its input gradient is that
 // convolution's forward (conv2d of the output gradient) and its weight gradient is that convolution's weight
-// gradient with input and output gradient swapped (src/autograd/FunctionsManual.ts).
+// gradient with input and output gradient swapped (src/autograd/FunctionsManualConvolution.ts).
 
 /** slow_conv_transpose2d: out [n, c, h, w] of the geometry's convolution from x [n, o, oh, ow] (Note [Transposed convolution as a gradient]). */
 export function convTranspose2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {

@@ -1,21 +1,13 @@
-// Learning-rate schedulers: LRScheduler, StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR,
-// OneCycleLR and ReduceLROnPlateau. Mirrors torch/optim/lr_scheduler.py: the recursive (chainable) `get_lr`
-// forms, evaluated in the same order on doubles, so `get_last_lr()` gives PyTorch's values.
+// Learning-rate schedulers of torch/optim/lr_scheduler.py: LRScheduler and the schedules that are a rule of the
+// epoch (StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, LambdaLR, MultiplicativeLR, ConstantLR,
+// PolynomialLR), and ReduceLROnPlateau. The cyclic schedules are in lr_scheduler_cyclic.ts, the combinations of
+// schedulers in lr_scheduler_composite.ts. The recursive (chainable) `get_lr` forms are evaluated in the same
+// order on doubles, so `get_last_lr()` gives PyTorch's values.
 
 import { cos } from './_math.js';
 import { aliasCamelCase, type WithCamelKeys } from '../c10/Kwargs.js';
-import { Optimizer, checkOptionKeys } from './optimizer.js';
-
-type Group = Record<string, unknown> & { lr: number };
-
-function groupsOf(optimizer: Optimizer<object>): Group[] {
-  return optimizer.param_groups as unknown as Group[];
-}
-
-/** The options with camelCase keys as their snake_case names, checked (checkOptionKeys of optimizer.ts). */
-function checkKeys<T extends object>(name: string, options: T, keys: readonly string[]): T {
-  return checkOptionKeys(name, options, Object.fromEntries(keys.map((k) => [k, true])));
-}
+import { Optimizer } from './optimizer.js';
+import { checkKeys, groupsOf } from './_lr_scheduler_params.js';
 
 /**
  * `torch.optim.lr_scheduler.LRScheduler`: sets each group's `lr` on every `step()`; `last_epoch` counts the
@@ -262,180 +254,132 @@ export class LinearLR extends LRScheduler {
   }
 }
 
-/** OneCycleLR's options, PyTorch's names and defaults. */
-export interface OneCycleLROptions {
-  max_lr: number | readonly number[];
-  total_steps?: number | null;
-  epochs?: number | null;
-  steps_per_epoch?: number | null;
-  pct_start?: number;
-  anneal_strategy?: 'cos' | 'linear';
-  cycle_momentum?: boolean;
-  base_momentum?: number | readonly number[];
-  max_momentum?: number | readonly number[];
-  div_factor?: number;
-  final_div_factor?: number;
-  three_phase?: boolean;
-  last_epoch?: number;
-}
+/** A per-group lr multiplier: a function of the epoch. */
+export type LrLambda = (epoch: number) => number;
 
-interface Phase {
-  end_step: number;
-  start_lr: string;
-  end_lr: string;
-  start_momentum: string;
-  end_momentum: string;
-}
-
-function formatParam(name: string, optimizer: Optimizer<object>, param: number | readonly number[]): number[] {
+function lambdasOf(optimizer: Optimizer<object>, lrLambda: LrLambda | readonly LrLambda[]): LrLambda[] {
   const n = optimizer.param_groups.length;
-  if (Array.isArray(param)) {
-    if (param.length !== n)
-      throw new Error(
-        `${name} must have the same length as optimizer.param_groups. ${name} has ${param.length} values, param_groups has ${n}.`,
-      );
-    return [...(param as number[])];
-  }
-  return new Array<number>(n).fill(param as number);
+  if (!Array.isArray(lrLambda)) return new Array<LrLambda>(n).fill(lrLambda as LrLambda);
+  if (lrLambda.length !== n) throw new Error(`Expected ${n} lr_lambdas, but got ${lrLambda.length}`);
+  return [...(lrLambda as LrLambda[])];
 }
 
-/** `OneCycleLR(optimizer, max_lr, total_steps | epochs × steps_per_epoch, ...)`: the 1cycle policy, lr and momentum. */
-export class OneCycleLR extends LRScheduler {
-  total_steps: number;
-  cycle_momentum: boolean;
-  use_beta1 = false;
-  private readonly phases: Phase[];
-  private readonly annealStrategy: 'cos' | 'linear';
+/** Drops the lambdas from a state_dict (PyTorch stores None for a plain function). */
+function withoutLambdas(sd: Record<string, unknown>, n: number): Record<string, unknown> {
+  delete sd['lr_lambdas'];
+  sd['lr_lambdas'] = new Array<null>(n).fill(null);
+  return sd;
+}
 
-  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<OneCycleLROptions>) {
-    options = checkKeys('OneCycleLR', options, [
-      'max_lr',
-      'total_steps',
-      'epochs',
-      'steps_per_epoch',
-      'pct_start',
-      'anneal_strategy',
-      'cycle_momentum',
-      'base_momentum',
-      'max_momentum',
-      'div_factor',
-      'final_div_factor',
-      'three_phase',
-      'last_epoch',
-    ]);
-    let total: number;
-    const { total_steps: ts, epochs, steps_per_epoch: spe } = options;
-    if (ts !== undefined && ts !== null) {
-      if (ts <= 0 || !Number.isInteger(ts)) throw new Error(`Expected positive integer total_steps, but got ${ts}`);
-      total = ts;
-    } else if (epochs !== undefined && epochs !== null && spe !== undefined && spe !== null) {
-      if (!Number.isInteger(epochs) || epochs <= 0) throw new Error(`Expected positive integer epochs, but got ${epochs}`);
-      if (!Number.isInteger(spe) || spe <= 0) throw new Error(`Expected positive integer steps_per_epoch, but got ${spe}`);
-      total = epochs * spe;
-    } else {
-      throw new Error('You must define either total_steps OR (epochs AND steps_per_epoch)');
-    }
-    const pct = options.pct_start ?? 0.3;
-    const phases: Phase[] = options.three_phase
-      ? [
-          {
-            end_step: pct * total - 1,
-            start_lr: 'initial_lr',
-            end_lr: 'max_lr',
-            start_momentum: 'max_momentum',
-            end_momentum: 'base_momentum',
-          },
-          {
-            end_step: 2 * pct * total - 2,
-            start_lr: 'max_lr',
-            end_lr: 'initial_lr',
-            start_momentum: 'base_momentum',
-            end_momentum: 'max_momentum',
-          },
-          { end_step: total - 1, start_lr: 'initial_lr', end_lr: 'min_lr', start_momentum: 'max_momentum', end_momentum: 'max_momentum' },
-        ]
-      : [
-          {
-            end_step: pct * total - 1,
-            start_lr: 'initial_lr',
-            end_lr: 'max_lr',
-            start_momentum: 'max_momentum',
-            end_momentum: 'base_momentum',
-          },
-          { end_step: total - 1, start_lr: 'max_lr', end_lr: 'min_lr', start_momentum: 'base_momentum', end_momentum: 'max_momentum' },
-        ];
-    if (pct < 0 || pct > 1) throw new Error(`Expected float between 0 and 1 pct_start, but got ${pct}`);
-    const strategy = options.anneal_strategy ?? 'cos';
-    if (strategy !== 'cos' && strategy !== 'linear')
-      throw new Error(`anneal_strategy must be one of 'cos' or 'linear', instead got ${String(strategy)}`);
-    const lastEpoch = options.last_epoch ?? -1;
-    const groups = groupsOf(optimizer);
-    const maxLrs = formatParam('max_lr', optimizer, options.max_lr);
-    const divFactor = options.div_factor ?? 25.0;
-    const finalDiv = options.final_div_factor ?? 1e4;
-    if (lastEpoch === -1) {
-      groups.forEach((g, i) => {
-        g['initial_lr'] = (maxLrs[i] as number) / divFactor;
-        g['max_lr'] = maxLrs[i];
-        g['min_lr'] = (g['initial_lr'] as number) / finalDiv;
-      });
-    }
-    const cycle = options.cycle_momentum ?? true;
-    let useBeta1 = false;
-    if (cycle) {
-      if (!('momentum' in optimizer.defaults) && !('betas' in optimizer.defaults)) {
-        throw new Error('optimizer must support momentum or beta1 with `cycle_momentum` option enabled');
-      }
-      useBeta1 = 'betas' in optimizer.defaults;
-      const maxM = formatParam('max_momentum', optimizer, options.max_momentum ?? 0.95);
-      const baseM = formatParam('base_momentum', optimizer, options.base_momentum ?? 0.85);
-      if (lastEpoch === -1) {
-        groups.forEach((g, i) => {
-          if (useBeta1) g['betas'] = [maxM[i], ...(g['betas'] as number[]).slice(1)];
-          else g['momentum'] = maxM[i];
-          g['max_momentum'] = maxM[i];
-          g['base_momentum'] = baseM[i];
-        });
-      }
-    }
-    super(optimizer, lastEpoch);
-    this.total_steps = total;
-    this.phases = phases;
-    this.annealStrategy = strategy;
-    this.cycle_momentum = cycle;
-    this.use_beta1 = useBeta1;
+/** `LambdaLR(optimizer, lr_lambda)`: lr = base_lr × lr_lambda(epoch). */
+export class LambdaLR extends LRScheduler {
+  lr_lambdas: LrLambda[];
+
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ lr_lambda: LrLambda | readonly LrLambda[]; last_epoch?: number }>) {
+    const o = checkKeys('LambdaLR', options, ['lr_lambda', 'last_epoch']);
+    const lambdas = lambdasOf(optimizer, o.lr_lambda);
+    super(optimizer, o.last_epoch ?? -1);
+    this.lr_lambdas = lambdas;
     this._initial_step();
   }
 
-  private anneal(start: number, end: number, pct: number): number {
-    if (this.annealStrategy === 'cos') return end + ((start - end) / 2.0) * (cos(Math.PI * pct) + 1);
-    return (end - start) * pct + start;
+  protected get_lr(): number[] {
+    return this.base_lrs.map((b, i) => b * (this.lr_lambdas[i] as LrLambda)(this.last_epoch));
+  }
+
+  override state_dict(): Record<string, unknown> {
+    return withoutLambdas(super.state_dict(), this.lr_lambdas.length);
+  }
+
+  override load_state_dict(state: Record<string, unknown>): void {
+    const { lr_lambdas: _, ...rest } = state;
+    super.load_state_dict(rest);
+  }
+}
+
+/** `MultiplicativeLR(optimizer, lr_lambda)`: lr × lr_lambda(epoch) every step. */
+export class MultiplicativeLR extends LRScheduler {
+  lr_lambdas: LrLambda[];
+
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ lr_lambda: LrLambda | readonly LrLambda[]; last_epoch?: number }>) {
+    const o = checkKeys('MultiplicativeLR', options, ['lr_lambda', 'last_epoch']);
+    const lambdas = lambdasOf(optimizer, o.lr_lambda);
+    for (const f of lambdas) {
+      if (typeof f !== 'function') throw new TypeError(`lr_lambda should be a function, but got ${f === null ? 'NoneType' : typeof f}`);
+    }
+    super(optimizer, o.last_epoch ?? -1);
+    this.lr_lambdas = lambdas;
+    this._initial_step();
   }
 
   protected get_lr(): number[] {
-    const stepNum = this.last_epoch;
-    if (stepNum > this.total_steps)
-      throw new Error(`Tried to step ${stepNum} times. The specified number of total steps is ${this.total_steps}`);
-    return groupsOf(this.optimizer).map((g) => {
-      let start = 0.0;
-      let lr = 0;
-      let momentum = 0;
-      for (let i = 0; i < this.phases.length; i++) {
-        const phase = this.phases[i] as Phase;
-        if (stepNum <= phase.end_step || i === this.phases.length - 1) {
-          const pct = (stepNum - start) / (phase.end_step - start);
-          lr = this.anneal(g[phase.start_lr] as number, g[phase.end_lr] as number, pct);
-          if (this.cycle_momentum) momentum = this.anneal(g[phase.start_momentum] as number, g[phase.end_momentum] as number, pct);
-          break;
-        }
-        start = phase.end_step;
-      }
-      if (this.cycle_momentum) {
-        if (this.use_beta1) g['betas'] = [momentum, ...(g['betas'] as number[]).slice(1)];
-        else g['momentum'] = momentum;
-      }
-      return lr;
-    });
+    const groups = groupsOf(this.optimizer);
+    if (this.isInitial) return groups.map((g) => g.lr);
+    return groups.map((g, i) => g.lr * (this.lr_lambdas[i] as LrLambda)(this.last_epoch));
+  }
+
+  override state_dict(): Record<string, unknown> {
+    return withoutLambdas(super.state_dict(), this.lr_lambdas.length);
+  }
+
+  override load_state_dict(state: Record<string, unknown>): void {
+    const { lr_lambdas: _, ...rest } = state;
+    super.load_state_dict(rest);
+  }
+}
+
+/** `ConstantLR(optimizer, factor=1/3, total_iters=5)`: lr × factor until total_iters. */
+export class ConstantLR extends LRScheduler {
+  factor: number;
+  total_iters: number;
+
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ factor?: number; total_iters?: number; last_epoch?: number }> = {}) {
+    const o = checkKeys('ConstantLR', options, ['factor', 'total_iters', 'last_epoch']);
+    const factor = o.factor ?? 1.0 / 3;
+    if (factor > 1.0 || factor < 0) throw new Error('Constant multiplicative factor expected to be between 0 and 1.');
+    super(optimizer, o.last_epoch ?? -1);
+    this.factor = factor;
+    this.total_iters = o.total_iters ?? 5;
+    this._initial_step();
+  }
+
+  protected get_lr(): number[] {
+    const groups = groupsOf(this.optimizer);
+    if (this.last_epoch === 0) return groups.map((g) => g.lr * this.factor);
+    if (this.last_epoch !== this.total_iters) return groups.map((g) => g.lr);
+    return groups.map((g) => g.lr * (1.0 / this.factor));
+  }
+
+  protected override _get_closed_form_lr(): number[] {
+    const past = this.last_epoch >= this.total_iters ? 1 : 0;
+    return this.base_lrs.map((b) => b * (this.factor + past * (1 - this.factor)));
+  }
+}
+
+/** `PolynomialLR(optimizer, total_iters=5, power=1.0)`: lr decays as (1 - epoch/total_iters)^power. */
+export class PolynomialLR extends LRScheduler {
+  total_iters: number;
+  power: number;
+
+  constructor(optimizer: Optimizer<object>, options: WithCamelKeys<{ total_iters?: number; power?: number; last_epoch?: number }> = {}) {
+    const o = checkKeys('PolynomialLR', options, ['total_iters', 'power', 'last_epoch']);
+    super(optimizer, o.last_epoch ?? -1);
+    this.total_iters = o.total_iters ?? 5;
+    this.power = o.power ?? 1.0;
+    this._initial_step();
+  }
+
+  protected get_lr(): number[] {
+    const groups = groupsOf(this.optimizer);
+    const { total_iters: n, last_epoch: e } = this;
+    if (this.isInitial || e > n) return groups.map((g) => g.lr);
+    const decay = ((1.0 - e / n) / (1.0 - (e - 1) / n)) ** this.power;
+    return groups.map((g) => g.lr * decay);
+  }
+
+  protected override _get_closed_form_lr(): number[] {
+    const { total_iters: n } = this;
+    return this.base_lrs.map((b) => b * (1.0 - Math.min(n, this.last_epoch) / n) ** this.power);
   }
 }
 
@@ -577,3 +521,5 @@ export class ReduceLROnPlateau {
 // camelCase spellings (Note [One naming rule]).
 aliasCamelCase(LRScheduler.prototype, { getLastLr: 'get_last_lr', stateDict: 'state_dict', loadStateDict: 'load_state_dict' });
 aliasCamelCase(ReduceLROnPlateau.prototype, { getLastLr: 'get_last_lr' });
+aliasCamelCase(LambdaLR.prototype, { stateDict: 'state_dict', loadStateDict: 'load_state_dict' });
+aliasCamelCase(MultiplicativeLR.prototype, { stateDict: 'state_dict', loadStateDict: 'load_state_dict' });

@@ -1,6 +1,7 @@
-// The nn modules of the nn4 breadth work against PyTorch 2.13: repr, forward and float64 input gradients for a
-// given output gradient (RReLU's training draws for the same seed). Fixture: test/golden/nn_modules_nn4.json
-// (tools/golden/gen_nn_modules_nn4.py).
+// RReLU, the margin losses (MultiMarginLoss, MultiLabelMarginLoss), MaxUnpool1d/2d/3d and the 3-d pools (MaxPool3d,
+// AvgPool3d, AdaptiveMaxPool3d) against PyTorch 2.13: repr, forward and float64 input gradients for a
+// given output gradient (RReLU's training draws for the same seed). Fixture: test/golden/nn_modules_rrelu_margin_unpool_pool3d.json
+// (tools/golden/gen_nn_modules_rrelu_margin_unpool_pool3d.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
@@ -21,7 +22,7 @@ interface Case {
   grad_output: Spec;
   input_grads: (Spec | null)[];
 }
-const G = loadGolden<{ cases: Case[] }>('nn_modules_nn4.json');
+const G = loadGolden<{ cases: Case[] }>('nn_modules_rrelu_margin_unpool_pool3d.json');
 
 const num = (v: V): number => (v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
 const fromSpec = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
@@ -47,7 +48,7 @@ const CASES: Record<string, () => nn.Module> = {
   'AdaptiveMaxPool3d((2, 1, 3))': () => new nn.AdaptiveMaxPool3d([2, 1, 3]),
 };
 
-describe('nn modules of the nn4 breadth work against PyTorch', () => {
+describe('RReLU, margin losses, unpooling and 3-d pooling modules against PyTorch', () => {
   it('covers every case of the fixture', () => {
     expect(Object.keys(CASES).sort()).toEqual(G.cases.map((c) => c.name).sort());
   });

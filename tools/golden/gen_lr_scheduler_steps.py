@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Golden fixture for the lr_schedulers of torch/optim/lr_scheduler.py beyond gen_optim.py's: LambdaLR,
 MultiplicativeLR, ConstantLR, PolynomialLR, CyclicLR, CosineAnnealingWarmRestarts, SequentialLR, ChainedScheduler
-(test/optim/lr_scheduler_breadth.test.ts).
+(test/optim/lr_scheduler_steps.test.ts).
 
 Run with the reference torch build (2.13.0+cpu):
 
-    $PYTHON tools/golden/gen_lr_scheduler.py            # writes test/golden/lr_scheduler_breadth.json
+    $PYTHON tools/golden/gen_lr_scheduler_steps.py            # writes test/golden/lr_scheduler_steps.json
 
 Each case: an SGD (or Adam) optimiser over one or two parameter groups, the scheduler, then `get_last_lr()` after
 construction and after each of 30 `optimizer.step(); scheduler.step()` rounds, and the momentum (or beta1) of the
@@ -22,7 +22,7 @@ import struct
 import torch
 from torch.optim import lr_scheduler as L
 
-OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "test", "golden", "lr_scheduler_breadth.json"))
+OUT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "test", "golden", "lr_scheduler_steps.json"))
 STEPS = 30
 
 
@@ -109,6 +109,7 @@ def errors():
         "ConstantLR_factor": lambda: L.ConstantLR(opt, factor=1.5),
         "LambdaLR_count": lambda: L.LambdaLR(opt, lr_lambda=[lambda e: 1.0, lambda e: 1.0]),
         "CyclicLR_mode": lambda: L.CyclicLR(opt, base_lr=0.01, max_lr=0.1, mode="bogus"),
+        "CyclicLR_base_lr_count": lambda: L.CyclicLR(opt, base_lr=[0.01, 0.02], max_lr=0.1),
         "CosineAnnealingWarmRestarts_T0": lambda: L.CosineAnnealingWarmRestarts(opt, T_0=0),
         "CosineAnnealingWarmRestarts_Tmult": lambda: L.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=0),
         "SequentialLR_milestones": lambda: L.SequentialLR(opt, schedulers=[L.ConstantLR(opt), L.ConstantLR(opt)], milestones=[]),
@@ -128,7 +129,7 @@ def errors():
 def main():
     torch.set_default_dtype(torch.float32)
     out = {
-        "generated_by": "tools/golden/gen_lr_scheduler.py",
+        "generated_by": "tools/golden/gen_lr_scheduler_steps.py",
         "torch_version": torch.__version__,
         "steps": STEPS,
         "cases": {k: v() for k, v in CASES.items()},

@@ -5,7 +5,7 @@ TripletMarginWithDistanceLoss: each module's repr and parameter names, its forwa
 gradients for a given output gradient, after torch.manual_seed(0) then the constructor, and manual_seed(1)
 before the forward (the dropout draws).
 
-Run: $PYTHON tools/golden/gen_nn_modules_breadth.py  ->  test/golden/nn_modules_breadth.json
+Run: $PYTHON tools/golden/gen_nn_modules_activation_dropout_norm_distance.py  ->  test/golden/nn_modules_activation_dropout_norm_distance.json
 """
 import json
 import os
@@ -15,7 +15,7 @@ import torch.nn as nn
 
 from _encode import enc
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn_modules_breadth.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn_modules_activation_dropout_norm_distance.json')
 
 
 def spec(t):
@@ -71,7 +71,7 @@ case("TripletMarginWithDistanceLoss(margin=2.0, swap=True, reduction='none')",
      lambda: nn.TripletMarginWithDistanceLoss(margin=2.0, swap=True, reduction='none'), [randn(11, 3, 4), randn(12, 3, 4), randn(13, 3, 4)])
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_nn_modules_breadth.py', 'torch_version': torch.__version__, 'cases': cases}, f,
+    json.dump({'generated_by': 'tools/golden/gen_nn_modules_activation_dropout_norm_distance.py', 'torch_version': torch.__version__, 'cases': cases}, f,
               separators=(',', ':'))
     f.write('\n')
 print('wrote', OUT, os.path.getsize(OUT))

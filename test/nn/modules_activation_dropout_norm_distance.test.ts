@@ -1,6 +1,8 @@
-// The nn modules of the breadth work on nn.functional against PyTorch 2.13: repr, parameter names, forward and
+// Activation, dropout, normalization and distance modules (Softmin ... Hardshrink, Dropout2d/3d, AlphaDropout,
+// FeatureAlphaDropout, RMSNorm, LocalResponseNorm, PairwiseDistance, CosineSimilarity,
+// TripletMarginWithDistanceLoss) against PyTorch 2.13: repr, parameter names, forward and
 // backward (float64) for a given output gradient, training-mode dropout masks for the same seed. Fixture:
-// test/golden/nn_modules_breadth.json (tools/golden/gen_nn_modules_breadth.py).
+// test/golden/nn_modules_activation_dropout_norm_distance.json (tools/golden/gen_nn_modules_activation_dropout_norm_distance.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
@@ -22,7 +24,7 @@ interface Case {
   input_grads: Spec[];
   param_grads: [string, Spec][];
 }
-const G = loadGolden<{ cases: Case[] }>('nn_modules_breadth.json');
+const G = loadGolden<{ cases: Case[] }>('nn_modules_activation_dropout_norm_distance.json');
 
 const num = (v: V): number => (v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
 const fromSpec = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: 'float64' }).reshape(s.sizes);
@@ -58,7 +60,7 @@ const CASES: Record<string, () => nn.Module> = {
     new nn.TripletMarginWithDistanceLoss({ margin: 2.0, swap: true, reduction: 'none' }),
 };
 
-describe('nn modules of the nn.functional breadth work against PyTorch', () => {
+describe('activation, dropout, norm and distance modules against PyTorch', () => {
   it('covers every case of the fixture', () => {
     expect(Object.keys(CASES).sort()).toEqual(G.cases.map((c) => c.name).sort());
   });

@@ -1,7 +1,7 @@
 // The lr_schedulers of torch/optim/lr_scheduler.py beyond lr_scheduler.test.ts's: LambdaLR, MultiplicativeLR,
 // ConstantLR, PolynomialLR, CyclicLR, CosineAnnealingWarmRestarts, SequentialLR and ChainedScheduler against
 // PyTorch 2.13: `get_last_lr()` over 30 steps and the cycled momentum bit for bit, the state_dict's fields, and
-// the constructors' error texts. Fixture: tools/golden/gen_lr_scheduler.py → test/golden/lr_scheduler_breadth.json.
+// the constructors' error texts. Fixture: tools/golden/gen_lr_scheduler_steps.py → test/golden/lr_scheduler_steps.json.
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/index.js';
 import * as optim from '../../src/optim/index.js';
@@ -26,7 +26,7 @@ interface Golden {
   errors: Record<string, { type: string; text: string } | null>;
 }
 
-const golden = loadGolden<Golden>('lr_scheduler_breadth.json');
+const golden = loadGolden<Golden>('lr_scheduler_steps.json');
 
 const hex64 = (x: number): string => {
   const b = new DataView(new ArrayBuffer(8));
@@ -115,7 +115,7 @@ function expectStateValue(got0: unknown, want: unknown, what: string): void {
   }
 }
 
-describe('lr_scheduler breadth against PyTorch 2.13', () => {
+describe('lambda, cyclic and composite lr_schedulers step for step against PyTorch 2.13', () => {
   for (const [name, c] of Object.entries(golden.cases)) {
     it(`${name}: get_last_lr over ${golden.steps} steps, momentum, state_dict`, () => {
       const opt = optimizerFor(c);
@@ -163,6 +163,7 @@ describe('lr_scheduler breadth against PyTorch 2.13', () => {
       ConstantLR_factor: () => new L.ConstantLR(opt, { factor: 1.5 }),
       LambdaLR_count: () => new L.LambdaLR(opt, { lr_lambda: [() => 1.0, () => 1.0] }),
       CyclicLR_mode: () => new L.CyclicLR(opt, { base_lr: 0.01, max_lr: 0.1, mode: 'bogus' as 'triangular' }),
+      CyclicLR_base_lr_count: () => new L.CyclicLR(opt, { base_lr: [0.01, 0.02], max_lr: 0.1 }),
       CosineAnnealingWarmRestarts_T0: () => new L.CosineAnnealingWarmRestarts(opt, { T_0: 0 }),
       CosineAnnealingWarmRestarts_Tmult: () => new L.CosineAnnealingWarmRestarts(opt, { T_0: 2, T_mult: 0 }),
       SequentialLR_milestones: () =>

@@ -1,10 +1,10 @@
-"""Golden fixture for the nn modules of the nn4 breadth work (issue 30): RReLU (training draws and eval),
+"""Golden fixture for RReLU (training draws and eval),
 MultiMarginLoss, MultiLabelMarginLoss, MaxUnpool1d/2d/3d, MaxPool3d, AvgPool3d, AdaptiveMaxPool3d: each module's
 repr, its forward output and float64 input gradients for a given output gradient, after torch.manual_seed(0)
 then the constructor, and manual_seed(1) before the forward (RReLU's draws). Integer inputs (targets, indices)
 carry dtype int64 and get no gradient.
 
-Run: $PYTHON tools/golden/gen_nn_modules_nn4.py  ->  test/golden/nn_modules_nn4.json
+Run: $PYTHON tools/golden/gen_nn_modules_rrelu_margin_unpool_pool3d.py  ->  test/golden/nn_modules_rrelu_margin_unpool_pool3d.json
 """
 import json
 import os
@@ -14,7 +14,7 @@ import torch.nn as nn
 
 from _encode import enc
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn_modules_nn4.json')
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn_modules_rrelu_margin_unpool_pool3d.json')
 
 
 def spec(t):
@@ -65,7 +65,7 @@ case('AvgPool3d((2, 1, 2), count_include_pad=False)', lambda: nn.AvgPool3d((2, 1
 case('AdaptiveMaxPool3d((2, 1, 3))', lambda: nn.AdaptiveMaxPool3d((2, 1, 3)), [randn(9, 1, 2, 3, 4, 5)])
 
 with open(OUT, 'w') as f:
-    json.dump({'generated_by': 'tools/golden/gen_nn_modules_nn4.py', 'torch_version': torch.__version__, 'cases': cases}, f,
+    json.dump({'generated_by': 'tools/golden/gen_nn_modules_rrelu_margin_unpool_pool3d.py', 'torch_version': torch.__version__, 'cases': cases}, f,
               separators=(',', ':'))
     f.write('\n')
 print('wrote', OUT, os.path.getsize(OUT))
