@@ -46,6 +46,8 @@ export interface AtenOps {
   view: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)` */
   reshape: OperatorHandle<(self: Tensor, shape: number[]) => Tensor>;
+  /** `_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)` */
+  _reshape_alias: OperatorHandle<(self: Tensor, size: number[], stride: number[]) => Tensor>;
   /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
   as_strided: OperatorHandle<(self: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
@@ -2520,6 +2522,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     full_like: find('aten::full_like', ''),
     view: find('aten::view', ''),
     reshape: find('aten::reshape', ''),
+    _reshape_alias: find('aten::_reshape_alias', ''),
     as_strided: find('aten::as_strided', ''),
     transpose_int: find('aten::transpose', 'int'),
     transpose_: find('aten::transpose_', ''),

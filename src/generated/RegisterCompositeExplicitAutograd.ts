@@ -48,6 +48,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   ones_like: TensorFactories.onesLike,
   full_like: TensorFactories.fullLike,
   view: TensorShape.view,
+  _reshape_alias: TensorShape.reshapeAlias,
   as_strided: TensorShape.asStrided,
   transpose_int: TensorShape.transpose,
   transpose_: TensorShape.transpose_,

@@ -20,6 +20,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   full_like: 'full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor',
   view: 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)',
   reshape: 'reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)',
+  _reshape_alias: '_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)',
   as_strided: 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)',
   transpose_int: 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)',
   transpose_: 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)',

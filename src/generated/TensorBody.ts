@@ -43,6 +43,8 @@ export function full_like(self: Tensor, fillValue: number | boolean, dtype: Opt<
 export function view(self: Tensor, size: number[]): Tensor { return aten().view.call(self, size); }
 /** `reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)` */
 export function reshape(self: Tensor, shape: number[]): Tensor { return aten().reshape.call(self, shape); }
+/** `_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)` */
+export function _reshape_alias(self: Tensor, size: number[], stride: number[]): Tensor { return aten()._reshape_alias.call(self, size, stride); }
 /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
 export function as_strided(self: Tensor, size: number[], stride: number[], storageOffset: Opt<number> = null): Tensor { return aten().as_strided.call(self, size, stride, storageOffset); }
 /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */

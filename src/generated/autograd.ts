@@ -187,7 +187,25 @@ export class ViewBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided` (derivatives.yaml:40). */
+/** Backward of `_reshape_alias` (derivatives.yaml:40). */
+export class ReshapeAliasBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ReshapeAliasBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `as_strided` (derivatives.yaml:43). */
 export class AsStridedBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided']['call']>[2];
@@ -215,7 +233,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose.int` (derivatives.yaml:43). */
+/** Backward of `transpose.int` (derivatives.yaml:46). */
 export class TransposeBackward0 extends Node {
   dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
@@ -235,7 +253,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose_` (derivatives.yaml:46). */
+/** Backward of `transpose_` (derivatives.yaml:49). */
 export class TransposeBackward1 extends Node {
   dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
@@ -255,7 +273,7 @@ export class TransposeBackward1 extends Node {
   }
 }
 
-/** Backward of `t` (derivatives.yaml:49). */
+/** Backward of `t` (derivatives.yaml:52). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -271,7 +289,7 @@ export class TBackward0 extends Node {
   }
 }
 
-/** Backward of `t_` (derivatives.yaml:52). */
+/** Backward of `t_` (derivatives.yaml:55). */
 export class TBackward1 extends Node {
 
   name(): string {
@@ -287,7 +305,7 @@ export class TBackward1 extends Node {
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:55). */
+/** Backward of `permute` (derivatives.yaml:58). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -305,7 +323,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:58). */
+/** Backward of `expand` (derivatives.yaml:61). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -323,7 +341,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:61). */
+/** Backward of `squeeze` (derivatives.yaml:64). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -341,7 +359,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:64). */
+/** Backward of `squeeze.dim` (derivatives.yaml:67). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -359,7 +377,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `squeeze.dims` (derivatives.yaml:67). */
+/** Backward of `squeeze.dims` (derivatives.yaml:70). */
 export class SqueezeBackward2 extends Node {
   self_sizes!: number[];
 
@@ -377,7 +395,7 @@ export class SqueezeBackward2 extends Node {
   }
 }
 
-/** Backward of `squeeze_` (derivatives.yaml:70). */
+/** Backward of `squeeze_` (derivatives.yaml:73). */
 export class SqueezeBackward3 extends Node {
   self_sizes!: number[];
 
@@ -395,7 +413,7 @@ export class SqueezeBackward3 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dim` (derivatives.yaml:73). */
+/** Backward of `squeeze_.dim` (derivatives.yaml:76). */
 export class SqueezeBackward4 extends Node {
   self_sizes!: number[];
 
@@ -413,7 +431,7 @@ export class SqueezeBackward4 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dims` (derivatives.yaml:76). */
+/** Backward of `squeeze_.dims` (derivatives.yaml:79). */
 export class SqueezeBackward5 extends Node {
   self_sizes!: number[];
 
@@ -431,7 +449,7 @@ export class SqueezeBackward5 extends Node {
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:79). */
+/** Backward of `unsqueeze` (derivatives.yaml:82). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -449,7 +467,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `unsqueeze_` (derivatives.yaml:82). */
+/** Backward of `unsqueeze_` (derivatives.yaml:85). */
 export class UnsqueezeBackward1 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
 
@@ -467,7 +485,7 @@ export class UnsqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:85). */
+/** Backward of `select.int` (derivatives.yaml:88). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -489,7 +507,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:88). */
+/** Backward of `slice.Tensor` (derivatives.yaml:91). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -515,7 +533,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:91). */
+/** Backward of `alias` (derivatives.yaml:94). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -531,7 +549,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:94). */
+/** Backward of `clone` (derivatives.yaml:97). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -547,7 +565,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:97). */
+/** Backward of `copy_` (derivatives.yaml:100). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -564,7 +582,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:101). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:104). */
 export class FillBackward2 extends Node {
 
   name(): string {
@@ -580,7 +598,7 @@ export class FillBackward2 extends Node {
   }
 }
 
-/** Backward of `fill_.Tensor` (derivatives.yaml:104). */
+/** Backward of `fill_.Tensor` (derivatives.yaml:107). */
 export class FillBackward3 extends Node {
 
   name(): string {
@@ -597,7 +615,7 @@ export class FillBackward3 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:108). */
+/** Backward of `zero_` (derivatives.yaml:111). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -613,7 +631,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:111). */
+/** Backward of `_to_copy` (derivatives.yaml:114). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -633,7 +651,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:114). */
+/** Backward of `uniform_` (derivatives.yaml:117). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -649,7 +667,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:117). */
+/** Backward of `normal_` (derivatives.yaml:120). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -665,7 +683,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `cauchy_` (derivatives.yaml:120). */
+/** Backward of `cauchy_` (derivatives.yaml:123). */
 export class CauchyBackward0 extends Node {
 
   name(): string {
@@ -681,7 +699,7 @@ export class CauchyBackward0 extends Node {
   }
 }
 
-/** Backward of `exponential_` (derivatives.yaml:123). */
+/** Backward of `exponential_` (derivatives.yaml:126). */
 export class ExponentialBackward0 extends Node {
 
   name(): string {
@@ -697,7 +715,7 @@ export class ExponentialBackward0 extends Node {
   }
 }
 
-/** Backward of `geometric_` (derivatives.yaml:126). */
+/** Backward of `geometric_` (derivatives.yaml:129). */
 export class GeometricBackward0 extends Node {
 
   name(): string {
@@ -713,7 +731,7 @@ export class GeometricBackward0 extends Node {
   }
 }
 
-/** Backward of `log_normal_` (derivatives.yaml:129). */
+/** Backward of `log_normal_` (derivatives.yaml:132). */
 export class LogNormalBackward0 extends Node {
 
   name(): string {
@@ -729,7 +747,7 @@ export class LogNormalBackward0 extends Node {
   }
 }
 
-/** Backward of `normal.Tensor_float` (derivatives.yaml:132). */
+/** Backward of `normal.Tensor_float` (derivatives.yaml:135). */
 export class NormalBackward1 extends Node {
   mean_sizes!: number[];
 
@@ -747,7 +765,7 @@ export class NormalBackward1 extends Node {
   }
 }
 
-/** Backward of `normal.float_Tensor` (derivatives.yaml:135). */
+/** Backward of `normal.float_Tensor` (derivatives.yaml:138). */
 export class NormalBackward2 extends Node {
   std_sizes!: number[];
 
@@ -765,7 +783,7 @@ export class NormalBackward2 extends Node {
   }
 }
 
-/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:138). */
+/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:141). */
 export class NormalBackward3 extends Node {
   mean_sizes!: number[];
   std_sizes!: number[];
@@ -786,7 +804,7 @@ export class NormalBackward3 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:142). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:145). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -802,7 +820,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:145). */
+/** Backward of `bernoulli` (derivatives.yaml:148). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -818,7 +836,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:148). */
+/** Backward of `bernoulli.p` (derivatives.yaml:151). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -834,7 +852,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:151). */
+/** Backward of `add.Tensor` (derivatives.yaml:154). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -853,7 +871,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:155). */
+/** Backward of `sub.Tensor` (derivatives.yaml:158). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -872,7 +890,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:159). */
+/** Backward of `mul.Tensor` (derivatives.yaml:162). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -898,7 +916,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:163). */
+/** Backward of `div.Tensor` (derivatives.yaml:166). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -924,7 +942,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:167). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:170). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -952,7 +970,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:171). */
+/** Backward of `neg` (derivatives.yaml:174). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -968,7 +986,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:174). */
+/** Backward of `abs` (derivatives.yaml:177). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -990,7 +1008,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:177). */
+/** Backward of `sign` (derivatives.yaml:180). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -1006,7 +1024,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:180). */
+/** Backward of `exp` (derivatives.yaml:183). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1028,7 +1046,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:183). */
+/** Backward of `exp2` (derivatives.yaml:186). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1050,7 +1068,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:186). */
+/** Backward of `log` (derivatives.yaml:189). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1072,7 +1090,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:189). */
+/** Backward of `log2` (derivatives.yaml:192). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1094,7 +1112,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:192). */
+/** Backward of `log1p` (derivatives.yaml:195). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1116,7 +1134,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:195). */
+/** Backward of `expm1` (derivatives.yaml:198). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1138,7 +1156,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:198). */
+/** Backward of `sqrt` (derivatives.yaml:201). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1160,7 +1178,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:201). */
+/** Backward of `rsqrt` (derivatives.yaml:204). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1182,7 +1200,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:204). */
+/** Backward of `sin` (derivatives.yaml:207). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1204,7 +1222,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:207). */
+/** Backward of `cos` (derivatives.yaml:210). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1226,7 +1244,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:210). */
+/** Backward of `tan` (derivatives.yaml:213). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1248,7 +1266,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:213). */
+/** Backward of `asin` (derivatives.yaml:216). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1270,7 +1288,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:216). */
+/** Backward of `acos` (derivatives.yaml:219). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1292,7 +1310,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:219). */
+/** Backward of `atan` (derivatives.yaml:222). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1314,7 +1332,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:222). */
+/** Backward of `sinh` (derivatives.yaml:225). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1336,7 +1354,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:225). */
+/** Backward of `cosh` (derivatives.yaml:228). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1358,7 +1376,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:228). */
+/** Backward of `tanh` (derivatives.yaml:231). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1380,7 +1398,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:231). */
+/** Backward of `sigmoid` (derivatives.yaml:234). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1402,7 +1420,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:234). */
+/** Backward of `relu` (derivatives.yaml:237). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1424,7 +1442,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:237). */
+/** Backward of `gelu` (derivatives.yaml:240). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1448,7 +1466,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:240). */
+/** Backward of `silu` (derivatives.yaml:243). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1470,7 +1488,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:243). */
+/** Backward of `erf` (derivatives.yaml:246). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1492,7 +1510,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:246). */
+/** Backward of `floor` (derivatives.yaml:249). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1508,7 +1526,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:249). */
+/** Backward of `ceil` (derivatives.yaml:252). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1524,7 +1542,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:252). */
+/** Backward of `round` (derivatives.yaml:255). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1540,7 +1558,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:255). */
+/** Backward of `round.decimals` (derivatives.yaml:258). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1556,7 +1574,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:258). */
+/** Backward of `trunc` (derivatives.yaml:261). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1572,7 +1590,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:261). */
+/** Backward of `frac` (derivatives.yaml:264). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1588,7 +1606,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:264). */
+/** Backward of `reciprocal` (derivatives.yaml:267). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1610,7 +1628,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:267). */
+/** Backward of `nan_to_num` (derivatives.yaml:270). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1632,7 +1650,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:270). */
+/** Backward of `maximum` (derivatives.yaml:273). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1658,7 +1676,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:274). */
+/** Backward of `minimum` (derivatives.yaml:277). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1684,7 +1702,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:278). */
+/** Backward of `where.self` (derivatives.yaml:281). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1707,7 +1725,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:282). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:285). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1729,7 +1747,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:285). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:288). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1751,7 +1769,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:288). */
+/** Backward of `clamp` (derivatives.yaml:291). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1777,7 +1795,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:291). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:294). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1807,7 +1825,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:296). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:299). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1833,7 +1851,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:300). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:303). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1849,7 +1867,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:303). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:306). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1875,7 +1893,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:307). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:310). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1891,7 +1909,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:310). */
+/** Backward of `atan2` (derivatives.yaml:313). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1917,7 +1935,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:314). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:317). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1936,7 +1954,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:318). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:321). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1966,7 +1984,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:323). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:326). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1995,7 +2013,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:327). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:330). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -2019,7 +2037,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:330). */
+/** Backward of `pow.Scalar` (derivatives.yaml:333). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -2046,7 +2064,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:333). */
+/** Backward of `sum` (derivatives.yaml:336). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2064,7 +2082,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:336). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:339). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -2086,7 +2104,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:339). */
+/** Backward of `mean` (derivatives.yaml:342). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -2106,7 +2124,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:342). */
+/** Backward of `mean.dim` (derivatives.yaml:345). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -2128,7 +2146,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:345). */
+/** Backward of `prod` (derivatives.yaml:348). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -2150,7 +2168,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:348). */
+/** Backward of `prod.dim_int` (derivatives.yaml:351). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -2176,7 +2194,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:351). */
+/** Backward of `amax` (derivatives.yaml:354). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2205,7 +2223,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:354). */
+/** Backward of `amin` (derivatives.yaml:357). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2234,7 +2252,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:357). */
+/** Backward of `max.dim` (derivatives.yaml:360). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2262,7 +2280,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:361). */
+/** Backward of `min.dim` (derivatives.yaml:364). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2290,7 +2308,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:365). */
+/** Backward of `var.correction` (derivatives.yaml:368). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2318,7 +2336,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:368). */
+/** Backward of `std.correction` (derivatives.yaml:371). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2349,7 +2367,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:371). */
+/** Backward of `logsumexp` (derivatives.yaml:374). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2378,7 +2396,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:374). */
+/** Backward of `cumsum` (derivatives.yaml:377). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2396,7 +2414,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:377). */
+/** Backward of `cumprod` (derivatives.yaml:380). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2423,7 +2441,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:380). */
+/** Backward of `norm.Scalar` (derivatives.yaml:383). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2450,7 +2468,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:383). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:386). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2481,7 +2499,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:386). */
+/** Backward of `mm` (derivatives.yaml:389). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2515,7 +2533,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:390). */
+/** Backward of `bmm` (derivatives.yaml:393). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2541,7 +2559,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:394). */
+/** Backward of `_unsafe_view` (derivatives.yaml:397). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2559,7 +2577,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:397). */
+/** Backward of `dot` (derivatives.yaml:400). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2585,7 +2603,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:401). */
+/** Backward of `mv` (derivatives.yaml:404). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2611,7 +2629,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:405). */
+/** Backward of `addmm` (derivatives.yaml:408). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2650,7 +2668,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:410). */
+/** Backward of `baddbmm` (derivatives.yaml:413). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2681,7 +2699,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:415). */
+/** Backward of `softmax.int` (derivatives.yaml:418). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2707,7 +2725,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:418). */
+/** Backward of `log_softmax.int` (derivatives.yaml:421). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2733,7 +2751,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:422). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:425). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2763,7 +2781,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:426). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:429). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2791,7 +2809,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:430). */
+/** Backward of `nll_loss` (derivatives.yaml:433). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2823,7 +2841,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:433). */
+/** Backward of `nll_loss2d` (derivatives.yaml:436). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2855,7 +2873,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:436). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:439). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2885,7 +2903,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:440). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:443). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2915,7 +2933,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:444). */
+/** Backward of `mse_loss` (derivatives.yaml:447). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2943,7 +2961,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:448). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:451). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2974,7 +2992,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:452). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:455). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -3008,7 +3026,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:456). */
+/** Backward of `native_layer_norm` (derivatives.yaml:459). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -3048,7 +3066,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:462). */
+/** Backward of `convolution` (derivatives.yaml:465). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3085,7 +3103,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:467). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:470). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -3119,7 +3137,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:471). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:474). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -3153,7 +3171,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:475). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:478). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3188,7 +3206,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:479). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:482). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3214,7 +3232,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:483). */
+/** Backward of `avg_pool2d` (derivatives.yaml:486). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3248,7 +3266,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:486). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:489). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3283,7 +3301,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:490). */
+/** Backward of `cat` (derivatives.yaml:493). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3309,7 +3327,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:493). */
+/** Backward of `stack` (derivatives.yaml:496). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3334,7 +3352,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:496). */
+/** Backward of `split.Tensor` (derivatives.yaml:499). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3355,7 +3373,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:499). */
+/** Backward of `split_with_sizes` (derivatives.yaml:502). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3376,7 +3394,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:502). */
+/** Backward of `unbind.int` (derivatives.yaml:505). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3395,7 +3413,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:505). */
+/** Backward of `flip` (derivatives.yaml:508). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3413,7 +3431,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:508). */
+/** Backward of `roll` (derivatives.yaml:511). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3433,7 +3451,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:511). */
+/** Backward of `repeat` (derivatives.yaml:514). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3453,7 +3471,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:514). */
+/** Backward of `index_select` (derivatives.yaml:517). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3479,7 +3497,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:517). */
+/** Backward of `index.Tensor` (derivatives.yaml:520). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3503,7 +3521,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:520). */
+/** Backward of `index_put_` (derivatives.yaml:523). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3531,7 +3549,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:524). */
+/** Backward of `index_put` (derivatives.yaml:527). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3559,7 +3577,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:528). */
+/** Backward of `gather` (derivatives.yaml:531). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3585,7 +3603,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:531). */
+/** Backward of `scatter.src` (derivatives.yaml:534). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3610,7 +3628,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:535). */
+/** Backward of `scatter.value` (derivatives.yaml:538). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3634,7 +3652,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:538). */
+/** Backward of `scatter_add` (derivatives.yaml:541). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3659,7 +3677,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:542). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:545). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3681,7 +3699,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:545). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:548). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3704,7 +3722,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:549). */
+/** Backward of `masked_select` (derivatives.yaml:552). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3728,7 +3746,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:552). */
+/** Backward of `tril` (derivatives.yaml:555). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3746,7 +3764,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:555). */
+/** Backward of `triu` (derivatives.yaml:558). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3764,7 +3782,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:558). */
+/** Backward of `sort` (derivatives.yaml:561). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3790,7 +3808,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:562). */
+/** Backward of `topk` (derivatives.yaml:565). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3816,7 +3834,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:566). */
+/** Backward of `embedding` (derivatives.yaml:569). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3842,7 +3860,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:571). */
+/** Backward of `native_batch_norm` (derivatives.yaml:574). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3885,7 +3903,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:577). */
+/** Backward of `native_group_norm` (derivatives.yaml:580). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3927,7 +3945,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:582). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:585). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3949,7 +3967,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:588). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3974,7 +3992,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:589). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:592). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3999,7 +4017,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:593). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:596). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4025,7 +4043,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:597). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:600). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4050,7 +4068,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:601). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:604). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4076,7 +4094,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:605). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:608). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -4094,7 +4112,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:608). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:611). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -4118,7 +4136,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:611). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:614). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4143,7 +4161,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:615). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:618). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4167,7 +4185,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:618). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:621). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4192,7 +4210,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:622). */
+/** Backward of `replication_pad1d` (derivatives.yaml:625). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4216,7 +4234,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:625). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:628). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4241,7 +4259,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:629). */
+/** Backward of `replication_pad2d` (derivatives.yaml:632). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4265,7 +4283,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:632). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:635). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4290,7 +4308,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:636). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:639). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4325,7 +4343,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:640). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:643). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4351,7 +4369,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:644). */
+/** Backward of `avg_pool3d` (derivatives.yaml:647). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4385,7 +4403,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:647). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:650). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4420,7 +4438,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:651). */
+/** Backward of `max_unpool2d` (derivatives.yaml:654). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4442,7 +4460,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:655). */
+/** Backward of `max_unpool3d` (derivatives.yaml:658). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4464,7 +4482,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d` (derivatives.yaml:659). */
+/** Backward of `reflection_pad3d` (derivatives.yaml:662). */
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad3d']['call']>[1];
@@ -4488,7 +4506,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d_backward` (derivatives.yaml:662). */
+/** Backward of `reflection_pad3d_backward` (derivatives.yaml:665). */
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4513,7 +4531,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d` (derivatives.yaml:666). */
+/** Backward of `replication_pad3d` (derivatives.yaml:669). */
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad3d']['call']>[1];
@@ -4537,7 +4555,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d_backward` (derivatives.yaml:669). */
+/** Backward of `replication_pad3d_backward` (derivatives.yaml:672). */
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4562,7 +4580,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:673). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:676). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4584,7 +4602,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:676). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:679). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4609,7 +4627,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:680). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:683). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4631,7 +4649,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:683). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:686). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4651,7 +4669,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:686). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:689). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4673,7 +4691,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:689). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:692). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4693,7 +4711,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:692). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:695). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4717,7 +4735,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:695). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:698). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4739,7 +4757,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:698). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:701). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4763,7 +4781,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:701). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:704). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4785,7 +4803,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:704). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:707). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4811,7 +4829,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:707). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:710). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4835,7 +4853,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:710). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:713). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4861,7 +4879,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:713). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:716). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4885,7 +4903,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:716). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:719). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4909,7 +4927,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:719). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:722). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4931,7 +4949,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:722). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:725). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4957,7 +4975,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:725). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:728). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4981,7 +4999,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:728). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:731). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -5009,7 +5027,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:731). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:734). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -5035,7 +5053,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:734). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:737). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -5061,7 +5079,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:737). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:740). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -5085,7 +5103,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:740). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:743). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -5111,7 +5129,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:743). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:746). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -5135,7 +5153,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:746). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:749). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -5161,7 +5179,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:749). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:752). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -5185,7 +5203,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:752). */
+/** Backward of `leaky_relu` (derivatives.yaml:755). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -5209,7 +5227,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:755). */
+/** Backward of `leaky_relu_` (derivatives.yaml:758). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5233,7 +5251,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:758). */
+/** Backward of `elu` (derivatives.yaml:761). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5261,7 +5279,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:761). */
+/** Backward of `elu_` (derivatives.yaml:764). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5289,7 +5307,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:764). */
+/** Backward of `celu` (derivatives.yaml:767). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5313,7 +5331,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:767). */
+/** Backward of `celu_` (derivatives.yaml:770). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5337,7 +5355,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:770). */
+/** Backward of `softplus` (derivatives.yaml:773). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5363,7 +5381,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:773). */
+/** Backward of `hardtanh` (derivatives.yaml:776). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5389,7 +5407,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:776). */
+/** Backward of `hardswish` (derivatives.yaml:779). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5411,7 +5429,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:779). */
+/** Backward of `hardsigmoid` (derivatives.yaml:782). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5433,7 +5451,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:782). */
+/** Backward of `mish` (derivatives.yaml:785). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5455,7 +5473,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:785). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:788). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5486,7 +5504,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:788). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:791). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5517,7 +5535,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:791). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:794). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5549,7 +5567,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:795). */
+/** Backward of `threshold` (derivatives.yaml:798). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5573,7 +5591,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:798). */
+/** Backward of `threshold_` (derivatives.yaml:801). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5597,7 +5615,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:801). */
+/** Backward of `threshold_backward` (derivatives.yaml:804). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5622,7 +5640,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:805). */
+/** Backward of `hardshrink` (derivatives.yaml:808). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5646,7 +5664,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:808). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:811). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5671,7 +5689,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:812). */
+/** Backward of `softshrink` (derivatives.yaml:815). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5695,7 +5713,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:815). */
+/** Backward of `softshrink_backward` (derivatives.yaml:818). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5720,7 +5738,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:819). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:822). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5746,7 +5764,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:823). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:826). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5771,7 +5789,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:827). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:830). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5801,7 +5819,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:831). */
+/** Backward of `huber_loss` (derivatives.yaml:834). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5831,7 +5849,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:835). */
+/** Backward of `addcmul` (derivatives.yaml:838). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5860,7 +5878,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:840). */
+/** Backward of `addcdiv` (derivatives.yaml:843). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5889,7 +5907,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:845). */
+/** Backward of `clamp_min` (derivatives.yaml:848). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5913,7 +5931,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:848). */
+/** Backward of `clamp_max` (derivatives.yaml:851). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5937,7 +5955,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:852). */
+/** Backward of `max` (derivatives.yaml:855). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5962,7 +5980,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:855). */
+/** Backward of `min` (derivatives.yaml:858). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5987,7 +6005,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:858). */
+/** Backward of `sort.stable` (derivatives.yaml:861). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6013,7 +6031,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:862). */
+/** Backward of `_unique2` (derivatives.yaml:865). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -6029,7 +6047,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:866). */
+/** Backward of `unique_dim` (derivatives.yaml:869). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -6045,7 +6063,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:871). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:874). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -6061,7 +6079,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:875). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:878). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -6087,7 +6105,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:879). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:882). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -6113,7 +6131,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:884). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:887). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6144,7 +6162,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:888). */
+/** Backward of `unique_consecutive` (derivatives.yaml:891). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -6160,7 +6178,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:892). */
+/** Backward of `diagonal` (derivatives.yaml:895). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -6184,7 +6202,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:895). */
+/** Backward of `diagonal_backward` (derivatives.yaml:898). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -6206,7 +6224,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:899). */
+/** Backward of `_linalg_svd` (derivatives.yaml:902). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6235,7 +6253,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:903). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:906). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6259,7 +6277,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:907). */
+/** Backward of `cholesky` (derivatives.yaml:910). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6283,7 +6301,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:910). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:913). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6310,7 +6328,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:913). */
+/** Backward of `cholesky_solve` (derivatives.yaml:916). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6341,7 +6359,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:917). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:920). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6373,7 +6391,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:921). */
+/** Backward of `triangular_solve` (derivatives.yaml:924). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6407,7 +6425,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:925). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:928). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6434,7 +6452,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:929). */
+/** Backward of `linalg_lu` (derivatives.yaml:932). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6463,7 +6481,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:933). */
+/** Backward of `lu_unpack` (derivatives.yaml:936). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6480,7 +6498,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:937). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:940). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6513,7 +6531,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:941). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:944). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6547,7 +6565,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:946). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:949). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6569,7 +6587,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:950). */
+/** Backward of `_linalg_det` (derivatives.yaml:953). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6600,7 +6618,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:954). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:957). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6630,7 +6648,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:958). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:961). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6655,7 +6673,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:962). */
+/** Backward of `linalg_qr` (derivatives.yaml:965). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6681,7 +6699,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:965). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:968). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6710,7 +6728,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:969). */
+/** Backward of `ormqr` (derivatives.yaml:972). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6747,7 +6765,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:975). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:978). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6771,7 +6789,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:978). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:981). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6793,7 +6811,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:982). */
+/** Backward of `div.Scalar` (derivatives.yaml:985). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6811,7 +6829,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:985). */
+/** Backward of `mul.Scalar` (derivatives.yaml:988). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6829,7 +6847,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:989). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:992). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6874,7 +6892,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:997). */
+/** Backward of `detach` (derivatives.yaml:1000). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6889,7 +6907,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1002). */
+/** Backward of `acosh` (derivatives.yaml:1005). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6911,7 +6929,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1005). */
+/** Backward of `asinh` (derivatives.yaml:1008). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6933,7 +6951,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1008). */
+/** Backward of `atanh` (derivatives.yaml:1011). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6955,7 +6973,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1011). */
+/** Backward of `log10` (derivatives.yaml:1014). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6977,7 +6995,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1014). */
+/** Backward of `sgn` (derivatives.yaml:1017). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6993,7 +7011,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1017). */
+/** Backward of `erfinv` (derivatives.yaml:1020). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7015,7 +7033,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1020). */
+/** Backward of `lgamma` (derivatives.yaml:1023). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7037,7 +7055,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1023). */
+/** Backward of `digamma` (derivatives.yaml:1026). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7059,7 +7077,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1026). */
+/** Backward of `polygamma` (derivatives.yaml:1029). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7083,7 +7101,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1029). */
+/** Backward of `polygamma_` (derivatives.yaml:1032). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7107,7 +7125,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1032). */
+/** Backward of `i0` (derivatives.yaml:1035). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7129,7 +7147,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1035). */
+/** Backward of `sinc` (derivatives.yaml:1038). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7151,7 +7169,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1038). */
+/** Backward of `logit` (derivatives.yaml:1041). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7175,7 +7193,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1041). */
+/** Backward of `deg2rad` (derivatives.yaml:1044). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7191,7 +7209,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1044). */
+/** Backward of `rad2deg` (derivatives.yaml:1047). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7207,7 +7225,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1047). */
+/** Backward of `hypot` (derivatives.yaml:1050). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7236,7 +7254,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1051). */
+/** Backward of `logaddexp` (derivatives.yaml:1054). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7262,7 +7280,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1055). */
+/** Backward of `logaddexp2` (derivatives.yaml:1058). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7288,7 +7306,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1059). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1062). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7314,7 +7332,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1063). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1066). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7338,7 +7356,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1066). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1069). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7362,7 +7380,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1069). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1072). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7391,7 +7409,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1073). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1076). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7416,7 +7434,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1076). */
+/** Backward of `nextafter` (derivatives.yaml:1079). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7442,7 +7460,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1080). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1083). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7468,7 +7486,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1084). */
+/** Backward of `fmax` (derivatives.yaml:1087). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7494,7 +7512,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1088). */
+/** Backward of `fmin` (derivatives.yaml:1091). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7520,7 +7538,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1092). */
+/** Backward of `erfc` (derivatives.yaml:1095). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7542,7 +7560,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1095). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1098). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7564,7 +7582,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1099). */
+/** Backward of `igamma` (derivatives.yaml:1102). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7590,7 +7608,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1103). */
+/** Backward of `igammac` (derivatives.yaml:1106). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7616,7 +7634,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1107). */
+/** Backward of `mvlgamma` (derivatives.yaml:1110). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7640,7 +7658,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1110). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1113). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7659,7 +7677,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1114). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1117). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7677,7 +7695,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1119). */
+/** Backward of `nansum` (derivatives.yaml:1122). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7703,7 +7721,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1122). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1125). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7730,7 +7748,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1125). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1128). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7760,7 +7778,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1128). */
+/** Backward of `aminmax` (derivatives.yaml:1131). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7791,7 +7809,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1131). */
+/** Backward of `median` (derivatives.yaml:1134). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7816,7 +7834,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1134). */
+/** Backward of `median.dim` (derivatives.yaml:1137). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7844,7 +7862,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1138). */
+/** Backward of `nanmedian` (derivatives.yaml:1141). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7869,7 +7887,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1141). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1144). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7897,7 +7915,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1145). */
+/** Backward of `mode` (derivatives.yaml:1148). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7925,7 +7943,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1149). */
+/** Backward of `kthvalue` (derivatives.yaml:1152). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7953,7 +7971,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1153). */
+/** Backward of `cummax` (derivatives.yaml:1156). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7980,7 +7998,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1157). */
+/** Backward of `cummin` (derivatives.yaml:1160). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8007,7 +8025,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1161). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1164). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8034,7 +8052,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1166). */
+/** Backward of `rot90` (derivatives.yaml:1169). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8054,7 +8072,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1169). */
+/** Backward of `diag_embed` (derivatives.yaml:1172). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8076,7 +8094,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1172). */
+/** Backward of `block_diag` (derivatives.yaml:1175). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8100,7 +8118,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1175). */
+/** Backward of `trace` (derivatives.yaml:1178). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8118,7 +8136,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1178). */
+/** Backward of `linalg_cross` (derivatives.yaml:1181). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8146,7 +8164,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1183). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1186). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8184,7 +8202,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1187). */
+/** Backward of `index_reduce` (derivatives.yaml:1190). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8222,7 +8240,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1191). */
+/** Backward of `index_add` (derivatives.yaml:1194). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8253,7 +8271,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1195). */
+/** Backward of `index_copy` (derivatives.yaml:1198). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8282,7 +8300,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1199). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1202). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8306,7 +8324,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1202). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1205). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8331,7 +8349,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1206). */
+/** Backward of `put` (derivatives.yaml:1209). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8361,7 +8379,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1210). */
+/** Backward of `take` (derivatives.yaml:1213). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8385,7 +8403,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1213). */
+/** Backward of `masked_scatter` (derivatives.yaml:1216). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8410,7 +8428,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1217). */
+/** Backward of `slice_scatter` (derivatives.yaml:1220). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8441,7 +8459,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1221). */
+/** Backward of `select_scatter` (derivatives.yaml:1224). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8468,7 +8486,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1225). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1228). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8497,7 +8515,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1229). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1232). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8524,7 +8542,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1233). */
+/** Backward of `unfold` (derivatives.yaml:1236). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8548,7 +8566,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1236). */
+/** Backward of `unfold_backward` (derivatives.yaml:1239). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8570,7 +8588,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1239). */
+/** Backward of `im2col` (derivatives.yaml:1242). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8596,7 +8614,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1242). */
+/** Backward of `col2im` (derivatives.yaml:1245). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8620,7 +8638,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1246). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1249). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8638,7 +8656,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1249). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1252). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8656,7 +8674,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1252). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1255). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8674,7 +8692,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1255). */
+/** Backward of `glu` (derivatives.yaml:1258). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8698,7 +8716,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1258). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1261). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8725,7 +8743,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1261). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1264). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8759,7 +8777,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1265). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1268). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8789,7 +8807,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1269). */
+/** Backward of `dist` (derivatives.yaml:1272). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8820,7 +8838,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1274). */
+/** Backward of `narrow_copy` (derivatives.yaml:1277). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8844,7 +8862,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1278). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1281). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8865,7 +8883,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1281). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1284). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8886,7 +8904,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1284). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1287). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8902,7 +8920,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1287). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1290). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8919,7 +8937,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1291). */
+/** Backward of `_conj_physical` (derivatives.yaml:1294). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8935,7 +8953,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1294). */
+/** Backward of `conj_physical_` (derivatives.yaml:1297). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8951,7 +8969,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1297). */
+/** Backward of `_conj` (derivatives.yaml:1300). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -8967,7 +8985,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1301). */
+/** Backward of `addmv` (derivatives.yaml:1304). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8998,7 +9016,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1306). */
+/** Backward of `vdot` (derivatives.yaml:1309). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9024,7 +9042,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1310). */
+/** Backward of `addr` (derivatives.yaml:1313). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9055,7 +9073,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1315). */
+/** Backward of `addbmm` (derivatives.yaml:1318). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9090,7 +9108,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1320). */
+/** Backward of `renorm` (derivatives.yaml:1323). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9118,7 +9136,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1323). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1326). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9145,7 +9163,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1326). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1329). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9174,7 +9192,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1330). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1333). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9209,7 +9227,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1334). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1337). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9224,7 +9242,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1340). */
+/** Backward of `special_entr` (derivatives.yaml:1343). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9246,7 +9264,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1343). */
+/** Backward of `special_ndtri` (derivatives.yaml:1346). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9268,7 +9286,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1346). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1349). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9293,7 +9311,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1349). */
+/** Backward of `special_erfcx` (derivatives.yaml:1352). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9318,7 +9336,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1352). */
+/** Backward of `special_i0e` (derivatives.yaml:1355). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9343,7 +9361,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1355). */
+/** Backward of `special_i1` (derivatives.yaml:1358). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9368,7 +9386,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1358). */
+/** Backward of `special_i1e` (derivatives.yaml:1361). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9393,7 +9411,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1361). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1364). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9419,7 +9437,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1365). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1368). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9443,7 +9461,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1368). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1371). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9467,7 +9485,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1371). */
+/** Backward of `special_zeta` (derivatives.yaml:1374). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9493,7 +9511,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1375). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1378). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9517,7 +9535,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1378). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1381). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9533,7 +9551,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1381). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1384). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9548,7 +9566,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1384). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1387). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9563,7 +9581,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1387). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1390). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9578,7 +9596,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1390). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1393). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9593,7 +9611,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1393). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1396). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9608,7 +9626,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1396). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1399). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9623,7 +9641,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1399). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1402). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9638,7 +9656,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1402). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1405). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9653,7 +9671,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1405). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1408). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9668,7 +9686,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1408). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1411). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9683,7 +9701,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1411). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1414). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9698,7 +9716,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1414). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1417). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9713,7 +9731,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1417). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1420). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9728,7 +9746,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1421). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1424). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9743,7 +9761,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1427). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9758,7 +9776,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1427). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1430). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9773,7 +9791,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1431). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1434). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9788,7 +9806,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1437). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9803,7 +9821,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1437). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1440). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9818,7 +9836,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1441). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1444). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9833,7 +9851,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1444). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1447). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9848,7 +9866,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1447). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1450). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9863,7 +9881,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1451). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1454). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9878,7 +9896,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1454). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1457). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9893,7 +9911,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1457). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1460). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9908,7 +9926,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1461). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1464). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9923,7 +9941,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1464). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1467). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9938,7 +9956,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1467). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1470). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9953,7 +9971,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1471). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1474). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9968,7 +9986,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1474). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1477). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9983,7 +10001,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1477). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1480). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9998,7 +10016,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1481). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1484). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10013,7 +10031,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1484). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1487). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10028,7 +10046,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1487). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1490). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10043,7 +10061,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1491). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1494). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10058,7 +10076,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1494). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1497). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10073,7 +10091,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1497). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1500). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10088,7 +10106,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1501). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1504). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10103,7 +10121,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1504). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1507). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10118,7 +10136,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1507). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1510). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10133,7 +10151,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1511). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1514). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10148,7 +10166,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1514). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1517). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10163,7 +10181,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1517). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1520). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10178,7 +10196,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1521). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1524). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10193,7 +10211,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1524). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1527). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10208,7 +10226,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1527). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1530). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10223,7 +10241,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1531). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1534). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10238,7 +10256,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1534). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1537). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10253,7 +10271,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1538). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1541). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10277,7 +10295,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1541). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1544). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10297,7 +10315,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1544). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1547). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10319,7 +10337,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4753). */
+/** Backward of `expand_copy` (derivatives.yaml:4757). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10337,7 +10355,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4759). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4763). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10361,7 +10379,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4765). */
+/** Backward of `alias_copy` (derivatives.yaml:4769). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10377,7 +10395,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4771). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4775). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10405,7 +10423,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4777). */
+/** Backward of `permute_copy` (derivatives.yaml:4781). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10423,7 +10441,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4783). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4787). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10444,7 +10462,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4789). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4793). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10462,7 +10480,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4795). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4799). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10480,7 +10498,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4801). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4805). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10498,7 +10516,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4807). */
+/** Backward of `t_copy` (derivatives.yaml:4811). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10514,7 +10532,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4813). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4817). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10534,7 +10552,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4819). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4823). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10552,7 +10570,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4825). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4829). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10571,7 +10589,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4831). */
+/** Backward of `view_copy` (derivatives.yaml:4835). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10589,7 +10607,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4837). */
+/** Backward of `unfold_copy` (derivatives.yaml:4841). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -10623,6 +10641,16 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
     const result = ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _reshape_alias: kernel('_reshape_alias', (ks, self, size, stride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
+    const gradFn = new ReshapeAliasBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -19075,6 +19103,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   return {
   view: kernel('view', (ks, self, size) => {
     const result = ops.view.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size);
+    markView(result, self);
+    return result;
+  }),
+  _reshape_alias: kernel('_reshape_alias', (ks, self, size, stride) => {
+    const result = ops._reshape_alias.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size, stride);
     markView(result, self);
     return result;
   }),

@@ -890,6 +890,41 @@ function bad_reshape(a: readonly unknown[]): never {
   ], false, SIGS_reshape);
 }
 
+const SIGS__reshape_alias = ["(Tensor input, tuple of ints size, tuple of ints stride)"];
+
+/** `torch._reshape_alias`: `_reshape_alias`. */
+export function _reshape_alias(input: Tensor, options: { size: readonly number[]; stride: readonly number[] }): Tensor;
+export function _reshape_alias(input: Tensor, size: readonly number[], options: { stride: readonly number[] }): Tensor;
+export function _reshape_alias(input: Tensor, size: readonly number[], stride: readonly number[]): Tensor;
+export function _reshape_alias(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_reshape_alias", a[--n] as Kw);
+  // _reshape_alias
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","size","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("_reshape_alias", o, ["input","size","stride"], ["input","size","stride"], n);
+      return at._reshape_alias(v0, v1, v2);
+    }
+  }
+  return bad__reshape_alias(a);
+}
+
+function bad__reshape_alias(a: readonly unknown[]): never {
+  return badCall("_reshape_alias", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__reshape_alias);
+}
+
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 /** `torch.as_strided`: `as_strided`. */
