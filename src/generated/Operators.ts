@@ -2046,6 +2046,10 @@ export interface AtenOps {
   resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
   /** `_conj(Tensor self) -> Tensor` */
   _conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_: OperatorHandle<(self: Tensor, size: number[], memoryFormat?: Opt<number>) => Tensor>;
+  /** `resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_as_: OperatorHandle<(self: Tensor, theTemplate: Tensor, memoryFormat?: Opt<number>) => Tensor>;
   /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
   addmv: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
   /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
@@ -3522,6 +3526,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     resolve_conj: find('aten::resolve_conj', ''),
     resolve_neg: find('aten::resolve_neg', ''),
     _conj: find('aten::_conj', ''),
+    resize_: find('aten::resize_', ''),
+    resize_as_: find('aten::resize_as_', ''),
     addmv: find('aten::addmv', ''),
     addmv_: find('aten::addmv_', ''),
     addmv_out: find('aten::addmv', 'out'),

@@ -1020,6 +1020,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   resolve_conj: 'resolve_conj(Tensor(a) self) -> Tensor(a)',
   resolve_neg: 'resolve_neg(Tensor(a) self) -> Tensor(a)',
   _conj: '_conj(Tensor self) -> Tensor',
+  resize_: 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)',
+  resize_as_: 'resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)',
   addmv: 'addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
   addmv_: 'addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)',
   addmv_out: 'addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)',

@@ -2044,6 +2044,10 @@ export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.
 export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
 /** `_conj(Tensor self) -> Tensor` */
 export function _conj(self: Tensor): Tensor { return aten()._conj.call(self); }
+/** `resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+export function resize_(self: Tensor, size: number[], memoryFormat: Opt<number> = null): Tensor { return aten().resize_.call(self, size, memoryFormat); }
+/** `resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+export function resize_as_(self: Tensor, theTemplate: Tensor, memoryFormat: Opt<number> = null): Tensor { return aten().resize_as_.call(self, theTemplate, memoryFormat); }
 /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
 export function addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv.call(self, mat, vec, beta, alpha); }
 /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */

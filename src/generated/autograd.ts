@@ -18040,6 +18040,26 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  resize_: kernel('resize_', (ks, self, size, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  resize_as_: kernel('resize_as_', (ks, self, theTemplate, memoryFormat) => {
+    const rg = anyRequiresGrad(self, theTemplate);
+    checkInplace(self, rg);
+    if (!rg) return ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_as_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(theTemplate)]);
+    const result = ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat, vec);
     if (!rg) return ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
@@ -20888,6 +20908,16 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   conj_physical_: kernel('conj_physical_', (ks, self) => {
     const result = ops.conj_physical_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  resize_: kernel('resize_', (ks, self, size, memoryFormat) => {
+    const result = ops.resize_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size, memoryFormat);
+    self.bumpVersion();
+    return result;
+  }),
+  resize_as_: kernel('resize_as_', (ks, self, theTemplate, memoryFormat) => {
+    const result = ops.resize_as_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, theTemplate, memoryFormat);
     self.bumpVersion();
     return result;
   }),

@@ -26191,6 +26191,44 @@ function bad__conj(a: readonly unknown[]): never {
   ], false, SIGS__conj);
 }
 
+const SIGS_resize_as_ = ["(Tensor input, Tensor the_template, *, torch.memory_format memory_format = None)"];
+
+/** `torch.resize_as_`: `resize_as_`. */
+export function resize_as_(input: Tensor, options: { the_template?: Tensor; theTemplate?: Tensor; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
+export function resize_as_(input: Tensor, theTemplate: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
+export function resize_as_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resize_as_", a[--n] as Kw);
+  // resize_as_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","the_template"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("resize_as_", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("resize_as_", o, ["input","the_template","memory_format"], ["input","the_template"], n);
+      return at.resize_as_(v0, v1, k0);
+    }
+  }
+  return bad_resize_as_(a);
+}
+
+function bad_resize_as_(a: readonly unknown[]): never {
+  return badCall("resize_as_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "the_template", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_resize_as_);
+}
+
 const SIGS_addmv = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.addmv`: `addmv`. */
