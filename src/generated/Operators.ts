@@ -1220,6 +1220,20 @@ export interface AtenOps {
   randint_like_low_dtype: OperatorHandle<(self: Tensor, low: number, high: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
   /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
   diff: OperatorHandle<(self: Tensor, n: number, dim: number, prepend?: Opt<Tensor>, append?: Opt<Tensor>) => Tensor>;
+  /** `gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_scalarint: OperatorHandle<(self: Tensor, spacing: Opt<number | boolean>, dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_scalararray: OperatorHandle<(self: Tensor, spacing: number | boolean, dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_array: OperatorHandle<(self: Tensor, dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_scalarrayint: OperatorHandle<(self: Tensor, spacing: (number | boolean)[], dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_scalarrayarray: OperatorHandle<(self: Tensor, spacing: (number | boolean)[], dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_tensorarrayint: OperatorHandle<(self: Tensor, spacing: Tensor[], dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_tensorarray: OperatorHandle<(self: Tensor, spacing: Tensor[], dim: number[], edgeOrder: number) => Tensor[]>;
   /** `bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
   bucketize_Tensor: OperatorHandle<(self: Tensor, boundaries: Tensor, outInt32: boolean, right: boolean) => Tensor>;
   /** `bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
@@ -3113,6 +3127,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     randint_like: find('aten::randint_like', ''),
     randint_like_low_dtype: find('aten::randint_like', 'low_dtype'),
     diff: find('aten::diff', ''),
+    gradient_scalarint: find('aten::gradient', 'scalarint'),
+    gradient_scalararray: find('aten::gradient', 'scalararray'),
+    gradient_array: find('aten::gradient', 'array'),
+    gradient_scalarrayint: find('aten::gradient', 'scalarrayint'),
+    gradient_scalarrayarray: find('aten::gradient', 'scalarrayarray'),
+    gradient_tensorarrayint: find('aten::gradient', 'tensorarrayint'),
+    gradient_tensorarray: find('aten::gradient', 'tensorarray'),
     bucketize_Tensor: find('aten::bucketize', 'Tensor'),
     bucketize_Scalar: find('aten::bucketize', 'Scalar'),
     searchsorted_Tensor: find('aten::searchsorted', 'Tensor'),

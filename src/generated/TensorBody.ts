@@ -1218,6 +1218,20 @@ export function randint_like(self: Tensor, high: number, dtype: Opt<ScalarType> 
 export function randint_like_low_dtype(self: Tensor, low: number, high: number, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null, memoryFormat: Opt<number> = null): Tensor { return aten().randint_like_low_dtype.call(self, low, high, dtype, layout, device, pinMemory, memoryFormat); }
 /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
 export function diff(self: Tensor, n: number = 1, dim: number = -1, prepend: Opt<Tensor> = null, append: Opt<Tensor> = null): Tensor { return aten().diff.call(self, n, dim, prepend, append); }
+/** `gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarint(self: Tensor, spacing: Opt<number | boolean> = null, dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_scalararray(self: Tensor, spacing: number | boolean, dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_scalararray.call(self, spacing, dim, edgeOrder); }
+/** `gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_array(self: Tensor, dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_array.call(self, dim, edgeOrder); }
+/** `gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarrayint(self: Tensor, spacing: (number | boolean)[], dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarrayint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarrayarray(self: Tensor, spacing: (number | boolean)[], dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarrayarray.call(self, spacing, dim, edgeOrder); }
+/** `gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_tensorarrayint(self: Tensor, spacing: Tensor[], dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_tensorarrayint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_tensorarray(self: Tensor, spacing: Tensor[], dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_tensorarray.call(self, spacing, dim, edgeOrder); }
 /** `bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
 export function bucketize_Tensor(self: Tensor, boundaries: Tensor, outInt32: boolean = false, right: boolean = false): Tensor { return aten().bucketize_Tensor.call(self, boundaries, outInt32, right); }
 /** `bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */

@@ -10337,7 +10337,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4757). */
+/** Backward of `expand_copy` (derivatives.yaml:4792). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10355,7 +10355,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4763). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4798). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10379,7 +10379,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4769). */
+/** Backward of `alias_copy` (derivatives.yaml:4804). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10395,7 +10395,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4775). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4810). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10423,7 +10423,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4781). */
+/** Backward of `permute_copy` (derivatives.yaml:4816). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10441,7 +10441,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4787). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4822). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10462,7 +10462,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4793). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4828). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10480,7 +10480,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4799). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4834). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10498,7 +10498,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4805). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4840). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10516,7 +10516,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4811). */
+/** Backward of `t_copy` (derivatives.yaml:4846). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10532,7 +10532,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4817). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4852). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10552,7 +10552,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4823). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4858). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10570,7 +10570,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4829). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4864). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10589,7 +10589,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4835). */
+/** Backward of `view_copy` (derivatives.yaml:4870). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10607,7 +10607,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4841). */
+/** Backward of `unfold_copy` (derivatives.yaml:4876). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
