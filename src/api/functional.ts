@@ -404,7 +404,12 @@ export function cdist(x1: Tensor, x2: Tensor, ...rest: unknown[]): Tensor {
 /** `torch.gradient(input, *, spacing=1, dim=None, edge_order=1)`: one tensor per differentiated dim. */
 export function gradient(
   input: Tensor,
-  options?: { spacing?: number | readonly number[] | readonly Tensor[] | null; dim?: number | readonly number[] | null; edge_order?: number; edgeOrder?: number },
+  options?: {
+    spacing?: number | readonly number[] | readonly Tensor[] | null;
+    dim?: number | readonly number[] | null;
+    edge_order?: number;
+    edgeOrder?: number;
+  },
 ): Tensor[] {
   const o = options === undefined ? {} : (normalizeKw('gradient', options as Record<string, unknown>) as Record<string, unknown>);
   const { spacing = null, dim = null, edge_order: edgeOrder = 1 } = o;
@@ -417,7 +422,8 @@ export function gradient(
     const dims = intList ? [...(dim as number[])] : null;
     const d = intList ? null : (dim as number | null);
     if (spacing === null) return dims !== null ? at.gradient_array(input, dims, eo) : at.gradient_scalarint(input, null, d, eo);
-    if (scalar(spacing)) return dims !== null ? at.gradient_scalararray(input, spacing, dims, eo) : at.gradient_scalarint(input, spacing, d, eo);
+    if (scalar(spacing))
+      return dims !== null ? at.gradient_scalararray(input, spacing, dims, eo) : at.gradient_scalarint(input, spacing, d, eo);
     if (Array.isArray(spacing) && spacing.every(scalar)) {
       const steps = [...(spacing as (number | boolean)[])];
       return dims !== null ? at.gradient_scalarrayarray(input, steps, dims, eo) : at.gradient_scalarrayint(input, steps, d, eo);

@@ -106,7 +106,9 @@ function gradientHelper(self: Tensor, coordinates: Tensor[], dim: number[], edge
   return dim.map((d0, i) => {
     const coord = coordinates[i] as Tensor;
     if (coord.dim() !== 1) {
-      throw new Error(`torch.gradient expected each element of spacing to have one dimension, but got an element with ${coord.dim()} dimensions!`);
+      throw new Error(
+        `torch.gradient expected each element of spacing to have one dimension, but got an element with ${coord.dim()} dimensions!`,
+      );
     }
     const d = maybeWrapDim(d0, self.dim());
     const shape = self.sizes.map((_, k) => (k === d ? -1 : 1));
@@ -116,7 +118,10 @@ function gradientHelper(self: Tensor, coordinates: Tensor[], dim: number[], edge
     const a = at.reshape(at.div_Tensor(at.neg(dx2), at.mul_Tensor(dx1, at.add_Tensor(dx1, dx2))), shape);
     const b = at.reshape(at.div_Tensor(at.sub_Tensor(dx2, dx1), at.mul_Tensor(dx1, dx2)), shape);
     const c = at.reshape(at.div_Tensor(dx1, at.mul_Tensor(dx2, at.add_Tensor(dx1, dx2))), shape);
-    const center = at.add_Tensor(at.add_Tensor(at.mul_Tensor(a, sl(self, d, 0, -2)), at.mul_Tensor(b, sl(self, d, 1, -1))), at.mul_Tensor(c, sl(self, d, 2)));
+    const center = at.add_Tensor(
+      at.add_Tensor(at.mul_Tensor(a, sl(self, d, 0, -2)), at.mul_Tensor(b, sl(self, d, 1, -1))),
+      at.mul_Tensor(c, sl(self, d, 2)),
+    );
     const h0 = at.select_int(dx, 0, 0);
     const h1 = at.select_int(dx, 0, 1);
     const hl = at.select_int(dx, 0, -1);
@@ -158,11 +163,17 @@ function gradientHelperFloat(self: Tensor, spacing: readonly (number | boolean)[
       append = at.div_Scalar(at.sub_Tensor(sl(self, d, -1), sl(self, d, -2, -1)), h);
     } else {
       prepend = at.div_Scalar(
-        at.sub_Tensor(at.add_Tensor(at.mul_Scalar(sl(self, d, 0, 1), -1.5), at.mul_Scalar(sl(self, d, 1, 2), 2)), at.mul_Scalar(sl(self, d, 2, 3), 0.5)),
+        at.sub_Tensor(
+          at.add_Tensor(at.mul_Scalar(sl(self, d, 0, 1), -1.5), at.mul_Scalar(sl(self, d, 1, 2), 2)),
+          at.mul_Scalar(sl(self, d, 2, 3), 0.5),
+        ),
         h,
       );
       append = at.div_Scalar(
-        at.add_Tensor(at.sub_Tensor(at.mul_Scalar(sl(self, d, -3, -2), 0.5), at.mul_Scalar(sl(self, d, -2, -1), 2)), at.mul_Scalar(sl(self, d, -1), 1.5)),
+        at.add_Tensor(
+          at.sub_Tensor(at.mul_Scalar(sl(self, d, -3, -2), 0.5), at.mul_Scalar(sl(self, d, -2, -1), 2)),
+          at.mul_Scalar(sl(self, d, -1), 1.5),
+        ),
         h,
       );
     }
@@ -173,7 +184,13 @@ function gradientHelperFloat(self: Tensor, spacing: readonly (number | boolean)[
 const allDims = (self: Tensor, dim: number | null): number[] => (dim !== null ? [dim] : self.sizes.map((_, i) => i));
 
 /** `gradient.scalarint(self, *, spacing=None, dim=None, edge_order=1)`. */
-export function gradientScalarint(_ks: DispatchKeySet, self: Tensor, spacing: number | boolean | null = null, dim: number | null = null, edgeOrder = 1): Tensor[] {
+export function gradientScalarint(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  spacing: number | boolean | null = null,
+  dim: number | null = null,
+  edgeOrder = 1,
+): Tensor[] {
   const dims = allDims(self, dim);
   const steps = new Array<number | boolean>(dim !== null ? 1 : self.dim()).fill(spacing ?? 1);
   preCheckGradient(self, spacing !== null ? steps.length : null, dim !== null ? dims : null, edgeOrder);
@@ -195,20 +212,38 @@ export function gradientArray(_ks: DispatchKeySet, self: Tensor, dim: number[], 
 }
 
 /** `gradient.scalarrayint(self, *, spacing, dim=None, edge_order=1)`. */
-export function gradientScalarrayint(_ks: DispatchKeySet, self: Tensor, spacing: (number | boolean)[], dim: number | null = null, edgeOrder = 1): Tensor[] {
+export function gradientScalarrayint(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  spacing: (number | boolean)[],
+  dim: number | null = null,
+  edgeOrder = 1,
+): Tensor[] {
   const dims = allDims(self, dim);
   preCheckGradient(self, spacing.length, dim !== null ? dims : null, edgeOrder);
   return gradientHelperFloat(self, spacing, dims, edgeOrder);
 }
 
 /** `gradient.scalarrayarray(self, *, spacing, dim, edge_order=1)`. */
-export function gradientScalarrayarray(_ks: DispatchKeySet, self: Tensor, spacing: (number | boolean)[], dim: number[], edgeOrder = 1): Tensor[] {
+export function gradientScalarrayarray(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  spacing: (number | boolean)[],
+  dim: number[],
+  edgeOrder = 1,
+): Tensor[] {
   preCheckGradient(self, spacing.length, dim, edgeOrder);
   return gradientHelperFloat(self, spacing, dim, edgeOrder);
 }
 
 /** `gradient.tensorarrayint(self, *, spacing, dim=None, edge_order=1)`. */
-export function gradientTensorarrayint(_ks: DispatchKeySet, self: Tensor, spacing: Tensor[], dim: number | null = null, edgeOrder = 1): Tensor[] {
+export function gradientTensorarrayint(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  spacing: Tensor[],
+  dim: number | null = null,
+  edgeOrder = 1,
+): Tensor[] {
   const dims = allDims(self, dim);
   preCheckGradient(self, spacing.length, dim !== null ? dims : null, edgeOrder);
   return gradientHelper(self, spacing, dims, edgeOrder);

@@ -5,7 +5,12 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { MemoryFormat, memoryFormatToString } from '../c10/Layout.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { channelsLast3dStrides, channelsLastStrides, isStridesLikeChannelsLast, isStridesLikeChannelsLast3d } from '../tensor/TensorGeometry.js';
+import {
+  channelsLast3dStrides,
+  channelsLastStrides,
+  isStridesLikeChannelsLast,
+  isStridesLikeChannelsLast3d,
+} from '../tensor/TensorGeometry.js';
 import { checkSizes, contiguousStrides, storageBytesNeeded } from '../tensor/TensorImpl.js';
 
 /** `TensorImpl::empty_tensor_restride(memory_format)`: the strides of `format` for the current sizes. */
