@@ -1,6 +1,6 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
 // `torch.broadcast_tensors(*tensors)`, `torch.broadcast_shapes(*shapes)`, `torch.unravel_index(indices, shape)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
-// (or its sublist form), `torch.cdist` (compute_mode by name), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
+// (or its sublist form), `torch.gradient` (its overload picked by the keywords' types), `torch.cdist` (compute_mode by name), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
 // torch/functional.py. Browser-safe.
 
 import {
@@ -15,6 +15,7 @@ import {
   broadcast_tensors as broadcastTensorsBinding,
   cdist as cdistBinding,
   einsum as einsumBinding,
+  gradient as gradientBinding,
   _lu_with_info as luWithInfoBinding,
   linalg_matrix_norm as matrixNormBinding,
   linalg_vector_norm as vectorNormBinding,
@@ -26,7 +27,7 @@ import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js'
 import * as at from '../generated/TensorBody.js';
 import { Size } from '../tensor/Size.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { isKw, parseKw } from './python_arg_parser.js';
+import { isKw, normalizeKw, parseKw } from './python_arg_parser.js';
 
 /** `torch.broadcast_tensors(*tensors)`: the tensors as varargs (as Python's) or one list. */
 export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
@@ -390,4 +391,47 @@ export function cdist(x1: Tensor, x2: Tensor, ...rest: unknown[]): Tensor {
   const mode = (n > 1 ? rest[1] : (kw.compute_mode ?? 'use_mm_for_euclid_dist_if_necessary')) as string;
   if (!(mode in CDIST_MODES)) throw new Error(`${mode} is not a valid value for compute_mode`);
   return (cdistBinding as (...x: unknown[]) => Tensor)(x1, x2, p, CDIST_MODES[mode]);
+}
+
+// Note [torch.gradient's overloads]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch.gradient has seven overloads whose arguments after `input` are all keyword-only and differ only by type:
+// spacing None / a number / a list of numbers / a list of tensors, dim an int or None / a list of ints. PyTorch's
+// parser tries each signature against the keywords' types; the generated binding matches keyword names only,
+// so the overload is picked here by the same types, and a call no signature accepts goes to the generated
+// binding for PyTorch's "invalid combination of arguments" text.
+
+/** `torch.gradient(input, *, spacing=1, dim=None, edge_order=1)`: one tensor per differentiated dim. */
+export function gradient(
+  input: Tensor,
+  options?: {
+    spacing?: number | readonly number[] | readonly Tensor[] | null;
+    dim?: number | readonly number[] | null;
+    edge_order?: number;
+    edgeOrder?: number;
+  },
+): Tensor[] {
+  const o = options === undefined ? {} : (normalizeKw('gradient', options as Record<string, unknown>) as Record<string, unknown>);
+  const { spacing = null, dim = null, edge_order: edgeOrder = 1 } = o;
+  const known = Object.keys(o).every((k) => ['spacing', 'dim', 'edge_order'].includes(k));
+  const intList = Array.isArray(dim) && dim.every((d) => Number.isInteger(d));
+  const intOrNone = dim === null || Number.isInteger(dim);
+  const scalar = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
+  if (input instanceof Tensor && known && Number.isInteger(edgeOrder) && (intList || intOrNone)) {
+    const eo = edgeOrder as number;
+    const dims = intList ? [...(dim as number[])] : null;
+    const d = intList ? null : (dim as number | null);
+    if (spacing === null) return dims !== null ? at.gradient_array(input, dims, eo) : at.gradient_scalarint(input, null, d, eo);
+    if (scalar(spacing))
+      return dims !== null ? at.gradient_scalararray(input, spacing, dims, eo) : at.gradient_scalarint(input, spacing, d, eo);
+    if (Array.isArray(spacing) && spacing.every(scalar)) {
+      const steps = [...(spacing as (number | boolean)[])];
+      return dims !== null ? at.gradient_scalarrayarray(input, steps, dims, eo) : at.gradient_scalarrayint(input, steps, d, eo);
+    }
+    if (Array.isArray(spacing) && spacing.every((t) => t instanceof Tensor)) {
+      const coords = [...(spacing as Tensor[])];
+      return dims !== null ? at.gradient_tensorarray(input, coords, dims, eo) : at.gradient_tensorarrayint(input, coords, d, eo);
+    }
+  }
+  return gradientBinding(input as never, options as never) as Tensor[];
 }

@@ -46,6 +46,8 @@ export interface AtenOps {
   view: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)` */
   reshape: OperatorHandle<(self: Tensor, shape: number[]) => Tensor>;
+  /** `_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)` */
+  _reshape_alias: OperatorHandle<(self: Tensor, size: number[], stride: number[]) => Tensor>;
   /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
   as_strided: OperatorHandle<(self: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
@@ -1232,6 +1234,20 @@ export interface AtenOps {
   randint_like_low_dtype: OperatorHandle<(self: Tensor, low: number, high: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
   /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
   diff: OperatorHandle<(self: Tensor, n: number, dim: number, prepend?: Opt<Tensor>, append?: Opt<Tensor>) => Tensor>;
+  /** `gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_scalarint: OperatorHandle<(self: Tensor, spacing: Opt<number | boolean>, dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_scalararray: OperatorHandle<(self: Tensor, spacing: number | boolean, dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_array: OperatorHandle<(self: Tensor, dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_scalarrayint: OperatorHandle<(self: Tensor, spacing: (number | boolean)[], dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_scalarrayarray: OperatorHandle<(self: Tensor, spacing: (number | boolean)[], dim: number[], edgeOrder: number) => Tensor[]>;
+  /** `gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+  gradient_tensorarrayint: OperatorHandle<(self: Tensor, spacing: Tensor[], dim: Opt<number>, edgeOrder: number) => Tensor[]>;
+  /** `gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+  gradient_tensorarray: OperatorHandle<(self: Tensor, spacing: Tensor[], dim: number[], edgeOrder: number) => Tensor[]>;
   /** `bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
   bucketize_Tensor: OperatorHandle<(self: Tensor, boundaries: Tensor, outInt32: boolean, right: boolean) => Tensor>;
   /** `bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
@@ -2058,6 +2074,10 @@ export interface AtenOps {
   resolve_neg: OperatorHandle<(self: Tensor) => Tensor>;
   /** `_conj(Tensor self) -> Tensor` */
   _conj: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_: OperatorHandle<(self: Tensor, size: number[], memoryFormat?: Opt<number>) => Tensor>;
+  /** `resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_as_: OperatorHandle<(self: Tensor, theTemplate: Tensor, memoryFormat?: Opt<number>) => Tensor>;
   /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
   addmv: OperatorHandle<(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
   /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */
@@ -2534,6 +2554,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     full_like: find('aten::full_like', ''),
     view: find('aten::view', ''),
     reshape: find('aten::reshape', ''),
+    _reshape_alias: find('aten::_reshape_alias', ''),
     as_strided: find('aten::as_strided', ''),
     transpose_int: find('aten::transpose', 'int'),
     transpose_: find('aten::transpose_', ''),
@@ -3127,6 +3148,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     randint_like: find('aten::randint_like', ''),
     randint_like_low_dtype: find('aten::randint_like', 'low_dtype'),
     diff: find('aten::diff', ''),
+    gradient_scalarint: find('aten::gradient', 'scalarint'),
+    gradient_scalararray: find('aten::gradient', 'scalararray'),
+    gradient_array: find('aten::gradient', 'array'),
+    gradient_scalarrayint: find('aten::gradient', 'scalarrayint'),
+    gradient_scalarrayarray: find('aten::gradient', 'scalarrayarray'),
+    gradient_tensorarrayint: find('aten::gradient', 'tensorarrayint'),
+    gradient_tensorarray: find('aten::gradient', 'tensorarray'),
     bucketize_Tensor: find('aten::bucketize', 'Tensor'),
     bucketize_Scalar: find('aten::bucketize', 'Scalar'),
     searchsorted_Tensor: find('aten::searchsorted', 'Tensor'),
@@ -3540,6 +3568,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     resolve_conj: find('aten::resolve_conj', ''),
     resolve_neg: find('aten::resolve_neg', ''),
     _conj: find('aten::_conj', ''),
+    resize_: find('aten::resize_', ''),
+    resize_as_: find('aten::resize_as_', ''),
     addmv: find('aten::addmv', ''),
     addmv_: find('aten::addmv_', ''),
     addmv_out: find('aten::addmv', 'out'),

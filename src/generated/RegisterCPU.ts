@@ -56,6 +56,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
 import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
+import * as Resize from '../kernels/Resize.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -4430,6 +4431,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   histc: SummaryOps.histc,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
+  resize_: Resize.resize_,
   addmv: cpu_addmv,
   addmv_: cpu_addmv_,
   addmv_out: cpu_addmv_out,

@@ -25,6 +25,7 @@ import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as RangeFactories from '../kernels/RangeFactories.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
+import * as Resize from '../kernels/Resize.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SpectralOps from '../kernels/SpectralOps.js';
@@ -48,6 +49,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   ones_like: TensorFactories.onesLike,
   full_like: TensorFactories.fullLike,
   view: TensorShape.view,
+  _reshape_alias: TensorShape.reshapeAlias,
   as_strided: TensorShape.asStrided,
   transpose_int: TensorShape.transpose,
   transpose_: TensorShape.transpose_,
@@ -222,6 +224,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   _conj_physical: ComplexHelper.conjPhysicalOut,
   conj_physical_: ComplexHelper.conjPhysical_,
   _conj: ComplexHelper._conj,
+  resize_as_: Resize.resizeAs_,
   addr: LinearAlgebraComposite.addr,
   addbmm: LinearAlgebraComposite.addbmm,
   logspace: RangeFactories.logspace,

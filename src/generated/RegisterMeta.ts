@@ -54,6 +54,7 @@ import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReflectionPad from '../kernels/ReflectionPad.js';
 import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
+import * as Resize from '../kernels/Resize.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
@@ -3695,6 +3696,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   histc: SummaryOps.histc,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
+  resize_: Resize.resize_,
   addmv: meta_addmv,
   addmv_: meta_addmv_,
   addmv_out: meta_addmv_out,

@@ -43,6 +43,8 @@ export function full_like(self: Tensor, fillValue: number | boolean, dtype: Opt<
 export function view(self: Tensor, size: number[]): Tensor { return aten().view.call(self, size); }
 /** `reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)` */
 export function reshape(self: Tensor, shape: number[]): Tensor { return aten().reshape.call(self, shape); }
+/** `_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)` */
+export function _reshape_alias(self: Tensor, size: number[], stride: number[]): Tensor { return aten()._reshape_alias.call(self, size, stride); }
 /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
 export function as_strided(self: Tensor, size: number[], stride: number[], storageOffset: Opt<number> = null): Tensor { return aten().as_strided.call(self, size, stride, storageOffset); }
 /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
@@ -1230,6 +1232,20 @@ export function randint_like(self: Tensor, high: number, dtype: Opt<ScalarType> 
 export function randint_like_low_dtype(self: Tensor, low: number, high: number, dtype: Opt<ScalarType> = null, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null, memoryFormat: Opt<number> = null): Tensor { return aten().randint_like_low_dtype.call(self, low, high, dtype, layout, device, pinMemory, memoryFormat); }
 /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
 export function diff(self: Tensor, n: number = 1, dim: number = -1, prepend: Opt<Tensor> = null, append: Opt<Tensor> = null): Tensor { return aten().diff.call(self, n, dim, prepend, append); }
+/** `gradient.scalarint(Tensor self, *, Scalar? spacing=None, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarint(self: Tensor, spacing: Opt<number | boolean> = null, dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.scalararray(Tensor self, *, Scalar spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_scalararray(self: Tensor, spacing: number | boolean, dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_scalararray.call(self, spacing, dim, edgeOrder); }
+/** `gradient.array(Tensor self, *, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_array(self: Tensor, dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_array.call(self, dim, edgeOrder); }
+/** `gradient.scalarrayint(Tensor self, *, Scalar[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarrayint(self: Tensor, spacing: (number | boolean)[], dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarrayint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.scalarrayarray(Tensor self, *, Scalar[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_scalarrayarray(self: Tensor, spacing: (number | boolean)[], dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_scalarrayarray.call(self, spacing, dim, edgeOrder); }
+/** `gradient.tensorarrayint(Tensor self, *, Tensor[] spacing, int? dim=None, int edge_order=1) -> Tensor[]` */
+export function gradient_tensorarrayint(self: Tensor, spacing: Tensor[], dim: Opt<number> = null, edgeOrder: number = 1): Tensor[] { return aten().gradient_tensorarrayint.call(self, spacing, dim, edgeOrder); }
+/** `gradient.tensorarray(Tensor self, *, Tensor[] spacing, int[] dim, int edge_order=1) -> Tensor[]` */
+export function gradient_tensorarray(self: Tensor, spacing: Tensor[], dim: number[], edgeOrder: number = 1): Tensor[] { return aten().gradient_tensorarray.call(self, spacing, dim, edgeOrder); }
 /** `bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
 export function bucketize_Tensor(self: Tensor, boundaries: Tensor, outInt32: boolean = false, right: boolean = false): Tensor { return aten().bucketize_Tensor.call(self, boundaries, outInt32, right); }
 /** `bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
@@ -2056,6 +2072,10 @@ export function resolve_conj(self: Tensor): Tensor { return aten().resolve_conj.
 export function resolve_neg(self: Tensor): Tensor { return aten().resolve_neg.call(self); }
 /** `_conj(Tensor self) -> Tensor` */
 export function _conj(self: Tensor): Tensor { return aten()._conj.call(self); }
+/** `resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+export function resize_(self: Tensor, size: number[], memoryFormat: Opt<number> = null): Tensor { return aten().resize_.call(self, size, memoryFormat); }
+/** `resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+export function resize_as_(self: Tensor, theTemplate: Tensor, memoryFormat: Opt<number> = null): Tensor { return aten().resize_as_.call(self, theTemplate, memoryFormat); }
 /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
 export function addmv(self: Tensor, mat: Tensor, vec: Tensor, beta: number | boolean = 1, alpha: number | boolean = 1): Tensor { return aten().addmv.call(self, mat, vec, beta, alpha); }
 /** `addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)` */

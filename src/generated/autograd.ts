@@ -187,7 +187,25 @@ export class ViewBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided` (derivatives.yaml:40). */
+/** Backward of `_reshape_alias` (derivatives.yaml:40). */
+export class ReshapeAliasBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ReshapeAliasBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at.reshape(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `as_strided` (derivatives.yaml:43). */
 export class AsStridedBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided']['call']>[2];
@@ -215,7 +233,7 @@ export class AsStridedBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose.int` (derivatives.yaml:43). */
+/** Backward of `transpose.int` (derivatives.yaml:46). */
 export class TransposeBackward0 extends Node {
   dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
@@ -235,7 +253,7 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-/** Backward of `transpose_` (derivatives.yaml:46). */
+/** Backward of `transpose_` (derivatives.yaml:49). */
 export class TransposeBackward1 extends Node {
   dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
@@ -255,7 +273,7 @@ export class TransposeBackward1 extends Node {
   }
 }
 
-/** Backward of `t` (derivatives.yaml:49). */
+/** Backward of `t` (derivatives.yaml:52). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -271,7 +289,7 @@ export class TBackward0 extends Node {
   }
 }
 
-/** Backward of `t_` (derivatives.yaml:52). */
+/** Backward of `t_` (derivatives.yaml:55). */
 export class TBackward1 extends Node {
 
   name(): string {
@@ -287,7 +305,7 @@ export class TBackward1 extends Node {
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:55). */
+/** Backward of `permute` (derivatives.yaml:58). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -305,7 +323,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:58). */
+/** Backward of `expand` (derivatives.yaml:61). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -323,7 +341,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:61). */
+/** Backward of `squeeze` (derivatives.yaml:64). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -341,7 +359,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:64). */
+/** Backward of `squeeze.dim` (derivatives.yaml:67). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -359,7 +377,7 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `squeeze.dims` (derivatives.yaml:67). */
+/** Backward of `squeeze.dims` (derivatives.yaml:70). */
 export class SqueezeBackward2 extends Node {
   self_sizes!: number[];
 
@@ -377,7 +395,7 @@ export class SqueezeBackward2 extends Node {
   }
 }
 
-/** Backward of `squeeze_` (derivatives.yaml:70). */
+/** Backward of `squeeze_` (derivatives.yaml:73). */
 export class SqueezeBackward3 extends Node {
   self_sizes!: number[];
 
@@ -395,7 +413,7 @@ export class SqueezeBackward3 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dim` (derivatives.yaml:73). */
+/** Backward of `squeeze_.dim` (derivatives.yaml:76). */
 export class SqueezeBackward4 extends Node {
   self_sizes!: number[];
 
@@ -413,7 +431,7 @@ export class SqueezeBackward4 extends Node {
   }
 }
 
-/** Backward of `squeeze_.dims` (derivatives.yaml:76). */
+/** Backward of `squeeze_.dims` (derivatives.yaml:79). */
 export class SqueezeBackward5 extends Node {
   self_sizes!: number[];
 
@@ -431,7 +449,7 @@ export class SqueezeBackward5 extends Node {
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:79). */
+/** Backward of `unsqueeze` (derivatives.yaml:82). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -449,7 +467,7 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `unsqueeze_` (derivatives.yaml:82). */
+/** Backward of `unsqueeze_` (derivatives.yaml:85). */
 export class UnsqueezeBackward1 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
 
@@ -467,7 +485,7 @@ export class UnsqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:85). */
+/** Backward of `select.int` (derivatives.yaml:88). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -489,7 +507,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:88). */
+/** Backward of `slice.Tensor` (derivatives.yaml:91). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -515,7 +533,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:91). */
+/** Backward of `alias` (derivatives.yaml:94). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -531,7 +549,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:94). */
+/** Backward of `clone` (derivatives.yaml:97). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -547,7 +565,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:97). */
+/** Backward of `copy_` (derivatives.yaml:100). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -564,7 +582,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:101). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:104). */
 export class FillBackward2 extends Node {
 
   name(): string {
@@ -580,7 +598,7 @@ export class FillBackward2 extends Node {
   }
 }
 
-/** Backward of `fill_.Tensor` (derivatives.yaml:104). */
+/** Backward of `fill_.Tensor` (derivatives.yaml:107). */
 export class FillBackward3 extends Node {
 
   name(): string {
@@ -597,7 +615,7 @@ export class FillBackward3 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:108). */
+/** Backward of `zero_` (derivatives.yaml:111). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -613,7 +631,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:111). */
+/** Backward of `_to_copy` (derivatives.yaml:114). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -633,7 +651,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:114). */
+/** Backward of `uniform_` (derivatives.yaml:117). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -649,7 +667,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:117). */
+/** Backward of `normal_` (derivatives.yaml:120). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -665,7 +683,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `cauchy_` (derivatives.yaml:120). */
+/** Backward of `cauchy_` (derivatives.yaml:123). */
 export class CauchyBackward0 extends Node {
 
   name(): string {
@@ -681,7 +699,7 @@ export class CauchyBackward0 extends Node {
   }
 }
 
-/** Backward of `exponential_` (derivatives.yaml:123). */
+/** Backward of `exponential_` (derivatives.yaml:126). */
 export class ExponentialBackward0 extends Node {
 
   name(): string {
@@ -697,7 +715,7 @@ export class ExponentialBackward0 extends Node {
   }
 }
 
-/** Backward of `geometric_` (derivatives.yaml:126). */
+/** Backward of `geometric_` (derivatives.yaml:129). */
 export class GeometricBackward0 extends Node {
 
   name(): string {
@@ -713,7 +731,7 @@ export class GeometricBackward0 extends Node {
   }
 }
 
-/** Backward of `log_normal_` (derivatives.yaml:129). */
+/** Backward of `log_normal_` (derivatives.yaml:132). */
 export class LogNormalBackward0 extends Node {
 
   name(): string {
@@ -729,7 +747,7 @@ export class LogNormalBackward0 extends Node {
   }
 }
 
-/** Backward of `normal.Tensor_float` (derivatives.yaml:132). */
+/** Backward of `normal.Tensor_float` (derivatives.yaml:135). */
 export class NormalBackward1 extends Node {
   mean_sizes!: number[];
 
@@ -747,7 +765,7 @@ export class NormalBackward1 extends Node {
   }
 }
 
-/** Backward of `normal.float_Tensor` (derivatives.yaml:135). */
+/** Backward of `normal.float_Tensor` (derivatives.yaml:138). */
 export class NormalBackward2 extends Node {
   std_sizes!: number[];
 
@@ -765,7 +783,7 @@ export class NormalBackward2 extends Node {
   }
 }
 
-/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:138). */
+/** Backward of `normal.Tensor_Tensor` (derivatives.yaml:141). */
 export class NormalBackward3 extends Node {
   mean_sizes!: number[];
   std_sizes!: number[];
@@ -786,7 +804,7 @@ export class NormalBackward3 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:142). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:145). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -802,7 +820,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:145). */
+/** Backward of `bernoulli` (derivatives.yaml:148). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -818,7 +836,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:148). */
+/** Backward of `bernoulli.p` (derivatives.yaml:151). */
 export class BernoulliBackward3 extends Node {
 
   name(): string {
@@ -834,7 +852,7 @@ export class BernoulliBackward3 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:151). */
+/** Backward of `add.Tensor` (derivatives.yaml:154). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -853,7 +871,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:155). */
+/** Backward of `sub.Tensor` (derivatives.yaml:158). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -872,7 +890,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:159). */
+/** Backward of `mul.Tensor` (derivatives.yaml:162). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -898,7 +916,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:163). */
+/** Backward of `div.Tensor` (derivatives.yaml:166). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -924,7 +942,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:167). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:170). */
 export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -952,7 +970,7 @@ export class DivBackward2 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:171). */
+/** Backward of `neg` (derivatives.yaml:174). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -968,7 +986,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:174). */
+/** Backward of `abs` (derivatives.yaml:177). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -990,7 +1008,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:177). */
+/** Backward of `sign` (derivatives.yaml:180). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -1006,7 +1024,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:180). */
+/** Backward of `exp` (derivatives.yaml:183). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1028,7 +1046,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:183). */
+/** Backward of `exp2` (derivatives.yaml:186). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1050,7 +1068,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:186). */
+/** Backward of `log` (derivatives.yaml:189). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1072,7 +1090,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:189). */
+/** Backward of `log2` (derivatives.yaml:192). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1094,7 +1112,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:192). */
+/** Backward of `log1p` (derivatives.yaml:195). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1116,7 +1134,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:195). */
+/** Backward of `expm1` (derivatives.yaml:198). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1138,7 +1156,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:198). */
+/** Backward of `sqrt` (derivatives.yaml:201). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1160,7 +1178,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:201). */
+/** Backward of `rsqrt` (derivatives.yaml:204). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1182,7 +1200,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:204). */
+/** Backward of `sin` (derivatives.yaml:207). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1204,7 +1222,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:207). */
+/** Backward of `cos` (derivatives.yaml:210). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1226,7 +1244,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:210). */
+/** Backward of `tan` (derivatives.yaml:213). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1248,7 +1266,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:213). */
+/** Backward of `asin` (derivatives.yaml:216). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1270,7 +1288,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:216). */
+/** Backward of `acos` (derivatives.yaml:219). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1292,7 +1310,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:219). */
+/** Backward of `atan` (derivatives.yaml:222). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1314,7 +1332,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:222). */
+/** Backward of `sinh` (derivatives.yaml:225). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1336,7 +1354,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:225). */
+/** Backward of `cosh` (derivatives.yaml:228). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1358,7 +1376,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:228). */
+/** Backward of `tanh` (derivatives.yaml:231). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1380,7 +1398,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:231). */
+/** Backward of `sigmoid` (derivatives.yaml:234). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1402,7 +1420,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:234). */
+/** Backward of `relu` (derivatives.yaml:237). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1424,7 +1442,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:237). */
+/** Backward of `gelu` (derivatives.yaml:240). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1448,7 +1466,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:240). */
+/** Backward of `silu` (derivatives.yaml:243). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1470,7 +1488,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:243). */
+/** Backward of `erf` (derivatives.yaml:246). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1492,7 +1510,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:246). */
+/** Backward of `floor` (derivatives.yaml:249). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1508,7 +1526,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:249). */
+/** Backward of `ceil` (derivatives.yaml:252). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1524,7 +1542,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:252). */
+/** Backward of `round` (derivatives.yaml:255). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1540,7 +1558,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:255). */
+/** Backward of `round.decimals` (derivatives.yaml:258). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1556,7 +1574,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:258). */
+/** Backward of `trunc` (derivatives.yaml:261). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1572,7 +1590,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:261). */
+/** Backward of `frac` (derivatives.yaml:264). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1588,7 +1606,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:264). */
+/** Backward of `reciprocal` (derivatives.yaml:267). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1610,7 +1628,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:267). */
+/** Backward of `nan_to_num` (derivatives.yaml:270). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1632,7 +1650,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:270). */
+/** Backward of `maximum` (derivatives.yaml:273). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1658,7 +1676,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:274). */
+/** Backward of `minimum` (derivatives.yaml:277). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1684,7 +1702,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:278). */
+/** Backward of `where.self` (derivatives.yaml:281). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1707,7 +1725,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:282). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:285). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1729,7 +1747,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:285). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:288). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1751,7 +1769,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:288). */
+/** Backward of `clamp` (derivatives.yaml:291). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1777,7 +1795,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:291). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:294). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1807,7 +1825,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:296). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:299). */
 export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1833,7 +1851,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:300). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:303). */
 export class RemainderBackward0 extends Node {
 
   name(): string {
@@ -1849,7 +1867,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:303). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:306). */
 export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1875,7 +1893,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:307). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:310). */
 export class FmodBackward0 extends Node {
 
   name(): string {
@@ -1891,7 +1909,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:310). */
+/** Backward of `atan2` (derivatives.yaml:313). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1917,7 +1935,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:314). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:317). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1936,7 +1954,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:318). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:321). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1966,7 +1984,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:323). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:326). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1995,7 +2013,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:327). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:330). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -2019,7 +2037,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:330). */
+/** Backward of `pow.Scalar` (derivatives.yaml:333). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -2046,7 +2064,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:333). */
+/** Backward of `sum` (derivatives.yaml:336). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2064,7 +2082,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:336). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:339). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -2086,7 +2104,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:339). */
+/** Backward of `mean` (derivatives.yaml:342). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -2106,7 +2124,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:342). */
+/** Backward of `mean.dim` (derivatives.yaml:345). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -2128,7 +2146,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:345). */
+/** Backward of `prod` (derivatives.yaml:348). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -2150,7 +2168,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:348). */
+/** Backward of `prod.dim_int` (derivatives.yaml:351). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -2176,7 +2194,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:351). */
+/** Backward of `amax` (derivatives.yaml:354). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -2205,7 +2223,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:354). */
+/** Backward of `amin` (derivatives.yaml:357). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -2234,7 +2252,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:357). */
+/** Backward of `max.dim` (derivatives.yaml:360). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -2262,7 +2280,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:361). */
+/** Backward of `min.dim` (derivatives.yaml:364). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -2290,7 +2308,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:365). */
+/** Backward of `var.correction` (derivatives.yaml:368). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -2318,7 +2336,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:368). */
+/** Backward of `std.correction` (derivatives.yaml:371). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2349,7 +2367,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:371). */
+/** Backward of `logsumexp` (derivatives.yaml:374). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2378,7 +2396,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:374). */
+/** Backward of `cumsum` (derivatives.yaml:377). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2396,7 +2414,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:377). */
+/** Backward of `cumprod` (derivatives.yaml:380). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2423,7 +2441,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:380). */
+/** Backward of `norm.Scalar` (derivatives.yaml:383). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2450,7 +2468,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:383). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:386). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2481,7 +2499,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:386). */
+/** Backward of `mm` (derivatives.yaml:389). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2515,7 +2533,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:390). */
+/** Backward of `bmm` (derivatives.yaml:393). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2541,7 +2559,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:394). */
+/** Backward of `_unsafe_view` (derivatives.yaml:397). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2559,7 +2577,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:397). */
+/** Backward of `dot` (derivatives.yaml:400). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2585,7 +2603,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:401). */
+/** Backward of `mv` (derivatives.yaml:404). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2611,7 +2629,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:405). */
+/** Backward of `addmm` (derivatives.yaml:408). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2650,7 +2668,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:410). */
+/** Backward of `baddbmm` (derivatives.yaml:413). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2681,7 +2699,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:415). */
+/** Backward of `softmax.int` (derivatives.yaml:418). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2707,7 +2725,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:418). */
+/** Backward of `log_softmax.int` (derivatives.yaml:421). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2733,7 +2751,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:422). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:425). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2763,7 +2781,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:426). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:429). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2791,7 +2809,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:430). */
+/** Backward of `nll_loss` (derivatives.yaml:433). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2823,7 +2841,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:433). */
+/** Backward of `nll_loss2d` (derivatives.yaml:436). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2855,7 +2873,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:436). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:439). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2885,7 +2903,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:440). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:443). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2915,7 +2933,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:444). */
+/** Backward of `mse_loss` (derivatives.yaml:447). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2943,7 +2961,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:448). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:451). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2974,7 +2992,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:452). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:455). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -3008,7 +3026,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:456). */
+/** Backward of `native_layer_norm` (derivatives.yaml:459). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -3048,7 +3066,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:462). */
+/** Backward of `convolution` (derivatives.yaml:465). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3085,7 +3103,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:467). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:470). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -3119,7 +3137,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:471). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:474). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -3153,7 +3171,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:475). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:478). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3188,7 +3206,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:479). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:482). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3214,7 +3232,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:483). */
+/** Backward of `avg_pool2d` (derivatives.yaml:486). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3248,7 +3266,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:486). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:489). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3283,7 +3301,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:490). */
+/** Backward of `cat` (derivatives.yaml:493). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3309,7 +3327,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:493). */
+/** Backward of `stack` (derivatives.yaml:496). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3334,7 +3352,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:496). */
+/** Backward of `split.Tensor` (derivatives.yaml:499). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3355,7 +3373,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:499). */
+/** Backward of `split_with_sizes` (derivatives.yaml:502). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3376,7 +3394,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:502). */
+/** Backward of `unbind.int` (derivatives.yaml:505). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3395,7 +3413,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:505). */
+/** Backward of `flip` (derivatives.yaml:508). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3413,7 +3431,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:508). */
+/** Backward of `roll` (derivatives.yaml:511). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3433,7 +3451,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:511). */
+/** Backward of `repeat` (derivatives.yaml:514). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3453,7 +3471,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:514). */
+/** Backward of `index_select` (derivatives.yaml:517). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3479,7 +3497,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:517). */
+/** Backward of `index.Tensor` (derivatives.yaml:520). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3503,7 +3521,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:520). */
+/** Backward of `index_put_` (derivatives.yaml:523). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3531,7 +3549,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:524). */
+/** Backward of `index_put` (derivatives.yaml:527). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3559,7 +3577,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:528). */
+/** Backward of `gather` (derivatives.yaml:531). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3585,7 +3603,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:531). */
+/** Backward of `scatter.src` (derivatives.yaml:534). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3610,7 +3628,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:535). */
+/** Backward of `scatter.value` (derivatives.yaml:538). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3634,7 +3652,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:538). */
+/** Backward of `scatter_add` (derivatives.yaml:541). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3659,7 +3677,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:542). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:545). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3681,7 +3699,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:545). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:548). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3704,7 +3722,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:549). */
+/** Backward of `masked_select` (derivatives.yaml:552). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3728,7 +3746,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:552). */
+/** Backward of `tril` (derivatives.yaml:555). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3746,7 +3764,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:555). */
+/** Backward of `triu` (derivatives.yaml:558). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3764,7 +3782,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:558). */
+/** Backward of `sort` (derivatives.yaml:561). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3790,7 +3808,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:562). */
+/** Backward of `topk` (derivatives.yaml:565). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3816,7 +3834,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:566). */
+/** Backward of `embedding` (derivatives.yaml:569). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3842,7 +3860,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:571). */
+/** Backward of `native_batch_norm` (derivatives.yaml:574). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3885,7 +3903,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:577). */
+/** Backward of `native_group_norm` (derivatives.yaml:580). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3927,7 +3945,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:582). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:585). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3949,7 +3967,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:588). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3974,7 +3992,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:589). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:592). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3999,7 +4017,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:593). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:596). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4025,7 +4043,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:597). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:600). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4050,7 +4068,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:601). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:604). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4076,7 +4094,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d` (derivatives.yaml:605). */
+/** Backward of `fractional_max_pool2d` (derivatives.yaml:608). */
 export class FractionalMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool2d']['call']>[1];
@@ -4105,7 +4123,7 @@ export class FractionalMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:609). */
+/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:612). */
 export class FractionalMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4131,7 +4149,7 @@ export class FractionalMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d` (derivatives.yaml:613). */
+/** Backward of `fractional_max_pool3d` (derivatives.yaml:616). */
 export class FractionalMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool3d']['call']>[1];
@@ -4160,7 +4178,7 @@ export class FractionalMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:617). */
+/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:620). */
 export class FractionalMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4186,7 +4204,7 @@ export class FractionalMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:621). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:624). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -4204,7 +4222,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:624). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:627). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -4228,7 +4246,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:627). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:630). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4253,7 +4271,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:631). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:634). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4277,7 +4295,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:634). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:637). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4302,7 +4320,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:638). */
+/** Backward of `replication_pad1d` (derivatives.yaml:641). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4326,7 +4344,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:641). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:644). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4351,7 +4369,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:645). */
+/** Backward of `replication_pad2d` (derivatives.yaml:648). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4375,7 +4393,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:648). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:651). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4400,7 +4418,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:652). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:655). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4435,7 +4453,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:656). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:659). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4461,7 +4479,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:660). */
+/** Backward of `avg_pool3d` (derivatives.yaml:663). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4495,7 +4513,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:663). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:666). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4530,7 +4548,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:667). */
+/** Backward of `max_unpool2d` (derivatives.yaml:670). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4552,7 +4570,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:671). */
+/** Backward of `max_unpool3d` (derivatives.yaml:674). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4574,7 +4592,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d` (derivatives.yaml:675). */
+/** Backward of `reflection_pad3d` (derivatives.yaml:678). */
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad3d']['call']>[1];
@@ -4598,7 +4616,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d_backward` (derivatives.yaml:678). */
+/** Backward of `reflection_pad3d_backward` (derivatives.yaml:681). */
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4623,7 +4641,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d` (derivatives.yaml:682). */
+/** Backward of `replication_pad3d` (derivatives.yaml:685). */
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad3d']['call']>[1];
@@ -4647,7 +4665,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d_backward` (derivatives.yaml:685). */
+/** Backward of `replication_pad3d_backward` (derivatives.yaml:688). */
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4672,7 +4690,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:689). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:692). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4694,7 +4712,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:692). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:695). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4719,7 +4737,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:696). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:699). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4741,7 +4759,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:699). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:702). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4761,7 +4779,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:702). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:705). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4783,7 +4801,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:705). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:708). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4803,7 +4821,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:708). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:711). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4827,7 +4845,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:711). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:714). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4849,7 +4867,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:714). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:717). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4873,7 +4891,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:717). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:720). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4895,7 +4913,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:720). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:723). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4921,7 +4939,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:723). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:726). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4945,7 +4963,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:726). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:729). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4971,7 +4989,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:729). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:732). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4995,7 +5013,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:732). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:735). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -5019,7 +5037,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:735). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:738). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -5041,7 +5059,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:738). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:741). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -5067,7 +5085,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:741). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:744). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -5091,7 +5109,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:744). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:747). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -5119,7 +5137,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:747). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:750). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -5145,7 +5163,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:750). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:753). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -5171,7 +5189,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:753). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:756). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -5195,7 +5213,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:756). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:759). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -5221,7 +5239,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:759). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:762). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -5245,7 +5263,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:762). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:765). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -5271,7 +5289,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:765). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:768). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -5295,7 +5313,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:768). */
+/** Backward of `leaky_relu` (derivatives.yaml:771). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -5319,7 +5337,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:771). */
+/** Backward of `leaky_relu_` (derivatives.yaml:774). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5343,7 +5361,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:774). */
+/** Backward of `elu` (derivatives.yaml:777). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5371,7 +5389,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:777). */
+/** Backward of `elu_` (derivatives.yaml:780). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5399,7 +5417,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:780). */
+/** Backward of `celu` (derivatives.yaml:783). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5423,7 +5441,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:783). */
+/** Backward of `celu_` (derivatives.yaml:786). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5447,7 +5465,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:786). */
+/** Backward of `softplus` (derivatives.yaml:789). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5473,7 +5491,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:789). */
+/** Backward of `hardtanh` (derivatives.yaml:792). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5499,7 +5517,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:792). */
+/** Backward of `hardswish` (derivatives.yaml:795). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5521,7 +5539,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:795). */
+/** Backward of `hardsigmoid` (derivatives.yaml:798). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5543,7 +5561,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:798). */
+/** Backward of `mish` (derivatives.yaml:801). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5565,7 +5583,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:801). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:804). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5596,7 +5614,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:804). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:807). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5627,7 +5645,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:807). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:810). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5659,7 +5677,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:811). */
+/** Backward of `threshold` (derivatives.yaml:814). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5683,7 +5701,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:814). */
+/** Backward of `threshold_` (derivatives.yaml:817). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5707,7 +5725,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:817). */
+/** Backward of `threshold_backward` (derivatives.yaml:820). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5732,7 +5750,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:821). */
+/** Backward of `hardshrink` (derivatives.yaml:824). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5756,7 +5774,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:824). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:827). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5781,7 +5799,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:828). */
+/** Backward of `softshrink` (derivatives.yaml:831). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5805,7 +5823,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:831). */
+/** Backward of `softshrink_backward` (derivatives.yaml:834). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5830,7 +5848,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:835). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:838). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5856,7 +5874,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:839). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:842). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5881,7 +5899,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:843). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:846). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5911,7 +5929,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:847). */
+/** Backward of `huber_loss` (derivatives.yaml:850). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5941,7 +5959,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:851). */
+/** Backward of `addcmul` (derivatives.yaml:854). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5970,7 +5988,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:856). */
+/** Backward of `addcdiv` (derivatives.yaml:859). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5999,7 +6017,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:861). */
+/** Backward of `clamp_min` (derivatives.yaml:864). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -6023,7 +6041,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:864). */
+/** Backward of `clamp_max` (derivatives.yaml:867). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -6047,7 +6065,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:868). */
+/** Backward of `max` (derivatives.yaml:871). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6072,7 +6090,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:871). */
+/** Backward of `min` (derivatives.yaml:874). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6097,7 +6115,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:874). */
+/** Backward of `sort.stable` (derivatives.yaml:877). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6123,7 +6141,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:878). */
+/** Backward of `_unique2` (derivatives.yaml:881). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -6139,7 +6157,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:882). */
+/** Backward of `unique_dim` (derivatives.yaml:885). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -6155,7 +6173,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:887). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:890). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -6171,7 +6189,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:891). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:894). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -6197,7 +6215,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:895). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:898). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -6223,7 +6241,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:900). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:903). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6254,7 +6272,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:904). */
+/** Backward of `unique_consecutive` (derivatives.yaml:907). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -6270,7 +6288,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:908). */
+/** Backward of `diagonal` (derivatives.yaml:911). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -6294,7 +6312,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:911). */
+/** Backward of `diagonal_backward` (derivatives.yaml:914). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -6316,7 +6334,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:915). */
+/** Backward of `_linalg_svd` (derivatives.yaml:918). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6345,7 +6363,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:919). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:922). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6369,7 +6387,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:923). */
+/** Backward of `cholesky` (derivatives.yaml:926). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6393,7 +6411,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:926). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:929). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6420,7 +6438,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:929). */
+/** Backward of `cholesky_solve` (derivatives.yaml:932). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6451,7 +6469,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:933). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:936). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6483,7 +6501,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:937). */
+/** Backward of `triangular_solve` (derivatives.yaml:940). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6517,7 +6535,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:941). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:944). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6544,7 +6562,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:945). */
+/** Backward of `linalg_lu` (derivatives.yaml:948). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6573,7 +6591,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:949). */
+/** Backward of `lu_unpack` (derivatives.yaml:952). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6590,7 +6608,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:953). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:956). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6623,7 +6641,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:957). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:960). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6657,7 +6675,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:962). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:965). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6679,7 +6697,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:966). */
+/** Backward of `_linalg_det` (derivatives.yaml:969). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6710,7 +6728,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:970). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:973). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6740,7 +6758,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:974). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:977). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6765,7 +6783,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:978). */
+/** Backward of `linalg_qr` (derivatives.yaml:981). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6791,7 +6809,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:981). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:984). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6820,7 +6838,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:985). */
+/** Backward of `ormqr` (derivatives.yaml:988). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6857,7 +6875,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:991). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:994). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6881,7 +6899,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:994). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:997). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6903,7 +6921,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:998). */
+/** Backward of `div.Scalar` (derivatives.yaml:1001). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6921,7 +6939,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:1001). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1004). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6939,7 +6957,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1005). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1008). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6984,7 +7002,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:1013). */
+/** Backward of `detach` (derivatives.yaml:1016). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6999,7 +7017,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1018). */
+/** Backward of `acosh` (derivatives.yaml:1021). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7021,7 +7039,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1021). */
+/** Backward of `asinh` (derivatives.yaml:1024). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7043,7 +7061,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1024). */
+/** Backward of `atanh` (derivatives.yaml:1027). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7065,7 +7083,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1027). */
+/** Backward of `log10` (derivatives.yaml:1030). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7087,7 +7105,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1030). */
+/** Backward of `sgn` (derivatives.yaml:1033). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -7103,7 +7121,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1033). */
+/** Backward of `erfinv` (derivatives.yaml:1036). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7125,7 +7143,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1036). */
+/** Backward of `lgamma` (derivatives.yaml:1039). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7147,7 +7165,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1039). */
+/** Backward of `digamma` (derivatives.yaml:1042). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7169,7 +7187,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1042). */
+/** Backward of `polygamma` (derivatives.yaml:1045). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7193,7 +7211,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1045). */
+/** Backward of `polygamma_` (derivatives.yaml:1048). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7217,7 +7235,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1048). */
+/** Backward of `i0` (derivatives.yaml:1051). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7239,7 +7257,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1051). */
+/** Backward of `sinc` (derivatives.yaml:1054). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7261,7 +7279,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1054). */
+/** Backward of `logit` (derivatives.yaml:1057). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7285,7 +7303,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1057). */
+/** Backward of `deg2rad` (derivatives.yaml:1060). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7301,7 +7319,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1060). */
+/** Backward of `rad2deg` (derivatives.yaml:1063). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7317,7 +7335,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1063). */
+/** Backward of `hypot` (derivatives.yaml:1066). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7346,7 +7364,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1067). */
+/** Backward of `logaddexp` (derivatives.yaml:1070). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7372,7 +7390,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1071). */
+/** Backward of `logaddexp2` (derivatives.yaml:1074). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7398,7 +7416,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1075). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1078). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7424,7 +7442,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1079). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1082). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7448,7 +7466,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1082). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1085). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7472,7 +7490,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1085). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1088). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7501,7 +7519,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1089). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1092). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7526,7 +7544,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1092). */
+/** Backward of `nextafter` (derivatives.yaml:1095). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7552,7 +7570,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1096). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1099). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7578,7 +7596,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1100). */
+/** Backward of `fmax` (derivatives.yaml:1103). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7604,7 +7622,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1104). */
+/** Backward of `fmin` (derivatives.yaml:1107). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7630,7 +7648,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1108). */
+/** Backward of `erfc` (derivatives.yaml:1111). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7652,7 +7670,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1111). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1114). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7674,7 +7692,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1115). */
+/** Backward of `igamma` (derivatives.yaml:1118). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7700,7 +7718,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1119). */
+/** Backward of `igammac` (derivatives.yaml:1122). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7726,7 +7744,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1123). */
+/** Backward of `mvlgamma` (derivatives.yaml:1126). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7750,7 +7768,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1126). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1129). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7769,7 +7787,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1130). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1133). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7787,7 +7805,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1135). */
+/** Backward of `nansum` (derivatives.yaml:1138). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7813,7 +7831,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1138). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1141). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7840,7 +7858,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1141). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1144). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7870,7 +7888,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1144). */
+/** Backward of `aminmax` (derivatives.yaml:1147). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7901,7 +7919,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1147). */
+/** Backward of `median` (derivatives.yaml:1150). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7926,7 +7944,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1150). */
+/** Backward of `median.dim` (derivatives.yaml:1153). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7954,7 +7972,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1154). */
+/** Backward of `nanmedian` (derivatives.yaml:1157). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7979,7 +7997,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1157). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1160). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -8007,7 +8025,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1161). */
+/** Backward of `mode` (derivatives.yaml:1164). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -8035,7 +8053,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1165). */
+/** Backward of `kthvalue` (derivatives.yaml:1168). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -8063,7 +8081,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1169). */
+/** Backward of `cummax` (derivatives.yaml:1172). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -8090,7 +8108,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1173). */
+/** Backward of `cummin` (derivatives.yaml:1176). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8117,7 +8135,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1177). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1180). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8144,7 +8162,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1182). */
+/** Backward of `rot90` (derivatives.yaml:1185). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8164,7 +8182,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1185). */
+/** Backward of `diag_embed` (derivatives.yaml:1188). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8186,7 +8204,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1188). */
+/** Backward of `block_diag` (derivatives.yaml:1191). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8210,7 +8228,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1191). */
+/** Backward of `trace` (derivatives.yaml:1194). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8228,7 +8246,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1194). */
+/** Backward of `linalg_cross` (derivatives.yaml:1197). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8256,7 +8274,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1199). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1202). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8294,7 +8312,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1203). */
+/** Backward of `index_reduce` (derivatives.yaml:1206). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8332,7 +8350,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1207). */
+/** Backward of `index_add` (derivatives.yaml:1210). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8363,7 +8381,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1211). */
+/** Backward of `index_copy` (derivatives.yaml:1214). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8392,7 +8410,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1215). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1218). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8416,7 +8434,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1218). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1221). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8441,7 +8459,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1222). */
+/** Backward of `put` (derivatives.yaml:1225). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8471,7 +8489,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1226). */
+/** Backward of `take` (derivatives.yaml:1229). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8495,7 +8513,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1229). */
+/** Backward of `masked_scatter` (derivatives.yaml:1232). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8520,7 +8538,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1233). */
+/** Backward of `slice_scatter` (derivatives.yaml:1236). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8551,7 +8569,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1237). */
+/** Backward of `select_scatter` (derivatives.yaml:1240). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8578,7 +8596,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1241). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1244). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8607,7 +8625,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1245). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1248). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8634,7 +8652,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1249). */
+/** Backward of `unfold` (derivatives.yaml:1252). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8658,7 +8676,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1252). */
+/** Backward of `unfold_backward` (derivatives.yaml:1255). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8680,7 +8698,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1255). */
+/** Backward of `im2col` (derivatives.yaml:1258). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8706,7 +8724,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1258). */
+/** Backward of `col2im` (derivatives.yaml:1261). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8730,7 +8748,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1262). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1265). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8748,7 +8766,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1265). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1268). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8766,7 +8784,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1268). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1271). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8784,7 +8802,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1271). */
+/** Backward of `glu` (derivatives.yaml:1274). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8808,7 +8826,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1274). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1277). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8835,7 +8853,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1277). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1280). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8869,7 +8887,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1281). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1284). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8899,7 +8917,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1285). */
+/** Backward of `dist` (derivatives.yaml:1288). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8930,7 +8948,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1290). */
+/** Backward of `narrow_copy` (derivatives.yaml:1293). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8954,7 +8972,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1294). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1297). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8975,7 +8993,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1297). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1300). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8996,7 +9014,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1300). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1303). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9012,7 +9030,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1303). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1306). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9029,7 +9047,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1307). */
+/** Backward of `_conj_physical` (derivatives.yaml:1310). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9045,7 +9063,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1310). */
+/** Backward of `conj_physical_` (derivatives.yaml:1313). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9061,7 +9079,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1313). */
+/** Backward of `_conj` (derivatives.yaml:1316). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9077,7 +9095,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1317). */
+/** Backward of `addmv` (derivatives.yaml:1320). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9108,7 +9126,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1322). */
+/** Backward of `vdot` (derivatives.yaml:1325). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9134,7 +9152,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1326). */
+/** Backward of `addr` (derivatives.yaml:1329). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9165,7 +9183,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1331). */
+/** Backward of `addbmm` (derivatives.yaml:1334). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9200,7 +9218,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1336). */
+/** Backward of `renorm` (derivatives.yaml:1339). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9228,7 +9246,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1339). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1342). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9255,7 +9273,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1342). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1345). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9284,7 +9302,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1346). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1349). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9319,7 +9337,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1350). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1353). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9334,7 +9352,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1356). */
+/** Backward of `special_entr` (derivatives.yaml:1359). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9356,7 +9374,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1359). */
+/** Backward of `special_ndtri` (derivatives.yaml:1362). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9378,7 +9396,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1362). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1365). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9403,7 +9421,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1365). */
+/** Backward of `special_erfcx` (derivatives.yaml:1368). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9428,7 +9446,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1368). */
+/** Backward of `special_i0e` (derivatives.yaml:1371). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9453,7 +9471,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1371). */
+/** Backward of `special_i1` (derivatives.yaml:1374). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9478,7 +9496,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1374). */
+/** Backward of `special_i1e` (derivatives.yaml:1377). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9503,7 +9521,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1377). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1380). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9529,7 +9547,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1381). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1384). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9553,7 +9571,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1384). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1387). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9577,7 +9595,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1387). */
+/** Backward of `special_zeta` (derivatives.yaml:1390). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9603,7 +9621,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1391). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1394). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9627,7 +9645,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1394). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1397). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9643,7 +9661,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1397). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1400). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9658,7 +9676,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1400). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1403). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9673,7 +9691,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1403). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1406). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9688,7 +9706,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1406). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1409). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9703,7 +9721,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1409). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1412). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9718,7 +9736,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1412). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1415). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9733,7 +9751,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1415). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1418). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9748,7 +9766,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1418). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1421). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9763,7 +9781,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1421). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1424). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9778,7 +9796,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1424). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1427). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9793,7 +9811,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1427). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1430). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9808,7 +9826,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1430). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1433). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9823,7 +9841,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1433). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1436). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9838,7 +9856,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1440). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9853,7 +9871,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1440). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1443). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9868,7 +9886,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1443). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1446). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9883,7 +9901,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1447). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1450). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9898,7 +9916,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1450). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1453). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9913,7 +9931,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1453). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1456). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9928,7 +9946,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1457). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1460). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9943,7 +9961,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1460). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1463). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9958,7 +9976,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1463). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1466). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9973,7 +9991,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1467). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1470). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9988,7 +10006,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1470). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1473). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10003,7 +10021,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1473). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1476). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10018,7 +10036,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1477). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1480). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10033,7 +10051,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1480). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1483). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10048,7 +10066,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1483). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1486). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10063,7 +10081,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1487). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1490). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10078,7 +10096,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1490). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1493). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10093,7 +10111,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1493). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1496). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10108,7 +10126,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1497). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1500). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10123,7 +10141,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1500). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1503). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10138,7 +10156,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1503). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1506). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10153,7 +10171,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1507). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1510). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10168,7 +10186,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1510). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1513). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10183,7 +10201,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1513). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1516). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10198,7 +10216,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1517). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1520). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10213,7 +10231,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1520). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1523). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10228,7 +10246,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1523). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1526). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10243,7 +10261,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1527). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1530). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10258,7 +10276,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1530). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1533). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10273,7 +10291,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1533). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1536). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10288,7 +10306,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1537). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1540). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10303,7 +10321,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1540). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1543). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10318,7 +10336,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1543). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1546). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10333,7 +10351,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1547). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1550). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10348,7 +10366,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1550). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1553). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10363,7 +10381,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1554). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1557). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10387,7 +10405,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1557). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1560). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10407,7 +10425,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1560). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1563). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10429,7 +10447,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4781). */
+/** Backward of `expand_copy` (derivatives.yaml:4820). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10447,7 +10465,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4787). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4826). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10471,7 +10489,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4793). */
+/** Backward of `alias_copy` (derivatives.yaml:4832). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10487,7 +10505,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4799). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4838). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10515,7 +10533,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4805). */
+/** Backward of `permute_copy` (derivatives.yaml:4844). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10533,7 +10551,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4811). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4850). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10554,7 +10572,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4817). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4856). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10572,7 +10590,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4823). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4862). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10590,7 +10608,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4829). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4868). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10608,7 +10626,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4835). */
+/** Backward of `t_copy` (derivatives.yaml:4874). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10624,7 +10642,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4841). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4880). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10644,7 +10662,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4847). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4886). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10662,7 +10680,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4853). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4892). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10681,7 +10699,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4859). */
+/** Backward of `view_copy` (derivatives.yaml:4898). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10699,7 +10717,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4865). */
+/** Backward of `unfold_copy` (derivatives.yaml:4904). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -10733,6 +10751,16 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
     const result = ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _reshape_alias: kernel('_reshape_alias', (ks, self, size, stride) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
+    const gradFn = new ReshapeAliasBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -18170,6 +18198,26 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  resize_: kernel('resize_', (ks, self, size, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  resize_as_: kernel('resize_as_', (ks, self, theTemplate, memoryFormat) => {
+    const rg = anyRequiresGrad(self, theTemplate);
+    checkInplace(self, rg);
+    if (!rg) return ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_as_'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(theTemplate)]);
+    const result = ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat, vec);
     if (!rg) return ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
@@ -19233,6 +19281,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   return {
   view: kernel('view', (ks, self, size) => {
     const result = ops.view.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size);
+    markView(result, self);
+    return result;
+  }),
+  _reshape_alias: kernel('_reshape_alias', (ks, self, size, stride) => {
+    const result = ops._reshape_alias.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size, stride);
     markView(result, self);
     return result;
   }),
@@ -21013,6 +21066,16 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   conj_physical_: kernel('conj_physical_', (ks, self) => {
     const result = ops.conj_physical_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  resize_: kernel('resize_', (ks, self, size, memoryFormat) => {
+    const result = ops.resize_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, size, memoryFormat);
+    self.bumpVersion();
+    return result;
+  }),
+  resize_as_: kernel('resize_as_', (ks, self, theTemplate, memoryFormat) => {
+    const result = ops.resize_as_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, theTemplate, memoryFormat);
     self.bumpVersion();
     return result;
   }),

@@ -890,6 +890,41 @@ function bad_reshape(a: readonly unknown[]): never {
   ], false, SIGS_reshape);
 }
 
+const SIGS__reshape_alias = ["(Tensor input, tuple of ints size, tuple of ints stride)"];
+
+/** `torch._reshape_alias`: `_reshape_alias`. */
+export function _reshape_alias(input: Tensor, options: { size: readonly number[]; stride: readonly number[] }): Tensor;
+export function _reshape_alias(input: Tensor, size: readonly number[], options: { stride: readonly number[] }): Tensor;
+export function _reshape_alias(input: Tensor, size: readonly number[], stride: readonly number[]): Tensor;
+export function _reshape_alias(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_reshape_alias", a[--n] as Kw);
+  // _reshape_alias
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","size","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("_reshape_alias", o, ["input","size","stride"], ["input","size","stride"], n);
+      return at._reshape_alias(v0, v1, v2);
+    }
+  }
+  return bad__reshape_alias(a);
+}
+
+function bad__reshape_alias(a: readonly unknown[]): never {
+  return badCall("_reshape_alias", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__reshape_alias);
+}
+
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 /** `torch.as_strided`: `as_strided`. */
@@ -16658,6 +16693,195 @@ function bad_diff(a: readonly unknown[]): never {
   ], false, SIGS_diff);
 }
 
+const SIGS_gradient = ["(Tensor input, *, tuple of ints dim, int edge_order = 1)","(Tensor input, *, Number spacing, tuple of ints dim, int edge_order = 1)","(Tensor input, *, Number spacing = None, int dim = None, int edge_order = 1)","(Tensor input, *, tuple of Numbers spacing, int dim = None, int edge_order = 1)","(Tensor input, *, tuple of Numbers spacing, tuple of ints dim, int edge_order = 1)","(Tensor input, *, tuple of Tensors spacing, int dim = None, int edge_order = 1)","(Tensor input, *, tuple of Tensors spacing, tuple of ints dim, int edge_order = 1)"];
+
+/** `torch.gradient`: `gradient.scalarint`, `gradient.scalararray`, `gradient.array`, `gradient.scalarrayint`, `gradient.scalarrayarray`, `gradient.tensorarrayint`, `gradient.tensorarray`. */
+export function gradient(input: Tensor, options?: { spacing?: number | boolean | null; dim?: number | null; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { spacing: number | boolean; dim: readonly number[]; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { dim: readonly number[]; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { spacing: readonly (number | boolean)[]; dim?: number | null; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { spacing: readonly (number | boolean)[]; dim: readonly number[]; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { spacing: readonly Tensor[]; dim?: number | null; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(input: Tensor, options: { spacing: readonly Tensor[]; dim: readonly number[]; edge_order?: number; edgeOrder?: number }): Tensor[];
+export function gradient(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gradient", a[--n] as Kw);
+  // gradient.scalarint
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'Number', (o.spacing === null || isScalar(o.spacing)), o.spacing);
+        k0 = o.spacing as number | boolean | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k1 = o.dim as number | null;
+      } else k1 = null;
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_scalarint(v0, k0, k1, k2);
+    }
+  }
+  // gradient.scalararray
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'Number', isScalar(o.spacing), o.spacing);
+        k0 = o.spacing as number | boolean;
+      } else missingKw("gradient", 'spacing');
+      let k1: number[];
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        k1 = toIntList(o.dim);
+      } else missingKw("gradient", 'dim');
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_scalararray(v0, k0, k1, k2);
+    }
+  }
+  // gradient.array
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number[];
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        k0 = toIntList(o.dim);
+      } else missingKw("gradient", 'dim');
+      let k1: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k1 = o.edge_order as number;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","dim","edge_order"], ["input"], n);
+      return at.gradient_array(v0, k0, k1);
+    }
+  }
+  // gradient.scalarrayint
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: (number | boolean)[];
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'tuple of Numbers', Array.isArray(o.spacing), o.spacing);
+        k0 = o.spacing as (number | boolean)[];
+      } else missingKw("gradient", 'spacing');
+      let k1: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k1 = o.dim as number | null;
+      } else k1 = null;
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_scalarrayint(v0, k0, k1, k2);
+    }
+  }
+  // gradient.scalarrayarray
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: (number | boolean)[];
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'tuple of Numbers', Array.isArray(o.spacing), o.spacing);
+        k0 = o.spacing as (number | boolean)[];
+      } else missingKw("gradient", 'spacing');
+      let k1: number[];
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        k1 = toIntList(o.dim);
+      } else missingKw("gradient", 'dim');
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_scalarrayarray(v0, k0, k1, k2);
+    }
+  }
+  // gradient.tensorarrayint
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor[];
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'tuple of Tensors', isTensorList(o.spacing), o.spacing);
+        k0 = o.spacing as Tensor[];
+      } else missingKw("gradient", 'spacing');
+      let k1: number | null;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        k1 = o.dim as number | null;
+      } else k1 = null;
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_tensorarrayint(v0, k0, k1, k2);
+    }
+  }
+  // gradient.tensorarray
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","spacing","dim","edge_order"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor[];
+      if (o !== undefined && o.spacing !== undefined) {
+        kwArg("gradient", 'spacing', 'tuple of Tensors', isTensorList(o.spacing), o.spacing);
+        k0 = o.spacing as Tensor[];
+      } else missingKw("gradient", 'spacing');
+      let k1: number[];
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("gradient", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        k1 = toIntList(o.dim);
+      } else missingKw("gradient", 'dim');
+      let k2: number;
+      if (o !== undefined && o.edge_order !== undefined) {
+        kwArg("gradient", 'edge_order', 'int', isInt(o.edge_order), o.edge_order);
+        k2 = o.edge_order as number;
+      } else k2 = 1;
+      if (o !== undefined) checkKw("gradient", o, ["input","spacing","dim","edge_order"], ["input"], n);
+      return at.gradient_tensorarray(v0, k0, k1, k2);
+    }
+  }
+  return noMatch("gradient", a, SIGS_gradient);
+}
+
 const SIGS_bucketize = ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False)","(Number self, Tensor boundaries, *, bool out_int32 = False, bool right = False)"];
 
 /** `torch.bucketize`: `bucketize.Tensor`, `bucketize.Scalar`. */
@@ -26500,6 +26724,44 @@ function bad__conj(a: readonly unknown[]): never {
   return badCall("_conj", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS__conj);
+}
+
+const SIGS_resize_as_ = ["(Tensor input, Tensor the_template, *, torch.memory_format memory_format = None)"];
+
+/** `torch.resize_as_`: `resize_as_`. */
+export function resize_as_(input: Tensor, options: { the_template?: Tensor; theTemplate?: Tensor; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
+export function resize_as_(input: Tensor, theTemplate: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
+export function resize_as_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resize_as_", a[--n] as Kw);
+  // resize_as_
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","the_template"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("resize_as_", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("resize_as_", o, ["input","the_template","memory_format"], ["input","the_template"], n);
+      return at.resize_as_(v0, v1, k0);
+    }
+  }
+  return bad_resize_as_(a);
+}
+
+function bad_resize_as_(a: readonly unknown[]): never {
+  return badCall("resize_as_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "the_template", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_resize_as_);
 }
 
 const SIGS_addmv = ["(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];

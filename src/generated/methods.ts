@@ -1317,6 +1317,14 @@ export interface TensorMethods {
   resolve_neg(): Tensor;
   /** `_conj(Tensor self) -> Tensor` */
   _conj(): Tensor;
+  /** `resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_(options: { size: readonly number[]; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): this;
+  resize_(...size: number[]): this;
+  resize_(...args: [...size: number[], options: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }]): this;
+  resize_(size: readonly number[], options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): this;
+  /** `resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)` */
+  resize_as_(options: { the_template?: Tensor; theTemplate?: Tensor; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): this;
+  resize_as_(theTemplate: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): this;
   /** `addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
   addmv(options: { mat: Tensor; vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
   addmv(mat: Tensor, options: { vec: Tensor; beta?: number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
@@ -13133,6 +13141,72 @@ function method__conj(this: Tensor, ...a: unknown[]): unknown {
   return noArgs("_conj", a);
 }
 
+const SIGS_resize_ = ["(tuple of ints size, *, torch.memory_format memory_format = None)"];
+
+function method_resize_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resize_", a[--n] as Kw);
+  // resize_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("resize_", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("resize_", o, ["size","memory_format"], ["size"], n);
+      return at.resize_(this, v0, k0);
+    }
+  }
+  return bad_resize_(a);
+}
+
+function bad_resize_(a: readonly unknown[]): never {
+  return badCall("resize_", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], true, SIGS_resize_);
+}
+
+const SIGS_resize_as_ = ["(Tensor the_template, *, torch.memory_format memory_format = None)"];
+
+function method_resize_as_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("resize_as_", a[--n] as Kw);
+  // resize_as_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["the_template"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("resize_as_", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("resize_as_", o, ["the_template","memory_format"], ["the_template"], n);
+      return at.resize_as_(this, v0, k0);
+    }
+  }
+  return bad_resize_as_(a);
+}
+
+function bad_resize_as_(a: readonly unknown[]): never {
+  return badCall("resize_as_", a, [
+    { name: "the_template", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_resize_as_);
+}
+
 const SIGS_addmv = ["(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor out = None)"];
 
 function method_addmv(this: Tensor, ...a: unknown[]): unknown {
@@ -14754,6 +14828,8 @@ export function installTensorMethods(proto: object): void {
     resolve_conj: { value: method_resolve_conj, writable: true, configurable: true },
     resolve_neg: { value: method_resolve_neg, writable: true, configurable: true },
     _conj: { value: method__conj, writable: true, configurable: true },
+    resize_: { value: method_resize_, writable: true, configurable: true },
+    resize_as_: { value: method_resize_as_, writable: true, configurable: true },
     addmv: { value: method_addmv, writable: true, configurable: true },
     addmv_: { value: method_addmv_, writable: true, configurable: true },
     vdot: { value: method_vdot, writable: true, configurable: true },

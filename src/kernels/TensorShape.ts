@@ -17,11 +17,21 @@ import { contiguousOf, emptyLike, moveElement, moveElements, storedElements } fr
 import { ravel, unravel } from './TensorTransformations.js';
 import * as at from '../generated/TensorBody.js';
 
-/** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
+/**
+ * `reshape`: as PyTorch's reshape_symint: a contiguous self is viewed (ViewBackward0); a self whose strides allow
+ * the new shape is aliased by `_reshape_alias` (ReshapeAliasBackward0); else a contiguous clone `_unsafe_view`ed.
+ */
 export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
+  if (self.isContiguous()) return aten().view.call(self, shape);
   const sizes = inferSizeDv(shape, self.numel());
-  if (computeStride(self.sizes, self.strides, sizes) !== null) return aten().view.call(self, sizes);
-  return aten().view.call(aten().clone.call(self, 0), sizes);
+  const strides = computeStride(self.sizes, self.strides, sizes);
+  if (strides !== null) return aten()._reshape_alias.call(self, sizes, strides);
+  return aten()._unsafe_view.call(aten().clone.call(self, MemoryFormat.Contiguous), sizes);
+}
+
+/** `_reshape_alias(self, size, stride)`: a view with the given geometry (reshape computed the strides). */
+export function reshapeAlias(_ks: DispatchKeySet, self: Tensor, size: number[], stride: number[]): Tensor {
+  return makeView(self, [...size], [...stride], self.storageOffset);
 }
 
 /** `flatten.using_ints`: dims start..end merged into one. */

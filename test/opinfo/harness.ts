@@ -275,6 +275,10 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
     torch.manualSeed(42);
     return fn('normal')(...withKw([c.args[0], c.input, ...c.args.slice(1)], c.kwargs));
   },
+  // op=lambda x, shape: x.clone().resize_(shape)
+  resize_: (c) => ((c.input as Tensor).clone() as unknown as { resize_: Fn }).resize_(c.args[0]),
+  // op=lambda x, other: torch.resize_as_(x.clone(), other)
+  resize_as_: (c) => fn('resize_as_')((c.input as Tensor).clone(), c.args[0]),
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
