@@ -6,6 +6,7 @@
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import { besselI1 } from '../kernels/UnaryOps.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
@@ -151,4 +152,27 @@ export function mvlgammaBackward(grad: Tensor, self: Tensor, p: number): Tensor 
   let args = aten().arange_start_step.call(-p / 2 + 0.5, 0.5, 0.5, self.scalarType, null, self.device, null);
   args = at.add_Tensor(args, at.unsqueeze(self, -1));
   return at.mul_Tensor(grad, aten().sum_dim_IntList.call(at.digamma(args), [-1], false, null));
+}
+
+// Note [Backward formulas in opmath]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's tanh_backward and sigmoid_backward are single CPU kernels that, for float16/bfloat16, widen the
+// operands to float32, evaluate the whole formula there and round once. Composed of aten ops, the same formula
+// would round after every op; for reduced dtypes it is therefore evaluated on float32 copies and the result
+// converted back (still differentiable: _to_copy has a derivative, for double backward).
+
+/** `fn` evaluated on float32 copies when `grad` is float16/bfloat16, the result rounded back once. */
+function inOpmath(fn: (...ts: Tensor[]) => Tensor, grad: Tensor, ...rest: Tensor[]): Tensor {
+  const dt = grad.scalarType;
+  if (dt !== ScalarType.Half && dt !== ScalarType.BFloat16) return fn(grad, ...rest);
+  const f = (t: Tensor): Tensor => (t.scalarType === dt ? at._to_copy(t, ScalarType.Float) : t);
+  return at._to_copy(fn(f(grad), ...rest.map(f)), dt);
+}
+/** tanh: grad * (1 - result^2), in opmath (See Note [Backward formulas in opmath]). */
+export function tanhBackward(grad: Tensor, result: Tensor): Tensor {
+  return inOpmath((g, y) => at.mul_Tensor(g, at.add_Tensor(at.neg(at.mul_Tensor(y, y)), wrapScalar(1))), grad, result);
+}
+/** sigmoid: grad * result * (1 - result), in opmath (See Note [Backward formulas in opmath]). */
+export function sigmoidBackward(grad: Tensor, result: Tensor): Tensor {
+  return inOpmath((g, y) => at.mul_Tensor(g, at.mul_Tensor(y, at.add_Tensor(at.neg(y), wrapScalar(1)))), grad, result);
 }
