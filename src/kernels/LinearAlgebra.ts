@@ -270,28 +270,18 @@ function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulat
 
 // Note [Reduced-precision products]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// float16 and bfloat16 products compute as PyTorch's CPU gemm does for them (gemm_notrans_ and friends in
-// native/cpu/BlasKernel.cpp with opmath_t = float, or oneDNN's bf16 gemm): every element of the operands is
-// widened to float32, the dot products accumulate in float32 (`c = beta·c + alpha·dot` in float too), and the
-// result is rounded once to the reduced dtype on store. Here the operands are widened to float32 temporaries,
-// the float32 product runs on the packed gemm (or its twin), and copy_ rounds the result to nearest even.
-// The float32 summation order is the packed kernel's, not PyTorch's, so a result can differ from PyTorch's in
-// the last place of the reduced dtype when the float32 sums differ across a rounding boundary.
-
+// float16/bfloat16 products compute as PyTorch's CPU gemm does for them (BlasKernel.cpp with opmath_t = float,
+// or oneDNN's bf16 gemm): operands widened to float32, `beta·c + alpha·dot` in float32, one rounding on store.
+// The float32 sums are the packed kernel's, in its order, so a result may differ from PyTorch's in the last
+// place when they straddle a rounding boundary of the reduced dtype.
 const isReduced = (t: ScalarType): boolean => t === ScalarType.Half || t === ScalarType.BFloat16;
 
 /** productInto for float16/bfloat16 out: float32 temporaries, one rounding on store. See Note [Reduced-precision products]. */
 function reducedProductInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): void {
-  const af = at._to_copy(a, ScalarType.Float);
-  const bf = at._to_copy(b, ScalarType.Float);
-  const of = accumulate
-    ? at._to_copy(out, ScalarType.Float)
-    : newStrided(out.sizes, contiguousStrides(out.sizes), ScalarType.Float, out.device);
-  productInto(af, bf, of, alpha, accumulate);
-  at.copy_(out, of);
-  af.dispose();
-  bf.dispose();
-  of.dispose();
+  const f32 = [a, b, out].map((t) => at._to_copy(t, ScalarType.Float)) as [Tensor, Tensor, Tensor];
+  productInto(...f32, alpha, accumulate);
+  at.copy_(out, f32[2]);
+  for (const t of f32) t.dispose();
 }
 
 /** `mm(self, mat2)`: [n, k] × [k, m]. */

@@ -136,10 +136,10 @@ function reducedSoftmaxLines(
   shape: [number, number, number],
   log: boolean,
   dtype: ScalarType,
+  lastDim: boolean,
 ): void {
   const [outer, size, inner] = shape;
   const f = Math.fround;
-  const lastDim = inner === 1;
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
       const start = o * size * inner + i;
