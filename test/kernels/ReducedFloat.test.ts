@@ -20,7 +20,18 @@ interface Case {
   beta?: number;
   alpha?: number;
 }
-const golden = loadGolden<{ cases: Case[] }>('reduced_float.json');
+interface FInfoSpec {
+  dtype: string;
+  str: string;
+  bits: number;
+  eps: number;
+  max: number;
+  min: number;
+  tiny: number;
+  smallest_normal: number;
+  resolution: number;
+}
+const golden = loadGolden<{ cases: Case[]; finfo: FInfoSpec[] }>('reduced_float.json');
 const num = (v: V): number => (v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
 const make = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
 
@@ -70,4 +81,20 @@ describe('float16 / bfloat16 compute (PyTorch 2.13 goldens)', () => {
       else check(r as Tensor, c.result);
     });
   }
+});
+
+describe('torch.finfo (PyTorch 2.13 goldens)', () => {
+  for (const f of golden.finfo) {
+    it(f.dtype, () => {
+      const got = torch.finfo(f.dtype);
+      expect(String(got)).toBe(f.str);
+      const { dtype, bits, eps, max, min, tiny, smallest_normal, resolution } = got;
+      expect({ dtype, str: f.str, bits, eps, max, min, tiny, smallest_normal, resolution }).toEqual(f);
+    });
+  }
+  it("rejects an integer dtype with PyTorch's text", () => {
+    expect(() => torch.finfo(torch.int32)).toThrow(
+      "torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'",
+    );
+  });
 });
