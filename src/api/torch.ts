@@ -538,6 +538,7 @@ export { from, frombuffer, type TypedArray } from './tensor_new.js';
 export { Generator, manualSeed, seed, initialSeed };
 /** `torch.Size`: what `x.shape` / `x.size()` return, an Array of ints that prints as `torch.Size([3, 4])`. */
 export { Size } from '../tensor/Size.js';
+export { finfo } from './TypeInfo.js';
 
 export { channels_last, channels_last_3d, contiguous_format, cuda, device, preserve_format } from './device.js';
 

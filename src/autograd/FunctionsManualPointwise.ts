@@ -10,7 +10,7 @@ import { besselI1 } from '../kernels/UnaryOps.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { zerosLike } from './FunctionsManual.js';
-import { isComplexType, type ScalarType } from '../c10/ScalarType.js';
+import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 
 const M_PI_180 = 0.017453292519943295;
 const M_180_PI = 57.29577951308232;
@@ -255,4 +255,27 @@ export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode:
 /** div's gradient for the divisor: -grad * self / other². */
 export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
   return roundingMode !== null ? zerosLike(grad) : at.mul_Tensor(at.neg(grad), at.div_Tensor(at.div_Tensor(self, other), other));
+}
+
+// Note [Backward formulas in opmath]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's tanh_backward and sigmoid_backward are single CPU kernels that, for float16/bfloat16, widen the
+// operands to float32, evaluate the whole formula there and round once. Composed of aten ops, the same formula
+// would round after every op; for reduced dtypes it is therefore evaluated on float32 copies and the result
+// converted back (still differentiable: _to_copy has a derivative, for double backward).
+
+/** `fn` evaluated on float32 copies when `grad` is float16/bfloat16, the result rounded back once. */
+function inOpmath(fn: (...ts: Tensor[]) => Tensor, grad: Tensor, ...rest: Tensor[]): Tensor {
+  const dt = grad.scalarType;
+  if (dt !== ScalarType.Half && dt !== ScalarType.BFloat16) return fn(grad, ...rest);
+  const f = (t: Tensor): Tensor => (t.scalarType === dt ? at._to_copy(t, ScalarType.Float) : t);
+  return at._to_copy(fn(f(grad), ...rest.map(f)), dt);
+}
+/** tanh: grad * (1 - result^2), in opmath (See Note [Backward formulas in opmath]). */
+export function tanhBackward(grad: Tensor, result: Tensor): Tensor {
+  return inOpmath((g, y) => at.mul_Tensor(g, at.add_Tensor(at.neg(at.mul_Tensor(y, y)), wrapScalar(1))), grad, result);
+}
+/** sigmoid: grad * result * (1 - result), in opmath (See Note [Backward formulas in opmath]). */
+export function sigmoidBackward(grad: Tensor, result: Tensor): Tensor {
+  return inOpmath((g, y) => at.mul_Tensor(g, at.mul_Tensor(y, at.add_Tensor(at.neg(y), wrapScalar(1)))), grad, result);
 }

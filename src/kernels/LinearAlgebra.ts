@@ -113,12 +113,7 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   if (a.scalarType !== b.scalarType) {
     throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.scalarType)} != ${cppName(b.scalarType)}`);
   }
-  if (
-    isComplexType(a.scalarType) ||
-    a.scalarType === ScalarType.Bool ||
-    a.scalarType === ScalarType.Half ||
-    a.scalarType === ScalarType.BFloat16
-  ) {
+  if (isComplexType(a.scalarType) || a.scalarType === ScalarType.Bool) {
     throw notImplementedForDtype('addmm_impl_cpu_', a.scalarType);
   }
 }
@@ -253,7 +248,9 @@ export function gemmInto(a: Tensor, b: Tensor, out: Tensor, accumulate: boolean)
  * contiguous copies (alpha 1 only). See Note [Cache-blocked gemm].
  */
 function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): void {
-  if (out.isMeta() || out.numel() === 0 || packedGemm(a, b, out, alpha, accumulate) || twinGemm(a, b, out, alpha, accumulate)) return;
+  if (out.isMeta() || out.numel() === 0) return;
+  if (isReduced(out.scalarType)) return reducedProductInto(a, b, out, alpha, accumulate);
+  if (packedGemm(a, b, out, alpha, accumulate) || twinGemm(a, b, out, alpha, accumulate)) return;
   const d = a.dim();
   const [bs, m, k, n] = [
     d === 3 ? (a.sizes[0] as number) : 1,
@@ -269,6 +266,22 @@ function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulat
   for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
   freeCopy(ac, a);
   freeCopy(bc, b);
+}
+
+// Note [Reduced-precision products]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// float16/bfloat16 products compute as PyTorch's CPU gemm does for them (BlasKernel.cpp with opmath_t = float,
+// or oneDNN's bf16 gemm): operands widened to float32, `beta·c + alpha·dot` in float32, one rounding on store.
+// The float32 sums are the packed kernel's, in its order, so a result may differ from PyTorch's in the last
+// place when they straddle a rounding boundary of the reduced dtype.
+const isReduced = (t: ScalarType): boolean => t === ScalarType.Half || t === ScalarType.BFloat16;
+
+/** productInto for float16/bfloat16 out: float32 temporaries, one rounding on store. See Note [Reduced-precision products]. */
+function reducedProductInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): void {
+  const f32 = [a, b, out].map((t) => at._to_copy(t, ScalarType.Float)) as [Tensor, Tensor, Tensor];
+  productInto(...f32, alpha, accumulate);
+  at.copy_(out, f32[2]);
+  for (const t of f32) t.dispose();
 }
 
 /** `mm(self, mat2)`: [n, k] × [k, m]. */
@@ -475,7 +488,8 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
  * the packed gemm or its twin (productInto). Null for other dtypes (the caller then computes mm, scales and adds).
  */
 function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
-  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || gemmKernelName(mat1.scalarType) === null) return null;
+  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0]) return null;
+  if (!isReduced(mat1.scalarType) && gemmKernelName(mat1.scalarType) === null) return null;
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
   const bias = at.expand(self, [m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([m, n], [n, 1], mat1.scalarType, mat1.device);
@@ -487,6 +501,16 @@ function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alp
  * bias is not read (its NaNs are ignored). a, b and out float32 or float64.
  */
 function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor {
+  if (isReduced(out.scalarType)) {
+    // beta·self + alpha·(a @ b) all in float32, rounded once (Note [Reduced-precision products]).
+    const f = (t: Tensor): Tensor => at._to_copy(t, ScalarType.Float);
+    const [b32, a32, m32] = [f(bias), f(a), f(b)];
+    const o32 = newStrided(out.sizes, contiguousStrides(out.sizes), ScalarType.Float, out.device);
+    scaledSelfPlusProduct(o32, b32, a32, m32, beta, alpha);
+    at.copy_(out, o32);
+    for (const t of [b32, a32, m32, o32]) t.dispose();
+    return out;
+  }
   if (beta !== 0) {
     at.copy_(out, bias);
     if (beta !== 1) at.mul__Tensor(out, wrapScalar(beta));
@@ -564,7 +588,7 @@ export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2
  */
 function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): Tensor | null {
   if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.scalarType !== batch2.scalarType) return null;
-  if (gemmKernelName(batch1.scalarType) === null) return null;
+  if (!isReduced(batch1.scalarType) && gemmKernelName(batch1.scalarType) === null) return null;
   const [bs, m, , n] = checkBmm(batch1, batch2);
   const bias = at.expand(self, [bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.scalarType, batch1.device);

@@ -160,6 +160,12 @@ function meanImpl(iter: TensorIterator): void {
     throw new Error(`result type Float can't be cast to the desired output type ${scalarTypeToString(outDtype)}`);
   }
   const run = sumRunFor(iter);
+  if (outDtype === ScalarType.Half || outDtype === ScalarType.BFloat16) {
+    // For float16/bfloat16 PyTorch sums into float32 and divides there (mean_out's "cast_fp32 -> sum -> div ->
+    // cast" path); the store rounds the float32 quotient once more.
+    reduceKernel(iter, (src, o, s, n) => Math.fround(Math.fround(run(src, o, s, n)) / n));
+    return;
+  }
   reduceKernel(iter, (src, o, s, n) => castValue(run(src, o, s, n), outDtype) / n);
 }
 

@@ -8,6 +8,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { castValue } from '../iter/TypeCast.js';
 import { aten } from '../generated/Operators.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
@@ -74,7 +75,7 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
     // reduced-precision softmax accumulates in float.
     const toDtype = (t: Tensor, to: ScalarType): Tensor => aten().to_dtype.call(t, to, false, false, null);
     const inFloat = toDtype(self, direct(outDtype) ? outDtype : ScalarType.Float);
-    const result = softmaxImpl(inFloat, d, null, log);
+    const result = direct(outDtype) ? softmaxImpl(inFloat, d, null, log) : reducedSoftmax(inFloat, d, log, outDtype);
     const out = toDtype(result, outDtype);
     if (!out.isMeta()) {
       if (inFloat.storage !== self.storage) inFloat.dispose(); // temporaries of this kernel (Note [Storage lifetime])
@@ -111,6 +112,80 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
     else (log ? ref.f32_log_softmax_rows : ref.f32_softmax_rows)(outer, size, x.data, x.base, y.data, y.base);
   } else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
   if (src.storage !== self.storage) src.dispose(); // the kernel's own contiguous copy (Note [Storage lifetime])
+  return out;
+}
+
+// Note [softmax of reduced floats]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU softmax / log_softmax of float16/bfloat16 (SoftMaxKernel.cpp) compute in float32 and round on
+// store, but two of its four loops keep an intermediate in the input's dtype: along the last dim,
+// log_softmax's per-row scratch is scalar_t, so the sum of exp(x - max) and then its log are rounded to the
+// reduced dtype before x - max - log(sum); along another dim, softmax stores exp(x - max) in the (reduced)
+// output first and divides that rounded value by the float sum. Everything else is float32 arithmetic, the
+// sum accumulated in order, which is what reducedSoftmaxLines does (Math.fround after every step).
+
+/**
+ * softmax / log_softmax of float32 lines (outer × size × inner) for a float16/bfloat16 result, into float32
+ * `y` (the caller rounds it). See Note [softmax of reduced floats].
+ */
+function reducedSoftmaxLines(
+  x: StorageArray,
+  xb: number,
+  y: StorageArray,
+  yb: number,
+  shape: [number, number, number],
+  log: boolean,
+  dtype: ScalarType,
+  lastDim: boolean,
+): void {
+  const [outer, size, inner] = shape;
+  const f = Math.fround;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      const start = o * size * inner + i;
+      let m = -Infinity;
+      for (let k = 0, p = xb + start; k < size; k++, p += inner) {
+        const v = x[p] as number;
+        m = v > m || v !== v ? v : m;
+      }
+      let sum = 0;
+      for (let k = 0, p = start; k < size; k++, p += inner) {
+        const e = f(Math.exp(f((x[xb + p] as number) - m)));
+        sum = f(sum + e);
+        if (!log) y[yb + p] = lastDim ? e : castValue(e, dtype);
+      }
+      if (log) {
+        const ls = lastDim ? castValue(Math.log(castValue(sum, dtype)), dtype) : f(Math.log(sum));
+        for (let k = 0, p = start; k < size; k++, p += inner) y[yb + p] = f(f((x[xb + p] as number) - m) - ls);
+      } else {
+        for (let k = 0, p = yb + start; k < size; k++, p += inner) y[p] = f((y[p] as number) / sum);
+      }
+    }
+  }
+}
+
+/** softmax / log_softmax of float32 `x32` along dim `d` for a float16/bfloat16 result, as float32. */
+function reducedSoftmax(x32: Tensor, d: number, log: boolean, dtype: ScalarType): Tensor {
+  const sizes = [...x32.sizes];
+  const out = newStrided(sizes, contiguousStrides(sizes), ScalarType.Float, x32.device);
+  if (out.isMeta() || out.numel() === 0) return out;
+  const size = x32.dim() === 0 ? 1 : (sizes[d] as number);
+  let inner = 1;
+  for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
+  const src = at.contiguous(x32);
+  const x = src.dataView();
+  const y = out.dataView();
+  reducedSoftmaxLines(
+    x.data,
+    x.base,
+    y.data,
+    y.base,
+    [out.numel() / (size * inner), size, inner],
+    log,
+    dtype,
+    d === x32.dim() - 1 || x32.dim() === 0,
+  );
+  if (src.storage !== x32.storage) src.dispose();
   return out;
 }
 

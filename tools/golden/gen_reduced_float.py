@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Golden fixture for float16 / bfloat16 compute on the CPU (issue 30): products (mm, bmm, addmm with beta and
+alpha, matmul, linear), softmax / log_softmax along the last and another dim, sum / mean, pointwise ops and a
+gradient, each in both reduced dtypes. Values are the exact float32 of the half bits (tolist() of the reduced
+tensor), inputs and results alike. Also torch.finfo of both dtypes (str and fields).
+
+Run with the reference torch build (2.13.0+cpu):
+
+    $PYTHON tools/golden/gen_reduced_float.py    # writes test/golden/reduced_float.json
+
+Deterministic: a fixed seed, cases in a fixed order.
+"""
+
+import argparse
+import json
+
+import torch
+from _encode import spec
+
+DTYPES = [torch.float16, torch.bfloat16]
+
+
+def case(op, args, result, **kw):
+    return {"op": op, "args": [spec(a, ("dtype", "sizes", "values")) for a in args], "result": spec(result, ("dtype", "sizes", "values")), **kw}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-o", "--out", default="test/golden/reduced_float.json")
+    args = ap.parse_args()
+    torch.manual_seed(0)
+    cases = []
+    for d in DTYPES:
+        r = lambda *s: (torch.randn(*s) * 2).to(d)  # noqa: E731
+        a, b = r(5, 37), r(37, 6)
+        cases.append(case("mm", [a, b], torch.mm(a, b)))
+        x, y = r(3, 4, 33), r(3, 33, 5)
+        cases.append(case("bmm", [x, y], torch.bmm(x, y)))
+        c = r(5, 6)
+        cases.append(case("addmm", [c, a, b], torch.addmm(c, a, b, beta=0.5, alpha=1.5), beta=0.5, alpha=1.5))
+        cases.append(case("addmm", [c, a, b], torch.addmm(c, a, b), beta=1, alpha=1))
+        v = r(37)
+        cases.append(case("matmul", [a, v], torch.matmul(a, v)))
+        w, bias = r(6, 37), r(6)
+        cases.append(case("linear", [a, w, bias], torch.nn.functional.linear(a, w, bias)))
+        s = r(4, 50) * 3
+        for dim in (1, 0):
+            cases.append(case("softmax", [s], torch.softmax(s, dim), dim=dim))
+            cases.append(case("log_softmax", [s], torch.log_softmax(s, dim), dim=dim))
+        big = r(3, 300)
+        cases.append(case("sum", [big], big.sum(1), dim=1))
+        cases.append(case("mean", [big], big.mean(1), dim=1))
+        cases.append(case("sum", [big], big.sum(), dim=None))
+        p, q = r(40), r(40)
+        for op in ("add", "mul", "div", "sub"):
+            cases.append(case(op, [p, q], getattr(torch, op)(p, q)))
+        for op in ("exp", "sin", "tanh", "sigmoid", "sqrt"):
+            cases.append(case(op, [p.abs()], getattr(torch, op)(p.abs())))
+        # gradient of sum((a @ b).tanh()) in the reduced dtype
+        ag, bg = a.clone().requires_grad_(), b.clone().requires_grad_()
+        torch.mm(ag, bg).tanh().sum().backward()
+        cases.append(case("mm_tanh_grad", [a, b], [ag.grad, bg.grad]))
+    finfo = []
+    for d in DTYPES:
+        f = torch.finfo(d)
+        finfo.append({"dtype": str(d).replace("torch.", ""), "str": str(f), "bits": f.bits, "eps": f.eps, "max": f.max, "min": f.min,
+                      "tiny": f.tiny, "smallest_normal": f.smallest_normal, "resolution": f.resolution})
+    out = {"generated_by": "tools/golden/gen_reduced_float.py", "torch_version": torch.__version__, "cases": cases, "finfo": finfo}
+    with open(args.out, "w") as fh:
+        json.dump(out, fh, separators=(",", ":"))
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    main()
