@@ -3,6 +3,7 @@
 // ... entries call. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { autogradState } from '../c10/AutogradState.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
@@ -459,4 +460,12 @@ export function euclideanDistBackward(grad: Tensor, x1: Tensor, x2: Tensor, res:
   if (which === 0) return at.sub_Tensor(at.mul_Tensor(x1, at.sum_dim_IntList(ratio, [-1], true)), at.matmul(ratio, x2));
   const ratioT = at.transpose_int(ratio, -2, -1);
   return at.sub_Tensor(at.mul_Tensor(x2, at.unsqueeze(at.sum_dim_IntList(ratio, [-2], false), -1)), at.matmul(ratioT, x1));
+}
+
+/** `native_dropout_double_backward`: native_dropout_backward's gradient of grad_output, `ggI * mask * scale` in grad_output's dtype. */
+export function nativeDropoutDoubleBackward(ggI: Tensor, grad: Tensor, mask: Tensor, scale: number): Tensor {
+  return at.mul_Tensor(
+    at._to_copy(ggI, grad.scalarType),
+    at.mul_Tensor(at._to_copy(mask, grad.scalarType), wrapScalar(scale, ScalarType.Double)),
+  );
 }

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -2707,7 +2707,33 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:418). */
+/** Backward of `_safe_softmax` (derivatives.yaml:418). */
+export class SafeSoftmaxBackward0 extends Node {
+  dim_!: Parameters<AtenOps['_safe_softmax']['call']>[1];
+  self_dtype!: ScalarType;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SafeSoftmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_dtype = this.self_dtype;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, result, dim, self_dtype);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `log_softmax.int` (derivatives.yaml:421). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2733,7 +2759,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:422). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:425). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2763,7 +2789,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:426). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:429). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2791,7 +2817,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:430). */
+/** Backward of `nll_loss` (derivatives.yaml:433). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2823,7 +2849,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:433). */
+/** Backward of `nll_loss2d` (derivatives.yaml:436). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2855,7 +2881,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:436). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:439). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2885,7 +2911,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:440). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:443). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2915,7 +2941,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:444). */
+/** Backward of `mse_loss` (derivatives.yaml:447). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2943,7 +2969,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:448). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:451). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2974,7 +3000,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:452). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:455). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -3008,7 +3034,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:456). */
+/** Backward of `native_layer_norm` (derivatives.yaml:459). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -3048,7 +3074,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:462). */
+/** Backward of `convolution` (derivatives.yaml:465). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3085,7 +3111,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:467). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:470). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -3119,7 +3145,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:471). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:474). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -3153,7 +3179,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:475). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:478). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3188,7 +3214,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:479). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:482). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3214,7 +3240,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:483). */
+/** Backward of `avg_pool2d` (derivatives.yaml:486). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3248,7 +3274,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:486). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:489). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3283,7 +3309,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:490). */
+/** Backward of `cat` (derivatives.yaml:493). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3309,7 +3335,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:493). */
+/** Backward of `stack` (derivatives.yaml:496). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3334,7 +3360,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:496). */
+/** Backward of `split.Tensor` (derivatives.yaml:499). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3355,7 +3381,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:499). */
+/** Backward of `split_with_sizes` (derivatives.yaml:502). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3376,7 +3402,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:502). */
+/** Backward of `unbind.int` (derivatives.yaml:505). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3395,7 +3421,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:505). */
+/** Backward of `flip` (derivatives.yaml:508). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3413,7 +3439,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:508). */
+/** Backward of `roll` (derivatives.yaml:511). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3433,7 +3459,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:511). */
+/** Backward of `repeat` (derivatives.yaml:514). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3453,7 +3479,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:514). */
+/** Backward of `index_select` (derivatives.yaml:517). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3479,7 +3505,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:517). */
+/** Backward of `index.Tensor` (derivatives.yaml:520). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3503,7 +3529,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:520). */
+/** Backward of `index_put_` (derivatives.yaml:523). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3531,7 +3557,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:524). */
+/** Backward of `index_put` (derivatives.yaml:527). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3559,7 +3585,60 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:528). */
+/** Backward of `_unsafe_masked_index` (derivatives.yaml:531). */
+export class UnsafeMaskedIndexBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  indices_: SavedVariable[] = [];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeMaskedIndexBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at._unsafe_masked_index_put_accumulate(at.new_zeros(grad, self_sizes), mask, indices, grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+    for (const s of this.indices_) s.reset();
+  }
+}
+
+/** Backward of `_unsafe_masked_index_put_accumulate` (derivatives.yaml:535). */
+export class UnsafeMaskedIndexPutAccumulateBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  indices_: SavedVariable[] = [];
+
+  name(): string {
+    return 'UnsafeMaskedIndexPutAccumulateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = (this.mask_.defined() ? this.mask_.unpack(this) : null) as Tensor;
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = at._unsafe_masked_index(grad, mask, indices, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+    for (const s of this.indices_) s.reset();
+  }
+}
+
+/** Backward of `gather` (derivatives.yaml:540). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3585,7 +3664,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:531). */
+/** Backward of `scatter.src` (derivatives.yaml:543). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3610,7 +3689,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:535). */
+/** Backward of `scatter.value` (derivatives.yaml:547). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3634,7 +3713,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:538). */
+/** Backward of `scatter_add` (derivatives.yaml:550). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3659,7 +3738,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:542). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:554). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3681,7 +3760,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:545). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:557). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3704,7 +3783,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:549). */
+/** Backward of `masked_select` (derivatives.yaml:561). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3728,7 +3807,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:552). */
+/** Backward of `tril` (derivatives.yaml:564). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3746,7 +3825,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:555). */
+/** Backward of `triu` (derivatives.yaml:567). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3764,7 +3843,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:558). */
+/** Backward of `sort` (derivatives.yaml:570). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3790,7 +3869,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:562). */
+/** Backward of `topk` (derivatives.yaml:574). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3816,7 +3895,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:566). */
+/** Backward of `embedding` (derivatives.yaml:578). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3842,7 +3921,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:571). */
+/** Backward of `native_batch_norm` (derivatives.yaml:583). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3885,7 +3964,196 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:577). */
+/** Backward of `_native_batch_norm_legit` (derivatives.yaml:589). */
+export class NativeBatchNormLegitBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['_native_batch_norm_legit']['call']>[5];
+  eps_!: Parameters<AtenOps['_native_batch_norm_legit']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormLegitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpack(this);
+    const running_var = this.running_var_.unpack(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_native_batch_norm_legit.no_stats` (derivatives.yaml:595). */
+export class NativeBatchNormLegitBackward1 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['_native_batch_norm_legit_no_stats']['call']>[3];
+  eps_!: Parameters<AtenOps['_native_batch_norm_legit_no_stats']['call']>[5];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormLegitBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, null, null, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, null, null, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, null, null, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_batch_norm_with_update` (derivatives.yaml:601). */
+export class BatchNormWithUpdateBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['_batch_norm_with_update']['call']>[6];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BatchNormWithUpdateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpack(this);
+    const running_var = this.running_var_.unpack(this);
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_batch_norm_no_update` (derivatives.yaml:607). */
+export class BatchNormNoUpdateBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['_batch_norm_no_update']['call']>[6];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BatchNormNoUpdateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpackOpt(this);
+    const running_var = this.running_var_.unpackOpt(this);
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `native_dropout_backward` (derivatives.yaml:613). */
+export class NativeDropoutBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = NONE;
+  mask_: SavedVariable = NONE;
+  scale_!: Parameters<AtenOps['native_dropout_backward']['call']>[2];
+
+  name(): string {
+    return 'NativeDropoutBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const grad_output = this.grad_output_.unpack(this);
+    const mask = this.mask_.unpack(this);
+    const scale = this.scale_;
+    if (this.shouldComputeOutput(0)) out[0] = nativeDropoutDoubleBackward(grad, grad_output, mask, scale);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.grad_output_.reset();
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `native_group_norm` (derivatives.yaml:617). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3927,7 +4195,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:582). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:622). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3949,7 +4217,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:625). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3974,7 +4242,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:589). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:629). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3999,7 +4267,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:593). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:633). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4025,7 +4293,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:597). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:637). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4050,7 +4318,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:601). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:641). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4076,7 +4344,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:605). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:645). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -4094,7 +4362,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:608). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:648). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -4118,7 +4386,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:611). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:651). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4143,7 +4411,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:615). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:655). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4167,7 +4435,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:618). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:658). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4192,7 +4460,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:622). */
+/** Backward of `replication_pad1d` (derivatives.yaml:662). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4216,7 +4484,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:625). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:665). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4241,7 +4509,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:629). */
+/** Backward of `replication_pad2d` (derivatives.yaml:669). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4265,7 +4533,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:632). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:672). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4290,7 +4558,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:636). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:676). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4325,7 +4593,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:640). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:680). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4351,7 +4619,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:644). */
+/** Backward of `avg_pool3d` (derivatives.yaml:684). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4385,7 +4653,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:647). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:687). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4420,7 +4688,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:651). */
+/** Backward of `max_unpool2d` (derivatives.yaml:691). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4442,7 +4710,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:655). */
+/** Backward of `max_unpool3d` (derivatives.yaml:695). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4464,7 +4732,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d` (derivatives.yaml:659). */
+/** Backward of `reflection_pad3d` (derivatives.yaml:699). */
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad3d']['call']>[1];
@@ -4488,7 +4756,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d_backward` (derivatives.yaml:662). */
+/** Backward of `reflection_pad3d_backward` (derivatives.yaml:702). */
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4513,7 +4781,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d` (derivatives.yaml:666). */
+/** Backward of `replication_pad3d` (derivatives.yaml:706). */
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad3d']['call']>[1];
@@ -4537,7 +4805,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d_backward` (derivatives.yaml:669). */
+/** Backward of `replication_pad3d_backward` (derivatives.yaml:709). */
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4562,7 +4830,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:673). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:713). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4584,7 +4852,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:676). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:716). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4609,7 +4877,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:680). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:720). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4631,7 +4899,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:683). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:723). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4651,7 +4919,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:686). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:726). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4673,7 +4941,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:689). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:729). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4693,7 +4961,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:692). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:732). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4717,7 +4985,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:695). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:735). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4739,7 +5007,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:698). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:738). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4763,7 +5031,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:701). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:741). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4785,7 +5053,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:704). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:744). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4811,7 +5079,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:707). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:747). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4835,7 +5103,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:710). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:750). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4861,7 +5129,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:713). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:753). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4885,7 +5153,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:716). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:756). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4909,7 +5177,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:719). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:759). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4931,7 +5199,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:722). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:762). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4957,7 +5225,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:725). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:765). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4981,7 +5249,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:728). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:768). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -5009,7 +5277,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:731). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:771). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -5035,7 +5303,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:734). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:774). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -5061,7 +5329,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:737). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:777). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -5085,7 +5353,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:740). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:780). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -5111,7 +5379,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:743). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:783). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -5135,7 +5403,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:746). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:786). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -5161,7 +5429,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:749). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:789). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -5185,7 +5453,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:752). */
+/** Backward of `leaky_relu` (derivatives.yaml:792). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -5209,7 +5477,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:755). */
+/** Backward of `leaky_relu_` (derivatives.yaml:795). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5233,7 +5501,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:758). */
+/** Backward of `elu` (derivatives.yaml:798). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5261,7 +5529,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:761). */
+/** Backward of `elu_` (derivatives.yaml:801). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5289,7 +5557,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:764). */
+/** Backward of `celu` (derivatives.yaml:804). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5313,7 +5581,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:767). */
+/** Backward of `celu_` (derivatives.yaml:807). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5337,7 +5605,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:770). */
+/** Backward of `softplus` (derivatives.yaml:810). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5363,7 +5631,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:773). */
+/** Backward of `hardtanh` (derivatives.yaml:813). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5389,7 +5657,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:776). */
+/** Backward of `hardswish` (derivatives.yaml:816). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5411,7 +5679,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:779). */
+/** Backward of `hardsigmoid` (derivatives.yaml:819). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5433,7 +5701,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:782). */
+/** Backward of `mish` (derivatives.yaml:822). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5455,7 +5723,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:785). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:825). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5486,7 +5754,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:788). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:828). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5517,7 +5785,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:791). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:831). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5549,7 +5817,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:795). */
+/** Backward of `threshold` (derivatives.yaml:835). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5573,7 +5841,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:798). */
+/** Backward of `threshold_` (derivatives.yaml:838). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5597,7 +5865,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:801). */
+/** Backward of `threshold_backward` (derivatives.yaml:841). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5622,7 +5890,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:805). */
+/** Backward of `hardshrink` (derivatives.yaml:845). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5646,7 +5914,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:808). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:848). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5671,7 +5939,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:812). */
+/** Backward of `softshrink` (derivatives.yaml:852). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5695,7 +5963,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:815). */
+/** Backward of `softshrink_backward` (derivatives.yaml:855). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5720,7 +5988,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:819). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:859). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5746,7 +6014,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:823). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:863). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5771,7 +6039,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:827). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:867). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5801,7 +6069,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:831). */
+/** Backward of `huber_loss` (derivatives.yaml:871). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5831,7 +6099,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:835). */
+/** Backward of `addcmul` (derivatives.yaml:875). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5860,7 +6128,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:840). */
+/** Backward of `addcdiv` (derivatives.yaml:880). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -5889,7 +6157,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:845). */
+/** Backward of `clamp_min` (derivatives.yaml:885). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5913,7 +6181,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:848). */
+/** Backward of `clamp_max` (derivatives.yaml:888). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5937,7 +6205,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:852). */
+/** Backward of `max` (derivatives.yaml:892). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5962,7 +6230,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:855). */
+/** Backward of `min` (derivatives.yaml:895). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5987,7 +6255,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:858). */
+/** Backward of `sort.stable` (derivatives.yaml:898). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6013,7 +6281,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:862). */
+/** Backward of `_unique2` (derivatives.yaml:902). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -6029,7 +6297,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:866). */
+/** Backward of `unique_dim` (derivatives.yaml:906). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -6045,7 +6313,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:871). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:911). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -6061,7 +6329,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:875). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:915). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -6087,7 +6355,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:879). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:919). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -6113,7 +6381,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:884). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:924). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6144,7 +6412,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:888). */
+/** Backward of `unique_consecutive` (derivatives.yaml:928). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -6160,7 +6428,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:892). */
+/** Backward of `diagonal` (derivatives.yaml:932). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -6184,7 +6452,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:895). */
+/** Backward of `diagonal_backward` (derivatives.yaml:935). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -6206,7 +6474,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:899). */
+/** Backward of `_linalg_svd` (derivatives.yaml:939). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6235,7 +6503,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:903). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:943). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6259,7 +6527,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:907). */
+/** Backward of `cholesky` (derivatives.yaml:947). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6283,7 +6551,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:910). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:950). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6310,7 +6578,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:913). */
+/** Backward of `cholesky_solve` (derivatives.yaml:953). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6341,7 +6609,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:917). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:957). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6373,7 +6641,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:921). */
+/** Backward of `triangular_solve` (derivatives.yaml:961). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6407,7 +6675,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:925). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:965). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6434,7 +6702,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:929). */
+/** Backward of `linalg_lu` (derivatives.yaml:969). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6463,7 +6731,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:933). */
+/** Backward of `lu_unpack` (derivatives.yaml:973). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6480,7 +6748,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:937). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:977). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6513,7 +6781,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:941). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:981). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6547,7 +6815,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:946). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:986). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6569,7 +6837,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:950). */
+/** Backward of `_linalg_det` (derivatives.yaml:990). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6600,7 +6868,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:954). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:994). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6630,7 +6898,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:958). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:998). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6655,7 +6923,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:962). */
+/** Backward of `linalg_qr` (derivatives.yaml:1002). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6681,7 +6949,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:965). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:1005). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6710,7 +6978,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:969). */
+/** Backward of `ormqr` (derivatives.yaml:1009). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6747,7 +7015,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:975). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:1015). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6771,7 +7039,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:978). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:1018). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6793,7 +7061,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:982). */
+/** Backward of `div.Scalar` (derivatives.yaml:1022). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6811,7 +7079,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:985). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1025). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6829,7 +7097,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:989). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1029). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -6874,7 +7142,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:997). */
+/** Backward of `detach` (derivatives.yaml:1037). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -6889,7 +7157,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1002). */
+/** Backward of `acosh` (derivatives.yaml:1042). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6911,7 +7179,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1005). */
+/** Backward of `asinh` (derivatives.yaml:1045). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6933,7 +7201,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1008). */
+/** Backward of `atanh` (derivatives.yaml:1048). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6955,7 +7223,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1011). */
+/** Backward of `log10` (derivatives.yaml:1051). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6977,7 +7245,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1014). */
+/** Backward of `sgn` (derivatives.yaml:1054). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -6993,7 +7261,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1017). */
+/** Backward of `erfinv` (derivatives.yaml:1057). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7015,7 +7283,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1020). */
+/** Backward of `lgamma` (derivatives.yaml:1060). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7037,7 +7305,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1023). */
+/** Backward of `digamma` (derivatives.yaml:1063). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7059,7 +7327,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1026). */
+/** Backward of `polygamma` (derivatives.yaml:1066). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7083,7 +7351,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1029). */
+/** Backward of `polygamma_` (derivatives.yaml:1069). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7107,7 +7375,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1032). */
+/** Backward of `i0` (derivatives.yaml:1072). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7129,7 +7397,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1035). */
+/** Backward of `sinc` (derivatives.yaml:1075). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7151,7 +7419,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1038). */
+/** Backward of `logit` (derivatives.yaml:1078). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7175,7 +7443,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1041). */
+/** Backward of `deg2rad` (derivatives.yaml:1081). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7191,7 +7459,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1044). */
+/** Backward of `rad2deg` (derivatives.yaml:1084). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7207,7 +7475,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1047). */
+/** Backward of `hypot` (derivatives.yaml:1087). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7236,7 +7504,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1051). */
+/** Backward of `logaddexp` (derivatives.yaml:1091). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7262,7 +7530,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1055). */
+/** Backward of `logaddexp2` (derivatives.yaml:1095). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7288,7 +7556,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1059). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1099). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7314,7 +7582,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1063). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1103). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7338,7 +7606,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1066). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1106). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7362,7 +7630,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1069). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1109). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7391,7 +7659,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1073). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1113). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7416,7 +7684,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1076). */
+/** Backward of `nextafter` (derivatives.yaml:1116). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7442,7 +7710,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1080). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1120). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7468,7 +7736,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1084). */
+/** Backward of `fmax` (derivatives.yaml:1124). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7494,7 +7762,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1088). */
+/** Backward of `fmin` (derivatives.yaml:1128). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7520,7 +7788,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1092). */
+/** Backward of `erfc` (derivatives.yaml:1132). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7542,7 +7810,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1095). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1135). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7564,7 +7832,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1099). */
+/** Backward of `igamma` (derivatives.yaml:1139). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7590,7 +7858,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1103). */
+/** Backward of `igammac` (derivatives.yaml:1143). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7616,7 +7884,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1107). */
+/** Backward of `mvlgamma` (derivatives.yaml:1147). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7640,7 +7908,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1110). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1150). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7659,7 +7927,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1114). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1154). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7677,7 +7945,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1119). */
+/** Backward of `nansum` (derivatives.yaml:1159). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7703,7 +7971,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1122). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1162). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7730,7 +7998,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1125). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1165). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7760,7 +8028,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1128). */
+/** Backward of `aminmax` (derivatives.yaml:1168). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7791,7 +8059,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1131). */
+/** Backward of `median` (derivatives.yaml:1171). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7816,7 +8084,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1134). */
+/** Backward of `median.dim` (derivatives.yaml:1174). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7844,7 +8112,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1138). */
+/** Backward of `nanmedian` (derivatives.yaml:1178). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7869,7 +8137,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1141). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1181). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -7897,7 +8165,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1145). */
+/** Backward of `mode` (derivatives.yaml:1185). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -7925,7 +8193,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1149). */
+/** Backward of `kthvalue` (derivatives.yaml:1189). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -7953,7 +8221,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1153). */
+/** Backward of `cummax` (derivatives.yaml:1193). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -7980,7 +8248,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1157). */
+/** Backward of `cummin` (derivatives.yaml:1197). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8007,7 +8275,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1161). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1201). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8034,7 +8302,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1166). */
+/** Backward of `rot90` (derivatives.yaml:1206). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8054,7 +8322,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1169). */
+/** Backward of `diag_embed` (derivatives.yaml:1209). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8076,7 +8344,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1172). */
+/** Backward of `block_diag` (derivatives.yaml:1212). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8100,7 +8368,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1175). */
+/** Backward of `trace` (derivatives.yaml:1215). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8118,7 +8386,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1178). */
+/** Backward of `linalg_cross` (derivatives.yaml:1218). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8146,7 +8414,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1183). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1223). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8184,7 +8452,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1187). */
+/** Backward of `index_reduce` (derivatives.yaml:1227). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8222,7 +8490,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1191). */
+/** Backward of `index_add` (derivatives.yaml:1231). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8253,7 +8521,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1195). */
+/** Backward of `index_copy` (derivatives.yaml:1235). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8282,7 +8550,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1199). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1239). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8306,7 +8574,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1202). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1242). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8331,7 +8599,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1206). */
+/** Backward of `put` (derivatives.yaml:1246). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8361,7 +8629,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1210). */
+/** Backward of `take` (derivatives.yaml:1250). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8385,7 +8653,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1213). */
+/** Backward of `masked_scatter` (derivatives.yaml:1253). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8410,7 +8678,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1217). */
+/** Backward of `slice_scatter` (derivatives.yaml:1257). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8441,7 +8709,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1221). */
+/** Backward of `select_scatter` (derivatives.yaml:1261). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8468,7 +8736,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1225). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1265). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8497,7 +8765,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1229). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1269). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8524,7 +8792,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1233). */
+/** Backward of `unfold` (derivatives.yaml:1273). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8548,7 +8816,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1236). */
+/** Backward of `unfold_backward` (derivatives.yaml:1276). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8570,7 +8838,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1239). */
+/** Backward of `im2col` (derivatives.yaml:1279). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8596,7 +8864,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1242). */
+/** Backward of `col2im` (derivatives.yaml:1282). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8620,7 +8888,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1246). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1286). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8638,7 +8906,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1249). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1289). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8656,7 +8924,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1252). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1292). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8674,7 +8942,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1255). */
+/** Backward of `glu` (derivatives.yaml:1295). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8698,7 +8966,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1258). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1298). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8725,7 +8993,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1261). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1301). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8759,7 +9027,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1265). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1305). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8789,7 +9057,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1269). */
+/** Backward of `dist` (derivatives.yaml:1309). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8820,7 +9088,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1274). */
+/** Backward of `narrow_copy` (derivatives.yaml:1314). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8844,7 +9112,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1278). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1318). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8865,7 +9133,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1281). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1321). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -8886,7 +9154,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1284). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1324). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -8902,7 +9170,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1287). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1327). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -8919,7 +9187,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1291). */
+/** Backward of `_conj_physical` (derivatives.yaml:1331). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -8935,7 +9203,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1294). */
+/** Backward of `conj_physical_` (derivatives.yaml:1334). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -8951,7 +9219,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1297). */
+/** Backward of `_conj` (derivatives.yaml:1337). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -8967,7 +9235,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1301). */
+/** Backward of `addmv` (derivatives.yaml:1341). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -8998,7 +9266,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1306). */
+/** Backward of `vdot` (derivatives.yaml:1346). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9024,7 +9292,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1310). */
+/** Backward of `addr` (derivatives.yaml:1350). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9055,7 +9323,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1315). */
+/** Backward of `addbmm` (derivatives.yaml:1355). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9090,7 +9358,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1320). */
+/** Backward of `renorm` (derivatives.yaml:1360). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9118,7 +9386,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1323). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1363). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9145,7 +9413,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1326). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1366). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9174,7 +9442,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1330). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1370). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9209,7 +9477,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1334). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1374). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9224,7 +9492,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1340). */
+/** Backward of `special_entr` (derivatives.yaml:1380). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9246,7 +9514,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1343). */
+/** Backward of `special_ndtri` (derivatives.yaml:1383). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9268,7 +9536,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1346). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1386). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9293,7 +9561,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1349). */
+/** Backward of `special_erfcx` (derivatives.yaml:1389). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9318,7 +9586,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1352). */
+/** Backward of `special_i0e` (derivatives.yaml:1392). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9343,7 +9611,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1355). */
+/** Backward of `special_i1` (derivatives.yaml:1395). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9368,7 +9636,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1358). */
+/** Backward of `special_i1e` (derivatives.yaml:1398). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9393,7 +9661,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1361). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1401). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9419,7 +9687,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1365). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1405). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9443,7 +9711,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1368). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1408). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9467,7 +9735,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1371). */
+/** Backward of `special_zeta` (derivatives.yaml:1411). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9493,7 +9761,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1375). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1415). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9517,7 +9785,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1378). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1418). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9533,7 +9801,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1381). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1421). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9548,7 +9816,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1384). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1424). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9563,7 +9831,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1387). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1427). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9578,7 +9846,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1390). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1430). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9593,7 +9861,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1393). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1433). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9608,7 +9876,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1396). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1436). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9623,7 +9891,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1399). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1439). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9638,7 +9906,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1402). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1442). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9653,7 +9921,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1405). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1445). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9668,7 +9936,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1408). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1448). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9683,7 +9951,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1411). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1451). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9698,7 +9966,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1414). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1454). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9713,7 +9981,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1417). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1457). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9728,7 +9996,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1421). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1461). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9743,7 +10011,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1464). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9758,7 +10026,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1427). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1467). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9773,7 +10041,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1431). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1471). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9788,7 +10056,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1474). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9803,7 +10071,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1437). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1477). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9818,7 +10086,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1441). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1481). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9833,7 +10101,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1444). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1484). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9848,7 +10116,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1447). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1487). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9863,7 +10131,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1451). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1491). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -9878,7 +10146,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1454). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1494). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -9893,7 +10161,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1457). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1497). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -9908,7 +10176,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1461). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1501). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -9923,7 +10191,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1464). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1504). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -9938,7 +10206,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1467). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1507). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -9953,7 +10221,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1471). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1511). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -9968,7 +10236,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1474). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1514). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -9983,7 +10251,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1477). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1517). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -9998,7 +10266,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1481). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1521). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10013,7 +10281,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1484). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1524). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10028,7 +10296,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1487). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1527). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10043,7 +10311,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1491). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1531). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10058,7 +10326,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1494). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1534). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10073,7 +10341,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1497). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1537). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10088,7 +10356,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1501). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1541). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10103,7 +10371,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1504). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1544). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10118,7 +10386,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1507). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1547). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10133,7 +10401,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1511). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1551). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10148,7 +10416,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1514). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1554). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10163,7 +10431,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1517). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1557). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10178,7 +10446,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1521). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1561). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10193,7 +10461,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1524). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1564). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10208,7 +10476,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1527). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1567). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10223,7 +10491,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1531). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1571). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10238,7 +10506,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1534). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1574). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10253,7 +10521,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1538). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1578). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10277,7 +10545,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1541). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1581). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10297,7 +10565,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1544). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1584). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10319,7 +10587,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4753). */
+/** Backward of `expand_copy` (derivatives.yaml:4792). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10337,7 +10605,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4759). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4798). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10361,7 +10629,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4765). */
+/** Backward of `alias_copy` (derivatives.yaml:4804). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10377,7 +10645,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4771). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4810). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10405,7 +10673,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4777). */
+/** Backward of `permute_copy` (derivatives.yaml:4816). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10423,7 +10691,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4783). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4822). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10444,7 +10712,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4789). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4828). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10462,7 +10730,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4795). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4834). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10480,7 +10748,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4801). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4840). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10498,7 +10766,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4807). */
+/** Backward of `t_copy` (derivatives.yaml:4846). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10514,7 +10782,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4813). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4852). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10534,7 +10802,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4819). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4858). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10552,7 +10820,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4825). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4864). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10571,7 +10839,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4831). */
+/** Backward of `view_copy` (derivatives.yaml:4870). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10589,7 +10857,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4837). */
+/** Backward of `unfold_copy` (derivatives.yaml:4876). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13207,6 +13475,18 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
+  _safe_softmax: kernel('_safe_softmax', (ks, self, dim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const gradFn = new SafeSoftmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_dtype = self.scalarType;
+    const result = ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
   log_softmax_int: kernel('log_softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
@@ -13362,6 +13642,18 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  native_dropout_backward: kernel('native_dropout_backward', (ks, gradOutput, mask, scale) => {
+    const rg = anyRequiresGrad(gradOutput, mask);
+    if (!rg) return ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    const gradFn = new NativeDropoutBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.scale_ = scale;
+    const result = ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   convolution: kernel('convolution', (ks, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups) => {
@@ -13604,6 +13896,29 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _unsafe_masked_index: kernel('_unsafe_masked_index', (ks, self, mask, indices, fill) => {
+    const rg = anyRequiresGrad(self, mask) || anyRequiresGradList(indices);
+    if (!rg) return ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    const gradFn = new UnsafeMaskedIndexBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _unsafe_masked_index_put_accumulate: kernel('_unsafe_masked_index_put_accumulate', (ks, self, mask, indices, values) => {
+    const rg = anyRequiresGrad(self, mask, values) || anyRequiresGradList(indices);
+    if (!rg) return ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
+    const gradFn = new UnsafeMaskedIndexPutAccumulateBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    if (gradFn.hasEdge(1)) gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    const result = ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -13978,6 +14293,81 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_batch_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveInvstd)]);
     const result = ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  _native_batch_norm_legit: kernel('_native_batch_norm_legit', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const gradFn = new NativeBatchNormLegitBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    gradFn.running_mean_ = new SavedVariable(runningMean, false);
+    gradFn.running_var_ = new SavedVariable(runningVar, false);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _native_batch_norm_legit_no_stats: kernel('_native_batch_norm_legit_no_stats', (ks, input, weight, bias, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias);
+    if (!rg) return ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    const gradFn = new NativeBatchNormLegitBackward1();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _batch_norm_with_update: kernel('_batch_norm_with_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const gradFn = new BatchNormWithUpdateBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.eps_ = eps;
+    const result = ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    gradFn.running_mean_ = new SavedVariable(runningMean, false);
+    gradFn.running_var_ = new SavedVariable(runningVar, false);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _batch_norm_no_update: kernel('_batch_norm_no_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const gradFn = new BatchNormNoUpdateBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.running_mean_ = savedOpt(runningMean);
+    gradFn.running_var_ = savedOpt(runningVar);
+    gradFn.eps_ = eps;
+    const result = ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  batch_norm_backward: kernel('batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve) => {
+    const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveVar, reserve);
+    if (!rg) return ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('batch_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveVar), gradientEdge(reserve)]);
+    const result = ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -20078,6 +20468,18 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     const result = ops.norm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, keepdim, out);
     out.bumpVersion();
+    return result;
+  }),
+  _native_batch_norm_legit: kernel('_native_batch_norm_legit', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const result = ops._native_batch_norm_legit.redispatch(ks.and(afterADInplaceOrViewKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    runningMean.bumpVersion();
+    runningVar.bumpVersion();
+    return result;
+  }),
+  _batch_norm_with_update: kernel('_batch_norm_with_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const result = ops._batch_norm_with_update.redispatch(ks.and(afterADInplaceOrViewKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    runningMean.bumpVersion();
+    runningVar.bumpVersion();
     return result;
   }),
   leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
