@@ -4,13 +4,13 @@
 // ... entries call. Re-exported by FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { autogradState } from '../c10/AutogradState.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as at from '../generated/TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
 import { normBackward } from './FunctionsManualReduce.js';
-import { type ScalarType } from '../c10/ScalarType.js';
 
 // Note [One backward call for three gradients]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -548,4 +548,12 @@ export function avgPool2dForward(
   divisorOverride: number | null,
 ): Tensor {
   return aten().avg_pool2d.call(grad, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+}
+
+/** `native_dropout_double_backward`: native_dropout_backward's gradient of grad_output, `ggI * mask * scale` in grad_output's dtype. */
+export function nativeDropoutDoubleBackward(ggI: Tensor, grad: Tensor, mask: Tensor, scale: number): Tensor {
+  return at.mul_Tensor(
+    at._to_copy(ggI, grad.scalarType),
+    at.mul_Tensor(at._to_copy(mask, grad.scalarType), wrapScalar(scale, ScalarType.Double)),
+  );
 }

@@ -686,6 +686,8 @@ export interface AtenOps {
   linear: OperatorHandle<(input: Tensor, weight: Tensor, bias?: Opt<Tensor>) => Tensor>;
   /** `softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
   softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  _safe_softmax: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
   /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
   log_softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
   /** `_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor` */
@@ -734,6 +736,8 @@ export interface AtenOps {
   feature_alpha_dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
   /** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
   feature_alpha_dropout_: OperatorHandle<(self: Tensor, p: number, train: boolean) => Tensor>;
+  /** `native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor` */
+  native_dropout_backward: OperatorHandle<(gradOutput: Tensor, mask: Tensor, scale: number) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
   conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
@@ -796,6 +800,10 @@ export interface AtenOps {
   index_put_: OperatorHandle<(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean) => Tensor>;
   /** `index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor` */
   index_put: OperatorHandle<(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean) => Tensor>;
+  /** `_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor` */
+  _unsafe_masked_index: OperatorHandle<(self: Tensor, mask: Tensor, indices: Opt<Tensor>[], fill: number | boolean) => Tensor>;
+  /** `_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor` */
+  _unsafe_masked_index_put_accumulate: OperatorHandle<(self: Tensor, mask: Tensor, indices: Opt<Tensor>[], values: Tensor) => Tensor>;
   /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
   gather: OperatorHandle<(self: Tensor, dim: number, index: Tensor, sparseGrad: boolean) => Tensor>;
   /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
@@ -872,6 +880,16 @@ export interface AtenOps {
   native_batch_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number) => [Tensor, Tensor, Tensor]>;
   /** `native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
   native_batch_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, weight: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveInvstd: Opt<Tensor>, train: boolean, eps: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
+  /** `_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+  _native_batch_norm_legit: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Tensor, runningVar: Tensor, training: boolean, momentum: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+  _native_batch_norm_legit_no_stats: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, training: boolean, momentum: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)` */
+  _batch_norm_with_update: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Tensor, runningVar: Tensor, momentum: number, eps: number) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)` */
+  _batch_norm_no_update: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, momentum: number, eps: number) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `batch_norm_backward(Tensor grad_out, Tensor input, Tensor weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_var, bool update, float eps, bool[3] output_mask, Tensor reserve) -> (Tensor, Tensor, Tensor)` */
+  batch_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveVar: Opt<Tensor>, update: boolean, eps: number, outputMask: boolean[], reserve: Tensor) => [Tensor, Tensor, Tensor]>;
   /** `instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
   instance_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean) => Tensor>;
   /** `group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor` */
@@ -2874,6 +2892,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     baddbmm: find('aten::baddbmm', ''),
     linear: find('aten::linear', ''),
     softmax_int: find('aten::softmax', 'int'),
+    _safe_softmax: find('aten::_safe_softmax', ''),
     log_softmax_int: find('aten::log_softmax', 'int'),
     _softmax_backward_data: find('aten::_softmax_backward_data', ''),
     _log_softmax_backward_data: find('aten::_log_softmax_backward_data', ''),
@@ -2898,6 +2917,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     alpha_dropout_: find('aten::alpha_dropout_', ''),
     feature_alpha_dropout: find('aten::feature_alpha_dropout', ''),
     feature_alpha_dropout_: find('aten::feature_alpha_dropout_', ''),
+    native_dropout_backward: find('aten::native_dropout_backward', ''),
     conv2d: find('aten::conv2d', ''),
     convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),
@@ -2929,6 +2949,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     index_Tensor: find('aten::index', 'Tensor'),
     index_put_: find('aten::index_put_', ''),
     index_put: find('aten::index_put', ''),
+    _unsafe_masked_index: find('aten::_unsafe_masked_index', ''),
+    _unsafe_masked_index_put_accumulate: find('aten::_unsafe_masked_index_put_accumulate', ''),
     gather: find('aten::gather', ''),
     scatter_src: find('aten::scatter', 'src'),
     scatter_value: find('aten::scatter', 'value'),
@@ -2967,6 +2989,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     batch_norm: find('aten::batch_norm', ''),
     native_batch_norm: find('aten::native_batch_norm', ''),
     native_batch_norm_backward: find('aten::native_batch_norm_backward', ''),
+    _native_batch_norm_legit: find('aten::_native_batch_norm_legit', ''),
+    _native_batch_norm_legit_no_stats: find('aten::_native_batch_norm_legit', 'no_stats'),
+    _batch_norm_with_update: find('aten::_batch_norm_with_update', ''),
+    _batch_norm_no_update: find('aten::_batch_norm_no_update', ''),
+    batch_norm_backward: find('aten::batch_norm_backward', ''),
     instance_norm: find('aten::instance_norm', ''),
     group_norm: find('aten::group_norm', ''),
     native_group_norm: find('aten::native_group_norm', ''),

@@ -14,6 +14,7 @@ import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
+import * as Dropout from '../kernels/Dropout.js';
 import * as Fill from '../kernels/Fill.js';
 import * as ForeachOpsKernels from '../kernels/ForeachOpsKernels.js';
 import * as GatedLinearUnit from '../kernels/GatedLinearUnit.js';
@@ -21,14 +22,17 @@ import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as LossComposite from '../kernels/LossComposite.js';
+import * as Normalization from '../kernels/Normalization.js';
 import * as PixelShuffle from '../kernels/PixelShuffle.js';
 import * as RangeFactories from '../kernels/RangeFactories.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as ReduceOpsKernel from '../kernels/ReduceOpsKernel.js';
 import * as Resize from '../kernels/Resize.js';
+import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
 import * as SpectralOps from '../kernels/SpectralOps.js';
+import * as TensorAdvancedIndexingComposite from '../kernels/TensorAdvancedIndexingComposite.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -79,7 +83,12 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randint_low_generator: Distributions.randint,
   randperm_generator: Distributions.randperm,
   _unsafe_view: LinearAlgebra.unsafeView,
+  _safe_softmax: SoftMax.safeSoftmax,
+  native_dropout_backward: Dropout.nativeDropoutBackward,
   stack: TensorShape.stack,
+  _unsafe_masked_index: TensorAdvancedIndexingComposite.unsafeMaskedIndex,
+  _unsafe_masked_index_put_accumulate: TensorAdvancedIndexingComposite.unsafeMaskedIndexPutAccumulate,
+  _batch_norm_no_update: Normalization.batchNormNoUpdate,
   rrelu_with_noise_backward: Activation.rreluWithNoiseBackward,
   _euclidean_dist: Distance._euclidean_dist,
   allclose: TensorCompare.allclose,

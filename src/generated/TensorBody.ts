@@ -683,6 +683,8 @@ export function baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, beta: numb
 export function linear(input: Tensor, weight: Tensor, bias: Opt<Tensor> = null): Tensor { return aten().linear.call(input, weight, bias); }
 /** `softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
 export function softmax_int(self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor { return aten().softmax_int.call(self, dim, dtype); }
+/** `_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+export function _safe_softmax(self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor { return aten()._safe_softmax.call(self, dim, dtype); }
 /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
 export function log_softmax_int(self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor { return aten().log_softmax_int.call(self, dim, dtype); }
 /** `_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor` */
@@ -731,6 +733,8 @@ export function alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor 
 export function feature_alpha_dropout(input: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout.call(input, p, train); }
 /** `feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)` */
 export function feature_alpha_dropout_(self: Tensor, p: number, train: boolean): Tensor { return aten().feature_alpha_dropout_.call(self, p, train); }
+/** `native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor` */
+export function native_dropout_backward(gradOutput: Tensor, mask: Tensor, scale: number): Tensor { return aten().native_dropout_backward.call(gradOutput, mask, scale); }
 /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
 export function conv2d(input: Tensor, weight: Tensor, bias: Opt<Tensor> = null, stride: number[] = [1, 1], padding: number[] = [0, 0], dilation: number[] = [1, 1], groups: number = 1): Tensor { return aten().conv2d.call(input, weight, bias, stride, padding, dilation, groups); }
 /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
@@ -793,6 +797,10 @@ export function index_Tensor(self: Tensor, indices: Opt<Tensor>[]): Tensor { ret
 export function index_put_(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean = false): Tensor { return aten().index_put_.call(self, indices, values, accumulate); }
 /** `index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor` */
 export function index_put(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean = false): Tensor { return aten().index_put.call(self, indices, values, accumulate); }
+/** `_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor` */
+export function _unsafe_masked_index(self: Tensor, mask: Tensor, indices: Opt<Tensor>[], fill: number | boolean): Tensor { return aten()._unsafe_masked_index.call(self, mask, indices, fill); }
+/** `_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor` */
+export function _unsafe_masked_index_put_accumulate(self: Tensor, mask: Tensor, indices: Opt<Tensor>[], values: Tensor): Tensor { return aten()._unsafe_masked_index_put_accumulate.call(self, mask, indices, values); }
 /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
 export function gather(self: Tensor, dim: number, index: Tensor, sparseGrad: boolean = false): Tensor { return aten().gather.call(self, dim, index, sparseGrad); }
 /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
@@ -869,6 +877,16 @@ export function batch_norm(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>
 export function native_batch_norm(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor] { return aten().native_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps); }
 /** `native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
 export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveInvstd: Opt<Tensor>, train: boolean, eps: number, outputMask: boolean[]): [Tensor, Tensor, Tensor] { return aten().native_batch_norm_backward.call(gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask); }
+/** `_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+export function _native_batch_norm_legit(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Tensor, runningVar: Tensor, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor] { return aten()._native_batch_norm_legit.call(input, weight, bias, runningMean, runningVar, training, momentum, eps); }
+/** `_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+export function _native_batch_norm_legit_no_stats(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor] { return aten()._native_batch_norm_legit_no_stats.call(input, weight, bias, training, momentum, eps); }
+/** `_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)` */
+export function _batch_norm_with_update(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Tensor, runningVar: Tensor, momentum: number, eps: number): [Tensor, Tensor, Tensor, Tensor] { return aten()._batch_norm_with_update.call(input, weight, bias, runningMean, runningVar, momentum, eps); }
+/** `_batch_norm_no_update(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor)` */
+export function _batch_norm_no_update(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, momentum: number, eps: number): [Tensor, Tensor, Tensor, Tensor] { return aten()._batch_norm_no_update.call(input, weight, bias, runningMean, runningVar, momentum, eps); }
+/** `batch_norm_backward(Tensor grad_out, Tensor input, Tensor weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_var, bool update, float eps, bool[3] output_mask, Tensor reserve) -> (Tensor, Tensor, Tensor)` */
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveVar: Opt<Tensor>, update: boolean, eps: number, outputMask: boolean[], reserve: Tensor): [Tensor, Tensor, Tensor] { return aten().batch_norm_backward.call(gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve); }
 /** `instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
 export function instance_norm(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor { return aten().instance_norm.call(input, weight, bias, runningMean, runningVar, useInputStats, momentum, eps, cudnnEnabled); }
 /** `group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -2725,7 +2725,33 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:421). */
+/** Backward of `_safe_softmax` (derivatives.yaml:421). */
+export class SafeSoftmaxBackward0 extends Node {
+  dim_!: Parameters<AtenOps['_safe_softmax']['call']>[1];
+  self_dtype!: ScalarType;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SafeSoftmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_dtype = this.self_dtype;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, result, dim, self_dtype);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `log_softmax.int` (derivatives.yaml:424). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   self_dtype!: ScalarType;
@@ -2751,7 +2777,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `_softmax_backward_data` (derivatives.yaml:425). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:428). */
 export class SoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
@@ -2781,7 +2807,7 @@ export class SoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `_log_softmax_backward_data` (derivatives.yaml:429). */
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:432). */
 export class LogSoftmaxBackwardDataBackward0 extends Node {
   output_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
@@ -2809,7 +2835,7 @@ export class LogSoftmaxBackwardDataBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:433). */
+/** Backward of `nll_loss` (derivatives.yaml:436). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2841,7 +2867,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:436). */
+/** Backward of `nll_loss2d` (derivatives.yaml:439). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2873,7 +2899,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_backward` (derivatives.yaml:439). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:442). */
 export class NllLossBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2903,7 +2929,7 @@ export class NllLossBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d_backward` (derivatives.yaml:443). */
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:446). */
 export class NllLoss2DBackwardBackward0 extends Node {
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2933,7 +2959,7 @@ export class NllLoss2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:447). */
+/** Backward of `mse_loss` (derivatives.yaml:450). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2961,7 +2987,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:451). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:454). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2992,7 +3018,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:455). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:458). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -3026,7 +3052,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:459). */
+/** Backward of `native_layer_norm` (derivatives.yaml:462). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -3066,7 +3092,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:465). */
+/** Backward of `convolution` (derivatives.yaml:468). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3103,7 +3129,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:470). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:473). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -3137,7 +3163,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:474). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:477). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -3171,7 +3197,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:478). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:481). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3206,7 +3232,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:482). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:485). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3232,7 +3258,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:486). */
+/** Backward of `avg_pool2d` (derivatives.yaml:489). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3266,7 +3292,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:489). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:492). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3301,7 +3327,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:493). */
+/** Backward of `cat` (derivatives.yaml:496). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3327,7 +3353,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:496). */
+/** Backward of `stack` (derivatives.yaml:499). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3352,7 +3378,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:499). */
+/** Backward of `split.Tensor` (derivatives.yaml:502). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3373,7 +3399,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:502). */
+/** Backward of `split_with_sizes` (derivatives.yaml:505). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3394,7 +3420,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:505). */
+/** Backward of `unbind.int` (derivatives.yaml:508). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3413,7 +3439,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:508). */
+/** Backward of `flip` (derivatives.yaml:511). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3431,7 +3457,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:511). */
+/** Backward of `roll` (derivatives.yaml:514). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3451,7 +3477,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:514). */
+/** Backward of `repeat` (derivatives.yaml:517). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3471,7 +3497,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:517). */
+/** Backward of `index_select` (derivatives.yaml:520). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3497,7 +3523,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:520). */
+/** Backward of `index.Tensor` (derivatives.yaml:523). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3521,7 +3547,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:523). */
+/** Backward of `index_put_` (derivatives.yaml:526). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3549,7 +3575,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:527). */
+/** Backward of `index_put` (derivatives.yaml:530). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3577,7 +3603,60 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:531). */
+/** Backward of `_unsafe_masked_index` (derivatives.yaml:534). */
+export class UnsafeMaskedIndexBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  indices_: SavedVariable[] = [];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnsafeMaskedIndexBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = at._unsafe_masked_index_put_accumulate(at.new_zeros(grad, self_sizes), mask, indices, grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+    for (const s of this.indices_) s.reset();
+  }
+}
+
+/** Backward of `_unsafe_masked_index_put_accumulate` (derivatives.yaml:538). */
+export class UnsafeMaskedIndexPutAccumulateBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  indices_: SavedVariable[] = [];
+
+  name(): string {
+    return 'UnsafeMaskedIndexPutAccumulateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = (this.mask_.defined() ? this.mask_.unpack(this) : null) as Tensor;
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = at._unsafe_masked_index(grad, mask, indices, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+    for (const s of this.indices_) s.reset();
+  }
+}
+
+/** Backward of `gather` (derivatives.yaml:543). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3603,7 +3682,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:534). */
+/** Backward of `scatter.src` (derivatives.yaml:546). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3628,7 +3707,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:538). */
+/** Backward of `scatter.value` (derivatives.yaml:550). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3652,7 +3731,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:541). */
+/** Backward of `scatter_add` (derivatives.yaml:553). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3677,7 +3756,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:545). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:557). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3699,7 +3778,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:548). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:560). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3722,7 +3801,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:552). */
+/** Backward of `masked_select` (derivatives.yaml:564). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3746,7 +3825,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:555). */
+/** Backward of `tril` (derivatives.yaml:567). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3764,7 +3843,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:558). */
+/** Backward of `triu` (derivatives.yaml:570). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3782,7 +3861,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:561). */
+/** Backward of `sort` (derivatives.yaml:573). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3808,7 +3887,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:565). */
+/** Backward of `topk` (derivatives.yaml:577). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3834,7 +3913,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:569). */
+/** Backward of `embedding` (derivatives.yaml:581). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3860,7 +3939,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:574). */
+/** Backward of `native_batch_norm` (derivatives.yaml:586). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3903,7 +3982,196 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:580). */
+/** Backward of `_native_batch_norm_legit` (derivatives.yaml:592). */
+export class NativeBatchNormLegitBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['_native_batch_norm_legit']['call']>[5];
+  eps_!: Parameters<AtenOps['_native_batch_norm_legit']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormLegitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpack(this);
+    const running_var = this.running_var_.unpack(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_native_batch_norm_legit.no_stats` (derivatives.yaml:598). */
+export class NativeBatchNormLegitBackward1 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['_native_batch_norm_legit_no_stats']['call']>[3];
+  eps_!: Parameters<AtenOps['_native_batch_norm_legit_no_stats']['call']>[5];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormLegitBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, null, null, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, null, null, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, null, null, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_batch_norm_with_update` (derivatives.yaml:604). */
+export class BatchNormWithUpdateBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['_batch_norm_with_update']['call']>[6];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BatchNormWithUpdateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpack(this);
+    const running_var = this.running_var_.unpack(this);
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, true, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_batch_norm_no_update` (derivatives.yaml:610). */
+export class BatchNormNoUpdateBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['_batch_norm_no_update']['call']>[6];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BatchNormNoUpdateBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpackOpt(this);
+    const running_var = this.running_var_.unpackOpt(this);
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, false, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `native_dropout_backward` (derivatives.yaml:616). */
+export class NativeDropoutBackwardBackward0 extends Node {
+  grad_output_: SavedVariable = NONE;
+  mask_: SavedVariable = NONE;
+  scale_!: Parameters<AtenOps['native_dropout_backward']['call']>[2];
+
+  name(): string {
+    return 'NativeDropoutBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const grad_output = this.grad_output_.unpack(this);
+    const mask = this.mask_.unpack(this);
+    const scale = this.scale_;
+    if (this.shouldComputeOutput(0)) out[0] = nativeDropoutDoubleBackward(grad, grad_output, mask, scale);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.grad_output_.reset();
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `native_group_norm` (derivatives.yaml:620). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3945,7 +4213,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:585). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:625). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3967,7 +4235,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:588). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:628). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3992,7 +4260,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:592). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:632). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4017,7 +4285,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:596). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:636). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4043,7 +4311,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:600). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:640). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4068,7 +4336,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:604). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:644). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4094,7 +4362,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d` (derivatives.yaml:608). */
+/** Backward of `fractional_max_pool2d` (derivatives.yaml:648). */
 export class FractionalMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool2d']['call']>[1];
@@ -4123,7 +4391,7 @@ export class FractionalMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:612). */
+/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:652). */
 export class FractionalMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4149,7 +4417,7 @@ export class FractionalMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d` (derivatives.yaml:616). */
+/** Backward of `fractional_max_pool3d` (derivatives.yaml:656). */
 export class FractionalMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool3d']['call']>[1];
@@ -4178,7 +4446,7 @@ export class FractionalMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:620). */
+/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:660). */
 export class FractionalMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4204,7 +4472,7 @@ export class FractionalMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:624). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:664). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -4222,7 +4490,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:627). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:667). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -4246,7 +4514,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:630). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:670). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4271,7 +4539,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:634). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:674). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4295,7 +4563,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:637). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:677). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4320,7 +4588,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:641). */
+/** Backward of `replication_pad1d` (derivatives.yaml:681). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4344,7 +4612,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:644). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:684). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4369,7 +4637,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:648). */
+/** Backward of `replication_pad2d` (derivatives.yaml:688). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4393,7 +4661,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:651). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:691). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4418,7 +4686,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:655). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:695). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4453,7 +4721,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:659). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:699). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4479,7 +4747,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:663). */
+/** Backward of `avg_pool3d` (derivatives.yaml:703). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4513,7 +4781,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:666). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:706). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4548,7 +4816,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:670). */
+/** Backward of `max_unpool2d` (derivatives.yaml:710). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4570,7 +4838,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:674). */
+/** Backward of `max_unpool3d` (derivatives.yaml:714). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4592,7 +4860,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d` (derivatives.yaml:678). */
+/** Backward of `reflection_pad3d` (derivatives.yaml:718). */
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad3d']['call']>[1];
@@ -4616,7 +4884,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d_backward` (derivatives.yaml:681). */
+/** Backward of `reflection_pad3d_backward` (derivatives.yaml:721). */
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4641,7 +4909,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d` (derivatives.yaml:685). */
+/** Backward of `replication_pad3d` (derivatives.yaml:725). */
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad3d']['call']>[1];
@@ -4665,7 +4933,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d_backward` (derivatives.yaml:688). */
+/** Backward of `replication_pad3d_backward` (derivatives.yaml:728). */
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4690,7 +4958,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:692). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:732). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4712,7 +4980,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:695). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:735). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4737,7 +5005,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:699). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:739). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4759,7 +5027,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:702). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:742). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4779,7 +5047,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:705). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:745). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4801,7 +5069,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:708). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:748). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4821,7 +5089,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:711). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:751). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4845,7 +5113,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:714). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:754). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4867,7 +5135,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:717). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:757). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4891,7 +5159,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:720). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:760). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4913,7 +5181,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:723). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:763). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4939,7 +5207,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:726). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:766). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4963,7 +5231,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:729). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:769). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4989,7 +5257,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:732). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:772). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -5013,7 +5281,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:735). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:775). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -5037,7 +5305,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:738). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:778). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -5059,7 +5327,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:741). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:781). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -5085,7 +5353,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:744). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:784). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -5109,7 +5377,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:747). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:787). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -5137,7 +5405,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:750). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:790). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -5163,7 +5431,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:753). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:793). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -5189,7 +5457,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:756). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:796). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -5213,7 +5481,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:759). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:799). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -5239,7 +5507,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:762). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:802). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -5263,7 +5531,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:765). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:805). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -5289,7 +5557,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:768). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:808). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -5313,7 +5581,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:771). */
+/** Backward of `leaky_relu` (derivatives.yaml:811). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -5337,7 +5605,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:774). */
+/** Backward of `leaky_relu_` (derivatives.yaml:814). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5361,7 +5629,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:777). */
+/** Backward of `elu` (derivatives.yaml:817). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5389,7 +5657,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:780). */
+/** Backward of `elu_` (derivatives.yaml:820). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5417,7 +5685,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:783). */
+/** Backward of `celu` (derivatives.yaml:823). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5441,7 +5709,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:786). */
+/** Backward of `celu_` (derivatives.yaml:826). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5465,7 +5733,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:789). */
+/** Backward of `softplus` (derivatives.yaml:829). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5491,7 +5759,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:792). */
+/** Backward of `hardtanh` (derivatives.yaml:832). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5517,7 +5785,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:795). */
+/** Backward of `hardswish` (derivatives.yaml:835). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5539,7 +5807,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:798). */
+/** Backward of `hardsigmoid` (derivatives.yaml:838). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5561,7 +5829,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:801). */
+/** Backward of `mish` (derivatives.yaml:841). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5583,7 +5851,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:804). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:844). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5614,7 +5882,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:807). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:847). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5645,7 +5913,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:810). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:850). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5677,7 +5945,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:814). */
+/** Backward of `threshold` (derivatives.yaml:854). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5701,7 +5969,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:817). */
+/** Backward of `threshold_` (derivatives.yaml:857). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -5725,7 +5993,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:820). */
+/** Backward of `threshold_backward` (derivatives.yaml:860). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -5750,7 +6018,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:824). */
+/** Backward of `hardshrink` (derivatives.yaml:864). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -5774,7 +6042,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:827). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:867). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -5799,7 +6067,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:831). */
+/** Backward of `softshrink` (derivatives.yaml:871). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -5823,7 +6091,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:834). */
+/** Backward of `softshrink_backward` (derivatives.yaml:874). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -5848,7 +6116,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:838). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:878). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -5874,7 +6142,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:842). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:882). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -5899,7 +6167,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:846). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:886). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5929,7 +6197,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:850). */
+/** Backward of `huber_loss` (derivatives.yaml:890). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -5959,7 +6227,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:854). */
+/** Backward of `addcmul` (derivatives.yaml:894). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -5988,7 +6256,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:859). */
+/** Backward of `addcdiv` (derivatives.yaml:899). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -6017,7 +6285,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:864). */
+/** Backward of `clamp_min` (derivatives.yaml:904). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -6041,7 +6309,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:867). */
+/** Backward of `clamp_max` (derivatives.yaml:907). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -6065,7 +6333,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:871). */
+/** Backward of `max` (derivatives.yaml:911). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6090,7 +6358,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:874). */
+/** Backward of `min` (derivatives.yaml:914). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6115,7 +6383,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:877). */
+/** Backward of `sort.stable` (derivatives.yaml:917). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6141,7 +6409,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:881). */
+/** Backward of `_unique2` (derivatives.yaml:921). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -6157,7 +6425,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:885). */
+/** Backward of `unique_dim` (derivatives.yaml:925). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -6173,7 +6441,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:890). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:930). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -6189,7 +6457,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:894). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:934). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -6215,7 +6483,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:898). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:938). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -6241,7 +6509,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:903). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:943). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6272,7 +6540,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:907). */
+/** Backward of `unique_consecutive` (derivatives.yaml:947). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -6288,7 +6556,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:911). */
+/** Backward of `diagonal` (derivatives.yaml:951). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -6312,7 +6580,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:914). */
+/** Backward of `diagonal_backward` (derivatives.yaml:954). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -6334,7 +6602,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:918). */
+/** Backward of `_linalg_svd` (derivatives.yaml:958). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6363,7 +6631,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:922). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:962). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6387,7 +6655,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:926). */
+/** Backward of `cholesky` (derivatives.yaml:966). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6411,7 +6679,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:929). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:969). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6438,7 +6706,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:932). */
+/** Backward of `cholesky_solve` (derivatives.yaml:972). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6469,7 +6737,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:936). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:976). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6501,7 +6769,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:940). */
+/** Backward of `triangular_solve` (derivatives.yaml:980). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6535,7 +6803,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:944). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:984). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6562,7 +6830,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:948). */
+/** Backward of `linalg_lu` (derivatives.yaml:988). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6591,7 +6859,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:952). */
+/** Backward of `lu_unpack` (derivatives.yaml:992). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6608,7 +6876,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:956). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:996). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6641,7 +6909,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:960). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:1000). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6675,7 +6943,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:965). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:1005). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6697,7 +6965,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:969). */
+/** Backward of `_linalg_det` (derivatives.yaml:1009). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6728,7 +6996,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:973). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:1013). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -6758,7 +7026,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:977). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:1017). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6783,7 +7051,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:981). */
+/** Backward of `linalg_qr` (derivatives.yaml:1021). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -6809,7 +7077,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:984). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:1024). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -6838,7 +7106,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:988). */
+/** Backward of `ormqr` (derivatives.yaml:1028). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6875,7 +7143,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:994). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:1034). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -6899,7 +7167,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:997). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:1037). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -6921,7 +7189,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:1001). */
+/** Backward of `div.Scalar` (derivatives.yaml:1041). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -6939,7 +7207,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:1004). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1044). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -6957,7 +7225,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1008). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1048). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -7002,7 +7270,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:1016). */
+/** Backward of `detach` (derivatives.yaml:1056). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -7017,7 +7285,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1021). */
+/** Backward of `acosh` (derivatives.yaml:1061). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7039,7 +7307,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1024). */
+/** Backward of `asinh` (derivatives.yaml:1064). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7061,7 +7329,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1027). */
+/** Backward of `atanh` (derivatives.yaml:1067). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7083,7 +7351,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1030). */
+/** Backward of `log10` (derivatives.yaml:1070). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7105,7 +7373,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1033). */
+/** Backward of `sgn` (derivatives.yaml:1073). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -7121,7 +7389,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1036). */
+/** Backward of `erfinv` (derivatives.yaml:1076). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7143,7 +7411,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1039). */
+/** Backward of `lgamma` (derivatives.yaml:1079). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7165,7 +7433,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1042). */
+/** Backward of `digamma` (derivatives.yaml:1082). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7187,7 +7455,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1045). */
+/** Backward of `polygamma` (derivatives.yaml:1085). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7211,7 +7479,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1048). */
+/** Backward of `polygamma_` (derivatives.yaml:1088). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7235,7 +7503,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1051). */
+/** Backward of `i0` (derivatives.yaml:1091). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7257,7 +7525,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1054). */
+/** Backward of `sinc` (derivatives.yaml:1094). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7279,7 +7547,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1057). */
+/** Backward of `logit` (derivatives.yaml:1097). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7303,7 +7571,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1060). */
+/** Backward of `deg2rad` (derivatives.yaml:1100). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7319,7 +7587,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1063). */
+/** Backward of `rad2deg` (derivatives.yaml:1103). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7335,7 +7603,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1066). */
+/** Backward of `hypot` (derivatives.yaml:1106). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7364,7 +7632,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1070). */
+/** Backward of `logaddexp` (derivatives.yaml:1110). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7390,7 +7658,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1074). */
+/** Backward of `logaddexp2` (derivatives.yaml:1114). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7416,7 +7684,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1078). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1118). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7442,7 +7710,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1082). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1122). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7466,7 +7734,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1085). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1125). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7490,7 +7758,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1088). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1128). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7519,7 +7787,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1092). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1132). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7544,7 +7812,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1095). */
+/** Backward of `nextafter` (derivatives.yaml:1135). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7570,7 +7838,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1099). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1139). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7596,7 +7864,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1103). */
+/** Backward of `fmax` (derivatives.yaml:1143). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7622,7 +7890,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1107). */
+/** Backward of `fmin` (derivatives.yaml:1147). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7648,7 +7916,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1111). */
+/** Backward of `erfc` (derivatives.yaml:1151). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7670,7 +7938,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1114). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1154). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7692,7 +7960,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1118). */
+/** Backward of `igamma` (derivatives.yaml:1158). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7718,7 +7986,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1122). */
+/** Backward of `igammac` (derivatives.yaml:1162). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7744,7 +8012,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1126). */
+/** Backward of `mvlgamma` (derivatives.yaml:1166). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -7768,7 +8036,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1129). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1169). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -7787,7 +8055,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1133). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1173). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -7805,7 +8073,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1138). */
+/** Backward of `nansum` (derivatives.yaml:1178). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -7831,7 +8099,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1141). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1181). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -7858,7 +8126,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1144). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1184). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -7888,7 +8156,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1147). */
+/** Backward of `aminmax` (derivatives.yaml:1187). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -7919,7 +8187,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1150). */
+/** Backward of `median` (derivatives.yaml:1190). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7944,7 +8212,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1153). */
+/** Backward of `median.dim` (derivatives.yaml:1193). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -7972,7 +8240,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1157). */
+/** Backward of `nanmedian` (derivatives.yaml:1197). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7997,7 +8265,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1160). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1200). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -8025,7 +8293,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1164). */
+/** Backward of `mode` (derivatives.yaml:1204). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -8053,7 +8321,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1168). */
+/** Backward of `kthvalue` (derivatives.yaml:1208). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -8081,7 +8349,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1172). */
+/** Backward of `cummax` (derivatives.yaml:1212). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -8108,7 +8376,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1176). */
+/** Backward of `cummin` (derivatives.yaml:1216). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8135,7 +8403,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1180). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1220). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8162,7 +8430,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1185). */
+/** Backward of `rot90` (derivatives.yaml:1225). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8182,7 +8450,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1188). */
+/** Backward of `diag_embed` (derivatives.yaml:1228). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8204,7 +8472,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1191). */
+/** Backward of `block_diag` (derivatives.yaml:1231). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8228,7 +8496,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1194). */
+/** Backward of `trace` (derivatives.yaml:1234). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8246,7 +8514,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1197). */
+/** Backward of `linalg_cross` (derivatives.yaml:1237). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8274,7 +8542,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1202). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1242). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8312,7 +8580,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1206). */
+/** Backward of `index_reduce` (derivatives.yaml:1246). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8350,7 +8618,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1210). */
+/** Backward of `index_add` (derivatives.yaml:1250). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8381,7 +8649,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1214). */
+/** Backward of `index_copy` (derivatives.yaml:1254). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8410,7 +8678,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1218). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1258). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8434,7 +8702,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1221). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1261). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8459,7 +8727,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1225). */
+/** Backward of `put` (derivatives.yaml:1265). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8489,7 +8757,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1229). */
+/** Backward of `take` (derivatives.yaml:1269). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8513,7 +8781,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1232). */
+/** Backward of `masked_scatter` (derivatives.yaml:1272). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8538,7 +8806,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1236). */
+/** Backward of `slice_scatter` (derivatives.yaml:1276). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8569,7 +8837,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1240). */
+/** Backward of `select_scatter` (derivatives.yaml:1280). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8596,7 +8864,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1244). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1284). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8625,7 +8893,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1248). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1288). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8652,7 +8920,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1252). */
+/** Backward of `unfold` (derivatives.yaml:1292). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8676,7 +8944,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1255). */
+/** Backward of `unfold_backward` (derivatives.yaml:1295). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8698,7 +8966,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1258). */
+/** Backward of `im2col` (derivatives.yaml:1298). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8724,7 +8992,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1261). */
+/** Backward of `col2im` (derivatives.yaml:1301). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -8748,7 +9016,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1265). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1305). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -8766,7 +9034,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1268). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1308). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -8784,7 +9052,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1271). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1311). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -8802,7 +9070,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1274). */
+/** Backward of `glu` (derivatives.yaml:1314). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -8826,7 +9094,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1277). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1317). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8853,7 +9121,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1280). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1320). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8887,7 +9155,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1284). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1324). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -8917,7 +9185,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1288). */
+/** Backward of `dist` (derivatives.yaml:1328). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8948,7 +9216,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1293). */
+/** Backward of `narrow_copy` (derivatives.yaml:1333). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -8972,7 +9240,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1297). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1337). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -8993,7 +9261,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1300). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1340). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -9014,7 +9282,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1303). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1343). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9030,7 +9298,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1306). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1346). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9047,7 +9315,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1310). */
+/** Backward of `_conj_physical` (derivatives.yaml:1350). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9063,7 +9331,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1313). */
+/** Backward of `conj_physical_` (derivatives.yaml:1353). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9079,7 +9347,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1316). */
+/** Backward of `_conj` (derivatives.yaml:1356). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9095,7 +9363,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1320). */
+/** Backward of `addmv` (derivatives.yaml:1360). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9126,7 +9394,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1325). */
+/** Backward of `vdot` (derivatives.yaml:1365). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9152,7 +9420,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1329). */
+/** Backward of `addr` (derivatives.yaml:1369). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9183,7 +9451,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1334). */
+/** Backward of `addbmm` (derivatives.yaml:1374). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9218,7 +9486,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1339). */
+/** Backward of `renorm` (derivatives.yaml:1379). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9246,7 +9514,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1342). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1382). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9273,7 +9541,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1345). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1385). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9302,7 +9570,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1349). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1389). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9337,7 +9605,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1353). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1393). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9352,7 +9620,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1359). */
+/** Backward of `special_entr` (derivatives.yaml:1399). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9374,7 +9642,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1362). */
+/** Backward of `special_ndtri` (derivatives.yaml:1402). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9396,7 +9664,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1365). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1405). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9421,7 +9689,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1368). */
+/** Backward of `special_erfcx` (derivatives.yaml:1408). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9446,7 +9714,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1371). */
+/** Backward of `special_i0e` (derivatives.yaml:1411). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9471,7 +9739,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1374). */
+/** Backward of `special_i1` (derivatives.yaml:1414). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9496,7 +9764,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1377). */
+/** Backward of `special_i1e` (derivatives.yaml:1417). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9521,7 +9789,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1380). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1420). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9547,7 +9815,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1384). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1424). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9571,7 +9839,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1387). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1427). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9595,7 +9863,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1390). */
+/** Backward of `special_zeta` (derivatives.yaml:1430). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9621,7 +9889,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1394). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1434). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9645,7 +9913,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1397). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1437). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9661,7 +9929,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1400). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1440). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9676,7 +9944,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1403). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1443). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9691,7 +9959,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1406). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1446). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9706,7 +9974,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1409). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1449). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9721,7 +9989,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1412). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1452). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -9736,7 +10004,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1415). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1455). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -9751,7 +10019,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1418). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1458). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -9766,7 +10034,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1421). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1461). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9781,7 +10049,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1424). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1464). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9796,7 +10064,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1427). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1467). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -9811,7 +10079,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1430). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1470). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -9826,7 +10094,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1433). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1473). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9841,7 +10109,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1436). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1476). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -9856,7 +10124,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1440). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1480). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -9871,7 +10139,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1443). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1483). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -9886,7 +10154,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1446). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1486). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -9901,7 +10169,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1450). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1490). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -9916,7 +10184,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1453). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1493). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -9931,7 +10199,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1456). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1496). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -9946,7 +10214,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1460). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1500). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -9961,7 +10229,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1463). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1503). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -9976,7 +10244,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1466). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1506). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -9991,7 +10259,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1470). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1510). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10006,7 +10274,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1473). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1513). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10021,7 +10289,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1476). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1516). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10036,7 +10304,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1480). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1520). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10051,7 +10319,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1483). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1523). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10066,7 +10334,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1486). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1526). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10081,7 +10349,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1490). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1530). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10096,7 +10364,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1493). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1533). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10111,7 +10379,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1496). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1536). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10126,7 +10394,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1500). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1540). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10141,7 +10409,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1503). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1543). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10156,7 +10424,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1506). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1546). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10171,7 +10439,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1510). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1550). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10186,7 +10454,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1513). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1553). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10201,7 +10469,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1516). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1556). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10216,7 +10484,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1520). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1560). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10231,7 +10499,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1523). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1563). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10246,7 +10514,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1526). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1566). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10261,7 +10529,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1530). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1570). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10276,7 +10544,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1533). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1573). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10291,7 +10559,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1536). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1576). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10306,7 +10574,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1540). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1580). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10321,7 +10589,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1543). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1583). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10336,7 +10604,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1546). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1586). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10351,7 +10619,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1550). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1590). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10366,7 +10634,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1553). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1593). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10381,7 +10649,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1557). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1597). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10405,7 +10673,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1560). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1600). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10425,7 +10693,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1563). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1603). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10447,7 +10715,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4820). */
+/** Backward of `expand_copy` (derivatives.yaml:4859). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10465,7 +10733,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4826). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4865). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10489,7 +10757,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4832). */
+/** Backward of `alias_copy` (derivatives.yaml:4871). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10505,7 +10773,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4838). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4877). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10533,7 +10801,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4844). */
+/** Backward of `permute_copy` (derivatives.yaml:4883). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10551,7 +10819,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4850). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4889). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10572,7 +10840,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4856). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4895). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10590,7 +10858,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4862). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4901). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10608,7 +10876,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4868). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4907). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10626,7 +10894,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4874). */
+/** Backward of `t_copy` (derivatives.yaml:4913). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10642,7 +10910,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4880). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4919). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10662,7 +10930,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4886). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4925). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10680,7 +10948,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4892). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4931). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10699,7 +10967,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4898). */
+/** Backward of `view_copy` (derivatives.yaml:4937). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10717,7 +10985,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4904). */
+/** Backward of `unfold_copy` (derivatives.yaml:4943). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -13345,6 +13613,18 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
+  _safe_softmax: kernel('_safe_softmax', (ks, self, dim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const gradFn = new SafeSoftmaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_dtype = self.scalarType;
+    const result = ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
   log_softmax_int: kernel('log_softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
@@ -13500,6 +13780,18 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  native_dropout_backward: kernel('native_dropout_backward', (ks, gradOutput, mask, scale) => {
+    const rg = anyRequiresGrad(gradOutput, mask);
+    if (!rg) return ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    const gradFn = new NativeDropoutBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.scale_ = scale;
+    const result = ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   convolution: kernel('convolution', (ks, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups) => {
@@ -13742,6 +14034,29 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _unsafe_masked_index: kernel('_unsafe_masked_index', (ks, self, mask, indices, fill) => {
+    const rg = anyRequiresGrad(self, mask) || anyRequiresGradList(indices);
+    if (!rg) return ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    const gradFn = new UnsafeMaskedIndexBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _unsafe_masked_index_put_accumulate: kernel('_unsafe_masked_index_put_accumulate', (ks, self, mask, indices, values) => {
+    const rg = anyRequiresGrad(self, mask, values) || anyRequiresGradList(indices);
+    if (!rg) return ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
+    const gradFn = new UnsafeMaskedIndexPutAccumulateBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    if (gradFn.hasEdge(1)) gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    const result = ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -14116,6 +14431,81 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_batch_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveInvstd)]);
     const result = ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  _native_batch_norm_legit: kernel('_native_batch_norm_legit', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const gradFn = new NativeBatchNormLegitBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    gradFn.running_mean_ = new SavedVariable(runningMean, false);
+    gradFn.running_var_ = new SavedVariable(runningVar, false);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _native_batch_norm_legit_no_stats: kernel('_native_batch_norm_legit_no_stats', (ks, input, weight, bias, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias);
+    if (!rg) return ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    const gradFn = new NativeBatchNormLegitBackward1();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _batch_norm_with_update: kernel('_batch_norm_with_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const gradFn = new BatchNormWithUpdateBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.eps_ = eps;
+    const result = ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    gradFn.running_mean_ = new SavedVariable(runningMean, false);
+    gradFn.running_var_ = new SavedVariable(runningVar, false);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  _batch_norm_no_update: kernel('_batch_norm_no_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const gradFn = new BatchNormNoUpdateBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.running_mean_ = savedOpt(runningMean);
+    gradFn.running_var_ = savedOpt(runningVar);
+    gradFn.eps_ = eps;
+    const result = ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  batch_norm_backward: kernel('batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve) => {
+    const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveVar, reserve);
+    if (!rg) return ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('batch_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveVar), gradientEdge(reserve)]);
+    const result = ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -20289,6 +20679,18 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     const result = ops.norm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, keepdim, out);
     out.bumpVersion();
+    return result;
+  }),
+  _native_batch_norm_legit: kernel('_native_batch_norm_legit', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const result = ops._native_batch_norm_legit.redispatch(ks.and(afterADInplaceOrViewKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    runningMean.bumpVersion();
+    runningVar.bumpVersion();
+    return result;
+  }),
+  _batch_norm_with_update: kernel('_batch_norm_with_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
+    const result = ops._batch_norm_with_update.redispatch(ks.and(afterADInplaceOrViewKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    runningMean.bumpVersion();
+    runningVar.bumpVersion();
     return result;
   }),
   leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {

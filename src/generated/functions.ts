@@ -6944,6 +6944,46 @@ function bad_softmax(a: readonly unknown[]): never {
   ], false, SIGS_softmax);
 }
 
+const SIGS__safe_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
+
+/** `torch._safe_softmax`: `_safe_softmax`. */
+export function _safe_softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike | null }): Tensor;
+export function _safe_softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function _safe_softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
+export function _safe_softmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_safe_softmax", a[--n] as Kw);
+  // _safe_softmax
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("_safe_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("_safe_softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
+      return at._safe_softmax(v0, v1, v2);
+    }
+  }
+  return bad__safe_softmax(a);
+}
+
+function bad__safe_softmax(a: readonly unknown[]): never {
+  return badCall("_safe_softmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS__safe_softmax);
+}
+
 const SIGS_log_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
 
 /** `torch.log_softmax`: `log_softmax.int`. */
@@ -8016,6 +8056,41 @@ function bad_feature_alpha_dropout_(a: readonly unknown[]): never {
     { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
     { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
   ], false, SIGS_feature_alpha_dropout_);
+}
+
+const SIGS_native_dropout_backward = ["(Tensor grad_output, Tensor mask, float scale)"];
+
+/** `torch.native_dropout_backward`: `native_dropout_backward`. */
+export function native_dropout_backward(gradOutput: Tensor, options: { mask: Tensor; scale: number }): Tensor;
+export function native_dropout_backward(gradOutput: Tensor, mask: Tensor, options: { scale: number }): Tensor;
+export function native_dropout_backward(gradOutput: Tensor, mask: Tensor, scale: number): Tensor;
+export function native_dropout_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_dropout_backward", a[--n] as Kw);
+  // native_dropout_backward
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","mask","scale"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("native_dropout_backward", o, ["grad_output","mask","scale"], ["grad_output","mask","scale"], n);
+      return at.native_dropout_backward(v0, v1, v2);
+    }
+  }
+  return bad_native_dropout_backward(a);
+}
+
+function bad_native_dropout_backward(a: readonly unknown[]): never {
+  return badCall("native_dropout_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "scale", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_dropout_backward);
 }
 
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
@@ -9531,6 +9606,82 @@ function bad_index_put(a: readonly unknown[]): never {
   ], false, SIGS_index_put);
 }
 
+const SIGS__unsafe_masked_index = ["(Tensor input, Tensor mask, tuple of Tensors indices, Number fill)"];
+
+/** `torch._unsafe_masked_index`: `_unsafe_masked_index`. */
+export function _unsafe_masked_index(input: Tensor, options: { mask: Tensor; indices: readonly (Tensor | null)[]; fill: number | boolean }): Tensor;
+export function _unsafe_masked_index(input: Tensor, mask: Tensor, options: { indices: readonly (Tensor | null)[]; fill: number | boolean }): Tensor;
+export function _unsafe_masked_index(input: Tensor, mask: Tensor, indices: readonly (Tensor | null)[], options: { fill: number | boolean }): Tensor;
+export function _unsafe_masked_index(input: Tensor, mask: Tensor, indices: readonly (Tensor | null)[], fill: number | boolean): Tensor;
+export function _unsafe_masked_index(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_unsafe_masked_index", a[--n] as Kw);
+  // _unsafe_masked_index
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","mask","indices","fill"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isOptionalTensorList(p[2]) && isScalar(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: (Tensor | null)[] = toOptionalTensorList(p[2]);
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("_unsafe_masked_index", o, ["input","mask","indices","fill"], ["input","mask","indices","fill"], n);
+      return at._unsafe_masked_index(v0, v1, v2, v3);
+    }
+  }
+  return bad__unsafe_masked_index(a);
+}
+
+function bad__unsafe_masked_index(a: readonly unknown[]): never {
+  return badCall("_unsafe_masked_index", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "fill", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS__unsafe_masked_index);
+}
+
+const SIGS__unsafe_masked_index_put_accumulate = ["(Tensor input, Tensor mask, tuple of Tensors indices, Tensor values)"];
+
+/** `torch._unsafe_masked_index_put_accumulate`: `_unsafe_masked_index_put_accumulate`. */
+export function _unsafe_masked_index_put_accumulate(input: Tensor, options: { mask: Tensor; indices: readonly (Tensor | null)[]; values: Tensor }): Tensor;
+export function _unsafe_masked_index_put_accumulate(input: Tensor, mask: Tensor, options: { indices: readonly (Tensor | null)[]; values: Tensor }): Tensor;
+export function _unsafe_masked_index_put_accumulate(input: Tensor, mask: Tensor, indices: readonly (Tensor | null)[], options: { values: Tensor }): Tensor;
+export function _unsafe_masked_index_put_accumulate(input: Tensor, mask: Tensor, indices: readonly (Tensor | null)[], values: Tensor): Tensor;
+export function _unsafe_masked_index_put_accumulate(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_unsafe_masked_index_put_accumulate", a[--n] as Kw);
+  // _unsafe_masked_index_put_accumulate
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","mask","indices","values"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isOptionalTensorList(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: (Tensor | null)[] = toOptionalTensorList(p[2]);
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("_unsafe_masked_index_put_accumulate", o, ["input","mask","indices","values"], ["input","mask","indices","values"], n);
+      return at._unsafe_masked_index_put_accumulate(v0, v1, v2, v3);
+    }
+  }
+  return bad__unsafe_masked_index_put_accumulate(a);
+}
+
+function bad__unsafe_masked_index_put_accumulate(a: readonly unknown[]): never {
+  return badCall("_unsafe_masked_index_put_accumulate", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__unsafe_masked_index_put_accumulate);
+}
+
 const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];
 
 /** `torch.gather`: `gather`. */
@@ -10521,6 +10672,217 @@ function bad_native_batch_norm_backward(a: readonly unknown[]): never {
     { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
     { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
   ], false, SIGS_native_batch_norm_backward);
+}
+
+const SIGS__native_batch_norm_legit = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)","(Tensor input, Tensor weight, Tensor bias, bool training, float momentum, float eps)"];
+
+/** `torch._native_batch_norm_legit`: `_native_batch_norm_legit`, `_native_batch_norm_legit.no_stats`. */
+export function _native_batch_norm_legit(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, options: { running_var?: Tensor; runningVar?: Tensor; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, options: { training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, training: boolean, options: { momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, training: boolean, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, training: boolean, options: { momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, training: boolean, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(input: Tensor, weight: Tensor | null, bias: Tensor | null, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
+export function _native_batch_norm_legit(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_native_batch_norm_legit", a[--n] as Kw);
+  // _native_batch_norm_legit
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && isTensor(p[3]) && isTensor(p[4]) && isBool(p[5]) && isFloat(p[6]) && isFloat(p[7]) && (o === undefined || kwFits(o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: boolean = p[5] as boolean;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      if (o !== undefined) checkKw("_native_batch_norm_legit", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
+      return at._native_batch_norm_legit(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  // _native_batch_norm_legit.no_stats
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","weight","bias","training","momentum","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && isBool(p[3]) && isFloat(p[4]) && isFloat(p[5]) && (o === undefined || kwFits(o, ["input","weight","bias","training","momentum","eps"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: boolean = p[3] as boolean;
+      const v4: number = p[4] as number;
+      const v5: number = p[5] as number;
+      if (o !== undefined) checkKw("_native_batch_norm_legit", o, ["input","weight","bias","training","momentum","eps"], ["input","weight","bias","training","momentum","eps"], n);
+      return at._native_batch_norm_legit_no_stats(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return noMatch("_native_batch_norm_legit", a, SIGS__native_batch_norm_legit);
+}
+
+const SIGS__batch_norm_with_update = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, float momentum, float eps)"];
+
+/** `torch._batch_norm_with_update`: `_batch_norm_with_update`. */
+export function _batch_norm_with_update(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor; runningMean?: Tensor; running_var?: Tensor; runningVar?: Tensor; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, options: { running_var?: Tensor; runningVar?: Tensor; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, options: { momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor, runningVar: Tensor, momentum: number, eps: number): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_with_update(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_batch_norm_with_update", a[--n] as Kw);
+  // _batch_norm_with_update
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","momentum","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && isTensor(p[3]) && isTensor(p[4]) && isFloat(p[5]) && isFloat(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: number = p[5] as number;
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_batch_norm_with_update", o, ["input","weight","bias","running_mean","running_var","momentum","eps"], ["input","weight","bias","running_mean","running_var","momentum","eps"], n);
+      return at._batch_norm_with_update(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad__batch_norm_with_update(a);
+}
+
+function bad__batch_norm_with_update(a: readonly unknown[]): never {
+  return badCall("_batch_norm_with_update", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS__batch_norm_with_update);
+}
+
+const SIGS__batch_norm_no_update = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, float momentum, float eps)"];
+
+/** `torch._batch_norm_no_update`: `_batch_norm_no_update`. */
+export function _batch_norm_no_update(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { momentum: number; eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, momentum: number, eps: number): [Tensor, Tensor, Tensor, Tensor];
+export function _batch_norm_no_update(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_batch_norm_no_update", a[--n] as Kw);
+  // _batch_norm_no_update
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","momentum","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && isFloat(p[5]) && isFloat(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: number = p[5] as number;
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_batch_norm_no_update", o, ["input","weight","bias","running_mean","running_var","momentum","eps"], ["input","weight","bias","running_mean","running_var","momentum","eps"], n);
+      return at._batch_norm_no_update(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad__batch_norm_no_update(a);
+}
+
+function bad__batch_norm_no_update(a: readonly unknown[]): never {
+  return badCall("_batch_norm_no_update", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS__batch_norm_no_update);
+}
+
+const SIGS_batch_norm_backward = ["(Tensor grad_out, Tensor input, Tensor weight, Tensor running_mean, Tensor running_var, Tensor save_mean, Tensor save_var, bool update, float eps, tuple of bools output_mask, Tensor reserve)"];
+
+/** `torch.batch_norm_backward`: `batch_norm_backward`. */
+export function batch_norm_backward(gradOut: Tensor, options: { input: Tensor; weight: Tensor; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, options: { weight: Tensor; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, options: { save_mean?: Tensor | null; saveMean?: Tensor | null; save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, options: { save_var?: Tensor | null; saveVar?: Tensor | null; update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveVar: Tensor | null, options: { update: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveVar: Tensor | null, update: boolean, options: { eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveVar: Tensor | null, update: boolean, eps: number, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[]; reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveVar: Tensor | null, update: boolean, eps: number, outputMask: readonly boolean[], options: { reserve: Tensor }): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveVar: Tensor | null, update: boolean, eps: number, outputMask: readonly boolean[], reserve: Tensor): [Tensor, Tensor, Tensor];
+export function batch_norm_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("batch_norm_backward", a[--n] as Kw);
+  // batch_norm_backward
+  {
+    const p = o === undefined || n >= 11 ? a : kwPositional(a, n, o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_var","update","eps","output_mask","reserve"]);
+    const m = p === a ? n : p.length;
+    if (m === 11 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && (p[5] === null || isTensor(p[5])) && (p[6] === null || isTensor(p[6])) && isBool(p[7]) && isFloat(p[8]) && Array.isArray(p[9]) && isTensor(p[10])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: Tensor | null = p[5] as Tensor | null;
+      const v6: Tensor | null = p[6] as Tensor | null;
+      const v7: boolean = p[7] as boolean;
+      const v8: number = p[8] as number;
+      const v9: boolean[] = p[9] as boolean[];
+      const v10: Tensor = p[10] as Tensor;
+      if (o !== undefined) checkKw("batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_var","update","eps","output_mask","reserve"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_var","update","eps","output_mask","reserve"], n);
+      return at.batch_norm_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10);
+    }
+  }
+  return bad_batch_norm_backward(a);
+}
+
+function bad_batch_norm_backward(a: readonly unknown[]): never {
+  return badCall("batch_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "update", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+    { name: "reserve", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_batch_norm_backward);
 }
 
 const SIGS_instance_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"];

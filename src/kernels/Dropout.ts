@@ -1,6 +1,7 @@
 // dropout (a Bernoulli mask scaled by 1 / (1 - p) in training). Mirrors aten/src/ATen/native/Dropout.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { type Generator, bernoulliFill } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { writeElement } from '../tensor/elements.js';
@@ -84,4 +85,9 @@ export function featureAlphaDropout(_ks: DispatchKeySet, input: Tensor, p: numbe
 }
 export function featureAlphaDropout_(_ks: DispatchKeySet, self: Tensor, p: number, train: boolean): Tensor {
   return dropoutImpl(self, p, train, true, true, true);
+}
+
+/** `native_dropout_backward(grad_output, mask, scale)` (Dropout.cpp): `grad_output * mask * scale`. */
+export function nativeDropoutBackward(_ks: DispatchKeySet, gradOutput: Tensor, mask: Tensor, scale: number): Tensor {
+  return at.mul_Tensor(at.mul_Tensor(gradOutput, mask), wrapScalar(scale, ScalarType.Double)); // a float, even when integral
 }

@@ -232,6 +232,89 @@ export function nativeBatchNormBackward(
   return [gi, gw, gb];
 }
 
+// ---- the functional batch-norm operators (Normalization.cpp: _batch_norm_legit_cpu, _batch_norm_with_update_cpu,
+// _batch_norm_no_update, _new_batch_norm_backward_cpu): export's and torch.compile's forms of native_batch_norm,
+// the same kernels
+
+/** `_native_batch_norm_legit(...)`: native_batch_norm with the running statistics given (updated in training). */
+export function nativeBatchNormLegit(
+  ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  runningMean: Tensor,
+  runningVar: Tensor,
+  training: boolean,
+  momentum: number,
+  eps: number,
+): [Tensor, Tensor, Tensor] {
+  return nativeBatchNorm(ks, input, weight, bias, runningMean, runningVar, training, momentum, eps);
+}
+
+/** `_native_batch_norm_legit.no_stats(...)`: native_batch_norm without running statistics. */
+export function nativeBatchNormLegitNoStats(
+  ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  training: boolean,
+  momentum: number,
+  eps: number,
+): [Tensor, Tensor, Tensor] {
+  return nativeBatchNorm(ks, input, weight, bias, null, null, training, momentum, eps);
+}
+
+/**
+ * `_batch_norm_with_update(...) -> (output, save_mean, save_invstd, reserve)`: native_batch_norm in training,
+ * the running statistics updated; `reserve` (cuDNN's workspace) is an empty uint8 tensor on the CPU.
+ */
+export function batchNormWithUpdate(
+  ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  runningMean: Tensor,
+  runningVar: Tensor,
+  momentum: number,
+  eps: number,
+): [Tensor, Tensor, Tensor, Tensor] {
+  const [out, saveMean, saveInvstd] = nativeBatchNorm(ks, input, weight, bias, runningMean, runningVar, true, momentum, eps);
+  return [out, saveMean, saveInvstd, emptyLike(input, [0], ScalarType.Byte)];
+}
+
+/** `_batch_norm_no_update(...)`, CompositeExplicitAutograd: native_batch_norm in evaluation, and an empty `reserve`. */
+export function batchNormNoUpdate(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor | null,
+  bias: Tensor | null,
+  runningMean: Tensor | null,
+  runningVar: Tensor | null,
+  momentum: number,
+  eps: number,
+): [Tensor, Tensor, Tensor, Tensor] {
+  const [out, saveMean, saveInvstd] = at.native_batch_norm(input, weight, bias, runningMean, runningVar, false, momentum, eps);
+  return [out, saveMean, saveInvstd, at.empty_memory_format([0], ScalarType.Byte, null, input.device)];
+}
+
+/** `batch_norm_backward(...)` (_new_batch_norm_backward_cpu): native_batch_norm_backward, `update` as `train`. */
+export function batchNormBackwardNew(
+  ks: DispatchKeySet,
+  gradOut: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  runningMean: Tensor | null,
+  runningVar: Tensor | null,
+  saveMean: Tensor | null,
+  saveVar: Tensor | null,
+  update: boolean,
+  eps: number,
+  outputMask: boolean[],
+  _reserve: Tensor,
+): [Tensor, Tensor, Tensor] {
+  return nativeBatchNormBackward(ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask);
+}
+
 /**
  * `instance_norm(...)`, CompositeImplicitAutograd (Normalization.cpp): batch_norm over the input viewed as
  * [1, N * C, *], with the weight, bias and running statistics repeated per batch element; the running

@@ -291,3 +291,13 @@ export function softmaxBackwardData(_ks: DispatchKeySet, grad: Tensor, output: T
 export function logSoftmaxBackwardData(_ks: DispatchKeySet, grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType): Tensor {
   return softmaxBackwardImpl(grad, output, dim, inputDtype, true);
 }
+
+/**
+ * `_safe_softmax(self, dim, dtype=None)`, CompositeExplicitAutograd (SoftMax.cpp): softmax, with the lines whose
+ * every element is -inf giving zeros instead of NaN (attention rows that mask out everything).
+ */
+export function safeSoftmax(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
+  const out = at.softmax_int(self, dim, dtype);
+  const maskedRows = at.all_dim(at.eq_Scalar(self, Number.NEGATIVE_INFINITY), dim, true);
+  return at.where_self(maskedRows, at.scalar_tensor(0, out.scalarType, null, out.device), out);
+}

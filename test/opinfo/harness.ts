@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { Dtype } from '../../src/c10/Dtype.js';
 import { gunzipSync } from 'node:zlib';
 import { Tensor } from '../../src/api/index.js';
+import { Ellipsis, Slice, type TensorIndex } from '../../src/api/TensorIndexing.js';
 import * as torch from '../../src/torch.js';
 import { dtypeName } from '../../src/c10/ScalarType.js';
 
@@ -202,6 +203,8 @@ function build(v: Json, device: 'cpu' | 'meta', aliases: Aliases): unknown {
   if ('$dtype' in v) return dtypeOf(v.$dtype as string);
   if ('$device' in v) return v.$device;
   if ('$memory_format' in v) return T[v.$memory_format as string] ?? v.$memory_format;
+  if ('$slice' in v) return Slice(...(v.$slice as (number | null)[]));
+  if ('$ellipsis' in v) return Ellipsis;
   throw new Error(`unknown argument encoding ${JSON.stringify(v)}`);
 }
 
@@ -279,6 +282,8 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   resize_: (c) => ((c.input as Tensor).clone() as unknown as { resize_: Fn }).resize_(c.args[0]),
   // op=lambda x, other: torch.resize_as_(x.clone(), other)
   resize_as_: (c) => fn('resize_as_')((c.input as Tensor).clone(), c.args[0]),
+  // op=torch.Tensor.__getitem__: `x[i, j]` is `x.index([i, j])` (the generator lists the indices)
+  __getitem__: (c) => (c.input as Tensor).index(c.args[0] as TensorIndex[]),
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)

@@ -279,6 +279,10 @@ def enc(v):
         return {"$memory_format": dname(v)}
     if isinstance(v, (list, tuple)):  # torch.Size is a tuple
         return [enc(x) for x in v]
+    if isinstance(v, slice):  # __getitem__'s indices
+        return {"$slice": [enc(v.start), enc(v.stop), enc(v.step)]}
+    if v is Ellipsis:
+        return {"$ellipsis": None}
     raise Unserializable(type(v).__name__)
 
 
@@ -354,6 +358,10 @@ def record_sample(op, s, dtype, grad_sample, seed):
     """One sample: call, result, Meta result and (float64) gradients."""
     rec = {"input": enc(s.input), "args": enc(list(s.args)), "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)},
            "seed": rng_seed(op, seed)}
+    if op.name == "__getitem__":
+        # `x[i]` and `x[i, j]` as the list of indices aten-ts's `x.index([...])` takes (JSON has no tuples)
+        idx = s.args[0]
+        rec["args"] = [enc(list(idx) if isinstance(idx, tuple) else [idx])]
     seed = rec["seed"]
     ins = [t for _, t in sample_tensors(s)]
     no_values = op.name in NO_VALUES
@@ -571,13 +579,26 @@ SEEDED_METHODS = {"cauchy": "cauchy_", "exponential": "exponential_", "geometric
                   "log_normal": "log_normal_", "uniform": "uniform_", "normal.in_place": "normal_"}
 
 
+# op_db entries whose torch function aten-ts has under another name: `x[i]` is `x.index([i])`;
+# `torch.ops.aten.X.default` (OpInfo's entries that call the aten overload) is torch.X
+RENAMED = {"__getitem__": "index"}
+
+
+def call_name(op):
+    """The aten-ts function or method an entry calls: `nn.functional.X` → `X`, `torch.ops.aten.X.default` → `X`."""
+    if op.name.startswith("nn.functional."):
+        return op.name[len("nn.functional."):]
+    m = re.fullmatch(r"torch\.ops\.aten\.(\w+)\.default", op.name)
+    return m.group(1) if m else op.name
+
+
 def swept(op, names, exposed):
     """The sweep's rule: an entry is generated when its name (`nn.functional.X` → `X`) is a torch function or
     method of the core namespace, or its name a function of the package's full one (torch.complex,
     torch.nn.functional.X), or it is one of SEEDED_METHODS whose method aten-ts has."""
-    base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
+    base = call_name(op)
     key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
-    return base in names or op.name in exposed or SEEDED_METHODS.get(key) in names
+    return base in names or op.name in exposed or SEEDED_METHODS.get(key) in names or RENAMED.get(key) in names
 
 
 def coverage(have, names):
@@ -627,7 +648,7 @@ def main():
     entries = [op_db_entry(op, swept(op, names, exposed)) for op in op_db]
     global _COMPLEX
     for op in op_db:
-        base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
+        base = call_name(op)
         if not swept(op, names, exposed):
             continue
         key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
