@@ -247,7 +247,16 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
   }
 
   it('f32_layer_norm_rows, _backward_rows, _backward_cols: same bits as their twins, every flag', () => {
-    const [W, M1, M2, R1, R2, G, D1, D2] = [4, 5, 6, 7, 8, 9, 10, 11].map((k) => 64 + k * 16384) as [number, number, number, number, number, number, number, number];
+    const [W, M1, M2, R1, R2, G, D1, D2] = [4, 5, 6, 7, 8, 9, 10, 11].map((k) => 64 + k * 16384) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const f32 = (addr: number, n: number): Float32Array => view(4, addr, n) as Float32Array;
     for (const [rows, cols] of [
       [1, 1],
