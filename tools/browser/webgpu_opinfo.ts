@@ -160,7 +160,8 @@ export async function runOpinfoChecks(
     assert(String(dev.dtype) === String(cpu.dtype), `${what}: dtype ${String(dev.dtype)}, cpu ${String(cpu.dtype)}`);
     assert(dev.sizes.join() === cpu.sizes.join(), `${what}: shape [${dev.sizes.join(', ')}], cpu [${cpu.sizes.join(', ')}]`);
     if (noValues) return;
-    const g = ((await dev.detach().cpu_async()).reshape(-1).tolist() as (number | boolean)[]) ?? [];
+    const g =
+      ((await (dev.detach() as Tensor & { cpu_async(): Promise<Tensor> }).cpu_async()).reshape(-1).tolist() as (number | boolean)[]) ?? [];
     const w = cpu.detach().reshape(-1).tolist() as (number | boolean)[];
     const t = cpu.is_floating_point() ? tol : null;
     for (let i = 0; i < w.length; i++) assert(close(g[i]!, w[i]!, t), `${what}: [${i}] ${String(g[i])}, cpu ${String(w[i])}`);
