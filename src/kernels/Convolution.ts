@@ -192,19 +192,20 @@ export function conv3dPadding(
   return unbatched ? at.squeeze_dim(out, 0) : out;
 }
 
-/** `conv_transpose3d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
-export function convTranspose3d(
-  _ks: DispatchKeySet,
+/** conv_transpose1d/2d/3d: `convolution(transposed=True)` on the batched input, unbatched back. */
+function convTransposeNd(
+  dims: number,
+  name: string,
   input: Tensor,
   weight: Tensor,
-  bias: Tensor | null = null,
-  stride: number[] | number = 1,
-  padding: number[] | number = 0,
-  outputPadding: number[] | number = 0,
-  groups = 1,
-  dilation: number[] | number = 1,
+  bias: Tensor | null,
+  stride: number[] | number,
+  padding: number[] | number,
+  outputPadding: number[] | number,
+  groups: number,
+  dilation: number[] | number,
 ): Tensor {
-  const { x, unbatched } = batchify(input, 3, 'conv_transpose3d');
+  const { x, unbatched } = batchify(input, dims, name);
   const out = aten().convolution.call(
     x,
     weight,
@@ -217,6 +218,21 @@ export function convTranspose3d(
     groups,
   );
   return unbatched ? at.squeeze_dim(out, 0) : out;
+}
+
+/** `conv_transpose3d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
+export function convTranspose3d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  outputPadding: number[] | number = 0,
+  groups = 1,
+  dilation: number[] | number = 1,
+): Tensor {
+  return convTransposeNd(3, 'conv_transpose3d', input, weight, bias, stride, padding, outputPadding, groups, dilation);
 }
 
 /** `conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
@@ -231,19 +247,7 @@ export function convTranspose1d(
   groups = 1,
   dilation: number[] | number = 1,
 ): Tensor {
-  const { x, unbatched } = batchify(input, 1, 'conv_transpose1d');
-  const out = aten().convolution.call(
-    x,
-    weight,
-    bias,
-    listOf(stride),
-    listOf(padding),
-    listOf(dilation),
-    true,
-    listOf(outputPadding),
-    groups,
-  );
-  return unbatched ? at.squeeze_dim(out, 0) : out;
+  return convTransposeNd(1, 'conv_transpose1d', input, weight, bias, stride, padding, outputPadding, groups, dilation);
 }
 
 /** `conv_transpose2d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
@@ -258,19 +262,7 @@ export function convTranspose2d(
   groups = 1,
   dilation: number[] | number = 1,
 ): Tensor {
-  const { x, unbatched } = batchify(input, 2, 'conv_transpose2d');
-  const out = aten().convolution.call(
-    x,
-    weight,
-    bias,
-    listOf(stride),
-    listOf(padding),
-    listOf(dilation),
-    true,
-    listOf(outputPadding),
-    groups,
-  );
-  return unbatched ? at.squeeze_dim(out, 0) : out;
+  return convTransposeNd(2, 'conv_transpose2d', input, weight, bias, stride, padding, outputPadding, groups, dilation);
 }
 
 function checkBiasType(input: Tensor, bias: Tensor | null): void {
