@@ -53,7 +53,6 @@ import {
   rshiftKernel,
   xlogyKernel,
 } from './BinaryOpsKernel.js';
-import { noComplex } from './Pow.js';
 import type { StructuredKernel } from './TensorMeta.js';
 
 export type Num = number | boolean;
@@ -292,15 +291,14 @@ export const atan2Structured: StructuredKernel<[self: Tensor, other: Tensor]> = 
 export function divMode(_ks: DispatchKeySet, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
   if (roundingMode === null) {
     const iter = TensorIterator.binaryFloatOp(null, self, other);
-    noComplex(iter.commonDtype, 'div');
-    divTrueModeKernel(iter);
+    if (isComplexType(iter.commonDtype)) divTrueKernel(iter);
+    else divTrueModeKernel(iter);
     return iter.output() as Tensor;
   }
   if (roundingMode !== 'trunc' && roundingMode !== 'floor') {
     throw new Error(`div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '${roundingMode}'`);
   }
   const iter = TensorIterator.binaryOp(null, self, other);
-  noComplex(iter.commonDtype, 'div');
   divRoundingKernel(iter, roundingMode);
   return iter.output() as Tensor;
 }

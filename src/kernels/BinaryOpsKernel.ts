@@ -7,6 +7,7 @@
 
 import { ScalarType, elementSize, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
 import {
+  type ComplexOp,
   type ScalarOp,
   type TensorIterator,
   type VecOp,
@@ -21,6 +22,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
 import { newStridedUnchecked } from './TensorFactories.js';
+import { cdiv } from './zmath.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
@@ -108,23 +110,41 @@ const SCALAR_RUN = 4096;
 const scalarRun = new Float64Array(SCALAR_RUN);
 
 /** The Tensor and Scalar overloads' loops of one comparison (the general loop unless a fast case applies). */
-function comparisonLoops(op: ScalarOp, vec: CompareVec): { tensor: BinaryLoop; scalar: BinaryLoop } {
+function comparisonLoops(
+  op: ScalarOp,
+  vec: CompareVec,
+  complex: ComplexOp | null,
+  name: string,
+): { tensor: BinaryLoop; scalar: BinaryLoop } {
+  const run = (iter: TensorIterator, fast: boolean): void => {
+    if (isComplexType(iter.commonDtype)) {
+      if (iter.isMeta) return;
+      if (complex === null) throw notImplementedForDtype(name, iter.commonDtype);
+      cpuKernelComplex(iter, complex);
+    } else if (!fast) cpuKernel(iter, op);
+  };
   return {
-    tensor: (iter) => {
-      if (!compareContiguous(iter, vec)) cpuKernel(iter, op);
-    },
-    scalar: (iter) => {
-      if (!compareScalarContiguous(iter, vec)) cpuKernel(iter, op);
-    },
+    tensor: (iter) => run(iter, !isComplexType(iter.commonDtype) && compareContiguous(iter, vec)),
+    scalar: (iter) => run(iter, !isComplexType(iter.commonDtype) && compareScalarContiguous(iter, vec)),
   };
 }
 
-export const eqKernel = comparisonLoops(eqOp, eqVec);
-export const neKernel = comparisonLoops(neOp, neVec);
-export const ltKernel = comparisonLoops(ltOp, ltVec);
-export const leKernel = comparisonLoops(leOp, leVec);
-export const gtKernel = comparisonLoops(gtOp, gtVec);
-export const geKernel = comparisonLoops(geOp, geVec);
+// complex == and != compare both parts (a bool result: the loop stores the real part)
+const eqComplex: ComplexOp = (ins, out) => {
+  out[0] = ins[0] === ins[2] && ins[1] === ins[3] ? 1 : 0;
+  out[1] = 0;
+};
+const neComplex: ComplexOp = (ins, out) => {
+  out[0] = ins[0] !== ins[2] || ins[1] !== ins[3] ? 1 : 0;
+  out[1] = 0;
+};
+
+export const eqKernel = comparisonLoops(eqOp, eqVec, eqComplex, 'eq_cpu');
+export const neKernel = comparisonLoops(neOp, neVec, neComplex, 'ne_cpu');
+export const ltKernel = comparisonLoops(ltOp, ltVec, null, 'lt_cpu');
+export const leKernel = comparisonLoops(leOp, leVec, null, 'le_cpu');
+export const gtKernel = comparisonLoops(gtOp, gtVec, null, 'gt_cpu');
+export const geKernel = comparisonLoops(geOp, geVec, null, 'ge_cpu');
 
 // ---------------------------------------------------------------------------------------------------
 // Logical ops (any nonzero value, NaN included, is true)
@@ -332,12 +352,8 @@ export function mulKernel(iter: TensorIterator): void {
 /** div_true_kernel. */
 export function divTrueKernel(iter: TensorIterator): void {
   if (isComplexType(iter.commonDtype)) {
-    cpuKernelComplex(iter, (ins, out) => {
-      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
-      const d = br * br + bi * bi;
-      out[0] = (ar * br + ai * bi) / d;
-      out[1] = (ai * br - ar * bi) / d;
-    });
+    // c10::complex's scaled Smith division (See Note [Complex loops in JS])
+    cpuKernelComplex(iter, (ins, out) => cdiv(ins[0]!, ins[1]!, ins[2]!, ins[3]!, out));
   } else {
     cpuKernelVec(iter, (a, b) => a / b, divVec, divScalarVec);
   }

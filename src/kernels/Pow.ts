@@ -3,9 +3,10 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType } from '../c10/ScalarType.js';
-import { TensorIterator, cpuKernel } from '../iter/index.js';
+import { type ComplexOp, TensorIterator, cpuKernel, cpuKernelComplex } from '../iter/index.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { Z, cdiv, cpow } from './zmath.js';
 
 export function noComplex(dtype: ScalarType, op: string): void {
   if (isComplexType(dtype)) throw new Error(`${op}: complex tensors are not supported by aten-ts yet`);
@@ -24,8 +25,40 @@ function intPow(base: number, exp: number): number {
   return result;
 }
 
+const powComplex: ComplexOp = (ins, out) =>
+  cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out);
+
+/** pow_tensor_scalar_kernel's complex cases: 0.5, 2, 3, -0.5, -1, -2 have loops of their own, else std::pow. */
+function complexScalarPow(exponent: number): ComplexOp {
+  if (exponent === 0.5) return Z.sqrt;
+  if (exponent === -0.5) return Z.rsqrt;
+  if (exponent === -1) return Z.reciprocal;
+  if (exponent === 2 || exponent === -2 || exponent === 3) {
+    return (ins, out) => {
+      const a = ins[0] as number;
+      const b = ins[1] as number;
+      let re = a * a - b * b;
+      let im = a * b + b * a;
+      if (exponent === 3) {
+        const t = re * a - im * b;
+        im = re * b + im * a;
+        re = t;
+      }
+      if (exponent === -2) cdiv(1, 0, re, im, out);
+      else {
+        out[0] = re;
+        out[1] = im;
+      }
+    };
+  }
+  return (ins, out) => cpow(ins[0] as number, ins[1] as number, exponent, 0, out);
+}
+
 function powLoop(iter: TensorIterator): void {
-  noComplex(iter.commonDtype, 'pow');
+  if (isComplexType(iter.commonDtype)) {
+    if (!iter.isMeta) cpuKernelComplex(iter, powComplex);
+    return;
+  }
   if (isIntegralType(iter.commonDtype, true) && !iter.isMeta) {
     cpuKernel(iter, (a, b) => {
       // powi of Pow.h: a negative exponent gives 0 except for bases ±1 (pow.Tensor_Scalar raises before this)
@@ -63,6 +96,14 @@ export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: numb
     const iter = TensorIterator.unaryOp(null, self);
     if (exponent === 2) cpuKernel(iter, (a) => a * a);
     else cpuKernel(iter, (a) => a ** exponent);
+    return iter.output() as Tensor;
+  }
+  if (typeof exponent === 'number' && isComplexType(self.scalarType)) {
+    const iter = TensorIterator.unaryOp(null, self);
+    // pow_out: exponent 0 fills ones, 1 copies
+    if (exponent === 0) cpuKernelComplex(iter, (_ins, out) => ((out[0] = 1), (out[1] = 0)));
+    else if (exponent === 1) cpuKernelComplex(iter, (ins, out) => ((out[0] = ins[0] as number), (out[1] = ins[1] as number)));
+    else cpuKernelComplex(iter, complexScalarPow(exponent));
     return iter.output() as Tensor;
   }
   checkIntegerExponent(self, exponent);

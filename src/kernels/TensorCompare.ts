@@ -64,7 +64,13 @@ function whereImpl(out: Tensor | null, condition: Tensor, self: Tensor, other: T
     .addConstInput(other);
   if (out === null) config.declareStaticDtype(result);
   const iter = config.build();
-  if (!whereFloat(iter)) cpuKernel(iter, (c, a, b) => (c !== 0 ? a : b));
+  if (isComplexType(result)) {
+    cpuKernelComplex(iter, (ins, o) => {
+      const k = (ins[0] as number) !== 0 ? 2 : 4;
+      o[0] = ins[k] as number;
+      o[1] = ins[k + 1] as number;
+    });
+  } else if (!whereFloat(iter)) cpuKernel(iter, (c, a, b) => (c !== 0 ? a : b));
   return iter.output() as Tensor;
 }
 

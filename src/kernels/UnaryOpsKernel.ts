@@ -24,6 +24,7 @@ import {
 } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { Z } from './zmath.js';
 import { digamma, erfDouble, erfReducedFloat, erfcDouble, erfinv, i0, i1, lgamma, polygamma } from './Math.js';
 import * as ref from '../wasm/kernels/reference.js';
 import { wasmUnaryVec } from '../wasm/kernels/vec.js';
@@ -228,11 +229,11 @@ export const SPECS = {
       out[1] = m * Math.sin(b);
     },
   },
-  exp2: { kind: Kind.Float, dispatchName: 'exp2', supports: allReal, real: floatFn((x) => 2 ** x) },
-  log: { kind: Kind.Float, dispatchName: 'log_vml_cpu', supports: allReal, real: floatFn(Math.log), vec: logVec },
-  log2: { kind: Kind.Float, dispatchName: 'log2', supports: allReal, real: floatFn(Math.log2) },
-  log1p: { kind: Kind.Float, dispatchName: 'log1p_vml_cpu', supports: allReal, real: floatFn(Math.log1p) },
-  expm1: { kind: Kind.Float, dispatchName: 'expm1_vml_cpu', supports: allReal, real: floatFn(Math.expm1) },
+  exp2: { kind: Kind.Float, dispatchName: 'exp2', supports: () => true, real: floatFn((x) => 2 ** x), complex: Z.exp2 },
+  log: { kind: Kind.Float, dispatchName: 'log_vml_cpu', supports: () => true, real: floatFn(Math.log), vec: logVec, complex: Z.log },
+  log2: { kind: Kind.Float, dispatchName: 'log2', supports: () => true, real: floatFn(Math.log2), complex: Z.log2 },
+  log1p: { kind: Kind.Float, dispatchName: 'log1p_vml_cpu', supports: () => true, real: floatFn(Math.log1p), complex: Z.log1p },
+  expm1: { kind: Kind.Float, dispatchName: 'expm1_vml_cpu', supports: () => true, real: floatFn(Math.expm1), complex: Z.expm1 },
   sqrt: {
     kind: Kind.Float,
     dispatchName: 'sqrt_vml_cpu',
@@ -258,16 +259,22 @@ export const SPECS = {
     },
   },
   // Vectorized<float>::rsqrt is 1 / sqrt(x): two float roundings.
-  rsqrt: { kind: Kind.Float, dispatchName: 'rsqrt_cpu', supports: allReal, real: (r: Rounder) => (x: number) => r(1 / r(Math.sqrt(x))) },
-  sin: { kind: Kind.Float, dispatchName: 'sin_vml_cpu', supports: allReal, real: floatFn(Math.sin) },
-  cos: { kind: Kind.Float, dispatchName: 'cos_vml_cpu', supports: allReal, real: floatFn(Math.cos) },
-  tan: { kind: Kind.Float, dispatchName: 'tan_vml_cpu', supports: allReal, real: floatFn(Math.tan) },
-  asin: { kind: Kind.Float, dispatchName: 'asin_vml_cpu', supports: allReal, real: floatFn(Math.asin) },
-  acos: { kind: Kind.Float, dispatchName: 'acos_vml_cpu', supports: allReal, real: floatFn(Math.acos) },
-  atan: { kind: Kind.Float, dispatchName: 'atan_vml_cpu', supports: allReal, real: floatFn(Math.atan) },
-  sinh: { kind: Kind.Float, dispatchName: 'sinh_vml_cpu', supports: allReal, real: floatFn(Math.sinh) },
-  cosh: { kind: Kind.Float, dispatchName: 'cosh_vml_cpu', supports: allReal, real: floatFn(Math.cosh) },
-  tanh: { kind: Kind.Float, dispatchName: 'tanh_vml_cpu', supports: allReal, real: floatFn(Math.tanh), vec: tanhVec },
+  rsqrt: {
+    kind: Kind.Float,
+    dispatchName: 'rsqrt_cpu',
+    supports: () => true,
+    real: (r: Rounder) => (x: number) => r(1 / r(Math.sqrt(x))),
+    complex: Z.rsqrt,
+  },
+  sin: { kind: Kind.Float, dispatchName: 'sin_vml_cpu', supports: () => true, real: floatFn(Math.sin), complex: Z.sin },
+  cos: { kind: Kind.Float, dispatchName: 'cos_vml_cpu', supports: () => true, real: floatFn(Math.cos), complex: Z.cos },
+  tan: { kind: Kind.Float, dispatchName: 'tan_vml_cpu', supports: () => true, real: floatFn(Math.tan), complex: Z.tan },
+  asin: { kind: Kind.Float, dispatchName: 'asin_vml_cpu', supports: () => true, real: floatFn(Math.asin), complex: Z.asin },
+  acos: { kind: Kind.Float, dispatchName: 'acos_vml_cpu', supports: () => true, real: floatFn(Math.acos), complex: Z.acos },
+  atan: { kind: Kind.Float, dispatchName: 'atan_vml_cpu', supports: () => true, real: floatFn(Math.atan), complex: Z.atan },
+  sinh: { kind: Kind.Float, dispatchName: 'sinh_vml_cpu', supports: () => true, real: floatFn(Math.sinh), complex: Z.sinh },
+  cosh: { kind: Kind.Float, dispatchName: 'cosh_vml_cpu', supports: () => true, real: floatFn(Math.cosh), complex: Z.cosh },
+  tanh: { kind: Kind.Float, dispatchName: 'tanh_vml_cpu', supports: () => true, real: floatFn(Math.tanh), vec: tanhVec, complex: Z.tanh },
   // sigmoid: (1 + exp(-x)).reciprocal(), each step in the compute precision.
   sigmoid: {
     kind: Kind.Float,
@@ -275,6 +282,7 @@ export const SPECS = {
     supports: allReal,
     real: (r: Rounder) => (x: number) => r(1 / r(1 + r(Math.exp(-x)))),
     vec: sigmoidVec,
+    complex: Z.sigmoid,
   },
   erf: {
     kind: Kind.Float,
@@ -298,12 +306,12 @@ export const SPECS = {
   trunc: { kind: Kind.Same, dispatchName: 'trunc_vml_cpu', supports: noBool, real: integerPassThrough(Math.trunc) },
   // frac: x - trunc(x) (one exact subtraction).
   frac: { kind: Kind.Same, dispatchName: 'frac_cpu', supports: floatsOnly, real: floatFn((x) => x - Math.trunc(x)) },
-  reciprocal: { kind: Kind.Float, dispatchName: 'reciprocal_cpu', supports: allReal, real: floatFn((x) => 1 / x) },
+  reciprocal: { kind: Kind.Float, dispatchName: 'reciprocal_cpu', supports: () => true, real: floatFn((x) => 1 / x), complex: Z.reciprocal },
   // The special functions (Math.ts).
-  acosh: float('acosh_vml_cpu', Math.acosh),
-  asinh: float('asinh_vml_cpu', Math.asinh),
-  atanh: float('atanh_vml_cpu', Math.atanh),
-  log10: float('log10_vml_cpu', Math.log10),
+  acosh: { ...float('acosh_vml_cpu', Math.acosh), supports: () => true, complex: Z.acosh },
+  asinh: { ...float('asinh_vml_cpu', Math.asinh), supports: () => true, complex: Z.asinh },
+  atanh: { ...float('atanh_vml_cpu', Math.atanh), supports: () => true, complex: Z.atanh },
+  log10: { ...float('log10_vml_cpu', Math.log10), supports: () => true, complex: Z.log10 },
   erfinv: float('erfinv_cpu', erfinv),
   lgamma: float('lgamma_vml_cpu', lgamma),
   digamma: { kind: Kind.Float, dispatchName: 'digamma', supports: allReal, real: (r: Rounder) => (x: number) => r(digamma(x, r)) },
@@ -320,8 +328,8 @@ export const SPECS = {
       return r(Math.sin(p) / p);
     },
   },
-  // sgn of a real tensor is sign (sgn_kernel calls sign_kernel); complex sgn is not implemented here
-  sgn: { kind: Kind.Same, dispatchName: 'sgn_cpu', supports: allReal, real: signReal },
+  // sgn of a real tensor is sign (sgn_kernel calls sign_kernel); of a complex one z / |z|
+  sgn: { kind: Kind.Same, dispatchName: 'sgn_cpu', supports: allReal, real: signReal, complex: Z.sgn },
 } satisfies Record<string, UnarySpec>;
 
 export type SpecName = keyof typeof SPECS;

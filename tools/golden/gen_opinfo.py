@@ -87,6 +87,12 @@ DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
 # also sampled in these dtypes: the other fixtures stay as they were
 COMPLEX_FAMILIES = ["fft"]
 COMPLEX_DTYPES = [torch.complex64, torch.complex128]
+# entries outside COMPLEX_FAMILIES that aten-ts computes in complex64/complex128 (its complex loops): they are
+# also sampled in those dtypes when op_db lists them for the CPU, with COMPLEX_SAMPLES samples per dtype (no
+# reference inputs) and complex128 gradients where OpInfo checks them (supports_autograd); their float
+# samples encode complex results too
+COMPLEX_OPS = []
+COMPLEX_SAMPLES = 4
 _COMPLEX = False
 # results that are random or uninitialised memory: dtype/shape/strides only
 NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided", "rand_like", "randint", "randint_like", "randn", "randn_like"]
@@ -476,7 +482,7 @@ def gen_samples(op, dtype, key, counts):
     torch.manual_seed(seed)
     samples = first(op.sample_inputs("cpu", dtype, requires_grad=False), SAMPLES)
     grad_samples = [None] * len(samples)
-    if dtype == torch.float64 and op.supports_autograd:
+    if (dtype == torch.float64 or (dtype == torch.complex128 and key in COMPLEX_OPS)) and op.supports_autograd:
         torch.manual_seed(seed)
         gs = safe_first(lambda: op.sample_inputs("cpu", dtype, requires_grad=True), SAMPLES)
         if gs is not None and len(gs) == len(samples):
@@ -510,6 +516,17 @@ def gen_samples(op, dtype, key, counts):
         rec["kind"] = kind
         out.append(rec)
     return out
+
+
+def complex_samples(op, dtype, key, counts):
+    """COMPLEX_OPS in a complex dtype: the first COMPLEX_SAMPLES samples (no reference inputs)."""
+    global SAMPLES, REFERENCE
+    saved = SAMPLES, REFERENCE
+    SAMPLES, REFERENCE = COMPLEX_SAMPLES, 0
+    try:
+        return gen_samples(op, dtype, key, counts)
+    finally:
+        SAMPLES, REFERENCE = saved
 
 
 def big_samples(op, dtype, key, counts):
@@ -630,6 +647,8 @@ def main():
     ap.add_argument("-o", "--out", default=os.path.join(ROOT, "test/golden/opinfo"))
     ap.add_argument("--coverage", action="store_true",
                     help="list the op_db entries whose torch function aten-ts exposes but the sweep skips; write nothing")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated entry keys: write just their fixtures (to try changes; not committed)")
     args = ap.parse_args()
     with open(args.ops) as f:
         have = json.load(f)
@@ -652,15 +671,22 @@ def main():
         if not swept(op, names, exposed):
             continue
         key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+        if args.only is not None and key not in args.only.split(","):
+            continue
         supported = op.supported_dtypes("cpu")
         entry = {"name": op.name, "variant": op.variant_test_name, "key": key, "call": base,
                  "supports_autograd": bool(op.supports_autograd), "dtypes": {}}
-        _COMPLEX = family(op) in COMPLEX_FAMILIES
+        _COMPLEX = family(op) in COMPLEX_FAMILIES or key in COMPLEX_OPS
         big = key in BIG_SAMPLE_OPS
         for dtype in [torch.float64] if big else DTYPES + (COMPLEX_DTYPES if _COMPLEX else []):
             if dtype not in supported:
                 continue
-            entry["dtypes"][dname(dtype)] = big_samples(op, dtype, key, counts) if big else gen_samples(op, dtype, key, counts)
+            if big:
+                entry["dtypes"][dname(dtype)] = big_samples(op, dtype, key, counts)
+            elif dtype.is_complex and key in COMPLEX_OPS:
+                entry["dtypes"][dname(dtype)] = complex_samples(op, dtype, key, counts)
+            else:
+                entry["dtypes"][dname(dtype)] = gen_samples(op, dtype, key, counts)
         entry["errors"] = gen_errors(op, key, counts)
         _COMPLEX = False
         families.setdefault(family(op), []).append(entry)
