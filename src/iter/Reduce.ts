@@ -72,7 +72,7 @@ function gatherBuffer(n: number): Float64Array {
 }
 
 /** Stores a real value in a strided tensor's every element (the identity of an empty reduction). */
-function fillReal(t: TensorImpl, v: number): void {
+function fillReal(t: TensorImpl, v: number, im = 0): void {
   const n = t.numel();
   if (n === 0) return;
   const arr = t.storage.data(t.scalarType);
@@ -86,7 +86,7 @@ function fillReal(t: TensorImpl, v: number): void {
   for (let e = 0; e < n; e++) {
     if (lanes === 2) {
       arr[2 * p] = value;
-      arr[2 * p + 1] = 0;
+      arr[2 * p + 1] = castValue(im, t.scalarType);
     } else {
       storeReal(t.scalarType, arr, p, value);
     }
@@ -327,6 +327,117 @@ function reduceRunsThenPartials(
       counter[d] = 0;
       po -= (c - 1) * (keptOut[d] as number);
       pi -= (c - 1) * (keptIn[d] as number);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Complex reductions
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * A complex reduction's combine step: the (re, im) value of one output element from the `n` values
+ * `(re[i], im[i])` of its reduced slice, in iteration order, written to `out`. `n = 0`: the identity.
+ */
+export type ComplexReduceOp = (re: Float64Array, im: Float64Array, n: number, out: Float64Array) => void;
+
+/**
+ * `binary_kernel_reduce` for a complex output (sum, mean, prod of complex tensors): each output element's
+ * slice is gathered as (re, im) pairs converted to the input's compute dtype (a real input gets 0 imaginary
+ * parts; complex64 rounds both to float32), `op` combines them, and the result is stored in the output's dtype
+ * (See Note [Complex loops in JS]).
+ */
+export function reduceKernelComplex(iter: TensorIterator, op: ComplexReduceOp): void {
+  if (iter.numOutputs !== 1 || iter.tensors.length !== 2 || !iter.isReduction) {
+    throw new Error('reduceKernelComplex: expected a reduction iterator with one output and one input (makeReduction)');
+  }
+  if (iter.isMeta) return;
+  const out = iter.tensors[0] as TensorImpl;
+  const inp = iter.tensors[1] as TensorImpl;
+  const outDtype = out.scalarType;
+  const inDtype = inp.scalarType;
+  const inCompute = iter.computeDtype(1);
+  const res = new Float64Array(2);
+  const store = (arr: StorageArray, p: number): void => {
+    const re = castValue(res[0] as number, outDtype);
+    if (isComplex(outDtype)) {
+      arr[2 * p] = re;
+      arr[2 * p + 1] = castValue(res[1] as number, outDtype);
+    } else storeReal(outDtype, arr, p, re);
+  };
+  if (iter.numel() === 0) {
+    op(new Float64Array(0), new Float64Array(0), 0, res);
+    fillReal(iter.output(), res[0] as number, res[1] as number);
+    return;
+  }
+  const shape = iter.shape;
+  const ndim = shape.length;
+  const st = iter.strides;
+  const redSizes: number[] = [];
+  const redStrides: number[] = [];
+  const keptSizes: number[] = [];
+  const keptOut: number[] = [];
+  const keptIn: number[] = [];
+  for (let d = 0; d < ndim; d++) {
+    if (st[2 * d] === 0) {
+      redSizes.push(shape[d] as number);
+      redStrides.push(st[2 * d + 1] as number);
+    } else {
+      keptSizes.push(shape[d] as number);
+      keptOut.push(st[2 * d] as number);
+      keptIn.push(st[2 * d + 1] as number);
+    }
+  }
+  let m = 1;
+  for (const s of redSizes) m *= s;
+  const rel = new Float64Array(m);
+  let len = 1;
+  for (let k = 0; k < redSizes.length; k++) {
+    const size = redSizes[k] as number;
+    const stride = redStrides[k] as number;
+    for (let i = size - 1; i >= 1; i--) for (let j = 0; j < len; j++) rel[i * len + j] = (rel[j] as number) + i * stride;
+    len *= size;
+  }
+  const re = new Float64Array(m);
+  const im = new Float64Array(m);
+  const inArr = inp.storage.data(inDtype);
+  const outArr = out.storage.data(outDtype);
+  const cplxIn = isComplex(inDtype);
+  const cplxCompute = isComplex(inCompute);
+  let keptN = 1;
+  for (const s of keptSizes) keptN *= s;
+  const counter = new Array<number>(keptSizes.length).fill(0);
+  let po = elementBase(out);
+  let pi = elementBase(inp);
+  for (let e = 0; e < keptN; e++) {
+    for (let i = 0; i < m; i++) {
+      const p = pi + (rel[i] as number);
+      let r: number;
+      let c = 0;
+      if (cplxIn) {
+        r = inArr[2 * p] as number;
+        c = inArr[2 * p + 1] as number;
+      } else r = loadOne(inDtype, inArr, p);
+      if (inCompute !== inDtype) {
+        r = castValue(r, inCompute);
+        c = cplxCompute ? castValue(c, inCompute) : 0;
+      }
+      re[i] = r;
+      im[i] = c;
+    }
+    op(re, im, m, res);
+    store(outArr, po);
+    for (let k = 0; k < keptSizes.length; k++) {
+      const cnt = (counter[k] as number) + 1;
+      if (cnt < (keptSizes[k] as number)) {
+        counter[k] = cnt;
+        po += keptOut[k] as number;
+        pi += keptIn[k] as number;
+        break;
+      }
+      counter[k] = 0;
+      po -= (cnt - 1) * (keptOut[k] as number);
+      pi -= (cnt - 1) * (keptIn[k] as number);
     }
   }
 }

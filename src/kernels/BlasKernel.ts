@@ -138,3 +138,47 @@ export function twinGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accum
   if (bc.storage !== b.storage) bc.dispose(); // Note [Storage lifetime]
   return true;
 }
+
+/**
+ * The complex gemm (BlasKernel.cpp's gemm_notrans_ for c10::complex): `C[i] = alpha·(A[i] @ B[i])` (`+ C[i]`
+ * when `accumulate`) for `bs` contiguous m×k and k×n matrices of interleaved (re, im) values (offsets in array
+ * lanes), each dot product
+ * accumulated in double in k order; C's store rounds complex64 to float32 (See Note [Complex loops in JS]).
+ */
+export function complexGemm(
+  bs: number,
+  m: number,
+  n: number,
+  k: number,
+  A: ArrayLike<number>,
+  aOff: number,
+  B: ArrayLike<number>,
+  bOff: number,
+  C: { [i: number]: number },
+  cOff: number,
+  alpha: number,
+  accumulate: boolean,
+): void {
+  for (let b = 0; b < bs; b++) {
+    const a0 = aOff + 2 * b * m * k;
+    const b0 = bOff + 2 * b * k * n;
+    const c0 = cOff + 2 * b * m * n;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < n; j++) {
+        let re = 0;
+        let im = 0;
+        for (let p = 0; p < k; p++) {
+          const ar = A[a0 + 2 * (i * k + p)] as number;
+          const ai = A[a0 + 2 * (i * k + p) + 1] as number;
+          const br = B[b0 + 2 * (p * n + j)] as number;
+          const bi = B[b0 + 2 * (p * n + j) + 1] as number;
+          re += ar * br - ai * bi;
+          im += ar * bi + ai * br;
+        }
+        const q = c0 + 2 * (i * n + j);
+        C[q] = (accumulate ? (C[q] as number) : 0) + alpha * re;
+        C[q + 1] = (accumulate ? (C[q + 1] as number) : 0) + alpha * im;
+      }
+    }
+  }
+}

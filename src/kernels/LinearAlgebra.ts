@@ -14,7 +14,7 @@ import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
 import { wakeWorkers } from '../wasm/runtime/ParallelNative.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
-import { gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
+import { complexGemm, gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -113,7 +113,7 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   if (a.scalarType !== b.scalarType) {
     throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.scalarType)} != ${cppName(b.scalarType)}`);
   }
-  if (isComplexType(a.scalarType) || a.scalarType === ScalarType.Bool) {
+  if (a.scalarType === ScalarType.Bool) {
     throw notImplementedForDtype('addmm_impl_cpu_', a.scalarType);
   }
 }
@@ -250,7 +250,8 @@ export function gemmInto(a: Tensor, b: Tensor, out: Tensor, accumulate: boolean)
 function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): void {
   if (out.isMeta() || out.numel() === 0) return;
   if (isReduced(out.scalarType)) return reducedProductInto(a, b, out, alpha, accumulate);
-  if (packedGemm(a, b, out, alpha, accumulate) || twinGemm(a, b, out, alpha, accumulate)) return;
+  const cplx = isComplexType(out.scalarType);
+  if (!cplx && (packedGemm(a, b, out, alpha, accumulate) || twinGemm(a, b, out, alpha, accumulate))) return;
   const d = a.dim();
   const [bs, m, k, n] = [
     d === 3 ? (a.sizes[0] as number) : 1,
@@ -262,8 +263,9 @@ function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulat
   const A = contiguousData(ac);
   const B = contiguousData(bc);
   const C = out.dataView();
-  if (!accumulate) C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
-  for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
+  if (cplx) complexGemm(bs, m, n, k, A.data, ac.dataView().base, B.data, bc.dataView().base, C.data, C.base, alpha, accumulate);
+  else if (!accumulate) C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
+  if (!cplx) for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
   freeCopy(ac, a);
   freeCopy(bc, b);
 }

@@ -16,7 +16,7 @@ import {
   scalarTypeToString,
   toRealValueType,
 } from '../c10/ScalarType.js';
-import { type TensorIterator, castValue, makeReduction, reduceKernel } from '../iter/index.js';
+import { type TensorIterator, castValue, makeReduction, reduceKernel, reduceKernelComplex } from '../iter/index.js';
 import { canCast } from '../iter/resultType.js';
 import { resizeOutput } from '../iter/Resize.js';
 import { readElement, toStored } from '../tensor/elements.js';
@@ -41,6 +41,7 @@ import {
   sumRunVec,
 } from './ReduceOpsKernel.js';
 import * as at from '../generated/TensorBody.js';
+import { zmean, zprod, zsum } from './zmath.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -106,7 +107,6 @@ function sumMeta(
   keepdim: boolean,
   dtype: Opt<ScalarType>,
 ): TensorIterator {
-  noComplex(self, 'sum');
   const outDtype = inferDtype(self, dtype, out);
   return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
 }
@@ -122,6 +122,7 @@ function sumRunFor(iter: TensorIterator): ReduceRun {
 }
 
 function sumImpl(iter: TensorIterator): void {
+  if (isComplexType(outDtypeOf(iter))) return reduceKernelComplex(iter, zsum);
   reduceKernel(iter, sumRunFor(iter), true);
 }
 
@@ -148,7 +149,6 @@ function meanMeta(
         `Got: ${scalarTypeToString(dtype ?? self.scalarType)}${dtype == null ? int64Hint(self) : ''}`,
     );
   }
-  noComplex(self, 'mean');
   const outDtype = inferDtype(self, dtype, out);
   return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
 }
@@ -156,6 +156,7 @@ function meanMeta(
 function meanImpl(iter: TensorIterator): void {
   // PyTorch's CPU mean is `sum_out(result, ...).div_(n)`: the sum is rounded to the result dtype, then divided.
   const outDtype = outDtypeOf(iter);
+  if (isComplexType(outDtype)) return reduceKernelComplex(iter, zmean((v) => castValue(v, outDtype)));
   if (isIntegralType(outDtype, true)) {
     throw new Error(`result type Float can't be cast to the desired output type ${scalarTypeToString(outDtype)}`);
   }
@@ -178,13 +179,13 @@ export const meanStructured: StructuredKernel<DimsArgs> = {
 // ---- prod -----------------------------------------------------------------------------------------
 
 function prodImpl(iter: TensorIterator): void {
+  if (isComplexType(outDtypeOf(iter))) return reduceKernelComplex(iter, zprod);
   reduceKernel(iter, prodRun);
 }
 
 /** `prod.int_out` (structured; prod.dim_int delegates to it). */
 export const prodStructured: StructuredKernel<[self: Tensor, dim: number, keepdim: boolean, dtype?: Opt<ScalarType>]> = {
   meta: (out, self, dim, keepdim, dtype) => {
-    noComplex(self, 'prod');
     const outDtype = inferDtype(self, dtype, out);
     return makeReduction(out, self, [dim], keepdim, outDtype, { inDtype: outDtype });
   },
@@ -409,7 +410,6 @@ export function prod(
 
 /** `prod(self, *, dtype=None)`: every element (PyTorch's own CPU kernel: impl_func_prod over no dims). */
 export function prodAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
-  noComplex(self, 'prod');
   const outDtype = dtypeFromSelf(self, dtype);
   const iter = makeReduction(null, self, null, false, outDtype, { inDtype: outDtype });
   prodImpl(iter);

@@ -3,7 +3,7 @@
 // as ComplexOps over (re, im) pairs (src/iter/Loops.ts, cpuKernelComplex). Each computes in double; the loop
 // rounds both parts to float32 for complex64 (Note [Complex loops in JS]).
 
-import type { ComplexOp } from '../iter/index.js';
+import type { ComplexOp, ComplexReduceOp } from '../iter/index.js';
 
 // Note [Complex loops in JS]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -267,4 +267,46 @@ export function cpow(a: number, b: number, c: number, d: number, out: Float64Arr
   const lr = tmp[0] as number;
   const li = tmp[1] as number;
   cexp(c * lr - d * li, c * li + d * lr, out);
+}
+
+// ---- reductions (ReduceOps.ts: sum, mean, prod of complex tensors) ------------------------------------
+
+/** Pairwise sum in doubles, as sumRun (Note [Reduction order] in ReduceOpsKernel.ts). */
+function pairwise(v: Float64Array, o: number, n: number): number {
+  if (n <= 64) {
+    let acc = 0;
+    for (let i = 0; i < n; i++) acc += v[o + i] as number;
+    return acc;
+  }
+  const h = Math.ceil(n / 2 / 64) * 64;
+  return pairwise(v, o, h) + pairwise(v, o + h, n - h);
+}
+
+/** The sum of a complex slice: each part summed pairwise. */
+export const zsum: ComplexReduceOp = (re, im, n, out) => {
+  out[0] = pairwise(re, 0, n);
+  out[1] = pairwise(im, 0, n);
+};
+
+/** The product of a complex slice, left to right. */
+export const zprod: ComplexReduceOp = (re, im, n, out) => {
+  let pr = 1;
+  let pi = 0;
+  for (let i = 0; i < n; i++) {
+    const a = re[i] as number;
+    const b = im[i] as number;
+    const t = pr * a - pi * b;
+    pi = pr * b + pi * a;
+    pr = t;
+  }
+  out[0] = pr;
+  out[1] = pi;
+};
+
+/** mean as PyTorch's CPU mean: the sum rounded by `round` (the result dtype), then divided by n as a complex. */
+export function zmean(round: (v: number) => number): ComplexReduceOp {
+  return (re, im, n, out) => {
+    zsum(re, im, n, out);
+    cdiv(round(out[0] as number), round(out[1] as number), n, 0, out);
+  };
 }
