@@ -116,8 +116,9 @@ export function mmMat1Backward(
   strides: readonly number[],
   alpha: number | boolean,
 ): Tensor {
-  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(mat2, at.t(grad))), alpha);
-  return maybeMultiply(at.mm(grad, at.t(mat2)), alpha);
+  const m2 = at.conj(mat2); // mat2ᴴ for complex operands (identity for real ones)
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(m2, at.t(grad))), alpha);
+  return maybeMultiply(at.mm(grad, at.t(m2)), alpha);
 }
 
 /**
@@ -131,6 +132,7 @@ export function mmMat2Backward(
   strides: readonly number[],
   alpha: number | boolean,
 ): Tensor {
-  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(at.t(grad), mat1)), alpha);
-  return maybeMultiply(at.mm(at.t(mat1), grad), alpha);
+  const m1 = at.conj(mat1); // mat1ᴴ for complex operands (identity for real ones)
+  if (strides[0] === 1 && strides[1] === sizes[0]) return maybeMultiply(at.t(at.mm(at.t(grad), m1)), alpha);
+  return maybeMultiply(at.mm(at.t(m1), grad), alpha);
 }

@@ -22,19 +22,19 @@ function scalarLike(v: number, like: Tensor): Tensor {
 
 /** acosh: grad * rsqrt(self^2 - 1) (the real case of derivatives.yaml). */
 export function acoshBackward(grad: Tensor, self: Tensor): Tensor {
-  return at.mul_Tensor(grad, at.rsqrt(at.sub_Tensor(at.mul_Tensor(self, self), wrapScalar(1))));
+  return at.mul_Tensor(grad, at.conj(at.rsqrt(at.sub_Tensor(at.mul_Tensor(self, self), wrapScalar(1)))));
 }
 /** asinh: grad * rsqrt(self^2 + 1). */
 export function asinhBackward(grad: Tensor, self: Tensor): Tensor {
-  return at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.pow_Tensor_Scalar(self, 2), wrapScalar(1))));
+  return at.mul_Tensor(grad, at.conj(at.rsqrt(at.add_Tensor(at.pow_Tensor_Scalar(self, 2), wrapScalar(1)))));
 }
 /** atanh: grad * 1 / (1 - self^2). */
 export function atanhBackward(grad: Tensor, self: Tensor): Tensor {
-  return at.div_Tensor(at.mul_Tensor(grad, wrapScalar(1)), at.add_Tensor(at.neg(at.pow_Tensor_Scalar(self, 2)), wrapScalar(1)));
+  return at.div_Tensor(at.mul_Tensor(grad, wrapScalar(1)), at.conj(at.add_Tensor(at.neg(at.pow_Tensor_Scalar(self, 2)), wrapScalar(1))));
 }
 /** log10: grad / (self * ln 10). */
 export function log10Backward(grad: Tensor, self: Tensor): Tensor {
-  return at.div_Tensor(grad, at.mul_Tensor(self, wrapScalar(2.3025850929940455)));
+  return at.div_Tensor(grad, at.mul_Tensor(at.conj(self), wrapScalar(2.3025850929940455)));
 }
 /** erfinv: sqrt(pi) / 2 * exp(erfinv(self)^2) * grad. */
 export function erfinvBackward(grad: Tensor, self: Tensor): Tensor {
@@ -160,7 +160,7 @@ export function mvlgammaBackward(grad: Tensor, self: Tensor, p: number): Tensor 
 export function powBackward(grad: Tensor, self: Tensor, exponent: number | boolean): Tensor {
   const e = Number(exponent);
   if (e === 0) return zerosLike(self);
-  return at.mul_Tensor(grad, at.mul_Tensor(at.pow_Tensor_Scalar(self, e - 1), wrapScalar(e)));
+  return at.mul_Tensor(grad, at.conj(at.mul_Tensor(at.pow_Tensor_Scalar(self, e - 1), wrapScalar(e))));
 }
 
 /** `pow_backward_self` for a tensor exponent. */
@@ -168,7 +168,7 @@ export function powBackwardSelf(grad: Tensor, self: Tensor, exponent: Tensor): T
   return torchWhere(
     at.eq_Scalar(exponent, 0),
     0,
-    at.mul_Tensor(grad, at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1))))),
+    at.mul_Tensor(grad, at.conj(at.mul_Tensor(exponent, at.pow_Tensor_Tensor(self, at.sub_Tensor(exponent, wrapScalar(1)))))),
   );
 }
 
@@ -180,7 +180,7 @@ export function powBackwardExponent(grad: Tensor, self: Tensor | number | boolea
     return at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b))));
   }
   const cond = at.logical_and(at.eq_Scalar(self, 0), at.ge_Scalar(exponent, 0));
-  return torchWhere(cond, 0, at.mul_Tensor(grad, at.mul_Tensor(result, at.log(self))));
+  return torchWhere(cond, 0, at.mul_Tensor(grad, at.conj(at.mul_Tensor(result, at.log(self)))));
 }
 
 /** `where(cond, a, b)` with either branch a number. */
@@ -254,7 +254,9 @@ export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode:
 
 /** div's gradient for the divisor: -grad * self / other². */
 export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
-  return roundingMode !== null ? zerosLike(grad) : at.mul_Tensor(at.neg(grad), at.div_Tensor(at.div_Tensor(self, other), other));
+  return roundingMode !== null
+    ? zerosLike(grad)
+    : at.mul_Tensor(at.neg(grad), at.conj(at.div_Tensor(at.div_Tensor(self, other), other)));
 }
 
 // Note [Backward formulas in opmath]
@@ -273,9 +275,9 @@ function inOpmath(fn: (...ts: Tensor[]) => Tensor, grad: Tensor, ...rest: Tensor
 }
 /** tanh: grad * (1 - result^2), in opmath (See Note [Backward formulas in opmath]). */
 export function tanhBackward(grad: Tensor, result: Tensor): Tensor {
-  return inOpmath((g, y) => at.mul_Tensor(g, at.add_Tensor(at.neg(at.mul_Tensor(y, y)), wrapScalar(1))), grad, result);
+  return inOpmath((g, y) => at.mul_Tensor(g, at.conj(at.add_Tensor(at.neg(at.mul_Tensor(y, y)), wrapScalar(1)))), grad, result);
 }
 /** sigmoid: grad * result * (1 - result), in opmath (See Note [Backward formulas in opmath]). */
 export function sigmoidBackward(grad: Tensor, result: Tensor): Tensor {
-  return inOpmath((g, y) => at.mul_Tensor(g, at.mul_Tensor(y, at.add_Tensor(at.neg(y), wrapScalar(1)))), grad, result);
+  return inOpmath((g, y) => at.mul_Tensor(g, at.conj(at.mul_Tensor(y, at.add_Tensor(at.neg(y), wrapScalar(1))))), grad, result);
 }

@@ -127,7 +127,7 @@ export function prodBackward(grad: Tensor, self: Tensor, dim: number | null, kee
   const before = n > 1 ? torchCat([ones, at.cumprod(at.narrow(self, d, 0, n - 1), d)], d) : ones;
   const flipped = at.flip(self, [d]);
   const afterRev = n > 1 ? torchCat([ones, at.cumprod(at.narrow(flipped, d, 0, n - 1), d)], d) : ones;
-  return at.mul_Tensor(g, at.mul_Tensor(before, at.flip(afterRev, [d])));
+  return at.mul_Tensor(g, at.conj(at.mul_Tensor(before, at.flip(afterRev, [d]))));
 }
 
 /** amax/amin backward: the gradient split evenly among the elements equal to the extreme value. */

@@ -1322,6 +1322,10 @@ export interface AtenOps {
   real: OperatorHandle<(self: Tensor) => Tensor>;
   /** `imag(Tensor(a) self) -> Tensor(a)` */
   imag: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `polar(Tensor abs, Tensor angle) -> Tensor` */
+  polar: OperatorHandle<(abs: Tensor, angle: Tensor) => Tensor>;
+  /** `polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)` */
+  polar_out: OperatorHandle<(abs: Tensor, angle: Tensor, out: Tensor) => Tensor>;
   /** `_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
   _linalg_svd: OperatorHandle<(A: Tensor, fullMatrices: boolean, computeUv: boolean, driver?: Opt<string>) => [Tensor, Tensor, Tensor]>;
   /** `linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
@@ -1866,6 +1870,10 @@ export interface AtenOps {
   mvlgamma: OperatorHandle<(self: Tensor, p: number) => Tensor>;
   /** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
   mvlgamma_: OperatorHandle<(self: Tensor, p: number) => Tensor>;
+  /** `angle(Tensor self) -> Tensor` */
+  angle: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  angle_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
   /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   nansum: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
   /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
@@ -3210,6 +3218,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     view_as_complex: find('aten::view_as_complex', ''),
     real: find('aten::real', ''),
     imag: find('aten::imag', ''),
+    polar: find('aten::polar', ''),
+    polar_out: find('aten::polar', 'out'),
     _linalg_svd: find('aten::_linalg_svd', ''),
     linalg_svd: find('aten::linalg_svd', ''),
     linalg_svdvals: find('aten::linalg_svdvals', ''),
@@ -3482,6 +3492,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mvlgamma_out: find('aten::mvlgamma', 'out'),
     mvlgamma: find('aten::mvlgamma', ''),
     mvlgamma_: find('aten::mvlgamma_', ''),
+    angle: find('aten::angle', ''),
+    angle_out: find('aten::angle', 'out'),
     nansum: find('aten::nansum', ''),
     nansum_out: find('aten::nansum', 'out'),
     nanmean: find('aten::nanmean', ''),

@@ -26,6 +26,7 @@ import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
+import * as ComplexKernel from '../kernels/ComplexKernel.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
@@ -4295,6 +4296,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unique_consecutive: Unique.uniqueConsecutive,
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
+  polar_out: ComplexKernel.polarOut,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
   linalg_cholesky_ex: BatchLinearAlgebraCholesky.linalgCholeskyEx,
   cholesky: BatchLinearAlgebraCholesky.cholesky,
@@ -4421,6 +4423,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   isneginf_out: cpu_isneginf_out,
   frexp_Tensor_out: UnaryOps.frexpOut,
   mvlgamma_out: UnaryOps.mvlgammaOut,
+  angle: UnaryOps.angle,
+  angle_out: UnaryOps.angleOut,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

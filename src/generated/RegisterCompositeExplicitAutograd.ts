@@ -9,6 +9,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
+import * as ComplexKernel from '../kernels/ComplexKernel.js';
 import * as CompositeViewCopyKernels from '../kernels/CompositeViewCopyKernels.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Cross from '../kernels/Cross.js';
@@ -101,6 +102,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
+  polar: ComplexKernel.polar,
   cholesky_solve: BatchLinearAlgebraCholesky.choleskySolve,
   linalg_pinv_atol_rtol_tensor: LinearAlgebraLinalg.linalgPinvTensor,
   max_unary_out: ReduceOps.maxUnaryOut,

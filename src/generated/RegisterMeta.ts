@@ -26,6 +26,7 @@ import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
+import * as ComplexKernel from '../kernels/ComplexKernel.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
@@ -3575,6 +3576,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   linalg_vector_norm: ReduceOps.linalgVectorNorm,
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
+  polar_out: ComplexKernel.polarOut,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
   linalg_cholesky_ex: BatchLinearAlgebraCholesky.linalgCholeskyEx,
   cholesky: BatchLinearAlgebraCholesky.cholesky,
@@ -3687,6 +3689,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   isposinf_out: meta_isposinf_out,
   isneginf: meta_isneginf,
   isneginf_out: meta_isneginf_out,
+  angle: UnaryOps.angle,
+  angle_out: UnaryOps.angleOut,
   nansum: SumKernel.nansum,
   nansum_out: SumKernel.nansumOut,
   var_mean_correction: ReduceOps.varMean,

@@ -1320,6 +1320,10 @@ export function view_as_complex(self: Tensor): Tensor { return aten().view_as_co
 export function real(self: Tensor): Tensor { return aten().real.call(self); }
 /** `imag(Tensor(a) self) -> Tensor(a)` */
 export function imag(self: Tensor): Tensor { return aten().imag.call(self); }
+/** `polar(Tensor abs, Tensor angle) -> Tensor` */
+export function polar(abs: Tensor, angle: Tensor): Tensor { return aten().polar.call(abs, angle); }
+/** `polar.out(Tensor abs, Tensor angle, *, Tensor(a!) out) -> Tensor(a!)` */
+export function polar_out(abs: Tensor, angle: Tensor, out: Tensor): Tensor { return aten().polar_out.call(abs, angle, out); }
 /** `_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
 export function _linalg_svd(A: Tensor, fullMatrices: boolean = false, computeUv: boolean = true, driver: Opt<string> = null): [Tensor, Tensor, Tensor] { return aten()._linalg_svd.call(A, fullMatrices, computeUv, driver); }
 /** `linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
@@ -1864,6 +1868,10 @@ export function mvlgamma_out(self: Tensor, p: number, out: Tensor): Tensor { ret
 export function mvlgamma(self: Tensor, p: number): Tensor { return aten().mvlgamma.call(self, p); }
 /** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
 export function mvlgamma_(self: Tensor, p: number): Tensor { return aten().mvlgamma_.call(self, p); }
+/** `angle(Tensor self) -> Tensor` */
+export function angle(self: Tensor): Tensor { return aten().angle.call(self); }
+/** `angle.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+export function angle_out(self: Tensor, out: Tensor): Tensor { return aten().angle_out.call(self, out); }
 /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
 export function nansum(self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor { return aten().nansum.call(self, dim, keepdim, dtype); }
 /** `nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -892,8 +892,8 @@ export class SubBackward0 extends Node {
 
 /** Backward of `mul.Tensor` (derivatives.yaml:162). */
 export class MulBackward0 extends Node {
-  other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
 
   name(): string {
     return 'MulBackward0';
@@ -903,23 +903,23 @@ export class MulBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
-    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
-    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self, at.mul_Tensor(grad, at.conj(other)));
+    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other, at.mul_Tensor(grad, at.conj(self)));
     return out;
   }
 
   override releaseVariables(): void {
-    this.other_.reset();
     this.self_.reset();
+    this.other_.reset();
   }
 }
 
 /** Backward of `div.Tensor` (derivatives.yaml:166). */
 export class DivBackward0 extends Node {
-  other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
 
   name(): string {
     return 'DivBackward0';
@@ -929,16 +929,16 @@ export class DivBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
+    const self = this.self_.unpack(this);
     const other = this.other_.unpack(this);
-    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, other);
-    if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other);
+    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self, at.div_Tensor(grad, at.conj(other)));
+    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other, divTensorOtherBackward(grad, self, other));
     return out;
   }
 
   override releaseVariables(): void {
-    this.other_.reset();
     this.self_.reset();
+    this.other_.reset();
   }
 }
 
@@ -999,7 +999,7 @@ export class AbsBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sign(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sgn(self));
     return out;
   }
 
@@ -1037,7 +1037,7 @@ export class ExpBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, result);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(result));
     return out;
   }
 
@@ -1059,7 +1059,7 @@ export class Exp2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, result), wrapScalar(Math.LN2));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.conj(result)), wrapScalar(Math.LN2));
     return out;
   }
 
@@ -1081,7 +1081,7 @@ export class LogBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, self);
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.conj(self));
     return out;
   }
 
@@ -1103,7 +1103,7 @@ export class Log2Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(self, wrapScalar(Math.LN2)));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(at.conj(self), wrapScalar(Math.LN2)));
     return out;
   }
 
@@ -1125,7 +1125,7 @@ export class Log1PBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(self, wrapScalar(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.conj(at.add_Tensor(self, wrapScalar(1))));
     return out;
   }
 
@@ -1147,7 +1147,7 @@ export class Expm1Backward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(result, wrapScalar(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.add_Tensor(result, wrapScalar(1))));
     return out;
   }
 
@@ -1169,7 +1169,7 @@ export class SqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(result, wrapScalar(2)));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.mul_Tensor(at.conj(result), wrapScalar(2)));
     return out;
   }
 
@@ -1191,7 +1191,7 @@ export class RsqrtBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.pow_Tensor_Scalar(result, 3)), wrapScalar(-0.5));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.mul_Tensor(grad, at.conj(at.pow_Tensor_Scalar(result, 3))), wrapScalar(-0.5));
     return out;
   }
 
@@ -1213,7 +1213,7 @@ export class SinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cos(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.cos(self)));
     return out;
   }
 
@@ -1235,7 +1235,7 @@ export class CosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.neg(at.sin(self)));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.neg(at.sin(self))));
     return out;
   }
 
@@ -1257,7 +1257,7 @@ export class TanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.add_Tensor(at.mul_Tensor(result, result), wrapScalar(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.add_Tensor(at.mul_Tensor(result, result), wrapScalar(1))));
     return out;
   }
 
@@ -1279,7 +1279,7 @@ export class AsinBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1))));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1)))));
     return out;
   }
 
@@ -1301,7 +1301,7 @@ export class AcosBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1)))));
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.conj(at.rsqrt(at.add_Tensor(at.neg(at.mul_Tensor(self, self)), wrapScalar(1))))));
     return out;
   }
 
@@ -1323,7 +1323,7 @@ export class AtanBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.add_Tensor(at.mul_Tensor(self, self), wrapScalar(1)));
+    if (this.shouldComputeOutput(0)) out[0] = at.div_Tensor(grad, at.conj(at.add_Tensor(at.mul_Tensor(self, self), wrapScalar(1))));
     return out;
   }
 
@@ -1345,7 +1345,7 @@ export class SinhBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.cosh(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.cosh(self)));
     return out;
   }
 
@@ -1367,7 +1367,7 @@ export class CoshBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.sinh(self));
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(at.sinh(self)));
     return out;
   }
 
@@ -1619,7 +1619,7 @@ export class ReciprocalBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.mul_Tensor(result, result)));
+    if (this.shouldComputeOutput(0)) out[0] = at.neg(at.mul_Tensor(grad, at.conj(at.mul_Tensor(result, result))));
     return out;
   }
 
@@ -2548,8 +2548,8 @@ export class BmmBackward0 extends Node {
     if (grad === null) return out;
     const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.bmm(grad, at.transpose_int(mat2, 1, 2));
-    if (this.shouldComputeOutput(1)) out[1] = at.bmm(at.transpose_int(self, 1, 2), grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.bmm(grad, at.conj(at.transpose_int(mat2, 1, 2)));
+    if (this.shouldComputeOutput(1)) out[1] = at.bmm(at.conj(at.transpose_int(self, 1, 2)), grad);
     return out;
   }
 
@@ -2592,8 +2592,8 @@ export class DotBackward0 extends Node {
     if (grad === null) return out;
     const tensor = (this.tensor_.defined() ? this.tensor_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, tensor);
-    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, at.conj(tensor));
+    if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, at.conj(self));
     return out;
   }
 
@@ -2618,8 +2618,8 @@ export class MvBackward0 extends Node {
     if (grad === null) return out;
     const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.unsqueeze(grad, 1), at.unsqueeze(vec, 0));
-    if (this.shouldComputeOutput(1)) out[1] = at.mv(at.t(self), grad);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.unsqueeze(grad, 1), at.unsqueeze(at.conj(vec), 0));
+    if (this.shouldComputeOutput(1)) out[1] = at.mv(at.conj(at.t(self)), grad);
     return out;
   }
 
@@ -7375,6 +7375,8 @@ export class Log10Backward0 extends Node {
 
 /** Backward of `sgn` (derivatives.yaml:1073). */
 export class SgnBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
 
   name(): string {
     return 'SgnBackward0';
@@ -7384,8 +7386,15 @@ export class SgnBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = sgnBackward(self, grad, result);
     return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
   }
 }
 
@@ -9363,7 +9372,84 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1360). */
+/** Backward of `view_as_real` (derivatives.yaml:1359). */
+export class ViewAsRealBackward0 extends Node {
+
+  name(): string {
+    return 'ViewAsRealBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.view_as_complex(at.contiguous(grad));
+    return out;
+  }
+}
+
+/** Backward of `view_as_complex` (derivatives.yaml:1362). */
+export class ViewAsComplexBackward0 extends Node {
+
+  name(): string {
+    return 'ViewAsComplexBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = at.view_as_real(at.contiguous(at.resolve_conj(grad)));
+    return out;
+  }
+}
+
+/** Backward of `angle` (derivatives.yaml:1365). */
+export class AngleBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AngleBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = angleBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `polar` (derivatives.yaml:1368). */
+export class PolarBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PolarBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = polarBackward(grad, result)[0];
+    if (this.shouldComputeOutput(1)) out[1] = polarBackward(grad, result)[1];
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `addmv` (derivatives.yaml:1373). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9394,7 +9480,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1365). */
+/** Backward of `vdot` (derivatives.yaml:1378). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9409,7 +9495,7 @@ export class VdotBackward0 extends Node {
     if (grad === null) return out;
     const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(grad, other);
+    if (this.shouldComputeOutput(0)) out[0] = at.mul_Tensor(at.conj(grad), other);
     if (this.shouldComputeOutput(1)) out[1] = at.mul_Tensor(grad, self);
     return out;
   }
@@ -9420,7 +9506,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1369). */
+/** Backward of `addr` (derivatives.yaml:1382). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9451,7 +9537,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1374). */
+/** Backward of `addbmm` (derivatives.yaml:1387). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9486,7 +9572,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1379). */
+/** Backward of `renorm` (derivatives.yaml:1392). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9514,7 +9600,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1382). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1395). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9541,7 +9627,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1385). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1398). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9570,7 +9656,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1389). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1402). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9605,7 +9691,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1393). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1406). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9620,7 +9706,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1399). */
+/** Backward of `special_entr` (derivatives.yaml:1412). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9642,7 +9728,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1402). */
+/** Backward of `special_ndtri` (derivatives.yaml:1415). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9664,7 +9750,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1405). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1418). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9689,7 +9775,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1408). */
+/** Backward of `special_erfcx` (derivatives.yaml:1421). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9714,7 +9800,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1411). */
+/** Backward of `special_i0e` (derivatives.yaml:1424). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9739,7 +9825,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1414). */
+/** Backward of `special_i1` (derivatives.yaml:1427). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9764,7 +9850,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1417). */
+/** Backward of `special_i1e` (derivatives.yaml:1430). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9789,7 +9875,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1420). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1433). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9815,7 +9901,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1437). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9839,7 +9925,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1427). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1440). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9863,7 +9949,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1430). */
+/** Backward of `special_zeta` (derivatives.yaml:1443). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9889,7 +9975,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1447). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9913,7 +9999,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1450). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9929,7 +10015,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1440). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1453). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9944,7 +10030,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1443). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1456). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9959,7 +10045,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1446). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1459). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9974,7 +10060,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1449). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1462). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9989,7 +10075,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1452). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1465). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -10004,7 +10090,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1455). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1468). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -10019,7 +10105,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1458). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1471). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -10034,7 +10120,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1461). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1474). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10049,7 +10135,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1464). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1477). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10064,7 +10150,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1467). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1480). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10079,7 +10165,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1470). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1483). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10094,7 +10180,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1473). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1486). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10109,7 +10195,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1476). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1489). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10124,7 +10210,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1480). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1493). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10139,7 +10225,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1483). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1496). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10154,7 +10240,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1486). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1499). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10169,7 +10255,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1490). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1503). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10184,7 +10270,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1493). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1506). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10199,7 +10285,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1496). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1509). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10214,7 +10300,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1500). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1513). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10229,7 +10315,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1503). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1516). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10244,7 +10330,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1506). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1519). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10259,7 +10345,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1510). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1523). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10274,7 +10360,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1513). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1526). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10289,7 +10375,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1516). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1529). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10304,7 +10390,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1520). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1533). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10319,7 +10405,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1523). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1536). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10334,7 +10420,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1526). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1539). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10349,7 +10435,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1530). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1543). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10364,7 +10450,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1533). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1546). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10379,7 +10465,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1536). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1549). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10394,7 +10480,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1540). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1553). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10409,7 +10495,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1543). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1556). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10424,7 +10510,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1546). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1559). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10439,7 +10525,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1550). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1563). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10454,7 +10540,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1553). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1566). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10469,7 +10555,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1556). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1569). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10484,7 +10570,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1560). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1573). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10499,7 +10585,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1563). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1576). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10514,7 +10600,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1566). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1579). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10529,7 +10615,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1570). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1583). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10544,7 +10630,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1573). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1586). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10559,7 +10645,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1576). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1589). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10574,7 +10660,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1580). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1593). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10589,7 +10675,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1583). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1596). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10604,7 +10690,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1586). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1599). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10619,7 +10705,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1590). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1603). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10634,7 +10720,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1593). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1606). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10649,7 +10735,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1597). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1610). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10673,7 +10759,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1600). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1613). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10693,7 +10779,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1603). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1616). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10715,7 +10801,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4859). */
+/** Backward of `expand_copy` (derivatives.yaml:4879). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10733,7 +10819,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4865). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4885). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10757,7 +10843,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4871). */
+/** Backward of `alias_copy` (derivatives.yaml:4891). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10773,7 +10859,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4877). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4897). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10801,7 +10887,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4883). */
+/** Backward of `permute_copy` (derivatives.yaml:4903). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10819,7 +10905,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4889). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4909). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10840,7 +10926,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4895). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4915). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10858,7 +10944,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4901). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4921). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10876,7 +10962,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4907). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4927). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10894,7 +10980,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4913). */
+/** Backward of `t_copy` (derivatives.yaml:4933). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10910,7 +10996,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4919). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4939). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10930,7 +11016,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4925). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4945). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10948,7 +11034,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4931). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4951). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10967,7 +11053,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4937). */
+/** Backward of `view_copy` (derivatives.yaml:4957). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10985,7 +11071,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4943). */
+/** Backward of `unfold_copy` (derivatives.yaml:4963). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -11462,8 +11548,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
-    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -11474,8 +11560,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
-    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -11489,8 +11575,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -11501,8 +11587,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.other_ = new SavedVariable(other, false);
-    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -16135,7 +16221,7 @@ export function autogradKernels(ops: AtenOps) {
   view_as_real: kernel('view_as_real', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('view_as_real'));
+    const gradFn = new ViewAsRealBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -16144,11 +16230,25 @@ export function autogradKernels(ops: AtenOps) {
   view_as_complex: kernel('view_as_complex', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('view_as_complex'));
+    const gradFn = new ViewAsComplexBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
+  }),
+  polar: kernel('polar', (ks, abs, angle) => {
+    const rg = anyRequiresGrad(abs, angle);
+    if (!rg) return ops.polar.redispatch(ks.and(afterAutogradKeyset), abs, angle);
+    const gradFn = new PolarBackward0();
+    gradFn.setNextEdges([gradientEdge(abs), gradientEdge(angle)]);
+    const result = ops.polar.redispatch(ks.and(afterAutogradKeyset), abs, angle);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  polar_out: kernel('polar_out', (ks, abs, angle, out) => {
+    if (anyRequiresGrad(abs, angle, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('polar'));
+    return ops.polar_out.redispatch(ks.and(afterAutogradKeyset), abs, angle, out);
   }),
   _linalg_svd: kernel('_linalg_svd', (ks, A, fullMatrices, computeUv, driver) => {
     const rg = anyRequiresGrad(A);
@@ -17207,8 +17307,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
     const gradFn = new SgnBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   sgn_: kernel('sgn_', (ks, self) => {
@@ -17217,8 +17319,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
     const gradFn = new SgnBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sgn_out: kernel('sgn_out', (ks, self, out) => {
@@ -18066,6 +18170,20 @@ export function autogradKernels(ops: AtenOps) {
     const result = ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
     rebaseHistory(self, gradFn);
     return result;
+  }),
+  angle: kernel('angle', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.angle.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new AngleBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.angle.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  angle_out: kernel('angle_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('angle'));
+    return ops.angle_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
@@ -20874,6 +20992,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     markView(result, self);
     return result;
   }),
+  polar_out: kernel('polar_out', (ks, abs, angle, out) => {
+    const result = ops.polar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), abs, angle, out);
+    out.bumpVersion();
+    return result;
+  }),
   max_unary_out: kernel('max_unary_out', (ks, self, out) => {
     const result = ops.max_unary_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
     out.bumpVersion();
@@ -21453,6 +21576,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
     const result = ops.mvlgamma_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p);
     self.bumpVersion();
+    return result;
+  }),
+  angle_out: kernel('angle_out', (ks, self, out) => {
+    const result = ops.angle_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
     return result;
   }),
   nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {

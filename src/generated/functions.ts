@@ -17935,6 +17935,44 @@ function bad_imag(a: readonly unknown[]): never {
   ], false, SIGS_imag);
 }
 
+const SIGS_polar = ["(Tensor abs, Tensor angle, *, Tensor out = None)"];
+
+/** `torch.polar`: `polar`. */
+export function polar(abs: Tensor, options: { angle: Tensor; out?: Tensor }): Tensor;
+export function polar(abs: Tensor, angle: Tensor, options?: { out?: Tensor }): Tensor;
+export function polar(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("polar", a[--n] as Kw);
+  // polar (out=: polar.out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["abs","angle"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("polar", o, ["abs","angle","out"], ["abs","angle"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("polar", 'out', 'Tensor', isTensor(out), out);
+        return at.polar_out(v0, v1, out as Tensor);
+      }
+      return at.polar(v0, v1);
+    }
+  }
+  return bad_polar(a);
+}
+
+function bad_polar(a: readonly unknown[]): never {
+  return badCall("polar", a, [
+    { name: "abs", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "angle", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_polar);
+}
+
 const SIGS__linalg_svd = ["(Tensor A, bool full_matrices = False, bool compute_uv = True, *, str driver = None)"];
 
 /** `torch._linalg_svd`: `_linalg_svd`. */
@@ -23893,6 +23931,41 @@ function bad_mvlgamma(a: readonly unknown[]): never {
     { name: "p", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_mvlgamma);
+}
+
+const SIGS_angle = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.angle`: `angle`. */
+export function angle(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function angle(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("angle", a[--n] as Kw);
+  // angle (out=: angle.out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("angle", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("angle", 'out', 'Tensor', isTensor(out), out);
+        return at.angle_out(v0, out as Tensor);
+      }
+      return at.angle(v0);
+    }
+  }
+  return bad_angle(a);
+}
+
+function bad_angle(a: readonly unknown[]): never {
+  return badCall("angle", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_angle);
 }
 
 const SIGS_nansum = ["(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];

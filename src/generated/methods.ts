@@ -1110,6 +1110,8 @@ export interface TensorMethods {
   /** `mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)` */
   mvlgamma_(options: { p: number }): this;
   mvlgamma_(p: number): this;
+  /** `angle(Tensor self) -> Tensor` */
+  angle(options?: { out?: Tensor }): Tensor;
   /** `nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   nansum(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
@@ -11401,6 +11403,36 @@ function bad_mvlgamma_(a: readonly unknown[]): never {
   ], false, SIGS_mvlgamma_);
 }
 
+const SIGS_angle = ["(*, Tensor out = None)"];
+
+function method_angle(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("angle", a[--n] as Kw);
+  // angle (out=: angle.out)
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("angle", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("angle", 'out', 'Tensor', isTensor(out), out);
+        return at.angle_out(this, out as Tensor);
+      }
+      return at.angle(this);
+    }
+  }
+  return bad_angle(a);
+}
+
+function bad_angle(a: readonly unknown[]): never {
+  return badCall("angle", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_angle);
+}
+
 const SIGS_nansum = ["(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_nansum(this: Tensor, ...a: unknown[]): unknown {
@@ -14775,6 +14807,7 @@ export function installTensorMethods(proto: object): void {
     frexp: { value: method_frexp, writable: true, configurable: true },
     mvlgamma: { value: method_mvlgamma, writable: true, configurable: true },
     mvlgamma_: { value: method_mvlgamma_, writable: true, configurable: true },
+    angle: { value: method_angle, writable: true, configurable: true },
     nansum: { value: method_nansum, writable: true, configurable: true },
     nanmean: { value: method_nanmean, writable: true, configurable: true },
     aminmax: { value: method_aminmax, writable: true, configurable: true },

@@ -30,6 +30,7 @@ import {
   type SpecName,
   type UnarySpec,
   absComplexKernel,
+  angleComplexKernel,
   bitwiseNotKernel,
   frexpKernel,
   i1Kernel,
@@ -118,7 +119,7 @@ function outVariant(name: SpecName): OutVariant {
 // out= cast checks), `impl` runs the loop. The generator writes their functional, in-place and out= kernels
 // for CPU and Meta and `atenCpu.<op>` around them (Note [Structured kernels in aten-ts]).
 
-type StructuredName = Exclude<SpecName, 'abs' | 'relu'>;
+type StructuredName = Exclude<SpecName, 'abs' | 'relu' | 'angle'>;
 
 function structured(name: StructuredName): StructuredKernel<[self: Tensor]> {
   const spec: UnarySpec = SPECS[name];
@@ -170,15 +171,15 @@ export const erfcStructured = structured('erfc');
 
 // ---- abs: complex inputs give real results ---------------------------------------------------------
 
-/** abs of a complex tensor into a real one (`unary_op_impl_with_complex_to_float`). */
-function absComplexInto(out: Tensor | null, self: Tensor): TensorIterator {
+/** abs (or angle) of a complex tensor into a real one (`unary_op_impl_with_complex_to_float`). */
+function absComplexInto(out: Tensor | null, self: Tensor, kernel = absComplexKernel): TensorIterator {
   const real = toRealValueType(self.scalarType);
   const config = new TensorIteratorConfig().checkAllSameDtype(false);
   if (out === null) config.declareStaticDtype(real);
   else if (out.scalarType !== real)
     throw new Error(`Found dtype ${scalarTypeToString(out.scalarType)} but expected ${scalarTypeToString(real)}`);
   const iter = config.addOutput(out).addConstInput(self).build();
-  absComplexKernel(iter);
+  kernel(iter);
   return iter;
 }
 
@@ -199,6 +200,22 @@ export function abs_(ks: DispatchKeySet, self: Tensor): Tensor {
 export function absOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   if (!isComplexType(self.scalarType)) return absSameOut(ks, self, out);
   absComplexInto(out, self);
+  return out;
+}
+
+// ---- angle: complex inputs give real results, real ones the default float dtype --------------------
+
+const angleFloat = functional('angle');
+const angleFloatOut = outVariant('angle');
+
+/** `angle(self)`: arg z of a complex tensor (its real dtype), 0 or pi for a real one (unary_op_impl_float). */
+export function angle(ks: DispatchKeySet, self: Tensor): Tensor {
+  return isComplexType(self.scalarType) ? (absComplexInto(null, self, angleComplexKernel).output() as Tensor) : angleFloat(ks, self);
+}
+
+export function angleOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  if (!isComplexType(self.scalarType)) return angleFloatOut(ks, self, out);
+  absComplexInto(out, self, angleComplexKernel);
   return out;
 }
 

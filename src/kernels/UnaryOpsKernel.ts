@@ -330,6 +330,14 @@ export const SPECS = {
   },
   // sgn of a real tensor is sign (sgn_kernel calls sign_kernel); of a complex one z / |z|
   sgn: { kind: Kind.Same, dispatchName: 'sgn_cpu', supports: allReal, real: signReal, complex: Z.sgn },
+  // angle_impl of zmath.h: a real value's angle is pi below 0, else 0 (NaN propagates); a complex one's arg
+  angle: {
+    kind: Kind.Float,
+    dispatchName: 'angle_cpu',
+    supports: allReal,
+    real: (r: Rounder) => (x: number) => (x !== x ? x : x < 0 ? r(Math.PI) : 0),
+    complex: Z.angle,
+  },
 } satisfies Record<string, UnarySpec>;
 
 export type SpecName = keyof typeof SPECS;
@@ -357,6 +365,9 @@ const absComplex: ComplexOp = (ins, out) => {
 
 /** abs_kernel of a complex input into a real output (`unary_op_impl_with_complex_to_float`). */
 export const absComplexKernel: UnaryLoop = (iter) => cpuKernelComplex(iter, absComplex);
+
+/** angle_kernel of a complex input into a real output. */
+export const angleComplexKernel: UnaryLoop = (iter) => cpuKernelComplex(iter, Z.angle);
 
 // ---- round.decimals --------------------------------------------------------------------------------
 
