@@ -41,7 +41,7 @@ import {
   sumRunVec,
 } from './ReduceOpsKernel.js';
 import * as at from '../generated/TensorBody.js';
-import { zmean, zprod, zsum } from './zmath.js';
+import { zcum, zmean, zprod, zsum } from './zmath.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -605,7 +605,6 @@ function cumMeta(
   op: 'cumsum' | 'cumprod',
 ): StructuredMeta {
   maybeWrapDim(dim, self.dim());
-  noComplex(self, op);
   const result = outs?.[0];
   const outDtype = result !== undefined ? (dtype ?? result.scalarType) : dtypeFromSelf(self, dtype);
   return { outputs: [{ sizes: self.sizes, dtype: outDtype, device: self.device }], precomputed: undefined };
@@ -623,6 +622,13 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
   const outer = self.numel() / (size * inner);
+  if (isComplexType(outDtype)) {
+    const srcC = at.contiguous(at.to_dtype(self, outDtype));
+    const [s, o] = [srcC.dataView(), out.dataView()];
+    zcum(s.data, s.base, o.data, o.base, outer, size, inner, op === 'cumprod', (v) => castValue(v, outDtype));
+    if (!contiguous) copy_(DispatchKeySet.EMPTY, result, out);
+    return;
+  }
   const src = at.contiguous(self);
   const convert = src.scalarType !== outDtype;
   const { data: sd, base: sb } = src.dataView();

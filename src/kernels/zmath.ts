@@ -310,3 +310,41 @@ export function zmean(round: (v: number) => number): ComplexReduceOp {
     cdiv(round(out[0] as number), round(out[1] as number), n, 0, out);
   };
 }
+
+/**
+ * cumsum / cumprod of contiguous complex values (lane offsets `sb`, `ob`): along the middle dim of
+ * [outer, size, inner], the running value rounded by `round` (the output dtype) after each step.
+ */
+export function zcum(
+  sd: ArrayLike<number>,
+  sb: number,
+  od: { [i: number]: number },
+  ob: number,
+  outer: number,
+  size: number,
+  inner: number,
+  prod: boolean,
+  round: (v: number) => number,
+): void {
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      let ar = prod ? 1 : 0;
+      let ai = 0;
+      for (let k = 0; k < size; k++) {
+        const p = 2 * ((o * size + k) * inner + i);
+        const vr = sd[sb + p] as number;
+        const vi = sd[sb + p + 1] as number;
+        if (prod) {
+          const t = ar * vr - ai * vi;
+          ai = round(ar * vi + ai * vr);
+          ar = round(t);
+        } else {
+          ar = round(ar + vr);
+          ai = round(ai + vi);
+        }
+        od[ob + p] = ar;
+        od[ob + p + 1] = ai;
+      }
+    }
+  }
+}
