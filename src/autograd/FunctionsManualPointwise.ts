@@ -179,8 +179,13 @@ export function powBackwardExponent(grad: Tensor, self: Tensor | number | boolea
     if (b === 0) return torchWhere(at.ge_Scalar(exponent, 0), 0, at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b)))));
     return at.mul_Tensor(grad, at.mul_Tensor(result, wrapScalar(Math.log(b))));
   }
-  const cond = at.logical_and(at.eq_Scalar(self, 0), at.ge_Scalar(exponent, 0));
-  return torchWhere(cond, 0, at.mul_Tensor(grad, at.conj(at.mul_Tensor(result, at.log(self)))));
+  // a complex exponent counts as non-negative when it is real and >= 0
+  const nonNeg = exponent.isComplex()
+    ? at.logical_and(at.eq_Scalar(at.imag(exponent), 0), at.ge_Scalar(at.real(exponent), 0))
+    : at.ge_Scalar(exponent, 0);
+  const cond = at.logical_and(at.eq_Scalar(self, 0), nonNeg);
+  const g = torchWhere(cond, 0, at.mul_Tensor(grad, at.conj(at.mul_Tensor(result, at.log(self)))));
+  return !exponent.isComplex() && g.isComplex() ? at.real(g) : g;
 }
 
 /** `where(cond, a, b)` with either branch a number. */

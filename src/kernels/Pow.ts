@@ -27,9 +27,11 @@ function intPow(base: number, exp: number): number {
 
 const powComplex: ComplexOp = (ins, out) =>
   cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out);
+const powComplexFloat: ComplexOp = (ins, out) =>
+  cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out, Math.fround);
 
 /** pow_tensor_scalar_kernel's complex cases: 0.5, 2, 3, -0.5, -1, -2 have loops of their own, else std::pow. */
-function complexScalarPow(exponent: number): ComplexOp {
+function complexScalarPow(exponent: number, dtype: ScalarType): ComplexOp {
   if (exponent === 0.5) return Z.sqrt;
   if (exponent === -0.5) return Z.rsqrt;
   if (exponent === -1) return Z.reciprocal;
@@ -51,12 +53,13 @@ function complexScalarPow(exponent: number): ComplexOp {
       }
     };
   }
-  return (ins, out) => cpow(ins[0] as number, ins[1] as number, exponent, 0, out);
+  const r = dtype === ScalarType.ComplexFloat ? Math.fround : undefined;
+  return (ins, out) => cpow(ins[0] as number, ins[1] as number, exponent, 0, out, r);
 }
 
 function powLoop(iter: TensorIterator): void {
   if (isComplexType(iter.commonDtype)) {
-    if (!iter.isMeta) cpuKernelComplex(iter, powComplex);
+    if (!iter.isMeta) cpuKernelComplex(iter, iter.commonDtype === ScalarType.ComplexFloat ? powComplexFloat : powComplex);
     return;
   }
   if (isIntegralType(iter.commonDtype, true) && !iter.isMeta) {
@@ -103,7 +106,7 @@ export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: numb
     // pow_out: exponent 0 fills ones, 1 copies
     if (exponent === 0) cpuKernelComplex(iter, (_ins, out) => ((out[0] = 1), (out[1] = 0)));
     else if (exponent === 1) cpuKernelComplex(iter, (ins, out) => ((out[0] = ins[0] as number), (out[1] = ins[1] as number)));
-    else cpuKernelComplex(iter, complexScalarPow(exponent));
+    else cpuKernelComplex(iter, complexScalarPow(exponent, self.scalarType));
     return iter.output() as Tensor;
   }
   checkIntegerExponent(self, exponent);

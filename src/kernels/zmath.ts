@@ -256,17 +256,28 @@ export const Z = {
   sqrt: ((ins, out) => csqrt(ins[0] as number, ins[1] as number, out)) as ComplexOp,
 };
 
-/** `z ** w` as std::pow of complex values (libstdc++'s: 0 for a zero base, else exp(w log z)). */
-export function cpow(a: number, b: number, c: number, d: number, out: Float64Array): void {
+/**
+ * `z ** w` as std::pow of complex values (libstdc++'s: 0 for a zero base, else exp(w log z)), each step
+ * rounded by `r` (Math.fround for complex64: c10::complex<float>'s pow computes in float).
+ */
+export function cpow(a: number, b: number, c: number, d: number, out: Float64Array, r: (v: number) => number = (v) => v): void {
   if (a === 0 && b === 0) {
     out[0] = 0;
     out[1] = 0;
     return;
   }
-  clog(a, b, tmp);
-  const lr = tmp[0] as number;
-  const li = tmp[1] as number;
-  cexp(c * lr - d * li, c * li + d * lr, out);
+  const lr = r(Math.log(r(Math.hypot(a, b))));
+  const li = r(Math.atan2(b, a));
+  const er = r(r(c * lr) - r(d * li));
+  const ei = r(r(c * li) + r(d * lr));
+  const m = r(Math.exp(er));
+  if (ei === 0) {
+    out[0] = m;
+    out[1] = ei;
+    return;
+  }
+  out[0] = r(m * r(Math.cos(ei)));
+  out[1] = r(m * r(Math.sin(ei)));
 }
 
 // ---- reductions (ReduceOps.ts: sum, mean, prod of complex tensors) ------------------------------------
