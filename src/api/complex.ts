@@ -1,7 +1,7 @@
 // Complex tensors from values: `torch.complex(real, imag)` (aten::complex's semantics, TensorFactories.cpp
 // complex_check_dtype and the broadcast of its TensorIterator) and the `{ re, im }` elements that
 // `torch.tensor` accepts. aten-ts stores complex64/complex128 as interleaved [re, im] lanes (src/tensor/elements.ts);
-// it has no complex arithmetic kernels yet, so these build, print, copy and view complex tensors.
+// their arithmetic runs in JS loops (See Note [Complex loops in JS] in src/kernels/zmath.ts).
 
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
