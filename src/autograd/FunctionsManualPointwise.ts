@@ -259,9 +259,7 @@ export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode:
 
 /** div's gradient for the divisor: -grad * self / other². */
 export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
-  return roundingMode !== null
-    ? zerosLike(grad)
-    : at.mul_Tensor(at.neg(grad), at.conj(at.div_Tensor(at.div_Tensor(self, other), other)));
+  return roundingMode !== null ? zerosLike(grad) : at.mul_Tensor(at.neg(grad), at.conj(at.div_Tensor(at.div_Tensor(self, other), other)));
 }
 
 // Note [Backward formulas in opmath]

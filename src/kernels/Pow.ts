@@ -25,8 +25,7 @@ function intPow(base: number, exp: number): number {
   return result;
 }
 
-const powComplex: ComplexOp = (ins, out) =>
-  cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out);
+const powComplex: ComplexOp = (ins, out) => cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out);
 const powComplexFloat: ComplexOp = (ins, out) =>
   cpow(ins[0] as number, ins[1] as number, ins[2] as number, ins[3] as number, out, Math.fround);
 

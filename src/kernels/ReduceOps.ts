@@ -156,7 +156,11 @@ function meanMeta(
 function meanImpl(iter: TensorIterator): void {
   // PyTorch's CPU mean is `sum_out(result, ...).div_(n)`: the sum is rounded to the result dtype, then divided.
   const outDtype = outDtypeOf(iter);
-  if (isComplexType(outDtype)) return reduceKernelComplex(iter, zmean((v) => castValue(v, outDtype)));
+  if (isComplexType(outDtype))
+    return reduceKernelComplex(
+      iter,
+      zmean((v) => castValue(v, outDtype)),
+    );
   if (isIntegralType(outDtype, true)) {
     throw new Error(`result type Float can't be cast to the desired output type ${scalarTypeToString(outDtype)}`);
   }
@@ -602,7 +606,6 @@ function cumMeta(
   self: Tensor,
   dim: number,
   dtype: Opt<ScalarType>,
-  op: 'cumsum' | 'cumprod',
 ): StructuredMeta {
   maybeWrapDim(dim, self.dim());
   const result = outs?.[0];
@@ -653,13 +656,13 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
 
 /** `cumsum.out` (structured, MetaBase; cumsum and cumsum_ delegate to it): integers accumulate into int64. */
 export const cumsumStructured: StructuredOutputsKernel<CumArgs> = {
-  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype, 'cumsum'),
+  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype),
   impl: (outs, self, dim) => cumImpl(outs[0] as Tensor, self, dim, 'cumsum'),
 };
 
 /** `cumprod.out` (structured, MetaBase; cumprod and cumprod_ delegate to it). */
 export const cumprodStructured: StructuredOutputsKernel<CumArgs> = {
-  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype, 'cumprod'),
+  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype),
   impl: (outs, self, dim) => cumImpl(outs[0] as Tensor, self, dim, 'cumprod'),
 };
 

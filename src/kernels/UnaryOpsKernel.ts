@@ -306,7 +306,13 @@ export const SPECS = {
   trunc: { kind: Kind.Same, dispatchName: 'trunc_vml_cpu', supports: noBool, real: integerPassThrough(Math.trunc) },
   // frac: x - trunc(x) (one exact subtraction).
   frac: { kind: Kind.Same, dispatchName: 'frac_cpu', supports: floatsOnly, real: floatFn((x) => x - Math.trunc(x)) },
-  reciprocal: { kind: Kind.Float, dispatchName: 'reciprocal_cpu', supports: () => true, real: floatFn((x) => 1 / x), complex: Z.reciprocal },
+  reciprocal: {
+    kind: Kind.Float,
+    dispatchName: 'reciprocal_cpu',
+    supports: () => true,
+    real: floatFn((x) => 1 / x),
+    complex: Z.reciprocal,
+  },
   // The special functions (Math.ts).
   acosh: { ...float('acosh_vml_cpu', Math.acosh), supports: () => true, complex: Z.acosh },
   asinh: { ...float('asinh_vml_cpu', Math.asinh), supports: () => true, complex: Z.asinh },

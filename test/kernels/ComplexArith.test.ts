@@ -23,14 +23,57 @@ function z(pairs: number[][], dtype = torch.complex128): Tensor {
 }
 const f64 = (v: number[]): Tensor => torch.tensor(v, { dtype: torch.float64 });
 
-const A = [[1, 2], [-3, 0.5], [1e300, 1e300], [1e-300, -2e-300], [0, -0], [7.25, -1.5]];
-const B = [[0.5, -1], [2, 3], [3e299, -1e300], [4e-301, 1e-300], [0, 0], [1, 1e-20]];
+const A = [
+  [1, 2],
+  [-3, 0.5],
+  [1e300, 1e300],
+  [1e-300, -2e-300],
+  [0, -0],
+  [7.25, -1.5],
+];
+const B = [
+  [0.5, -1],
+  [2, 3],
+  [3e299, -1e300],
+  [4e-301, 1e-300],
+  [0, 0],
+  [1, 1e-20],
+];
 const pick = (v: number[][]): number[][] => [v[0]!, v[1]!, v[5]!];
-const U = [[0.5, -1.25], [-2, 0.75], [0, 3], [-0.3, -0.2]];
-const M = (): Tensor => z([[1, 2], [3, -1], [0.5, 0], [-2, 1], [0, 1], [1, 1]]).reshape([2, 3]);
-const N = (): Tensor => z([[2, -1], [0, 1], [1, 0.5], [3, 0], [-1, -1], [0.25, 2]]).reshape([3, 2]);
-const P = [[0.5, -1.25], [-2, 0.75], [1, 3]];
-const Q = [[1.5, 0.25], [0.5, -1], [-0.75, 2]];
+const U = [
+  [0.5, -1.25],
+  [-2, 0.75],
+  [0, 3],
+  [-0.3, -0.2],
+];
+const M = (): Tensor =>
+  z([
+    [1, 2],
+    [3, -1],
+    [0.5, 0],
+    [-2, 1],
+    [0, 1],
+    [1, 1],
+  ]).reshape([2, 3]);
+const N = (): Tensor =>
+  z([
+    [2, -1],
+    [0, 1],
+    [1, 0.5],
+    [3, 0],
+    [-1, -1],
+    [0.25, 2],
+  ]).reshape([3, 2]);
+const P = [
+  [0.5, -1.25],
+  [-2, 0.75],
+  [1, 3],
+];
+const Q = [
+  [1.5, 0.25],
+  [0.5, -1],
+  [-0.75, 2],
+];
 
 /** The value of a real loss of complex128 leaves and its gradients. */
 function grads(f: (...xs: Tensor[]) => Tensor, ...pairs: number[][][]): Tensor[] {
@@ -40,8 +83,34 @@ function grads(f: (...xs: Tensor[]) => Tensor, ...pairs: number[][][]): Tensor[]
 }
 
 const UNARY = [
-  'exp', 'log', 'log10', 'log2', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'reciprocal', 'sin', 'cos', 'tan', 'sinh', 'cosh',
-  'tanh', 'asin', 'acos', 'atan', 'asinh', 'acosh', 'atanh', 'sigmoid', 'sgn', 'angle', 'abs', 'neg', 'square', 'exp2',
+  'exp',
+  'log',
+  'log10',
+  'log2',
+  'log1p',
+  'expm1',
+  'sqrt',
+  'rsqrt',
+  'reciprocal',
+  'sin',
+  'cos',
+  'tan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asin',
+  'acos',
+  'atan',
+  'asinh',
+  'acosh',
+  'atanh',
+  'sigmoid',
+  'sgn',
+  'angle',
+  'abs',
+  'neg',
+  'square',
+  'exp2',
 ];
 
 const calls: Record<string, () => unknown> = {
@@ -52,11 +121,47 @@ const calls: Record<string, () => unknown> = {
   promote_c64_f64: () => torch.add(z([[1, 2]], torch.complex64), f64([0.1])),
   promote_c64_i64: () => torch.mul(z([[1, 2]], torch.complex64), torch.tensor([3])),
   promote_f32_c128: () => torch.sub(torch.tensor([1.5], { dtype: torch.float32 }), z([[1, 2]])),
-  eq_ne: () => [torch.eq(z([[1, 2], [1, 0]]), z([[1, 2], [1, 1]])), torch.ne(z([[1, 2], [1, 0]]), z([[1, 2], [1, 1]]))],
+  eq_ne: () => [
+    torch.eq(
+      z([
+        [1, 2],
+        [1, 0],
+      ]),
+      z([
+        [1, 2],
+        [1, 1],
+      ]),
+    ),
+    torch.ne(
+      z([
+        [1, 2],
+        [1, 0],
+      ]),
+      z([
+        [1, 2],
+        [1, 1],
+      ]),
+    ),
+  ],
   ...Object.fromEntries(UNARY.map((n) => [`unary_${n}`, () => T[n]!(z(U))])),
-  unary_sgn_zero: () => torch.sgn(z([[0, 0], [3, -4]])),
+  unary_sgn_zero: () =>
+    torch.sgn(
+      z([
+        [0, 0],
+        [3, -4],
+      ]),
+    ),
   pow_scalar: () => [2, 3, -1, 0.5, 2.5].map((e) => torch.pow(z(U), e)),
-  pow_tensor: () => torch.pow(z(U), z([[1, 0.5], [2, 0], [-1, 1], [0.5, -0.5]])),
+  pow_tensor: () =>
+    torch.pow(
+      z(U),
+      z([
+        [1, 0.5],
+        [2, 0],
+        [-1, 1],
+        [0.5, -0.5],
+      ]),
+    ),
   angle_real: () => T.angle!(torch.tensor([-2, 0, 3, Number.NaN], { dtype: torch.float32 })),
   angle_int: () => T.angle!(torch.tensor([-2, 0, 3])),
   polar: () => T.polar!(f64([1, 2, 0.5]), f64([0, 1, -2.5])),
@@ -69,7 +174,18 @@ const calls: Record<string, () => unknown> = {
   mm: () => torch.matmul(M(), N()),
   mm_c64: () => torch.matmul(M().to(torch.complex64), N().to(torch.complex64)),
   vdot_dot: () => [torch.vdot(M().flatten(), N().flatten()), torch.dot(M().flatten(), N().flatten())],
-  where: () => torch.where(torch.tensor([true, false]), z([[1, 2], [3, 4]]), z([[5, 6], [7, 8]])),
+  where: () =>
+    torch.where(
+      torch.tensor([true, false]),
+      z([
+        [1, 2],
+        [3, 4],
+      ]),
+      z([
+        [5, 6],
+        [7, 8],
+      ]),
+    ),
   grad_mul_abs: () => grads((a, b) => a.mul(b).abs().sum(), P, Q),
   grad_div_real: () => grads((a, b) => a.div(b).real.sum(), P, Q),
   grad_exp_imag: () => grads((a) => a.exp().imag.sum(), P),
@@ -78,16 +194,47 @@ const calls: Record<string, () => unknown> = {
   grad_tanh_sigmoid: () => grads((a) => a.tanh().add(a.sigmoid()).abs().sum(), P),
   grad_sqrt_recip: () => grads((a) => a.sqrt().add(a.reciprocal()).imag.sum(), P),
   grad_pow: () => grads((a) => a.pow(3).abs().sum(), P),
-  grad_sgn: () => grads((a) => a.sgn().mul(z([[1, 2], [0, -1], [0.5, 0]])).real.sum(), P),
+  grad_sgn: () =>
+    grads(
+      (a) =>
+        a
+          .sgn()
+          .mul(
+            z([
+              [1, 2],
+              [0, -1],
+              [0.5, 0],
+            ]),
+          )
+          .real.sum(),
+      P,
+    ),
   grad_angle: () => grads((a) => (T.angle!(a) as Tensor).sum(), P),
   grad_prod_mean: () => grads((a) => a.prod().add(a.mean()).abs(), P),
-  grad_mm: () => grads((a, b) => torch.matmul(a.reshape([3, 1]), b.reshape([1, 3])).abs().sum(), P, Q),
+  grad_mm: () =>
+    grads(
+      (a, b) =>
+        torch
+          .matmul(a.reshape([3, 1]), b.reshape([1, 3]))
+          .abs()
+          .sum(),
+      P,
+      Q,
+    ),
   grad_vdot: () => grads((a, b) => torch.vdot(a, b).abs(), P, Q),
   grad_view_as_real: () => grads((a) => torch.view_as_real(a).pow(2).sum(), P),
   grad_polar: () => {
     const r = f64([1, 2, 0.5]).requires_grad_();
     const t = f64([0, 1, -2.5]).requires_grad_();
-    const out = (T.polar!(r, t) as Tensor).mul(z([[1, 1], [2, -1], [0, -0.5]])).real.sum();
+    const out = (T.polar!(r, t) as Tensor)
+      .mul(
+        z([
+          [1, 1],
+          [2, -1],
+          [0, -0.5],
+        ]),
+      )
+      .real.sum();
     return [out, ...torch.autograd.grad([out], [r, t])];
   },
 };

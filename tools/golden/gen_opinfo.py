@@ -91,7 +91,17 @@ COMPLEX_DTYPES = [torch.complex64, torch.complex128]
 # also sampled in those dtypes when op_db lists them for the CPU, with COMPLEX_SAMPLES samples per dtype (no
 # reference inputs) and complex128 gradients where OpInfo checks them (supports_autograd); their float
 # samples encode complex results too
-COMPLEX_OPS = []
+COMPLEX_OPS = [
+    "abs", "neg", "exp", "log", "log10", "log2", "log1p", "expm1", "exp2", "sqrt", "rsqrt", "reciprocal", "sin",
+    "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "sgn", "sigmoid",
+    "square", "angle", "isnan", "isfinite", "isinf", "isreal", "positive", "conj", "conj_physical", "resolve_conj",
+    "resolve_neg", "real", "imag", "view_as_real", "view_as_complex", "polar", "add", "sub", "mul",
+    "div.no_rounding_mode", "true_divide", "pow", "eq", "ne", "rsub", "__radd__", "__rmul__", "__rsub__", "__rdiv__",
+    "where", "sum", "mean", "prod", "mm", "bmm", "dot", "vdot", "matmul", "mv", "addmm", "outer", "reshape", "view",
+    "flatten", "transpose", "permute", "clone", "contiguous", "cat", "stack", "flip", "t", "select", "unsqueeze",
+    "squeeze", "expand", "narrow", "split", "chunk", "unbind", "roll", "repeat", "tile", "tril", "triu", "diagonal",
+    "movedim", "index_select", "masked_select", "cumsum", "cumprod", "trace", "addcmul", "addcdiv"
+]
 COMPLEX_SAMPLES = 4
 _COMPLEX = False
 # results that are random or uninitialised memory: dtype/shape/strides only
