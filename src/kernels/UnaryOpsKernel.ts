@@ -25,7 +25,7 @@ import {
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { digamma, erfDouble, erfReducedFloat, erfcDouble, erfinv, i0, i1, lgamma, polygamma } from './Math.js';
-import * as ref from '../wasm/kernels/reference.js';
+import * as pw from '../wasm/kernels/generated/PointwiseTwins.js';
 import { wasmUnaryVec } from '../wasm/kernels/vec.js';
 
 /** A loop over an iterator the meta step built (PyTorch's `void kernel(TensorIteratorBase& iter)`). */
@@ -120,7 +120,7 @@ export interface UnarySpec {
 const expVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
-  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vexp(n, a, ao, out, o);
+  if (out instanceof Float32Array && a instanceof Float32Array) return pw.f32_vexp(n, a, ao, out, o);
   for (let i = 0; i < n; i++) out[o + i] = Math.exp(a[ao + i] as number);
 };
 const logVec: VecOp = (out, o, ins, io, n) => {
@@ -133,7 +133,7 @@ const tanhVec: VecOp = (out, o, ins, io, n) => {
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) out[o + i] = Math.tanh(a[ao + i] as number);
 };
-const reluVecJs: VecOp = (out, o, ins, io, n) => ref.vrelu(n, ins[0] as StorageArray, io[0] as number, out, o);
+const reluVecJs: VecOp = (out, o, ins, io, n) => pw.vrelu(n, ins[0] as StorageArray, io[0] as number, out, o);
 // The SIMD kernels where input and output are in linear memory (Note [Kernel backends]): float32 exp is
 // within 2 ulp of the correctly rounded result (PyTorch's Sleef_expf8_u10 is within 1).
 const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
@@ -142,7 +142,7 @@ const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
 const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
-  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vsigmoid(n, a, ao, out, o);
+  if (out instanceof Float32Array && a instanceof Float32Array) return pw.f32_vsigmoid(n, a, ao, out, o);
   const r = out instanceof Float32Array ? Math.fround : (v: number): number => v;
   for (let i = 0; i < n; i++) out[o + i] = 1 / r(1 + r(Math.exp(-(a[ao + i] as number))));
 };
