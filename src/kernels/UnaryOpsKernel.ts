@@ -108,6 +108,8 @@ export interface UnarySpec {
   precheck?: (self: Tensor) => void;
   /** Its own loop over same-dtype contiguous runs (Note [Unary loops of their own]). */
   vec?: VecOp;
+  /** `vec` is the floating dtypes' loop only (neg: int64 in a Float64Array has no -0). */
+  vecFloatsOnly?: boolean;
 }
 
 // Note [Unary loops of their own]
@@ -148,6 +150,7 @@ const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
 };
 const sigmoidVec = wasmUnaryVec(sigmoidVecJs, 'f32_vsigmoid', null);
 const reluVec = wasmUnaryVec(reluVecJs, 'f32_vrelu', null);
+const negVec = wasmUnaryVec((out, o, ins, io, n) => pw.vneg(n, ins[0] as StorageArray, io[0] as number, out, o), 'f32_vneg', 'f64_vneg');
 
 export const allReal = (d: ScalarType): boolean => !isComplexType(d);
 export const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
@@ -185,7 +188,9 @@ export const SPECS = {
     kind: Kind.Same,
     dispatchName: 'neg_cpu',
     supports: (d: ScalarType) => d !== ScalarType.Bool,
-    real: () => (x: number) => -x,
+    real: () => pw.vneg_op,
+    vec: negVec,
+    vecFloatsOnly: true,
     complex: (ins: Float64Array, out: Float64Array) => {
       out[0] = -(ins[0] as number);
       out[1] = -(ins[1] as number);
@@ -336,7 +341,8 @@ export function runLoop(spec: UnarySpec, iter: TensorIterator): void {
     return;
   }
   if (!spec.supports(dtype)) throw notImplementedForDtype(spec.dispatchName, dtype);
-  if (spec.vec !== undefined) cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
+  if (spec.vec !== undefined && (spec.vecFloatsOnly !== true || isFloatingType(dtype)))
+    cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
   else cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
 }
 

@@ -47,6 +47,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the JS fallback gives the SIMD ke
     ['add a scalar', () => torch.add(x, 0.1)],
     ['mul by a scalar', () => torch.mul(x, 0.1)],
     ['div by a scalar', () => torch.div(x, 0.3)],
+    ['neg', () => torch.neg(x)],
     ['exp', () => torch.exp(x)],
     ['sigmoid', () => torch.sigmoid(x)],
     ['relu', () => torch.relu(x)],

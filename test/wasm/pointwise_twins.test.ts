@@ -5,7 +5,16 @@
 // the twin's one-element function (what the strided loops run) against the twin.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compileKernelsSync, instantiateKernels, simdSupported } from '../../src/wasm/index.js';
+import { torch } from '../../src/index.js';
+import {
+  compileKernelsSync,
+  getKernelBackend,
+  instantiateKernels,
+  simdSupported,
+  wasmCPUAllocator,
+  wasmStorage,
+  type Kernels,
+} from '../../src/wasm/index.js';
 import * as pw from '../../src/wasm/kernels/generated/PointwiseTwins.js';
 import { readDeclarations } from '../../tools/wasm/kernels.js';
 
@@ -127,5 +136,53 @@ describe('pointwise twins from one expression', () => {
         });
       }
     }
+  });
+
+  // The recipe of src/wasm/README.md ("Adding a kernel") followed once: vneg is one kernels.yaml line, its body
+  // in assembly/unary.ts and one line in UnaryOpsKernel.ts's neg spec.
+  describe.runIf(getKernelBackend() === 'wasm')('neg through the declared f32_vneg / f64_vneg', () => {
+    it('torch.neg calls the kernel of its dtype; int64 takes the scalar loop (its zero has no sign)', () => {
+      const x = torch.tensor([0, -0, 1.5, -2, Infinity, NaN, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]); // loads the kernels
+      // the stress runs grow the memory on every allocation, which puts back the table wrapped here
+      const allocator = wasmCPUAllocator();
+      const grow = allocator.growOnEveryAllocation;
+      allocator.growOnEveryAllocation = false;
+      const kernels = wasmStorage.kernels as Kernels;
+      const seen: string[] = [];
+      wasmStorage.kernels = new Proxy(kernels, {
+        get: (target, name: string) => {
+          const f = target[name as keyof Kernels] as unknown;
+          if (typeof f !== 'function') return f;
+          return (...args: unknown[]): unknown => {
+            seen.push(name);
+            return (f as (...a: unknown[]) => unknown)(...args);
+          };
+        },
+      });
+      // on several threads the calls go through the pool, by name
+      const parallel = wasmStorage.parallel;
+      if (parallel !== null) {
+        wasmStorage.parallel = (name, cs, threads) => {
+          seen.push(name);
+          parallel(name, cs, threads);
+        };
+      }
+      try {
+        const y = torch.neg(x.repeat(50));
+        expect(seen).toContain('f32_vneg');
+        expect(Object.is(y.tolist()[0], -0) && Object.is(y.tolist()[1], 0) && y.tolist()[2] === -1.5).toBe(true);
+        seen.length = 0;
+        torch.neg(x.to(torch.float64).repeat(50));
+        expect(seen).toContain('f64_vneg');
+        seen.length = 0;
+        const z = torch.neg(torch.zeros(2000, { dtype: torch.int64 }));
+        expect(seen).not.toContain('f64_vneg');
+        expect(Object.is((z.tolist() as number[])[0], 0)).toBe(true);
+      } finally {
+        wasmStorage.kernels = kernels;
+        wasmStorage.parallel = parallel;
+        allocator.growOnEveryAllocation = grow;
+      }
+    });
   });
 });

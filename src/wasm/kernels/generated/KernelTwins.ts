@@ -84,6 +84,14 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
       const v = f64();
       pw.vaxpy(n, v, a >>> 3, v, b >>> 3, alpha, v, y >>> 3);
     },
+    f32_vneg: (n, x, y) => {
+      const v = f32();
+      pw.vneg(n, v, x >>> 2, v, y >>> 2);
+    },
+    f64_vneg: (n, x, y) => {
+      const v = f64();
+      pw.vneg(n, v, x >>> 3, v, y >>> 3);
+    },
     f32_vexp: (n, x, y) => {
       const v = f32();
       pw.f32_vexp(n, v, x >>> 2, v, y >>> 2);

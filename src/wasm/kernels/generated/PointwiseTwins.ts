@@ -147,6 +147,21 @@ export function vaxpy(n: number, a: Elements, ai: number, b: Elements, bi: numbe
 /** a + alpha * b on one element (the strided loops' function, Note [Pointwise twins from one expression]). */
 export const vaxpy_op = (a: number, b: number, alpha: number): number => a + alpha * b;
 
+/** y[i] = -x: the twin of f32_vneg / f64_vneg. */
+export function vneg(n: number, x: Elements, xi: number, y: Elements, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = -(x[xi + i] as number);
+    y[yi + i + 1] = -(x[xi + i + 1] as number);
+    y[yi + i + 2] = -(x[xi + i + 2] as number);
+    y[yi + i + 3] = -(x[xi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = -(x[xi + i] as number);
+}
+
+/** -x on one element (the strided loops' function, Note [Pointwise twins from one expression]). */
+export const vneg_op = (x: number): number => -x;
+
 /** y[i] = expf(x): the twin of f32_vexp. */
 export function f32_vexp(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
   let i = 0;
