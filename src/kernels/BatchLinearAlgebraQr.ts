@@ -59,30 +59,40 @@ export function householderQrInPlace(a: Float64Array, m: number, n: number): Flo
 }
 
 /**
- * Applies H_i (reflector i of the row-major `v` with `vc` columns, `rows` rows) to the `rows`×`cc` row-major `c`
- * from the left: c -= tau v (vᵀ c).
+ * Applies H_i (reflector i of the row-major `v` with `vc` columns, `len` entries) to `count` vectors of `c`:
+ * element k of vector j at c[k·ks + j·js]; each vector x -= tau v (vᵀ x). reflectLeft and reflectRight are
+ * its two layouts (the products v·x are commutative, so both give the bits of the loops they replace).
  */
-function reflectLeft(v: Float64Array, vc: number, rows: number, i: number, tau: number, c: Float64Array, cc: number): void {
+function reflect(
+  v: Float64Array,
+  vc: number,
+  len: number,
+  i: number,
+  tau: number,
+  c: Float64Array,
+  count: number,
+  ks: number,
+  js: number,
+): void {
   if (tau === 0) return;
-  for (let j = 0; j < cc; j++) {
-    let w = c[i * cc + j] as number;
-    for (let r = i + 1; r < rows; r++) w += (v[r * vc + i] as number) * (c[r * cc + j] as number);
+  for (let j = 0; j < count; j++) {
+    const base = j * js;
+    let w = c[base + i * ks] as number;
+    for (let r = i + 1; r < len; r++) w += (v[r * vc + i] as number) * (c[base + r * ks] as number);
     w *= tau;
-    c[i * cc + j] = (c[i * cc + j] as number) - w;
-    for (let r = i + 1; r < rows; r++) c[r * cc + j] = (c[r * cc + j] as number) - w * (v[r * vc + i] as number);
+    c[base + i * ks] = (c[base + i * ks] as number) - w;
+    for (let r = i + 1; r < len; r++) c[base + r * ks] = (c[base + r * ks] as number) - w * (v[r * vc + i] as number);
   }
+}
+
+/** Applies H_i to the `rows`×`cc` row-major `c` from the left: c -= tau v (vᵀ c). */
+function reflectLeft(v: Float64Array, vc: number, rows: number, i: number, tau: number, c: Float64Array, cc: number): void {
+  reflect(v, vc, rows, i, tau, c, cc, cc, 1);
 }
 
 /** Applies H_i to the `cr`×`cols` row-major `c` from the right: c -= tau (c v) vᵀ. */
 function reflectRight(v: Float64Array, vc: number, cols: number, i: number, tau: number, c: Float64Array, cr: number): void {
-  if (tau === 0) return;
-  for (let r = 0; r < cr; r++) {
-    let w = c[r * cols + i] as number;
-    for (let j = i + 1; j < cols; j++) w += (c[r * cols + j] as number) * (v[j * vc + i] as number);
-    w *= tau;
-    c[r * cols + i] = (c[r * cols + i] as number) - w;
-    for (let j = i + 1; j < cols; j++) c[r * cols + j] = (c[r * cols + j] as number) - w * (v[j * vc + i] as number);
-  }
+  reflect(v, vc, cols, i, tau, c, cr, 1, cols);
 }
 
 /** dorg2r: the m×n Q = H_1 ... H_k I[:, :n] from the reflectors in the m×n row-major `v`. */

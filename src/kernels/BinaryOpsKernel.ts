@@ -23,7 +23,7 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import { cdiv } from './zmath.js';
-import * as ref from '../wasm/kernels/reference.js';
+import * as pw from '../wasm/kernels/generated/PointwiseTwins.js';
 import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
 
 /** A loop over an iterator the meta step built (PyTorch's `void kernel(TensorIteratorBase& iter)`). */
@@ -289,14 +289,15 @@ export function divRoundingKernel(iter: TensorIterator, roundingMode: 'trunc' | 
 // can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
 // handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
 // arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic. The loops are the
-// kernels' JS twins (src/wasm/kernels/reference.ts), also the fallback (Note [The twin is the fallback]).
+// kernels' JS twins (src/wasm/kernels/generated/PointwiseTwins.ts, Note [Pointwise twins from one expression]),
+// also the fallback (Note [The twin is the fallback]); the strided loops call the same expression (`*_op`).
 
 function axpyVec(alpha: number): VecOp {
   return alpha === -1 ? subVec : wasmAxpyVec(axpyVecJs(alpha), alpha);
 }
 
 function axpyVecJs(alpha: number): VecOp {
-  return (out, o, ins, offs, n) => ref.vaxpy(n, ins[0]!, offs[0]!, ins[1]!, offs[1]!, alpha, out, o);
+  return (out, o, ins, offs, n) => pw.vaxpy(n, ins[0]!, offs[0]!, ins[1]!, offs[1]!, alpha, out, o);
 }
 
 // int64 lives in a Float64Array (Note [Typed storage of each dtype]) and has no negative zero.
@@ -309,14 +310,14 @@ const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
 };
 
 // The SIMD kernels where every operand is in linear memory, else their twins (Note [Kernel backends]).
-const addVec = binaryVec(ref.vadd, 'f32_vadd', 'f64_vadd');
-const addScalarVec = wasmScalarVec(ref.vadd_scalar, 'f32_vadd_scalar', 'f64_vadd_scalar');
-const subScalarVec = wasmScalarVec(ref.vsub_scalar, 'f32_vsub_scalar', 'f64_vsub_scalar');
-const mulScalarVec = wasmScalarVec(ref.vmul_scalar, 'f32_vmul_scalar', 'f64_vmul_scalar');
-const divScalarVec = wasmScalarVec(ref.vdiv_scalar, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
-const subVec = binaryVec(ref.vsub, 'f32_vsub', 'f64_vsub');
-const mulVec = binaryVec(ref.vmul, 'f32_vmul', 'f64_vmul');
-const divVec = binaryVec(ref.vdiv, 'f32_vdiv', 'f64_vdiv');
+const addVec = binaryVec(pw.vadd, 'f32_vadd', 'f64_vadd');
+const addScalarVec = wasmScalarVec(pw.vadd_scalar, 'f32_vadd_scalar', 'f64_vadd_scalar');
+const subScalarVec = wasmScalarVec(pw.vsub_scalar, 'f32_vsub_scalar', 'f64_vsub_scalar');
+const mulScalarVec = wasmScalarVec(pw.vmul_scalar, 'f32_vmul_scalar', 'f64_vmul_scalar');
+const divScalarVec = wasmScalarVec(pw.vdiv_scalar, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
+const subVec = binaryVec(pw.vsub, 'f32_vsub', 'f64_vsub');
+const mulVec = binaryVec(pw.vmul, 'f32_vmul', 'f64_vmul');
+const divVec = binaryVec(pw.vdiv, 'f32_vdiv', 'f64_vdiv');
 
 /** add_kernel (sub is add with -alpha): out = a + alpha * b (bool: a || b). */
 export function addKernel(iter: TensorIterator, alpha: number): void {
@@ -326,9 +327,9 @@ export function addKernel(iter: TensorIterator, alpha: number): void {
       out[1] = ins[1]! + alpha * ins[3]!;
     });
   } else if (alpha === 1) {
-    cpuKernelVec(iter, (a, b) => a + b, addVec, addScalarVec);
+    cpuKernelVec(iter, pw.vadd_op, addVec, addScalarVec);
   } else {
-    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
+    cpuKernelVec(iter, (a, b) => pw.vaxpy_op(a, b, alpha), axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
   }
 }
 
@@ -345,7 +346,7 @@ export function mulKernel(iter: TensorIterator): void {
   } else if (iter.commonDtype === ScalarType.Long) {
     cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
   } else {
-    cpuKernelVec(iter, (a, b) => a * b, mulVec, mulScalarVec);
+    cpuKernelVec(iter, pw.vmul_op, mulVec, mulScalarVec);
   }
 }
 
@@ -355,7 +356,7 @@ export function divTrueKernel(iter: TensorIterator): void {
     // c10::complex's scaled Smith division (See Note [Complex loops in JS])
     cpuKernelComplex(iter, (ins, out) => cdiv(ins[0]!, ins[1]!, ins[2]!, ins[3]!, out));
   } else {
-    cpuKernelVec(iter, (a, b) => a / b, divVec, divScalarVec);
+    cpuKernelVec(iter, pw.vdiv_op, divVec, divScalarVec);
   }
 }
 

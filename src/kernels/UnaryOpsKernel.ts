@@ -26,7 +26,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { Z } from './zmath.js';
 import { digamma, erfDouble, erfReducedFloat, erfcDouble, erfinv, i0, i1, lgamma, polygamma } from './Math.js';
-import * as ref from '../wasm/kernels/reference.js';
+import * as pw from '../wasm/kernels/generated/PointwiseTwins.js';
 import { wasmUnaryVec } from '../wasm/kernels/vec.js';
 
 /** A loop over an iterator the meta step built (PyTorch's `void kernel(TensorIteratorBase& iter)`). */
@@ -109,6 +109,8 @@ export interface UnarySpec {
   precheck?: (self: Tensor) => void;
   /** Its own loop over same-dtype contiguous runs (Note [Unary loops of their own]). */
   vec?: VecOp;
+  /** `vec` is the floating dtypes' loop only (neg: int64 in a Float64Array has no -0). */
+  vecFloatsOnly?: boolean;
 }
 
 // Note [Unary loops of their own]
@@ -121,7 +123,7 @@ export interface UnarySpec {
 const expVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
-  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vexp(n, a, ao, out, o);
+  if (out instanceof Float32Array && a instanceof Float32Array) return pw.f32_vexp(n, a, ao, out, o);
   for (let i = 0; i < n; i++) out[o + i] = Math.exp(a[ao + i] as number);
 };
 const logVec: VecOp = (out, o, ins, io, n) => {
@@ -134,7 +136,7 @@ const tanhVec: VecOp = (out, o, ins, io, n) => {
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) out[o + i] = Math.tanh(a[ao + i] as number);
 };
-const reluVecJs: VecOp = (out, o, ins, io, n) => ref.vrelu(n, ins[0] as StorageArray, io[0] as number, out, o);
+const reluVecJs: VecOp = (out, o, ins, io, n) => pw.vrelu(n, ins[0] as StorageArray, io[0] as number, out, o);
 // The SIMD kernels where input and output are in linear memory (Note [Kernel backends]): float32 exp is
 // within 2 ulp of the correctly rounded result (PyTorch's Sleef_expf8_u10 is within 1).
 const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
@@ -143,12 +145,13 @@ const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
 const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
-  if (out instanceof Float32Array && a instanceof Float32Array) return ref.f32_vsigmoid(n, a, ao, out, o);
+  if (out instanceof Float32Array && a instanceof Float32Array) return pw.f32_vsigmoid(n, a, ao, out, o);
   const r = out instanceof Float32Array ? Math.fround : (v: number): number => v;
   for (let i = 0; i < n; i++) out[o + i] = 1 / r(1 + r(Math.exp(-(a[ao + i] as number))));
 };
 const sigmoidVec = wasmUnaryVec(sigmoidVecJs, 'f32_vsigmoid', null);
 const reluVec = wasmUnaryVec(reluVecJs, 'f32_vrelu', null);
+const negVec = wasmUnaryVec((out, o, ins, io, n) => pw.vneg(n, ins[0] as StorageArray, io[0] as number, out, o), 'f32_vneg', 'f64_vneg');
 
 export const allReal = (d: ScalarType): boolean => !isComplexType(d);
 export const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
@@ -186,7 +189,9 @@ export const SPECS = {
     kind: Kind.Same,
     dispatchName: 'neg_cpu',
     supports: (d: ScalarType) => d !== ScalarType.Bool,
-    real: () => (x: number) => -x,
+    real: () => pw.vneg_op,
+    vec: negVec,
+    vecFloatsOnly: true,
     complex: (ins: Float64Array, out: Float64Array) => {
       out[0] = -(ins[0] as number);
       out[1] = -(ins[1] as number);
@@ -358,7 +363,8 @@ export function runLoop(spec: UnarySpec, iter: TensorIterator): void {
     return;
   }
   if (!spec.supports(dtype)) throw notImplementedForDtype(spec.dispatchName, dtype);
-  if (spec.vec !== undefined) cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
+  if (spec.vec !== undefined && (spec.vecFloatsOnly !== true || isFloatingType(dtype)))
+    cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
   else cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
 }
 

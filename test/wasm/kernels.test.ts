@@ -1,5 +1,6 @@
-// Every SIMD kernel against its JS twin (src/wasm/kernels/reference.ts) on the same linear memory: the same bits
-// (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place. The plain-SIMD build
+// Every SIMD kernel against its JS twin (src/wasm/kernels/reference*.ts) on the same linear memory: the same
+// bits (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place; the kernels with
+// generated twins (generated/PointwiseTwins.ts) in pointwise_twins.test.ts. The plain-SIMD build
 // always, also where the engine would load the relaxed one (whose gemm test/wasm/relaxed.test.ts checks;
 // Note [Relaxed gemm]).
 import { describe, expect, it } from 'vitest';
@@ -43,22 +44,8 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     expect(Object.keys(wasm).sort()).toEqual([...KERNEL_NAMES].sort());
   });
 
-  const binary = ['vadd', 'vmul', 'vsub', 'vdiv'] as const;
-  for (const bytes of [4, 8] as const) {
-    for (const op of binary) {
-      const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}` as keyof Kernels;
-      it(`${name}: same bits as the twin, and in place`, () => {
-        for (const n of LENGTHS) {
-          setup(bytes, n);
-          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, Y1);
-          (js[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, Y2);
-          expect(bitsOf(view(bytes, Y1, n))).toEqual(bitsOf(view(bytes, Y2, n)));
-          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, A); // y = a
-          expect(bitsOf(view(bytes, A, n))).toEqual(bitsOf(view(bytes, Y2, n)));
-        }
-      });
-    }
-  }
+  // + - * / and their scalar forms, exp, sigmoid, relu: every kernel with a generated twin, in
+  // test/wasm/pointwise_twins.test.ts (from the declarations).
 
   for (const bytes of [4, 8] as const) {
     const name = bytes === 4 ? 'f32_vaxpy' : 'f64_vaxpy';
@@ -124,32 +111,6 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       }
     }
   });
-
-  for (const bytes of [4, 8] as const) {
-    for (const op of ['vadd', 'vmul', 'vsub', 'vdiv'] as const) {
-      const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}_scalar` as keyof Kernels;
-      it(`${name}: same bits as the twin`, () => {
-        for (const n of LENGTHS) {
-          setup(bytes, n);
-          const s = bytes === 4 ? Math.fround(-2.7182817) : -2.718281828459045;
-          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, s, Y1);
-          (js[name] as (n: number, a: number, b: number, y: number) => void)(n, A, s, Y2);
-          expect(bitsOf(view(bytes, Y1, n))).toEqual(bitsOf(view(bytes, Y2, n)));
-        }
-      });
-    }
-  }
-
-  for (const name of ['f32_vexp', 'f32_vrelu', 'f32_vsigmoid'] as const) {
-    it(`${name}: same bits as the twin`, () => {
-      for (const n of LENGTHS) {
-        setup(4, n);
-        wasm[name](n, A, Y1);
-        js[name](n, A, Y2);
-        expect(bitsOf(view(4, Y1, n))).toEqual(bitsOf(view(4, Y2, n)));
-      }
-    });
-  }
 
   it('f32_rsum / f64_rsum: the same cascade sum as the twin', () => {
     for (const n of [...LENGTHS, 4096, 70000 / 8]) {

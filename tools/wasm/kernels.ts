@@ -14,6 +14,8 @@
 //                               KERNEL_NAMES (the export list the build checks and the thread pool indexes)
 //   generated/KernelTwins.ts    the twins behind the same pointer signatures: views of linear memory and
 //                               element indices in, float32 scalars rounded as the wasm boundary rounds them
+//   generated/PointwiseTwins.ts the twins themselves of the pointwise kernels, from their one-expression
+//                               `twin_expr` (tools/wasm/twins.ts, Note [Pointwise twins from one expression])
 // Kernels with geometry blocks, workspaces or parameter blocks (gemm, im2col, pooling, attention, the fused
 // optimiser) declare a TypeScript `signature` instead of `args`, and their twins are bound by hand
 // (KernelTable.ts, customTwins: a type error when one is missing). The same JS twin is the fallback of
@@ -22,8 +24,9 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { format } from 'prettier';
 import { parse } from 'yaml';
+import { prettier } from './format.js';
+import { POINTWISE_TS, pointwiseTwins } from './twins.js';
 
 export const KERNELS_YAML = 'src/wasm/kernels/kernels.yaml';
 export const ASSEMBLY_INDEX = 'src/wasm/kernels/assembly/index.ts';
@@ -40,6 +43,10 @@ interface Declaration {
   args?: string;
   returns?: 'T';
   twin?: string;
+  /** The twin's element expression (Note [Pointwise twins from one expression] in tools/wasm/twins.ts). */
+  twin_expr?: string;
+  /** With twin_expr: the expression for int32 outputs where the double one would lose bits before the wrap. */
+  twin_int32?: string;
   signature?: string;
   doc: string;
 }
@@ -80,6 +87,8 @@ export function readDeclarations(root: string): Declaration[] {
     if (d.args !== undefined && d.twin === undefined) throw new Error(`${KERNELS_YAML}: ${where}: args without a twin`);
     if (d.args !== undefined && d.dtypes === undefined) throw new Error(`${KERNELS_YAML}: ${where}: args need dtypes`);
     if (d.args !== undefined) parseArgs(d.args, where);
+    if (d.twin_int32 !== undefined && d.twin_expr === undefined)
+      throw new Error(`${KERNELS_YAML}: ${where}: twin_int32 without a twin_expr`);
   }
   const seen = new Set<string>();
   for (const k of kernelsOf(list)) {
@@ -147,11 +156,6 @@ function member(k: Kernel): string {
   return `${doc}\n  ${k.exportName}(${args.map((a) => `${a.name}: number`).join(', ')}): ${k.decl.returns === 'T' ? 'number' : 'void'};`;
 }
 
-async function prettier(text: string, root: string): Promise<string> {
-  const options = JSON.parse(readFileSync(resolve(root, '.prettierrc.json'), 'utf8')) as Record<string, unknown>;
-  return format(text, { ...options, parser: 'typescript' });
-}
-
 /** generated/KernelNames.ts: the table's type and its names. */
 export async function kernelNames(list: readonly Declaration[], root: string): Promise<string> {
   const kernels = kernelsOf(list);
@@ -190,7 +194,7 @@ export async function kernelTwins(list: readonly Declaration[], root: string): P
     const actual = args.flatMap((a) =>
       a.kind === 'ptr' ? ['v', `${a.name} >>> ${shift}`] : a.kind === 'scalar' && t === 'f32' ? [`fround(${a.name})`] : [a.name],
     );
-    const call = `ref.${twin}(${actual.join(', ')})`;
+    const call = `${k.decl.twin_expr === undefined ? 'ref' : 'pw'}.${twin}(${actual.join(', ')})`;
     const params = `(${args.map((a) => a.name).join(', ')})`;
     entries.push(
       k.decl.returns === 'T'
@@ -203,6 +207,7 @@ export async function kernelTwins(list: readonly Declaration[], root: string): P
     "import type { WasmMemory } from '../../runtime/memory.js';",
     "import * as ref from '../reference.js';",
     "import type { CustomTwinName, Kernels } from './KernelNames.js';",
+    "import * as pw from './PointwiseTwins.js';",
     '',
     'const fround = Math.fround;',
     '',
@@ -225,6 +230,15 @@ export async function generatedSources(root: string): Promise<[string, string][]
     [ASSEMBLY_INDEX, assemblyIndex(list)],
     [NAMES_TS, await kernelNames(list, root)],
     [TWINS_TS, await kernelTwins(list, root)],
+    [
+      POINTWISE_TS,
+      await pointwiseTwins(
+        list,
+        (d) => parseArgs(d.args as string, d.name),
+        HEADER("The pointwise kernels' JS twins, from their `twin_expr` (Note [Pointwise twins from one expression])."),
+        root,
+      ),
+    ],
   ];
 }
 

@@ -1,12 +1,13 @@
-// The plain-JS twins of the WASM kernels (src/wasm/assembly/*.ts): the same arithmetic in the same order,
-// over typed arrays and element offsets, so that they (1) run wherever WebAssembly SIMD does not, or on
-// ordinary ArrayBuffer-backed storage, and (2) give the tests a second implementation to compare against.
-// float32 kernels round every intermediate with Math.fround; a double result of +, -, * or / of two float32
-// values rounded to float32 equals the float32 operation (double has more than 2 * 24 + 2 bits), so the
-// twins agree with the SIMD kernels bit for bit (test/wasm/kernels.test.ts checks it).
+// The plain-JS twins of the WASM kernels (src/wasm/kernels/assembly/*.ts) that are not one expression per
+// element: sums, rows (softmax), copies, and the scalar functions the pointwise twins call (expf). The same
+// arithmetic in the same order, over typed arrays and element offsets, so that they (1) run wherever
+// WebAssembly SIMD does not, or on ordinary ArrayBuffer-backed storage, and (2) give the tests a second
+// implementation to compare against. float32 kernels round every intermediate with Math.fround, so the twins
+// agree with the SIMD kernels bit for bit (test/wasm/kernels.test.ts checks it). The pointwise twins (+ - * /,
+// axpy, exp, sigmoid, relu, relu's gradient) are generated from their kernels.yaml expression into
+// generated/PointwiseTwins.ts (Note [Pointwise twins from one expression] in tools/wasm/twins.ts).
 //
-// Signature convention: (n, a, aOffset, b, bOffset, y, yOffset): counts and offsets in elements. Loops
-// are unrolled by 4: V8 runs a typed-array loop over parameters ~3x slower otherwise (bench/iter.bench.ts).
+// Signature convention: (n, a, aOffset, b, bOffset, y, yOffset): counts and offsets in elements.
 
 import type { StorageArray } from '../../tensor/Storage.js';
 
@@ -14,117 +15,6 @@ const fround = Math.fround;
 
 /** The arrays a twin runs over: any storage array (the twins are also the 'js' backend's loops for every dtype). */
 export type Elements = StorageArray;
-
-// ---- activations (assembly/activation.ts) ----
-
-/** y[i] = x[i] < 0 ? 0 : x[i]. */
-export function vrelu(n: number, x: Elements, xi: number, y: Elements, yi: number): void {
-  for (let i = 0; i < n; i++) {
-    const v = x[xi + i] as number;
-    y[yi + i] = v < 0 ? 0 : v;
-  }
-}
-
-// ---- elementwise binary (assembly/binary.ts) ----
-//
-// One twin per operator for every dtype: a double result of + - * / of two float32 (float64) values, stored
-// into a Float32Array (Float64Array), is the float32 (float64) operation, so these give binary.ts's bits;
-// integer arrays wrap on the store like C++ integer arithmetic (int32 products through Math.imul, exact).
-// Unrolled by four (Note [Vectorised loops are unrolled] in src/kernels/BinaryOpsKernel.ts).
-
-/** y[i] = a[i] + b[i]. */
-export function vadd(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
-}
-
-/** y[i] = a[i] - b[i]. */
-export function vsub(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) - (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) - (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) - (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
-}
-
-/** y[i] = a[i] * b[i] (int32: Math.imul, the wrapped product). */
-export function vmul(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
-  let i = 0;
-  if (y instanceof Int32Array) {
-    for (; i < n; i++) y[yi + i] = Math.imul(a[ai + i] as number, b[bi + i] as number);
-    return;
-  }
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
-}
-
-/** y[i] = a[i] / b[i]. */
-export function vdiv(n: number, a: Elements, ai: number, b: Elements, bi: number, y: Elements, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
-    y[yi + i + 1] = (a[ai + i + 1] as number) / (b[bi + i + 1] as number);
-    y[yi + i + 2] = (a[ai + i + 2] as number) / (b[bi + i + 2] as number);
-    y[yi + i + 3] = (a[ai + i + 3] as number) / (b[bi + i + 3] as number);
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
-}
-
-/** y[i] = a[i] + alpha·b[i] in double, stored in the arrays' precision (Note [axpy in double]). */
-export function vaxpy(n: number, a: Elements, ai: number, b: Elements, bi: number, alpha: number, y: Elements, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) + alpha * (b[bi + i] as number);
-}
-
-// The scalar forms: `b` already rounded to the arrays' precision (the bindings round a float32 scalar, as the
-// wasm call boundary does; TensorIterator's scalar loop casts it to the dtype).
-
-/** y[i] = a[i] + b. */
-export function vadd_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) + b;
-    y[yi + i + 1] = (a[ai + i + 1] as number) + b;
-    y[yi + i + 2] = (a[ai + i + 2] as number) + b;
-    y[yi + i + 3] = (a[ai + i + 3] as number) + b;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + b;
-}
-
-/** y[i] = a[i] - b. */
-export function vsub_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
-}
-
-/** y[i] = a[i] * b. */
-export function vmul_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[yi + i] = (a[ai + i] as number) * b;
-    y[yi + i + 1] = (a[ai + i + 1] as number) * b;
-    y[yi + i + 2] = (a[ai + i + 2] as number) * b;
-    y[yi + i + 3] = (a[ai + i + 3] as number) * b;
-  }
-  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * b;
-}
-
-/** y[i] = a[i] / b. */
-export function vdiv_scalar(n: number, a: Elements, ai: number, b: number, y: Elements, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
-}
 
 // ---- exp (assembly/exp.ts) ----
 
@@ -160,10 +50,6 @@ export function expf(x: number): number {
   const k = n | 0; // NaN -> 0, as i32.trunc_sat
   const k1 = k >> 1;
   return fround(p * (POW2[k1 + 75] as number) * (POW2[k - k1 + 75] as number));
-}
-
-export function f32_vexp(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = expf(x[xi + i] as number);
 }
 
 // ---- sum (assembly/reduce.ts, Note [Cascade sum in wasm]) ----
@@ -420,11 +306,6 @@ export function f32_log_softmax_rows(rows: number, cols: number, x: Float32Array
   }
 }
 
-/** y[i] = 1 / (1 + exp(-x[i])), float32 steps in the kernel's order (assembly/activation.ts). */
-export function f32_vsigmoid(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = fround(1 / fround(1 + expf(-(x[xi + i] as number))));
-}
-
 /** Max (or min) of x[xi..xi+n): NaN if any is NaN; the same value as the kernels (zeros: either sign). */
 export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Array, xi: number): number {
   let r = isMax ? -Infinity : Infinity;
@@ -479,13 +360,6 @@ export function copy_strided(
 // ---- layer norm (assembly/layer_norm.ts): referenceLayerNorm.ts ----
 
 export { f32_layer_norm_backward_cols, f32_layer_norm_backward_rows, f32_layer_norm_rows } from './referenceLayerNorm.js';
-
-// ---- activation backward (assembly/backward.ts) ----
-
-/** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */
-export function vrelu_backward(n: number, g: Float32Array, gi: number, r: Float32Array, ri: number, y: Float32Array, yi: number): void {
-  for (let i = 0; i < n; i++) y[yi + i] = (r[ri + i] as number) <= 0 ? 0 : (g[gi + i] as number);
-}
 
 // ---- chunked sums (assembly/reduce_chunks.ts) ----
 

@@ -4,6 +4,7 @@
 
 import { vadd, vsub, vmul, vdiv, vadd_scalar, vsub_scalar, vmul_scalar, vdiv_scalar } from './binary';
 export { f32_vaxpy, f64_vaxpy } from './binary';
+import { vneg } from './unary';
 export { f32_vexp } from './exp';
 export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
@@ -98,6 +99,16 @@ export function f32_vdiv_scalar(n: usize, a: usize, b: f32, y: usize): void {
 /** y[i] = a[i] / b, float64; `b` is rounded to the dtype. */
 export function f64_vdiv_scalar(n: usize, a: usize, b: f64, y: usize): void {
   vdiv_scalar<f64>(n, a, b, y);
+}
+
+/** y[i] = -x[i], float32. */
+export function f32_vneg(n: usize, x: usize, y: usize): void {
+  vneg<f32>(n, x, y);
+}
+
+/** y[i] = -x[i], float64. */
+export function f64_vneg(n: usize, x: usize, y: usize): void {
+  vneg<f64>(n, x, y);
 }
 
 /** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float32 bits unchanged (Note [Strided copy]). */

@@ -48,6 +48,10 @@ export interface Kernels {
   f32_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
   /** y[i] = a[i] + alpha·b[i] in double, rounded to float64 (Note [axpy in double]). */
   f64_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
+  /** y[i] = -x[i], float32. */
+  f32_vneg(n: number, x: number, y: number): void;
+  /** y[i] = -x[i], float64. */
+  f64_vneg(n: number, x: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
   f32_vexp(n: number, x: number, y: number): void;
   /** y[i] = 1 / (1 + exp(-x[i])), float32. */
@@ -230,6 +234,8 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f64_vdiv_scalar',
   'f32_vaxpy',
   'f64_vaxpy',
+  'f32_vneg',
+  'f64_vneg',
   'f32_vexp',
   'f32_vsigmoid',
   'f32_vrelu',

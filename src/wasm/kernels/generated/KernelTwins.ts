@@ -3,6 +3,7 @@
 import type { WasmMemory } from '../../runtime/memory.js';
 import * as ref from '../reference.js';
 import type { CustomTwinName, Kernels } from './KernelNames.js';
+import * as pw from './PointwiseTwins.js';
 
 const fround = Math.fround;
 
@@ -13,91 +14,99 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
   return {
     f32_vadd: (n, a, b, y) => {
       const v = f32();
-      ref.vadd(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+      pw.vadd(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
     },
     f64_vadd: (n, a, b, y) => {
       const v = f64();
-      ref.vadd(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+      pw.vadd(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
     },
     f32_vsub: (n, a, b, y) => {
       const v = f32();
-      ref.vsub(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+      pw.vsub(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
     },
     f64_vsub: (n, a, b, y) => {
       const v = f64();
-      ref.vsub(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+      pw.vsub(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
     },
     f32_vmul: (n, a, b, y) => {
       const v = f32();
-      ref.vmul(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+      pw.vmul(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
     },
     f64_vmul: (n, a, b, y) => {
       const v = f64();
-      ref.vmul(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+      pw.vmul(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
     },
     f32_vdiv: (n, a, b, y) => {
       const v = f32();
-      ref.vdiv(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+      pw.vdiv(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
     },
     f64_vdiv: (n, a, b, y) => {
       const v = f64();
-      ref.vdiv(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+      pw.vdiv(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
     },
     f32_vadd_scalar: (n, a, b, y) => {
       const v = f32();
-      ref.vadd_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+      pw.vadd_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
     },
     f64_vadd_scalar: (n, a, b, y) => {
       const v = f64();
-      ref.vadd_scalar(n, v, a >>> 3, b, v, y >>> 3);
+      pw.vadd_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
     f32_vsub_scalar: (n, a, b, y) => {
       const v = f32();
-      ref.vsub_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+      pw.vsub_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
     },
     f64_vsub_scalar: (n, a, b, y) => {
       const v = f64();
-      ref.vsub_scalar(n, v, a >>> 3, b, v, y >>> 3);
+      pw.vsub_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
     f32_vmul_scalar: (n, a, b, y) => {
       const v = f32();
-      ref.vmul_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+      pw.vmul_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
     },
     f64_vmul_scalar: (n, a, b, y) => {
       const v = f64();
-      ref.vmul_scalar(n, v, a >>> 3, b, v, y >>> 3);
+      pw.vmul_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
     f32_vdiv_scalar: (n, a, b, y) => {
       const v = f32();
-      ref.vdiv_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+      pw.vdiv_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
     },
     f64_vdiv_scalar: (n, a, b, y) => {
       const v = f64();
-      ref.vdiv_scalar(n, v, a >>> 3, b, v, y >>> 3);
+      pw.vdiv_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
     f32_vaxpy: (n, a, b, alpha, y) => {
       const v = f32();
-      ref.vaxpy(n, v, a >>> 2, v, b >>> 2, alpha, v, y >>> 2);
+      pw.vaxpy(n, v, a >>> 2, v, b >>> 2, alpha, v, y >>> 2);
     },
     f64_vaxpy: (n, a, b, alpha, y) => {
       const v = f64();
-      ref.vaxpy(n, v, a >>> 3, v, b >>> 3, alpha, v, y >>> 3);
+      pw.vaxpy(n, v, a >>> 3, v, b >>> 3, alpha, v, y >>> 3);
+    },
+    f32_vneg: (n, x, y) => {
+      const v = f32();
+      pw.vneg(n, v, x >>> 2, v, y >>> 2);
+    },
+    f64_vneg: (n, x, y) => {
+      const v = f64();
+      pw.vneg(n, v, x >>> 3, v, y >>> 3);
     },
     f32_vexp: (n, x, y) => {
       const v = f32();
-      ref.f32_vexp(n, v, x >>> 2, v, y >>> 2);
+      pw.f32_vexp(n, v, x >>> 2, v, y >>> 2);
     },
     f32_vsigmoid: (n, x, y) => {
       const v = f32();
-      ref.f32_vsigmoid(n, v, x >>> 2, v, y >>> 2);
+      pw.f32_vsigmoid(n, v, x >>> 2, v, y >>> 2);
     },
     f32_vrelu: (n, x, y) => {
       const v = f32();
-      ref.vrelu(n, v, x >>> 2, v, y >>> 2);
+      pw.vrelu(n, v, x >>> 2, v, y >>> 2);
     },
     f32_vrelu_backward: (n, g, r, y) => {
       const v = f32();
-      ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
+      pw.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
     },
     f32_copy_strided: (n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y) => {
       const v = f32();
