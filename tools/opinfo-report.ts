@@ -81,8 +81,13 @@ function namespaceOf(key: string): string {
  * The coverage table: every op_db entry counted, passing when it is swept, has outcomes, and none of them fails
  * on any path (known failures or path-dependent ones); the rest listed by reason.
  */
-function coverage(entries: OpDbEntry[], rows: Row[], failing: Set<string>): string[] {
-  const replayed = new Set(rows.map((r) => r.op));
+function coverage(entries: OpDbEntry[], rows: Row[], failing: Set<string>, failingReduced: Set<string>): string[] {
+  const replayed = new Set(rows.filter((r) => !isReduced(r.key)).map((r) => r.op));
+  const reducedSampled = new Set(rows.filter((r) => isReduced(r.key)).map((r) => r.op));
+  const reducedCount = (sel: OpDbEntry[]): string => {
+    const sampled = sel.filter((e) => reducedSampled.has(e.key));
+    return `${sampled.filter((e) => !failingReduced.has(e.key)).length} / ${sampled.length}`;
+  };
   const status = (e: OpDbEntry): string =>
     !e.swept
       ? (e.reason ?? 'not yet in aten-ts')
@@ -107,21 +112,33 @@ function coverage(entries: OpDbEntry[], rows: Row[], failing: Set<string>): stri
     'none of its outcomes fails on any kernel path. Passing on every path:',
     `**${entries.filter(passes).length} / ${entries.length}**.`,
     '',
-    '| namespace | passing / entries | swept |',
-    '|---|---|---|',
+    'float16/bfloat16 samples (the first two plain samples per reduced dtype, values and Meta, at torch.testing',
+    'tolerances) are counted apart, per entry that has them: passing all of them on every path,',
+    `**${reducedCount(entries)}**.`,
+    '',
+    '| namespace | passing / entries | swept | float16/bfloat16 passing / sampled |',
+    '|---|---|---|---|',
     ...spaces.map((ns) => {
       const sel = entries.filter((e) => namespaceOf(e.key) === ns);
-      return `| ${ns} | ${count(sel)} | ${sel.filter((e) => e.swept).length} |`;
+      return `| ${ns} | ${count(sel)} | ${sel.filter((e) => e.swept).length} | ${reducedCount(sel)} |`;
     }),
     '',
-    'The rest, by reason (`fails`: an outcome is in test/opinfo/known_failures.json):',
+    'The rest, by reason (`fails`: an outcome of a float32/float64/integer/bool/complex sample is in',
+    'test/opinfo/known_failures.json):',
     '',
     ...reasons.map((r) => `- ${r} (${byReason.get(r)?.length ?? 0}): ${(byReason.get(r) ?? []).join(', ')}`),
     '',
   ];
 }
 
-function report(rows: Row[], pathDependent: number, skipped: Record<string, number>, entries: OpDbEntry[], failing: Set<string>): string {
+function report(
+  rows: Row[],
+  pathDependent: number,
+  skipped: Record<string, number>,
+  entries: OpDbEntry[],
+  failing: Set<string>,
+  failingReduced: Set<string>,
+): string {
   const count = (filter: (r: Row) => boolean): [number, number] => {
     const sel = rows.filter(filter);
     return [sel.filter((r) => r.problem === '').length, sel.length];
@@ -133,7 +150,7 @@ function report(rows: Row[], pathDependent: number, skipped: Record<string, numb
     '## OpInfo pass rates',
     '',
     `PyTorch's own OpInfo samples (\`op_db\`, ${ops} entries whose operator aten-ts has, every variant; float32, float64,`,
-    'int64, int32, bool) replayed through `torch.*` / Tensor methods by `test/opinfo/` (part of `vitest run`).',
+    'int64, int32, bool, float16, bfloat16) replayed through `torch.*` / Tensor methods by `test/opinfo/` (part of `vitest run`).',
     'Fixtures: `npx tsx tools/opinfo-ops.ts && $PYTHON tools/golden/gen_opinfo.py`;',
     'this section and `test/opinfo/known_failures.json`: `npx tsx tools/opinfo-report.ts` (generated, do not edit).',
     'Areas: values (dtype, shape, values at torch.testing tolerances, strides of views, error text where PyTorch',
@@ -142,7 +159,7 @@ function report(rows: Row[], pathDependent: number, skipped: Record<string, numb
     `1,000 elements, ${skipped['unserializable'] ?? 0} with an argument without a JSON form. ${pathDependent} outcomes differ between kernel paths`,
     '(the stress path replays the first sample of each op).',
     '',
-    ...coverage(entries, rows, failing),
+    ...coverage(entries, rows, failing, failingReduced),
     '### Pass rates by area (wasm path)',
     '',
     '| area | pass rate |',
@@ -195,17 +212,23 @@ async function main(): Promise<void> {
     skipped: Record<string, number>;
     op_db: OpDbEntry[];
   };
-  const failing = new Set(
-    [...Object.values(failures), ...Object.values(pathDependent)].flatMap((m) => Object.keys(m).map((k) => k.split('|')[0] ?? '')),
-  );
+  const failingKeys = [...Object.values(failures), ...Object.values(pathDependent)].flatMap((m) => Object.keys(m));
+  const failing = new Set(failingKeys.filter((k) => !isReduced(k)).map((k) => k.split('|')[0] ?? ''));
+  const failingReduced = new Set(failingKeys.filter(isReduced).map((k) => k.split('|')[0] ?? ''));
   const featuresUrl = new URL('FEATURES.md', ROOT);
   const features = readFileSync(featuresUrl, 'utf8');
-  const section = report(base, nPath, index.skipped, index.op_db, failing);
+  const section = report(base, nPath, index.skipped, index.op_db, failing, failingReduced);
   const b = features.indexOf(BEGIN);
   const e = features.indexOf(END);
   const next = b >= 0 && e > b ? features.slice(0, b) + section + features.slice(e + END.length) : `${features.trimEnd()}\n\n${section}\n`;
   writeFileSync(featuresUrl, next);
   console.log(section);
+}
+
+/** Whether an outcome key (`<op>|<dtype>|<sample>|<area>`) is a float16/bfloat16 sample's. */
+function isReduced(key: string): boolean {
+  const dtype = key.split('|')[1];
+  return dtype === 'float16' || dtype === 'bfloat16';
 }
 
 /** The class of a problem: its text without numbers, one line. */

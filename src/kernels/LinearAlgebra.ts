@@ -274,6 +274,8 @@ function productInto(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulat
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // float16/bfloat16 products compute as PyTorch's CPU gemm does for them (BlasKernel.cpp with opmath_t = float,
 // or oneDNN's bf16 gemm): operands widened to float32, `beta·c + alpha·dot` in float32, one rounding on store.
+// The wheel's compiler fuses that into fma(beta, c, alpha·dot), as oneDNN's sum post-op does (Muon meets bfloat16
+// ties only the fused sum breaks): beta·c is exact in float64, the sum rounded to double, then to float32.
 // The float32 sums are the packed kernel's, in its order, so a result may differ from PyTorch's in the last
 // place when they straddle a rounding boundary of the reduced dtype.
 const isReduced = (t: ScalarType): boolean => t === ScalarType.Half || t === ScalarType.BFloat16;
@@ -504,13 +506,14 @@ function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alp
  */
 function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor {
   if (isReduced(out.scalarType)) {
-    // beta·self + alpha·(a @ b) all in float32, rounded once (Note [Reduced-precision products]).
-    const f = (t: Tensor): Tensor => at._to_copy(t, ScalarType.Float);
-    const [b32, a32, m32] = [f(bias), f(a), f(b)];
-    const o32 = newStrided(out.sizes, contiguousStrides(out.sizes), ScalarType.Float, out.device);
-    scaledSelfPlusProduct(o32, b32, a32, m32, beta, alpha);
-    at.copy_(out, o32);
-    for (const t of [b32, a32, m32, o32]) t.dispose();
+    // fma(beta, self, alpha·(a @ b)) in float32, rounded once (Note [Reduced-precision products]).
+    const [a32, m32] = [at._to_copy(a, ScalarType.Float), at._to_copy(b, ScalarType.Float)];
+    const p32 = newStrided(out.sizes, contiguousStrides(out.sizes), ScalarType.Float, out.device);
+    productInto(a32, m32, p32, alpha, false);
+    const c64 = beta === 0 ? null : at.mul__Tensor(at._to_copy(bias, ScalarType.Double), wrapScalar(Math.fround(beta)));
+    const s32 = c64 === null ? p32 : at._to_copy(at.add__Tensor(c64, p32), ScalarType.Float);
+    at.copy_(out, s32);
+    for (const t of new Set([a32, m32, p32, s32, c64])) t?.dispose();
     return out;
   }
   if (beta !== 0) {

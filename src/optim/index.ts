@@ -22,5 +22,6 @@ export { Rprop, type RpropDefaults, type RpropOptions } from './rprop.js';
 export { LBFGS, type LBFGSDefaults, type LBFGSOptions } from './lbfgs.js';
 export { Adafactor, type AdafactorDefaults, type AdafactorOptions } from './_adafactor.js';
 export { ASGD, type ASGDDefaults, type ASGDOptions } from './asgd.js';
+export { Muon, type MuonDefaults, type MuonOptions } from './_muon.js';
 /** `torch.optim.lr_scheduler`: every scheduler of torch/optim/lr_scheduler.py. */
 export * as lr_scheduler from './lr_schedulers.js';

@@ -3,7 +3,8 @@
 // `torch.<op>(input, ...args, { ...kwargs })`, or the Tensor method when aten-ts has no function — and
 // compares with PyTorch 2.13 in five areas:
 //   values   result dtype and shape always, values with torch.testing.assert_close's default tolerances
-//            (float32 rtol 1.3e-6 / atol 1e-5, float64 1e-7 / 1e-7, integers and bool exact; NaN matches
+//            (float32 rtol 1.3e-6 / atol 1e-5, float64 1e-7 / 1e-7, float16 1e-3 / 1e-5, bfloat16 1.6e-2 /
+//            1e-5, integers and bool exact; NaN matches
 //            NaN), strides when PyTorch's result is a view of an input; PyTorch's error text when it raised
 //   meta     the same call on meta tensors of the same sizes/strides: dtype, shape, strides, or the error text
 //   grads    float64 first-order gradients for PyTorch's seeded cotangent (null where PyTorch's is None)
@@ -351,6 +352,8 @@ const TOL: Record<string, [number, number]> = {
   float64: [1e-7, 1e-7],
   complex64: [1.3e-6, 1e-5],
   complex128: [1e-7, 1e-7],
+  float16: [1e-3, 1e-5],
+  bfloat16: [1.6e-2, 1e-5],
 };
 
 function firstLine(e: unknown): string {

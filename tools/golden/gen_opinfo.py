@@ -14,7 +14,8 @@ Which entries: an OpInfo `name` (`nn.functional.X` → `X`) that is a `torch.*` 
 aten-ts (tools/golden/opinfo_ops.json), or a function of the package's full namespace (`exposed`: torch.complex,
 torch.nn.functional.X), with every `variant_test_name`. `--coverage` lists the entries aten-ts exposes (by name or alias)
 that this rule skips, and exits 1 if there are any. For each of float32, float64, int64,
-int32 and bool that the OpInfo supports on the CPU:
+int32 and bool that the OpInfo supports on the CPU (and float16/bfloat16: their first REDUCED_SAMPLES plain
+samples, values and Meta only):
 
 - `samples`: the first SAMPLES of `sample_inputs(cpu, dtype)` and the first REFERENCE of the extra samples of
   `reference_inputs` (those after the ones it shares with `sample_inputs`); each with its input/args/kwargs,
@@ -104,6 +105,12 @@ COMPLEX_OPS = [
 ]
 COMPLEX_SAMPLES = 4
 _COMPLEX = False
+# float16 / bfloat16 (PyTorch computes many CPU ops in them): every entry whose CPU dtypes list them is also
+# sampled in them, its first REDUCED_SAMPLES plain samples only (values and Meta; no reference inputs, no
+# gradients), so the fixtures grow little; reduced tensors are encoded only while those samples are recorded
+REDUCED_DTYPES = [torch.float16, torch.bfloat16]
+REDUCED_SAMPLES = 2
+_REDUCED = False
 # results that are random or uninitialised memory: dtype/shape/strides only
 NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_permuted", "empty_strided", "new_empty", "new_empty_strided", "rand_like", "randint", "randint_like", "randn", "randn_like"]
 
@@ -183,7 +190,7 @@ def flat_values(t):
     if t.dtype.is_complex and _COMPLEX and not t.is_conj():
         real = torch.view_as_real(t.detach())
         return [num(v, real.dtype) for v in real.reshape(-1).tolist()]
-    if t.dtype.is_complex or t.dtype in (torch.float16, torch.bfloat16) or t.is_quantized:
+    if t.dtype.is_complex or (t.dtype in REDUCED_DTYPES and not _REDUCED) or t.is_quantized:
         raise Unserializable(f"dtype {t.dtype}")
     return [num(v, t.dtype) for v in t.detach().reshape(-1).tolist()]
 
@@ -498,7 +505,7 @@ def gen_samples(op, dtype, key, counts):
         if gs is not None and len(gs) == len(samples):
             grad_samples = gs
     sources = [("sample", s, g) for s, g in zip(samples, grad_samples)]
-    if op.reference_inputs_func is not None:
+    if op.reference_inputs_func is not None and REFERENCE > 0:
         torch.manual_seed(seed)
         n_plain = sum(1 for _ in op.sample_inputs("cpu", dtype, requires_grad=False))
         torch.manual_seed(seed)
@@ -537,6 +544,17 @@ def complex_samples(op, dtype, key, counts):
         return gen_samples(op, dtype, key, counts)
     finally:
         SAMPLES, REFERENCE = saved
+
+
+def reduced_samples(op, dtype, key, counts):
+    """REDUCED_DTYPES: the first REDUCED_SAMPLES plain samples, values and Meta only."""
+    global SAMPLES, REFERENCE, _REDUCED
+    saved = SAMPLES, REFERENCE
+    SAMPLES, REFERENCE, _REDUCED = REDUCED_SAMPLES, 0, True
+    try:
+        return gen_samples(op, dtype, key, counts)
+    finally:
+        (SAMPLES, REFERENCE), _REDUCED = saved, False
 
 
 def big_samples(op, dtype, key, counts):
@@ -697,6 +715,9 @@ def main():
                 entry["dtypes"][dname(dtype)] = complex_samples(op, dtype, key, counts)
             else:
                 entry["dtypes"][dname(dtype)] = gen_samples(op, dtype, key, counts)
+        for dtype in [] if big else REDUCED_DTYPES:
+            if dtype in supported:
+                entry["dtypes"][dname(dtype)] = reduced_samples(op, dtype, key, counts)
         entry["errors"] = gen_errors(op, key, counts)
         _COMPLEX = False
         families.setdefault(family(op), []).append(entry)

@@ -60,6 +60,15 @@ def main():
         ag, bg = a.clone().requires_grad_(), b.clone().requires_grad_()
         torch.mm(ag, bg).tanh().sum().backward()
         cases.append(case("mm_tanh_grad", [a, b], [ag.grad, bg.grad]))
+    # addmm's beta·self is fused with the product's sum (fma in the wheel's gemm): Muon's Newton–Schulz step meets
+    # an exact bfloat16 tie (0.3720703125) that only the fused form rounds up; and small random ones with beta = 3.4.
+    o = torch.tensor([[0.349609375, 0.3125, -0.1552734375, -0.65625], [0.48046875, 0.51171875, 0.443359375, 0.1806640625]])
+    gu = torch.tensor([[-2.21875, -0.267578125], [-0.267578125, -2.3125]])
+    for d in DTYPES:
+        ob, gb = o.to(d), gu.to(d)
+        cases.append(case("addmm", [ob, gb, ob], torch.addmm(ob, gb, ob, beta=3.4), beta=3.4, alpha=1))
+        c3, a3, b3 = (torch.randn(6, 7) * 2).to(d), (torch.randn(6, 3) * 2).to(d), (torch.randn(3, 7) * 2).to(d)
+        cases.append(case("addmm", [c3, a3, b3], torch.addmm(c3, a3, b3, beta=3.4, alpha=2.0315), beta=3.4, alpha=2.0315))
     finfo = []
     for d in DTYPES:
         f = torch.finfo(d)
