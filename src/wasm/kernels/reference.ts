@@ -480,6 +480,10 @@ export function copy_strided(
 
 export { f32_layer_norm_backward_cols, f32_layer_norm_backward_rows, f32_layer_norm_rows } from './referenceLayerNorm.js';
 
+// ---- batch norm (assembly/batch_norm.ts): referenceBatchNorm.ts ----
+
+export { batch_norm_stats, f32_batch_norm_planes, f64_batch_norm_planes } from './referenceBatchNorm.js';
+
 // ---- activation backward (assembly/backward.ts) ----
 
 /** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */
