@@ -225,6 +225,21 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
       },
     ],
     [
+      'batch_norm float32 [8, 16, 24, 24], evaluation and training (statistics per channel, affine per plane)',
+      () => {
+        const x = torch
+          .arange(8 * 16 * 576)
+          .reshape(8, 16, 24, 24)
+          .mul(0.37)
+          .sin();
+        const [w, b] = [torch.arange(16).mul(0.3).cos(), torch.arange(16).mul(0.2).sin()];
+        const [rm, rv] = [torch.arange(16).mul(0.1).sin(), torch.arange(16).mul(0.1).add(0.5)];
+        const evalOut = torch.batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5, false);
+        const trainOut = torch.batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5, false);
+        return torch.cat([evalOut.flatten(), trainOut.flatten(), rm, rv]);
+      },
+    ],
+    [
       'flash attention float32 [4, 4, 64, 32], causal (scaled_dot_product_attention): output and q, k, v gradients',
       () => {
         const mk = (seed: number): Tensor =>

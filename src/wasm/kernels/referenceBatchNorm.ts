@@ -39,7 +39,18 @@ export function f64_batch_norm_planes(
 
 // One loop for both: a float32 product of two float32s is exact in a double, so x·a + b rounded once to
 // double and then on the store to float32 is the kernel's f64x2 arithmetic.
-function planesLoop(planes: number, size: number, c0: number, channels: number, x: Floats, xi: number, ab: Floats, abi: number, y: Floats, yi: number): void {
+function planesLoop(
+  planes: number,
+  size: number,
+  c0: number,
+  channels: number,
+  x: Floats,
+  xi: number,
+  ab: Floats,
+  abi: number,
+  y: Floats,
+  yi: number,
+): void {
   let c = c0 % channels;
   for (let p = 0; p < planes; p++) {
     const a = ab[abi + c] as number;
