@@ -13,6 +13,9 @@ import { linearScratch } from './StorageAccess.js';
 
 type Floats = Float32Array | Float64Array;
 
+/** Elements below which the forward runs the JS twins without a linear-memory scratch (a call's overhead). */
+const SMALL_INPUT = 4096;
+
 /** The elements of a contiguous float32 / float64 tensor. Take them after the call's last allocation. */
 function elements(t: Tensor): Floats {
   const { data, base } = t.dataView();
@@ -50,14 +53,17 @@ export function batchNormForwardFloat(
   const f32 = x.scalarType === ScalarType.Float;
   const round = f32 ? Math.fround : (v: number): number => v;
   const bytes = f32 ? 4 : 8;
-  // [alpha (C), beta (C), mean (C), sum of squared deviations (C)]: in linear memory even for a few channels.
-  const scratch = linearScratch(x, 4 * C);
+  // [alpha (C), beta (C), mean (C), sum of squared deviations (C)]: in linear memory even for a few channels;
+  // a small input runs the twins (the same bits) on a JS array, without the allocation.
+  const small = N * C * S < SMALL_INPUT;
+  const scratch = small ? null : linearScratch(x, 4 * C);
   const w = weight === null ? null : strided1d(weight);
   const b = bias === null ? null : strided1d(bias);
   const rm = runningMean === null ? null : strided1d(runningMean);
   const rv = runningVar === null ? null : strided1d(runningVar);
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
-  const [X, Y, AB] = [elements(x), elements(out), elements(scratch)];
+  const [X, Y] = [elements(x), elements(out)];
+  const AB = scratch !== null ? elements(scratch) : f32 ? new Float32Array(4 * C) : new Float64Array(4 * C);
   const threads = threadsFor(N * C * S);
   const means: number[] = new Array<number>(C);
   const invstds: number[] = new Array<number>(C);
@@ -112,5 +118,5 @@ export function batchNormForwardFloat(
     }
     runKernelCalls(planesName, calls);
   }
-  scratch.dispose();
+  scratch?.dispose();
 }
