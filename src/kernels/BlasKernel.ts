@@ -47,8 +47,25 @@ export function splitGemm(threads: number, call: Parameters<GemmKernel>, bytes: 
   return calls;
 }
 
-/** Settings for A/B runs of the gemm (Note [Persistent gemm workspace]). */
-export const gemmSettings = { keepWorkspace: true };
+/**
+ * Settings of the gemm: `keepWorkspace` (Note [Persistent gemm workspace]) and `minSplitMacs`, the multiply-adds
+ * from which mm / addmm / bmm's products split among threads (Note [Small products on one thread]); both
+ * for A/B runs.
+ */
+export const gemmSettings = { keepWorkspace: true, minSplitMacs: 8 * 2 ** 20 };
+
+// Note [Small products on one thread]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// mm, addmm and bmm (packedGemm in LinearAlgebra.ts) run a product on one thread below 8M multiply-adds,
+// whatever Note [Gemm grain] would give it. In the jobs benchmark's run of record (bench/RESULTS.md, quiet
+// machine, 103cba4) the 784-128-10 MLP step's products are 6.4M multiply-adds (64×784×128 forward, 128×64×784
+// for the weight gradient): split in two, `addmm` took 0.62 ms a step on 2 threads against 0.34 ms on 1, and
+// `mm` 0.50 ms on both; the 784-512-512-10 step's 16.8M–25.7M products gained (mm 2.78 → 1.95 ms, addmm 2.01 →
+// 1.51 ms). In a training step the second thread is parked between products (Note [Bounded spin]) and half of
+// C and of the packed operands crosses between the cores, which a 3.2M-multiply-add half (~130 µs) does not
+// repay; alone, in a loop that keeps the worker spinning, the same product gained 1.43× (Note [Gemm split]).
+// Convolution and attention keep Note [Gemm grain]: they split images and heads, not one small product.
+// The split never changes a bit (Note [Gemm split]), so this is a speed rule only.
 
 // Note [Persistent gemm workspace]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

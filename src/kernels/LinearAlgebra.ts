@@ -14,7 +14,7 @@ import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels/KernelTable.js';
 import { wakeWorkers } from '../wasm/runtime/ParallelNative.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/kernels/reference.js';
-import { complexGemm, gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
+import { complexGemm, gemmSettings, gemmWorkspace, releaseGemmWorkspace, splitGemm, twinGemm } from './BlasKernel.js';
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/kernels/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -164,7 +164,8 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const sa0 = inLinear(name, a, dtype) ? null : at.contiguous(a);
   const sb0 = inLinear(name, b, dtype) ? null : at.contiguous(b);
   const stageC = !inLinear(name, out, dtype);
-  const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
+  // Note [Small products on one thread]
+  const threads = m * n * k < gemmSettings.minSplitMacs ? 1 : threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
   if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
   const bytes = out.storage.data(dtype).BYTES_PER_ELEMENT;
   const aAt = threads * GEMM_WORKSPACE_BYTES;

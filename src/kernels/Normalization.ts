@@ -11,6 +11,7 @@ import { formatDouble } from '../random/distributions.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { batchNormFloatPath, batchNormForwardFloat } from './batch_norm_kernel.js';
 import { checkFloating, reader, strided1d, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 import type { StructuredOutputsKernel } from './TensorMeta.js';
@@ -109,6 +110,11 @@ export function nativeBatchNorm(
   const saveInvstd = emptyLike(input, [statSize], statDtype);
   if (input.isMeta()) return [out, saveMean, saveInvstd];
   const cx = contiguousOf(input);
+  if (batchNormFloatPath(input, weight, bias, runningMean, runningVar)) {
+    batchNormForwardFloat(cx, weight, bias, runningMean, runningVar, training, momentum, eps, out, saveMean, saveInvstd, [N, C, S]);
+    if (cx !== input) cx.dispose(); // Note [Storage lifetime]
+    return [out, saveMean, saveInvstd];
+  }
   const cw = weight === null ? null : contiguousOf(weight);
   const cb = bias === null ? null : contiguousOf(bias);
   const x = reader(cx);

@@ -252,6 +252,44 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
   });
 
   for (const bytes of [4, 8] as const) {
+    const t = bytes === 4 ? 'f32' : 'f64';
+    it(`${t}_batch_norm_planes and ${t}_batch_norm_stats: same bits as their twins, planes and channels in two calls`, () => {
+      const [AB, S1, S2] = [4, 5, 6].map((k) => 64 + k * 16384) as [number, number, number];
+      const planes = (wasm[`${t}_batch_norm_planes`] as (...a: number[]) => void).bind(null);
+      const planesJs = (js[`${t}_batch_norm_planes`] as (...a: number[]) => void).bind(null);
+      for (const [n, c, s] of [
+        [1, 1, 1],
+        [2, 3, 5],
+        [3, 4, 8],
+        [2, 5, 17],
+        [1, 2, 100],
+      ] as const) {
+        const total = n * c * s;
+        setup(bytes, total);
+        fill(view(bytes, AB, 2 * c), 5 + c);
+        // All planes in one call (the twin) against two calls splitting them as two threads would.
+        const cut = Math.floor((n * c) / 2);
+        planesJs(n * c, s, 0, c, A, AB, Y2);
+        planes(cut, s, 0, c, A, AB, Y1);
+        planes(n * c - cut, s, cut, c, A + cut * s * bytes, AB, Y1 + cut * s * bytes);
+        expect(bitsOf(view(bytes, Y1, total))).toEqual(bitsOf(view(bytes, Y2, total)));
+        planes(n * c, s, 0, c, A, AB, A); // in place
+        expect(bitsOf(view(bytes, A, total))).toEqual(bitsOf(view(bytes, Y2, total)));
+        setup(bytes, total);
+        const stats = wasm[`${t}_batch_norm_stats`] as (...a: number[]) => void;
+        stats(n, c, s, 0, Math.min(1, c), A, S1);
+        stats(n, c, s, Math.min(1, c), c, A, S1);
+        (js[`${t}_batch_norm_stats`] as (...a: number[]) => void)(n, c, s, 0, c, A, S2);
+        expect(bitsOf(view(bytes, S1, 2 * c))).toEqual(bitsOf(view(bytes, S2, 2 * c)));
+        // The mean of channel 0 is the mean of its planes' elements.
+        let sum = 0;
+        for (let i = 0; i < n; i++) for (let k = 0; k < s; k++) sum += view(bytes, A, total)[i * c * s + k] as number;
+        expect(view(bytes, S1, 1)[0]).toBe(bytes === 4 ? Math.fround(sum / (n * s)) : sum / (n * s));
+      }
+    });
+  }
+
+  for (const bytes of [4, 8] as const) {
     const name = bytes === 4 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
     it(`${name}: the twin's partials, each the chunk's ${bytes === 4 ? 'f32' : 'f64'}_rsum`, () => {
       for (const [n, chunk] of [

@@ -156,6 +156,24 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     }
   });
 
+  it('a ResNet BatchNorm2d (64 channels: its 256-byte parameters live in the JS heap) runs the WASM batch-norm kernels, evaluation and training', () => {
+    torch.manualSeed(0);
+    const bn = new nn.BatchNorm2d(64);
+    const x = torch.randn(2, 64, 14, 14);
+    bn.call(x); // training: the statistics per channel, then the affine
+    expect(calls.get('f32_batch_norm_stats') ?? 0).toBeGreaterThanOrEqual(1);
+    expect(calls.get('f32_batch_norm_planes') ?? 0).toBeGreaterThanOrEqual(1);
+    calls.clear();
+    bn.eval();
+    const y = bn.call(x) as Tensor;
+    expect(calls.get('f32_batch_norm_planes') ?? 0).toBeGreaterThanOrEqual(1);
+    expect(calls.get('f32_batch_norm_stats') ?? 0).toBe(0);
+    // Evaluation: (x − running_mean) / sqrt(running_var + eps) (weight 1, bias 0).
+    const [rm, rv] = [bn.running_mean as Tensor, bn.running_var as Tensor];
+    const want = x.sub(rm.view(1, 64, 1, 1)).div(rv.add(1e-5).sqrt().view(1, 64, 1, 1));
+    expect(y.sub(want).abs().max().item()).toBeLessThan(1e-5);
+  });
+
   it("a causal TransformerEncoder's attention runs the flash WASM kernels forward and backward (logsumexp is 1 KiB)", () => {
     torch.manualSeed(0);
     const layer = new nn.TransformerEncoderLayer(32, 4, { dim_feedforward: 64, dropout: 0.0 });

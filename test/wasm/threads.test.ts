@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
+import { gemmSettings } from '../../src/kernels/BlasKernel.js';
 import { scaled_dot_product_attention } from '../../src/nn/functional.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
@@ -22,10 +23,14 @@ const bits = (t: Tensor): number[] => {
     : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel())];
 };
 
-/** `f()` on 1 thread and on 2, with a grain of 32768 (ATen's; the suite may lower it to split small tensors). */
+/**
+ * `f()` on 1 thread and on 2, with a grain of 32768 (ATen's; the suite may lower it to split small tensors) and
+ * every product split (Note [Small products on one thread]).
+ */
 function onOneAndTwo(f: () => Tensor): [number[], number[], number] {
-  const [threads, grain] = [getNumThreads(), parallelSettings.grain];
+  const [threads, grain, minSplit] = [getNumThreads(), parallelSettings.grain, gemmSettings.minSplitMacs];
   parallelSettings.grain = 32768;
+  gemmSettings.minSplitMacs = 0;
   try {
     setNumThreads(1);
     const one = bits(f());
@@ -36,6 +41,7 @@ function onOneAndTwo(f: () => Tensor): [number[], number[], number] {
   } finally {
     setNumThreads(threads);
     parallelSettings.grain = grain;
+    gemmSettings.minSplitMacs = minSplit;
   }
 }
 
@@ -225,6 +231,21 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
       },
     ],
     [
+      'batch_norm float32 [8, 16, 24, 24], evaluation and training (statistics per channel, affine per plane)',
+      () => {
+        const x = torch
+          .arange(8 * 16 * 576)
+          .reshape(8, 16, 24, 24)
+          .mul(0.37)
+          .sin();
+        const [w, b] = [torch.arange(16).mul(0.3).cos(), torch.arange(16).mul(0.2).sin()];
+        const [rm, rv] = [torch.arange(16).mul(0.1).sin(), torch.arange(16).mul(0.1).add(0.5)];
+        const evalOut = torch.batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5, false);
+        const trainOut = torch.batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5, false);
+        return torch.cat([evalOut.flatten(), trainOut.flatten(), rm, rv]);
+      },
+    ],
+    [
       'flash attention float32 [4, 4, 64, 32], causal (scaled_dot_product_attention): output and q, k, v gradients',
       () => {
         const mk = (seed: number): Tensor =>
@@ -248,6 +269,30 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
       expect(jobs).toBeGreaterThan(0);
     });
   }
+
+  it('mm keeps a product under 8M multiply-adds on one thread and splits a larger one (Note [Small products on one thread])', () => {
+    const [threads, grain] = [getNumThreads(), parallelSettings.grain];
+    parallelSettings.grain = 32768;
+    try {
+      setNumThreads(2);
+      const a = torch
+        .arange(64 * 784)
+        .reshape(64, 784)
+        .mul(0.01)
+        .sin();
+      const [small, large] = [torch.ones(784, 128), torch.ones(784, 512)];
+      torch.mm(a, large); // the worker is up
+      let jobs = parallelInfo().jobsOnWorkers;
+      torch.mm(a, small); // 6.4M
+      expect(parallelInfo().jobsOnWorkers - jobs).toBe(0);
+      jobs = parallelInfo().jobsOnWorkers;
+      torch.mm(a, large); // 25.7M
+      expect(parallelInfo().jobsOnWorkers - jobs).toBeGreaterThan(0);
+    } finally {
+      setNumThreads(threads);
+      parallelSettings.grain = grain;
+    }
+  });
 });
 
 describe.runIf(getKernelBackend() === 'wasm')('a Node process with worker threads (wasm backend: the JS backend starts none)', () => {

@@ -361,6 +361,10 @@ export function copy_strided(
 
 export { f32_layer_norm_backward_cols, f32_layer_norm_backward_rows, f32_layer_norm_rows } from './referenceLayerNorm.js';
 
+// ---- batch norm (assembly/batch_norm.ts): referenceBatchNorm.ts ----
+
+export { batch_norm_stats, f32_batch_norm_planes, f64_batch_norm_planes } from './referenceBatchNorm.js';
+
 // ---- chunked sums (assembly/reduce_chunks.ts) ----
 
 /** out[c] = the cascade sum (f32_rsum / f64_rsum) of chunk c of x[xi..xi+n), chunks of `chunk` elements. */

@@ -10,6 +10,8 @@ export { f32_vsigmoid, f32_vrelu } from './activation';
 export { f32_vrelu_backward } from './backward';
 import { copy_strided } from './copy';
 export { f32_layer_norm_rows, f32_layer_norm_backward_rows, f32_layer_norm_backward_cols } from './layer_norm';
+import { batch_norm_stats } from './batch_norm';
+export { f32_batch_norm_planes, f64_batch_norm_planes } from './batch_norm';
 import { rsum, rmax, rmin } from './reduce';
 export { f32_rsum_cols } from './reduce';
 import { rsum_chunks } from './reduce_chunks';
@@ -119,6 +121,16 @@ export function f32_copy_strided(n0: usize, n1: usize, n2: usize, n3: usize, d0:
 /** y[Σ iₖ·dₖ] = x[Σ iₖ·sₖ] over the index space (n0, n1, n2, n3), float64 bits unchanged (Note [Strided copy]). */
 export function f64_copy_strided(n0: usize, n1: usize, n2: usize, n3: usize, d0: usize, d1: usize, d2: usize, d3: usize, s0: usize, s1: usize, s2: usize, s3: usize, x: usize, y: usize): void {
   copy_strided<f64>(n0, n1, n2, n3, d0, d1, d2, d3, s0, s1, s2, s3, x, y);
+}
+
+/** Channels c0..c1 of a contiguous [n, channels, size] float32 input: stats[c] = mean, stats[channels + c] = the sum of squared deviations (PyTorch's order). */
+export function f32_batch_norm_stats(n: usize, channels: usize, size: usize, c0: usize, c1: usize, x: usize, stats: usize): void {
+  batch_norm_stats<f32>(n, channels, size, c0, c1, x, stats);
+}
+
+/** Channels c0..c1 of a contiguous [n, channels, size] float64 input: stats[c] = mean, stats[channels + c] = the sum of squared deviations (PyTorch's order). */
+export function f64_batch_norm_stats(n: usize, channels: usize, size: usize, c0: usize, c1: usize, x: usize, stats: usize): void {
+  batch_norm_stats<f64>(n, channels, size, c0, c1, x, stats);
 }
 
 /** Sum of n float32s in the cascade order (Note [Cascade sum in wasm]). */

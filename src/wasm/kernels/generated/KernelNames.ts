@@ -133,6 +133,14 @@ export interface Kernels {
     db: number,
     flags: number,
   ): void;
+  /** y = x·alpha[c] + beta[c] over `planes` planes of `size` float32s, plane p of channel (c0 + p) % channels, ab = [alpha, beta] (Note [Batch norm's affine in PyTorch's bits]). */
+  f32_batch_norm_planes(planes: number, size: number, c0: number, channels: number, x: number, ab: number, y: number): void;
+  /** y = x·alpha[c] + beta[c] over `planes` planes of `size` float64s, plane p of channel (c0 + p) % channels, ab = [alpha, beta] (Note [Batch norm's affine in PyTorch's bits]). */
+  f64_batch_norm_planes(planes: number, size: number, c0: number, channels: number, x: number, ab: number, y: number): void;
+  /** Channels c0..c1 of a contiguous [n, channels, size] float32 input: stats[c] = mean, stats[channels + c] = the sum of squared deviations (PyTorch's order). */
+  f32_batch_norm_stats(n: number, channels: number, size: number, c0: number, c1: number, x: number, stats: number): void;
+  /** Channels c0..c1 of a contiguous [n, channels, size] float64 input: stats[c] = mean, stats[channels + c] = the sum of squared deviations (PyTorch's order). */
+  f64_batch_norm_stats(n: number, channels: number, size: number, c0: number, c1: number, x: number, stats: number): void;
   /** Sum of n float32s in the cascade order (Note [Cascade sum in wasm]). */
   f32_rsum(n: number, x: number): number;
   /** Sum of n float64s in the cascade order (Note [Cascade sum in wasm]). */
@@ -245,6 +253,10 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f32_layer_norm_rows',
   'f32_layer_norm_backward_rows',
   'f32_layer_norm_backward_cols',
+  'f32_batch_norm_planes',
+  'f64_batch_norm_planes',
+  'f32_batch_norm_stats',
+  'f64_batch_norm_stats',
   'f32_rsum',
   'f64_rsum',
   'f32_rmax',

@@ -146,6 +146,22 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
         flags,
       );
     },
+    f32_batch_norm_planes: (planes, size, c0, channels, x, ab, y) => {
+      const v = f32();
+      ref.f32_batch_norm_planes(planes, size, c0, channels, v, x >>> 2, v, ab >>> 2, v, y >>> 2);
+    },
+    f64_batch_norm_planes: (planes, size, c0, channels, x, ab, y) => {
+      const v = f64();
+      ref.f64_batch_norm_planes(planes, size, c0, channels, v, x >>> 3, v, ab >>> 3, v, y >>> 3);
+    },
+    f32_batch_norm_stats: (n, channels, size, c0, c1, x, stats) => {
+      const v = f32();
+      ref.batch_norm_stats(n, channels, size, c0, c1, v, x >>> 2, v, stats >>> 2);
+    },
+    f64_batch_norm_stats: (n, channels, size, c0, c1, x, stats) => {
+      const v = f64();
+      ref.batch_norm_stats(n, channels, size, c0, c1, v, x >>> 3, v, stats >>> 3);
+    },
     f32_rsum: (n, x) => {
       const v = f32();
       return ref.f32_rsum(n, v, x >>> 2);
