@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLstsqBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7051,7 +7051,35 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:1021). */
+/** Backward of `linalg_lstsq` (derivatives.yaml:1020). */
+export class LinalgLstsqBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  b_: SavedVariable = NONE;
+  solution_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLstsqBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const b = this.b_.unpack(this);
+    const solution = this.solution_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLstsqBackward(0, grads, self, b, solution);
+    if (this.shouldComputeOutput(1)) out[1] = linalgLstsqBackward(1, grads, self, b, solution);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.b_.reset();
+    this.solution_.reset();
+  }
+}
+
+/** Backward of `linalg_qr` (derivatives.yaml:1026). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -7077,7 +7105,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:1024). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:1029). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -7106,7 +7134,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:1028). */
+/** Backward of `ormqr` (derivatives.yaml:1033). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -7143,7 +7171,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:1034). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:1039). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -7167,7 +7195,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:1037). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:1042). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7189,7 +7217,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:1041). */
+/** Backward of `div.Scalar` (derivatives.yaml:1046). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -7207,7 +7235,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:1044). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1049). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -7225,7 +7253,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1048). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1053). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -7270,7 +7298,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:1056). */
+/** Backward of `detach` (derivatives.yaml:1061). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -7285,7 +7313,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1061). */
+/** Backward of `acosh` (derivatives.yaml:1066). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7307,7 +7335,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1064). */
+/** Backward of `asinh` (derivatives.yaml:1069). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7329,7 +7357,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1067). */
+/** Backward of `atanh` (derivatives.yaml:1072). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7351,7 +7379,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1070). */
+/** Backward of `log10` (derivatives.yaml:1075). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7373,7 +7401,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1073). */
+/** Backward of `sgn` (derivatives.yaml:1078). */
 export class SgnBackward0 extends Node {
 
   name(): string {
@@ -7389,7 +7417,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1076). */
+/** Backward of `erfinv` (derivatives.yaml:1081). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7411,7 +7439,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1079). */
+/** Backward of `lgamma` (derivatives.yaml:1084). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7433,7 +7461,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1082). */
+/** Backward of `digamma` (derivatives.yaml:1087). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7455,7 +7483,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1085). */
+/** Backward of `polygamma` (derivatives.yaml:1090). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7479,7 +7507,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1088). */
+/** Backward of `polygamma_` (derivatives.yaml:1093). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7503,7 +7531,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1091). */
+/** Backward of `i0` (derivatives.yaml:1096). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7525,7 +7553,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1094). */
+/** Backward of `sinc` (derivatives.yaml:1099). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7547,7 +7575,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1097). */
+/** Backward of `logit` (derivatives.yaml:1102). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7571,7 +7599,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1100). */
+/** Backward of `deg2rad` (derivatives.yaml:1105). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7587,7 +7615,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1103). */
+/** Backward of `rad2deg` (derivatives.yaml:1108). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7603,7 +7631,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1106). */
+/** Backward of `hypot` (derivatives.yaml:1111). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7632,7 +7660,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1110). */
+/** Backward of `logaddexp` (derivatives.yaml:1115). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7658,7 +7686,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1114). */
+/** Backward of `logaddexp2` (derivatives.yaml:1119). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7684,7 +7712,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1118). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1123). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7710,7 +7738,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1122). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1127). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7734,7 +7762,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1125). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1130). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7758,7 +7786,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1128). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1133). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7787,7 +7815,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1132). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1137). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7812,7 +7840,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1135). */
+/** Backward of `nextafter` (derivatives.yaml:1140). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7838,7 +7866,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1139). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1144). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7864,7 +7892,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1143). */
+/** Backward of `fmax` (derivatives.yaml:1148). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7890,7 +7918,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1147). */
+/** Backward of `fmin` (derivatives.yaml:1152). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7916,7 +7944,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1151). */
+/** Backward of `erfc` (derivatives.yaml:1156). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7938,7 +7966,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1154). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1159). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7960,7 +7988,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1158). */
+/** Backward of `igamma` (derivatives.yaml:1163). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7986,7 +8014,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1162). */
+/** Backward of `igammac` (derivatives.yaml:1167). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8012,7 +8040,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1166). */
+/** Backward of `mvlgamma` (derivatives.yaml:1171). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -8036,7 +8064,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1169). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1174). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -8055,7 +8083,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1173). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1178). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -8073,7 +8101,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1178). */
+/** Backward of `nansum` (derivatives.yaml:1183). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -8099,7 +8127,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1181). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1186). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -8126,7 +8154,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1184). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1189). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -8156,7 +8184,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1187). */
+/** Backward of `aminmax` (derivatives.yaml:1192). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -8187,7 +8215,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1190). */
+/** Backward of `median` (derivatives.yaml:1195). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8212,7 +8240,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1193). */
+/** Backward of `median.dim` (derivatives.yaml:1198). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -8240,7 +8268,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1197). */
+/** Backward of `nanmedian` (derivatives.yaml:1202). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8265,7 +8293,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1200). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1205). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -8293,7 +8321,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1204). */
+/** Backward of `mode` (derivatives.yaml:1209). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -8321,7 +8349,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1208). */
+/** Backward of `kthvalue` (derivatives.yaml:1213). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -8349,7 +8377,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1212). */
+/** Backward of `cummax` (derivatives.yaml:1217). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -8376,7 +8404,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1216). */
+/** Backward of `cummin` (derivatives.yaml:1221). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8403,7 +8431,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1220). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1225). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8430,7 +8458,44 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1225). */
+/** Backward of `segment_reduce` (derivatives.yaml:1228). */
+export class SegmentReduceBackward0 extends Node {
+  data_: SavedVariable = NONE;
+  reduce_!: Parameters<AtenOps['segment_reduce']['call']>[1];
+  lengths_: SavedVariable = NONE;
+  offsets_: SavedVariable = NONE;
+  axis_!: Parameters<AtenOps['segment_reduce']['call']>[5];
+  initial_!: Parameters<AtenOps['segment_reduce']['call']>[7];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SegmentReduceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const data = this.data_.unpack(this);
+    const reduce = this.reduce_;
+    const lengths = this.lengths_.unpackOpt(this);
+    const offsets = this.offsets_.unpackOpt(this);
+    const axis = this.axis_;
+    const initial = this.initial_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._segment_reduce_backward(grad, result, data, reduce, lengths, offsets, axis, initial);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.data_.reset();
+    this.lengths_.reset();
+    this.offsets_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rot90` (derivatives.yaml:1233). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8450,7 +8515,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1228). */
+/** Backward of `diag_embed` (derivatives.yaml:1236). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8472,7 +8537,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1231). */
+/** Backward of `block_diag` (derivatives.yaml:1239). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8496,7 +8561,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1234). */
+/** Backward of `trace` (derivatives.yaml:1242). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8514,7 +8579,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1237). */
+/** Backward of `linalg_cross` (derivatives.yaml:1245). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8542,7 +8607,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1242). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1250). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8580,7 +8645,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1246). */
+/** Backward of `index_reduce` (derivatives.yaml:1254). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8618,7 +8683,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1250). */
+/** Backward of `index_add` (derivatives.yaml:1258). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8649,7 +8714,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1254). */
+/** Backward of `index_copy` (derivatives.yaml:1262). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8678,7 +8743,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1258). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1266). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8702,7 +8767,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1261). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1269). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8727,7 +8792,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1265). */
+/** Backward of `put` (derivatives.yaml:1273). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8757,7 +8822,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1269). */
+/** Backward of `take` (derivatives.yaml:1277). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8781,7 +8846,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1272). */
+/** Backward of `masked_scatter` (derivatives.yaml:1280). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8806,7 +8871,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1276). */
+/** Backward of `slice_scatter` (derivatives.yaml:1284). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8837,7 +8902,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1280). */
+/** Backward of `select_scatter` (derivatives.yaml:1288). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8864,7 +8929,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1284). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1292). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8893,7 +8958,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1288). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1296). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8920,7 +8985,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1292). */
+/** Backward of `unfold` (derivatives.yaml:1300). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8944,7 +9009,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1295). */
+/** Backward of `unfold_backward` (derivatives.yaml:1303). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8966,7 +9031,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1298). */
+/** Backward of `im2col` (derivatives.yaml:1306). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -8992,7 +9057,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1301). */
+/** Backward of `col2im` (derivatives.yaml:1309). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -9016,7 +9081,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1305). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1313). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -9034,7 +9099,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1308). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1316). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -9052,7 +9117,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1311). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1319). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -9070,7 +9135,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1314). */
+/** Backward of `glu` (derivatives.yaml:1322). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -9094,7 +9159,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1317). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1325). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9121,7 +9186,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1320). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1328). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9155,7 +9220,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1324). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1332). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9185,7 +9250,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1328). */
+/** Backward of `dist` (derivatives.yaml:1336). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9216,7 +9281,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1333). */
+/** Backward of `narrow_copy` (derivatives.yaml:1341). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -9240,7 +9305,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1337). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1345). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -9261,7 +9326,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1340). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1348). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -9282,7 +9347,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1343). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1351). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9298,7 +9363,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1346). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1354). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9315,7 +9380,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1350). */
+/** Backward of `_conj_physical` (derivatives.yaml:1358). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9331,7 +9396,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1353). */
+/** Backward of `conj_physical_` (derivatives.yaml:1361). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9347,7 +9412,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1356). */
+/** Backward of `_conj` (derivatives.yaml:1364). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9363,7 +9428,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1360). */
+/** Backward of `addmv` (derivatives.yaml:1368). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9394,7 +9459,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1365). */
+/** Backward of `vdot` (derivatives.yaml:1373). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9420,7 +9485,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1369). */
+/** Backward of `addr` (derivatives.yaml:1377). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9451,7 +9516,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1374). */
+/** Backward of `addbmm` (derivatives.yaml:1382). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9486,7 +9551,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1379). */
+/** Backward of `renorm` (derivatives.yaml:1387). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9514,7 +9579,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1382). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1390). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9541,7 +9606,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1385). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1393). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9570,7 +9635,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1389). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1397). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9605,7 +9670,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1393). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1401). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9620,7 +9685,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1399). */
+/** Backward of `special_entr` (derivatives.yaml:1407). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9642,7 +9707,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1402). */
+/** Backward of `special_ndtri` (derivatives.yaml:1410). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9664,7 +9729,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1405). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1413). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9689,7 +9754,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1408). */
+/** Backward of `special_erfcx` (derivatives.yaml:1416). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9714,7 +9779,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1411). */
+/** Backward of `special_i0e` (derivatives.yaml:1419). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9739,7 +9804,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1414). */
+/** Backward of `special_i1` (derivatives.yaml:1422). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9764,7 +9829,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1417). */
+/** Backward of `special_i1e` (derivatives.yaml:1425). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9789,7 +9854,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1420). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1428). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9815,7 +9880,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1432). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9839,7 +9904,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1427). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1435). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9863,7 +9928,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1430). */
+/** Backward of `special_zeta` (derivatives.yaml:1438). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9889,7 +9954,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1442). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9913,7 +9978,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1445). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9929,7 +9994,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1440). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1448). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9944,7 +10009,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1443). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1451). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9959,7 +10024,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1446). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1454). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9974,7 +10039,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1449). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1457). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9989,7 +10054,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1452). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1460). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -10004,7 +10069,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1455). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1463). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -10019,7 +10084,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1458). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1466). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -10034,7 +10099,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1461). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1469). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10049,7 +10114,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1464). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1472). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10064,7 +10129,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1467). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1475). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10079,7 +10144,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1470). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1478). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10094,7 +10159,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1473). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1481). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10109,7 +10174,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1476). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1484). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10124,7 +10189,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1480). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1488). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10139,7 +10204,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1483). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1491). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10154,7 +10219,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1486). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1494). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10169,7 +10234,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1490). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1498). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10184,7 +10249,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1493). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1501). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10199,7 +10264,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1496). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1504). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10214,7 +10279,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1500). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1508). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10229,7 +10294,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1503). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1511). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10244,7 +10309,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1506). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1514). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10259,7 +10324,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1510). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1518). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10274,7 +10339,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1513). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1521). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10289,7 +10354,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1516). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1524). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10304,7 +10369,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1520). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1528). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10319,7 +10384,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1523). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1531). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10334,7 +10399,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1526). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1534). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10349,7 +10414,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1530). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1538). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10364,7 +10429,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1533). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1541). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10379,7 +10444,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1536). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1544). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10394,7 +10459,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1540). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1548). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10409,7 +10474,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1543). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1551). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10424,7 +10489,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1546). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1554). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10439,7 +10504,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1550). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1558). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10454,7 +10519,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1553). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1561). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10469,7 +10534,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1556). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1564). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10484,7 +10549,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1560). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1568). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10499,7 +10564,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1563). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1571). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10514,7 +10579,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1566). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1574). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10529,7 +10594,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1570). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1578). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10544,7 +10609,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1573). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1581). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10559,7 +10624,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1576). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1584). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10574,7 +10639,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1580). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1588). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10589,7 +10654,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1583). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1591). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10604,7 +10669,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1586). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1594). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10619,7 +10684,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1590). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1598). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10634,7 +10699,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1593). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1601). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10649,7 +10714,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1597). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1605). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10673,7 +10738,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1600). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1608). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10693,7 +10758,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1603). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1611). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10715,7 +10780,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4859). */
+/** Backward of `expand_copy` (derivatives.yaml:4923). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10733,7 +10798,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4865). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4929). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10757,7 +10822,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4871). */
+/** Backward of `alias_copy` (derivatives.yaml:4935). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10773,7 +10838,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4877). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4941). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10801,7 +10866,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4883). */
+/** Backward of `permute_copy` (derivatives.yaml:4947). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10819,7 +10884,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4889). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4953). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10840,7 +10905,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4895). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4959). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10858,7 +10923,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4901). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4965). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10876,7 +10941,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4907). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4971). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10894,7 +10959,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4913). */
+/** Backward of `t_copy` (derivatives.yaml:4977). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10910,7 +10975,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4919). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:4983). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -10930,7 +10995,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4925). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:4989). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -10948,7 +11013,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4931). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:4995). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -10967,7 +11032,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4937). */
+/** Backward of `view_copy` (derivatives.yaml:5001). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10985,7 +11050,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4943). */
+/** Backward of `unfold_copy` (derivatives.yaml:5007). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -16353,6 +16418,39 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.pivots_ = new SavedVariable(result[3], true);
     return result;
   }),
+  linalg_lstsq: kernel('linalg_lstsq', (ks, self, b, rcond, driver) => {
+    const rg = anyRequiresGrad(self, b);
+    if (!rg) return ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    const gradFn = new LinalgLstsqBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(b)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.b_ = new SavedVariable(b, false);
+    const result = ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.solution_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  linalg_ldl_factor_ex: kernel('linalg_ldl_factor_ex', (ks, self, hermitian, checkErrors) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_factor_ex'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  linalg_ldl_solve: kernel('linalg_ldl_solve', (ks, LD, pivots, B, hermitian) => {
+    const rg = anyRequiresGrad(LD, pivots, B);
+    if (!rg) return ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_solve'));
+    gradFn.setNextEdges([gradientEdge(LD), gradientEdge(pivots), gradientEdge(B)]);
+    const result = ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   linalg_pinv_atol_rtol_tensor: kernel('linalg_pinv_atol_rtol_tensor', (ks, self, atol, rtol, hermitian) => {
     const rg = anyRequiresGrad(self, atol, rtol);
     if (!rg) return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
@@ -18274,6 +18372,78 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('histc'));
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  histogram_bins_tensor: kernel('histogram_bins_tensor', (ks, self, bins, weight, density) => {
+    const rg = anyRequiresGrad(self, bins, weight);
+    if (!rg) return ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(bins), gradientEdge(weight)]);
+    const result = ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  histogram_bin_ct: kernel('histogram_bin_ct', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  _histogramdd_bin_edges: kernel('_histogramdd_bin_edges', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_bin_edges'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _histogramdd_from_bin_cts: kernel('_histogramdd_from_bin_cts', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_cts'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _histogramdd_from_bin_tensors: kernel('_histogramdd_from_bin_tensors', (ks, self, bins, weight, density) => {
+    const rg = anyRequiresGrad(self, weight) || anyRequiresGradList(bins);
+    if (!rg) return ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_tensors'));
+    gradFn.setNextEdges([gradientEdge(self), ...bins.map(gradientEdge), gradientEdge(weight)]);
+    const result = ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  segment_reduce: kernel('segment_reduce', (ks, data, reduce, lengths, indices, offsets, axis, unsafe, initial) => {
+    const rg = anyRequiresGrad(data, lengths, indices, offsets);
+    if (!rg) return ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    const gradFn = new SegmentReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(data)]);
+    gradFn.data_ = new SavedVariable(data, false);
+    gradFn.reduce_ = reduce;
+    gradFn.lengths_ = savedOpt(lengths);
+    gradFn.offsets_ = savedOpt(offsets);
+    gradFn.axis_ = axis;
+    gradFn.initial_ = initial;
+    const result = ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _segment_reduce_backward: kernel('_segment_reduce_backward', (ks, grad, output, data, reduce, lengths, offsets, axis, initial) => {
+    const rg = anyRequiresGrad(grad, output, data, lengths) || anyRequiresGrad(offsets);
+    if (!rg) return ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_segment_reduce_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(output), gradientEdge(data), gradientEdge(lengths), gradientEdge(offsets)]);
+    const result = ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -167,7 +167,9 @@ function valuesTensor(values: Num[], $t: string): Tensor {
 
 function buildTensorOnce(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): Tensor {
   const dtype = dtypeOf(s.$t);
-  if (device === 'meta') {
+  // a meta tensor of the sample itself (gradient's error input mixes devices): strides and no values
+  const metaInSample = s.values === undefined && s.storage === undefined && s.strides !== undefined;
+  if (device === 'meta' || metaInSample) {
     const strides = s.strides ?? contiguousStrides(s.shape);
     return torch.empty_strided(s.shape, strides, { dtype, device: 'meta' });
   }
