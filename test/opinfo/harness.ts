@@ -245,6 +245,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   mT: (c) => (c.input as Tensor).mT,
   H: (c) => (c.input as Tensor).H,
   mH: (c) => (c.input as Tensor).mH,
+  // op=lambda a, b, driver: torch.linalg.lstsq(a, b, driver=driver)[:2]
+  'linalg.lstsq.grad_oriented': (c) => {
+    const [b, driver] = c.args;
+    const kw = c.kwargs as { driver?: string | null };
+    const d = driver !== undefined ? (driver as string | null) : (kw.driver ?? null);
+    return (torch.linalg.lstsq(c.input as Tensor, b as Tensor, { driver: d }) as Tensor[]).slice(0, 2);
+  },
   // op=lambda tensors, equation: torch.einsum(equation, tensors)
   einsum: (c) => fn('einsum')(c.args[0], c.input),
   // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.multinomial, inp, *args, **kwargs) (seed 42)
