@@ -29,6 +29,9 @@ import { Size } from '../tensor/Size.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { isKw, normalizeKw, parseKw } from './python_arg_parser.js';
 
+/** `torch._segment_reduce`: PyTorch's second name of `torch.segment_reduce` (the one op_db uses). */
+export { segment_reduce as _segment_reduce } from '../generated/functions.js';
+
 /** `torch.broadcast_tensors(*tensors)`: the tensors as varargs (as Python's) or one list. */
 export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
   const list = tensors.length === 1 && Array.isArray(tensors[0]) ? (tensors[0] as readonly Tensor[]) : (tensors as Tensor[]);

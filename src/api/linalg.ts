@@ -37,4 +37,8 @@ export {
   linalg_eigvalsh as eigvalsh,
   linalg_matrix_exp as matrix_exp,
   linalg_multi_dot as multi_dot,
+  linalg_lstsq as lstsq,
+  linalg_ldl_factor as ldl_factor,
+  linalg_ldl_factor_ex as ldl_factor_ex,
+  linalg_ldl_solve as ldl_solve,
 } from '../generated/functions.js';

@@ -512,7 +512,7 @@ function installNonzeroAsTuple(): void {
 
 export { broadcast_shapes, broadcast_tensors, lu, norm, unravel_index } from './functional.js';
 // torch/functional.py's unique and einsum.
-export { einsum, gradient, unique } from './functional.js';
+export { _segment_reduce, einsum, gradient, unique } from './functional.js';
 // torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
 export { unique_consecutive } from './functional.js';
 // torch/functional.py's varargs forms.

@@ -271,3 +271,31 @@ export function pinvBackward(grad: Tensor | null, pinvA: Tensor, A: Tensor): Ten
   const t = add(at.neg(mm(K, pinvA).mH), mm(mm(sub(gradh, mm(A, K)), pinvA), pinvAh));
   return sub(add(t, pinvAhK), mm(mm(pinvAhK, pinvA), A));
 }
+
+/**
+ * `linalg_lstsq_backward(gX, gL, A, B, X, mask)`, input `which` (0: A, 1: B): the solution is pinv(A) B, so
+ * gA = pinv_backward(gX Bᴴ) and gB = pinv(A)ᴴ gX; the residuals |A X - B|² add 2 (A X - B) gL Xᴴ and
+ * -2 (A X - B) gL (X's own change does not move them: Aᴴ (A X - B) = 0 at the solution).
+ */
+export function linalgLstsqBackward(which: number, grads: (Tensor | null)[], A: Tensor, B_: Tensor, X_: Tensor): Tensor | null {
+  const gX_ = grads[0] ?? null;
+  const gL = grads[1] !== null && grads[1] !== undefined && grads[1].numel() > 0 ? grads[1] : null;
+  if (gX_ === null && gL === null) return null;
+  const vectorCase = linalgSolveIsVectorRhs(A, B_);
+  const toMatrix = (t: Tensor): Tensor => (vectorCase ? at.unsqueeze(t, -1) : t);
+  const B = toMatrix(B_);
+  const X = toMatrix(X_);
+  let g: Tensor | null = null;
+  if (gX_ !== null) {
+    const gX = toMatrix(gX_);
+    const pinvA = at.linalg_pinv_atol_rtol_tensor(A, null, null, false);
+    g = which === 0 ? pinvBackward(mm(gX, B.mH), pinvA, A) : mm(pinvA.mH, gX);
+  }
+  if (gL !== null) {
+    const R = scale(at.mul_Tensor(sub(mm(A, X), B), at.unsqueeze(gL, -2)), which === 0 ? 2 : -2);
+    const term = which === 0 ? mm(R, X.mH) : R;
+    g = g === null ? term : add(g, term);
+  }
+  if (g === null) return null;
+  return which === 1 && vectorCase ? at.squeeze_dim(g, -1) : g;
+}

@@ -1386,6 +1386,14 @@ export interface AtenOps {
   linalg_slogdet: OperatorHandle<(A: Tensor) => [Tensor, Tensor]>;
   /** `logdet(Tensor self) -> Tensor` */
   logdet: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)` */
+  linalg_lstsq: OperatorHandle<(self: Tensor, b: Tensor, rcond?: Opt<number>, driver?: Opt<string>) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, Tensor info)` */
+  linalg_ldl_factor_ex: OperatorHandle<(self: Tensor, hermitian: boolean, checkErrors: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_ldl_factor(Tensor self, *, bool hermitian=False) -> (Tensor LD, Tensor pivots)` */
+  linalg_ldl_factor: OperatorHandle<(self: Tensor, hermitian: boolean) => [Tensor, Tensor]>;
+  /** `linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor` */
+  linalg_ldl_solve: OperatorHandle<(LD: Tensor, pivots: Tensor, B: Tensor, hermitian: boolean) => Tensor>;
   /** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
   linalg_diagonal: OperatorHandle<(A: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
   /** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
@@ -1924,6 +1932,26 @@ export interface AtenOps {
   bincount: OperatorHandle<(self: Tensor, weights: Opt<Tensor>, minlength: number) => Tensor>;
   /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
   histc: OperatorHandle<(self: Tensor, bins: number, min: number | boolean, max: number | boolean) => Tensor>;
+  /** `histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)` */
+  histogram_bins_tensor: OperatorHandle<(self: Tensor, bins: Tensor, weight: Opt<Tensor>, density: boolean) => [Tensor, Tensor]>;
+  /** `histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)` */
+  histogram_bin_ct: OperatorHandle<(self: Tensor, bins: number, range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => [Tensor, Tensor]>;
+  /** `_histogramdd_bin_edges(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor[]` */
+  _histogramdd_bin_edges: OperatorHandle<(self: Tensor, bins: number[], range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => Tensor[]>;
+  /** `_histogramdd_from_bin_cts(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor` */
+  _histogramdd_from_bin_cts: OperatorHandle<(self: Tensor, bins: number[], range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => Tensor>;
+  /** `_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, bool density=False) -> Tensor` */
+  _histogramdd_from_bin_tensors: OperatorHandle<(self: Tensor, bins: Tensor[], weight: Opt<Tensor>, density: boolean) => Tensor>;
+  /** `histogramdd(Tensor self, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+  histogramdd: OperatorHandle<(self: Tensor, bins: number[], range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => [Tensor, Tensor[]]>;
+  /** `histogramdd.int_bins(Tensor self, int bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+  histogramdd_int_bins: OperatorHandle<(self: Tensor, bins: number, range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => [Tensor, Tensor[]]>;
+  /** `histogramdd.TensorList_bins(Tensor self, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+  histogramdd_TensorList_bins: OperatorHandle<(self: Tensor, bins: Tensor[], range: Opt<number[]>, weight: Opt<Tensor>, density: boolean) => [Tensor, Tensor[]]>;
+  /** `segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor` */
+  segment_reduce: OperatorHandle<(data: Tensor, reduce: string, lengths: Opt<Tensor>, indices: Opt<Tensor>, offsets: Opt<Tensor>, axis: number, unsafe: boolean, initial?: Opt<number | boolean>) => Tensor>;
+  /** `_segment_reduce_backward(Tensor grad, Tensor output, Tensor data, str reduce, *, Tensor? lengths=None, Tensor? offsets=None, int axis=0, Scalar? initial=None) -> Tensor` */
+  _segment_reduce_backward: OperatorHandle<(grad: Tensor, output: Tensor, data: Tensor, reduce: string, lengths: Opt<Tensor>, offsets: Opt<Tensor>, axis: number, initial?: Opt<number | boolean>) => Tensor>;
   /** `atleast_1d(Tensor self) -> Tensor` */
   atleast_1d: OperatorHandle<(self: Tensor) => Tensor>;
   /** `atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]` */
@@ -3250,6 +3278,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _linalg_slogdet: find('aten::_linalg_slogdet', ''),
     linalg_slogdet: find('aten::linalg_slogdet', ''),
     logdet: find('aten::logdet', ''),
+    linalg_lstsq: find('aten::linalg_lstsq', ''),
+    linalg_ldl_factor_ex: find('aten::linalg_ldl_factor_ex', ''),
+    linalg_ldl_factor: find('aten::linalg_ldl_factor', ''),
+    linalg_ldl_solve: find('aten::linalg_ldl_solve', ''),
     linalg_diagonal: find('aten::linalg_diagonal', ''),
     linalg_vecdot: find('aten::linalg_vecdot', ''),
     linalg_matrix_power: find('aten::linalg_matrix_power', ''),
@@ -3519,6 +3551,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     logcumsumexp: find('aten::logcumsumexp', ''),
     bincount: find('aten::bincount', ''),
     histc: find('aten::histc', ''),
+    histogram_bins_tensor: find('aten::histogram', 'bins_tensor'),
+    histogram_bin_ct: find('aten::histogram', 'bin_ct'),
+    _histogramdd_bin_edges: find('aten::_histogramdd_bin_edges', ''),
+    _histogramdd_from_bin_cts: find('aten::_histogramdd_from_bin_cts', ''),
+    _histogramdd_from_bin_tensors: find('aten::_histogramdd_from_bin_tensors', ''),
+    histogramdd: find('aten::histogramdd', ''),
+    histogramdd_int_bins: find('aten::histogramdd', 'int_bins'),
+    histogramdd_TensorList_bins: find('aten::histogramdd', 'TensorList_bins'),
+    segment_reduce: find('aten::segment_reduce', ''),
+    _segment_reduce_backward: find('aten::_segment_reduce_backward', ''),
     atleast_1d: find('aten::atleast_1d', ''),
     atleast_1d_Sequence: find('aten::atleast_1d', 'Sequence'),
     atleast_2d: find('aten::atleast_2d', ''),

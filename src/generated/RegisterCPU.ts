@@ -19,6 +19,7 @@ import * as AveragePool3d from '../kernels/AveragePool3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
+import * as BatchLinearAlgebraLdl from '../kernels/BatchLinearAlgebraLdl.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
 import * as BatchLinearAlgebraQr from '../kernels/BatchLinearAlgebraQr.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
@@ -37,6 +38,7 @@ import * as FractionalMaxPool2d from '../kernels/FractionalMaxPool2d.js';
 import * as FractionalMaxPool3d from '../kernels/FractionalMaxPool3d.js';
 import * as FusedAdam from '../kernels/FusedAdam.js';
 import * as FusedSGD from '../kernels/FusedSGD.js';
+import * as Histogram from '../kernels/Histogram.js';
 import * as Im2Col from '../kernels/Im2Col.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -59,6 +61,7 @@ import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as Resize from '../kernels/Resize.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
+import * as SegmentReduce from '../kernels/SegmentReduce.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
@@ -4312,6 +4315,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   linalg_inv_ex: BatchLinearAlgebraLu.linalgInvEx,
   _linalg_det: BatchLinearAlgebraLu.linalgDetImpl,
   _linalg_slogdet: BatchLinearAlgebraLu.linalgSlogdetImpl,
+  linalg_ldl_factor_ex: BatchLinearAlgebraLdl.linalgLdlFactorEx,
+  linalg_ldl_solve: BatchLinearAlgebraLdl.linalgLdlSolve,
   geqrf: BatchLinearAlgebraQr.geqrf,
   linalg_householder_product: BatchLinearAlgebraQr.linalgHouseholderProduct,
   ormqr: BatchLinearAlgebraQr.ormqr,
@@ -4437,6 +4442,13 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   mode: Sorting.mode,
   bincount: SummaryOps.bincount,
   histc: SummaryOps.histc,
+  histogram_bins_tensor: Histogram.histogramBinsTensor,
+  histogram_bin_ct: Histogram.histogramBinCt,
+  _histogramdd_bin_edges: Histogram._histogramdd_bin_edges,
+  _histogramdd_from_bin_cts: Histogram._histogramdd_from_bin_cts,
+  _histogramdd_from_bin_tensors: Histogram._histogramdd_from_bin_tensors,
+  segment_reduce: SegmentReduce.segment_reduce,
+  _segment_reduce_backward: SegmentReduce._segment_reduce_backward,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
   resize_: Resize.resize_,

@@ -7,6 +7,7 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
+import * as BatchLinearAlgebraLstsq from '../kernels/BatchLinearAlgebraLstsq.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as ComplexKernel from '../kernels/ComplexKernel.js';
@@ -104,6 +105,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   diagonal_backward: TensorShape.diagonalBackward,
   polar: ComplexKernel.polar,
   cholesky_solve: BatchLinearAlgebraCholesky.choleskySolve,
+  linalg_lstsq: BatchLinearAlgebraLstsq.linalgLstsq,
   linalg_pinv_atol_rtol_tensor: LinearAlgebraLinalg.linalgPinvTensor,
   max_unary_out: ReduceOps.maxUnaryOut,
   min_unary_out: ReduceOps.minUnaryOut,

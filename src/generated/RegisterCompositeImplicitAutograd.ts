@@ -11,6 +11,7 @@ import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.j
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraComposite from '../kernels/BatchLinearAlgebraComposite.js';
 import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
+import * as BatchLinearAlgebraLdl from '../kernels/BatchLinearAlgebraLdl.js';
 import * as BatchLinearAlgebraQr from '../kernels/BatchLinearAlgebraQr.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
@@ -21,6 +22,7 @@ import * as Diff from '../kernels/Diff.js';
 import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as Histogram from '../kernels/Histogram.js';
 import * as Integration from '../kernels/Integration.js';
 import * as Itertools from '../kernels/Itertools.js';
 import * as Linear from '../kernels/Linear.js';
@@ -170,6 +172,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linalg_det: BatchLinearAlgebraComposite.linalgDet,
   linalg_slogdet: BatchLinearAlgebraComposite.linalgSlogdet,
   logdet: BatchLinearAlgebraComposite.logdet,
+  linalg_ldl_factor: BatchLinearAlgebraLdl.linalgLdlFactor,
   linalg_diagonal: LinearAlgebraLinalg.linalgDiagonal,
   linalg_vecdot: LinearAlgebraLinalg.linalgVecdot,
   linalg_matrix_power: LinearAlgebraLinalg.linalgMatrixPower,
@@ -219,6 +222,9 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   var_mean_dim: ReduceOps.varMeanDim,
   std_mean: ReduceOps.stdMeanUnbiased,
   std_mean_dim: ReduceOps.stdMeanDim,
+  histogramdd: Histogram.histogramdd,
+  histogramdd_int_bins: Histogram.histogramddIntBins,
+  histogramdd_TensorList_bins: Histogram.histogramddTensorListBins,
   atleast_1d: TensorShapeComposite.atleast1d,
   atleast_1d_Sequence: TensorShapeComposite.atleast1dSequence,
   atleast_2d: TensorShapeComposite.atleast2d,

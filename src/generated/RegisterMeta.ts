@@ -19,6 +19,7 @@ import * as AveragePool3d from '../kernels/AveragePool3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BatchLinearAlgebraCholesky from '../kernels/BatchLinearAlgebraCholesky.js';
 import * as BatchLinearAlgebraEigh from '../kernels/BatchLinearAlgebraEigh.js';
+import * as BatchLinearAlgebraLdl from '../kernels/BatchLinearAlgebraLdl.js';
 import * as BatchLinearAlgebraLu from '../kernels/BatchLinearAlgebraLu.js';
 import * as BatchLinearAlgebraQr from '../kernels/BatchLinearAlgebraQr.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
@@ -57,6 +58,7 @@ import * as Repeat from '../kernels/Repeat.js';
 import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as Resize from '../kernels/Resize.js';
 import * as ScatterGatherKernel from '../kernels/ScatterGatherKernel.js';
+import * as SegmentReduce from '../kernels/SegmentReduce.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as SpecialOpsKernel from '../kernels/SpecialOpsKernel.js';
@@ -3592,6 +3594,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   linalg_inv_ex: BatchLinearAlgebraLu.linalgInvEx,
   _linalg_det: BatchLinearAlgebraLu.linalgDetImpl,
   _linalg_slogdet: BatchLinearAlgebraLu.linalgSlogdetImpl,
+  linalg_ldl_factor_ex: BatchLinearAlgebraLdl.linalgLdlFactorEx,
+  linalg_ldl_solve: BatchLinearAlgebraLdl.linalgLdlSolve,
   linalg_householder_product: BatchLinearAlgebraQr.linalgHouseholderProduct,
   ormqr: BatchLinearAlgebraQr.ormqr,
   linalg_qr: BatchLinearAlgebraQr.linalgQr,
@@ -3702,6 +3706,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   nanmedian: Sorting.nanmedian,
   mode: Sorting.mode,
   histc: SummaryOps.histc,
+  segment_reduce: SegmentReduce.segment_reduce,
+  _segment_reduce_backward: SegmentReduce._segment_reduce_backward,
   trace: LinearAlgebraComposite.trace,
   repeat_interleave_Tensor: Repeat.repeatInterleaveTensor,
   resize_: Resize.resize_,

@@ -1384,6 +1384,14 @@ export function _linalg_slogdet(A: Tensor): [Tensor, Tensor, Tensor, Tensor] { r
 export function linalg_slogdet(A: Tensor): [Tensor, Tensor] { return aten().linalg_slogdet.call(A); }
 /** `logdet(Tensor self) -> Tensor` */
 export function logdet(self: Tensor): Tensor { return aten().logdet.call(self); }
+/** `linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)` */
+export function linalg_lstsq(self: Tensor, b: Tensor, rcond: Opt<number> = null, driver: Opt<string> = null): [Tensor, Tensor, Tensor, Tensor] { return aten().linalg_lstsq.call(self, b, rcond, driver); }
+/** `linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, Tensor info)` */
+export function linalg_ldl_factor_ex(self: Tensor, hermitian: boolean = false, checkErrors: boolean = false): [Tensor, Tensor, Tensor] { return aten().linalg_ldl_factor_ex.call(self, hermitian, checkErrors); }
+/** `linalg_ldl_factor(Tensor self, *, bool hermitian=False) -> (Tensor LD, Tensor pivots)` */
+export function linalg_ldl_factor(self: Tensor, hermitian: boolean = false): [Tensor, Tensor] { return aten().linalg_ldl_factor.call(self, hermitian); }
+/** `linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor` */
+export function linalg_ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, hermitian: boolean = false): Tensor { return aten().linalg_ldl_solve.call(LD, pivots, B, hermitian); }
 /** `linalg_diagonal(Tensor(a) A, *, int offset=0, int dim1=-2, int dim2=-1) -> Tensor(a)` */
 export function linalg_diagonal(A: Tensor, offset: number = 0, dim1: number = -2, dim2: number = -1): Tensor { return aten().linalg_diagonal.call(A, offset, dim1, dim2); }
 /** `linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor` */
@@ -1922,6 +1930,26 @@ export function logcumsumexp(self: Tensor, dim: number): Tensor { return aten().
 export function bincount(self: Tensor, weights: Opt<Tensor> = null, minlength: number = 0): Tensor { return aten().bincount.call(self, weights, minlength); }
 /** `histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor` */
 export function histc(self: Tensor, bins: number = 100, min: number | boolean = 0, max: number | boolean = 0): Tensor { return aten().histc.call(self, bins, min, max); }
+/** `histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)` */
+export function histogram_bins_tensor(self: Tensor, bins: Tensor, weight: Opt<Tensor> = null, density: boolean = false): [Tensor, Tensor] { return aten().histogram_bins_tensor.call(self, bins, weight, density); }
+/** `histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)` */
+export function histogram_bin_ct(self: Tensor, bins: number = 100, range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): [Tensor, Tensor] { return aten().histogram_bin_ct.call(self, bins, range, weight, density); }
+/** `_histogramdd_bin_edges(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor[]` */
+export function _histogramdd_bin_edges(self: Tensor, bins: number[], range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): Tensor[] { return aten()._histogramdd_bin_edges.call(self, bins, range, weight, density); }
+/** `_histogramdd_from_bin_cts(Tensor self, int[] bins, *, float[]? range=None, Tensor? weight=None, bool density=False) -> Tensor` */
+export function _histogramdd_from_bin_cts(self: Tensor, bins: number[], range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): Tensor { return aten()._histogramdd_from_bin_cts.call(self, bins, range, weight, density); }
+/** `_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, bool density=False) -> Tensor` */
+export function _histogramdd_from_bin_tensors(self: Tensor, bins: Tensor[], weight: Opt<Tensor> = null, density: boolean = false): Tensor { return aten()._histogramdd_from_bin_tensors.call(self, bins, weight, density); }
+/** `histogramdd(Tensor self, int[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+export function histogramdd(self: Tensor, bins: number[], range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): [Tensor, Tensor[]] { return aten().histogramdd.call(self, bins, range, weight, density); }
+/** `histogramdd.int_bins(Tensor self, int bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+export function histogramdd_int_bins(self: Tensor, bins: number, range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): [Tensor, Tensor[]] { return aten().histogramdd_int_bins.call(self, bins, range, weight, density); }
+/** `histogramdd.TensorList_bins(Tensor self, Tensor[] bins, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor[] bin_edges)` */
+export function histogramdd_TensorList_bins(self: Tensor, bins: Tensor[], range: Opt<number[]> = null, weight: Opt<Tensor> = null, density: boolean = false): [Tensor, Tensor[]] { return aten().histogramdd_TensorList_bins.call(self, bins, range, weight, density); }
+/** `segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor` */
+export function segment_reduce(data: Tensor, reduce: string, lengths: Opt<Tensor> = null, indices: Opt<Tensor> = null, offsets: Opt<Tensor> = null, axis: number = 0, unsafe: boolean = false, initial: Opt<number | boolean> = null): Tensor { return aten().segment_reduce.call(data, reduce, lengths, indices, offsets, axis, unsafe, initial); }
+/** `_segment_reduce_backward(Tensor grad, Tensor output, Tensor data, str reduce, *, Tensor? lengths=None, Tensor? offsets=None, int axis=0, Scalar? initial=None) -> Tensor` */
+export function _segment_reduce_backward(grad: Tensor, output: Tensor, data: Tensor, reduce: string, lengths: Opt<Tensor> = null, offsets: Opt<Tensor> = null, axis: number = 0, initial: Opt<number | boolean> = null): Tensor { return aten()._segment_reduce_backward.call(grad, output, data, reduce, lengths, offsets, axis, initial); }
 /** `atleast_1d(Tensor self) -> Tensor` */
 export function atleast_1d(self: Tensor): Tensor { return aten().atleast_1d.call(self); }
 /** `atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]` */

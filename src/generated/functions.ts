@@ -19180,6 +19180,169 @@ function bad_logdet(a: readonly unknown[]): never {
   ], false, SIGS_logdet);
 }
 
+const SIGS_linalg_lstsq = ["(Tensor input, Tensor b, float rcond = None, *, str driver = None)"];
+
+/** `torch.linalg_lstsq`: `linalg_lstsq`. */
+export function linalg_lstsq(input: Tensor, options: { b: Tensor; rcond?: number | null; driver?: string | null }): [Tensor, Tensor, Tensor, Tensor];
+export function linalg_lstsq(input: Tensor, b: Tensor, options?: { rcond?: number | null; driver?: string | null }): [Tensor, Tensor, Tensor, Tensor];
+export function linalg_lstsq(input: Tensor, b: Tensor, rcond?: number | null, options?: { rcond?: number | null; driver?: string | null }): [Tensor, Tensor, Tensor, Tensor];
+export function linalg_lstsq(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_lstsq", a[--n] as Kw);
+  // linalg_lstsq
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","b","rcond"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.rcond !== undefined) {
+        kwArg("linalg_lstsq", 'rcond', 'float', (o.rcond === null || isFloat(o.rcond)), o.rcond);
+        v2 = o.rcond as number | null;
+      } else v2 = null;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("linalg_lstsq", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_lstsq", o, ["input","b","rcond","driver"], ["input","b","rcond"], n);
+      return at.linalg_lstsq(v0, v1, v2, k0);
+    }
+  }
+  return bad_linalg_lstsq(a);
+}
+
+function bad_linalg_lstsq(a: readonly unknown[]): never {
+  return badCall("linalg_lstsq", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "b", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rcond", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_lstsq);
+}
+
+const SIGS_linalg_ldl_factor_ex = ["(Tensor input, *, bool hermitian = False, bool check_errors = False)"];
+
+/** `torch.linalg_ldl_factor_ex`: `linalg_ldl_factor_ex`. */
+export function linalg_ldl_factor_ex(input: Tensor, options?: { hermitian?: boolean; check_errors?: boolean; checkErrors?: boolean }): [Tensor, Tensor, Tensor];
+export function linalg_ldl_factor_ex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_ldl_factor_ex", a[--n] as Kw);
+  // linalg_ldl_factor_ex
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_ldl_factor_ex", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k0 = o.hermitian as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.check_errors !== undefined) {
+        kwArg("linalg_ldl_factor_ex", 'check_errors', 'bool', isBool(o.check_errors), o.check_errors);
+        k1 = o.check_errors as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("linalg_ldl_factor_ex", o, ["input","hermitian","check_errors"], ["input"], n);
+      return at.linalg_ldl_factor_ex(v0, k0, k1);
+    }
+  }
+  return bad_linalg_ldl_factor_ex(a);
+}
+
+function bad_linalg_ldl_factor_ex(a: readonly unknown[]): never {
+  return badCall("linalg_ldl_factor_ex", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "hermitian", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "check_errors", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_ldl_factor_ex);
+}
+
+const SIGS_linalg_ldl_factor = ["(Tensor input, *, bool hermitian = False)"];
+
+/** `torch.linalg_ldl_factor`: `linalg_ldl_factor`. */
+export function linalg_ldl_factor(input: Tensor, options?: { hermitian?: boolean }): [Tensor, Tensor];
+export function linalg_ldl_factor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_ldl_factor", a[--n] as Kw);
+  // linalg_ldl_factor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_ldl_factor", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k0 = o.hermitian as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("linalg_ldl_factor", o, ["input","hermitian"], ["input"], n);
+      return at.linalg_ldl_factor(v0, k0);
+    }
+  }
+  return bad_linalg_ldl_factor(a);
+}
+
+function bad_linalg_ldl_factor(a: readonly unknown[]): never {
+  return badCall("linalg_ldl_factor", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "hermitian", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_ldl_factor);
+}
+
+const SIGS_linalg_ldl_solve = ["(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian = False)"];
+
+/** `torch.linalg_ldl_solve`: `linalg_ldl_solve`. */
+export function linalg_ldl_solve(LD: Tensor, options: { pivots: Tensor; B: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_ldl_solve(LD: Tensor, pivots: Tensor, options: { B: Tensor; hermitian?: boolean }): Tensor;
+export function linalg_ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, options?: { hermitian?: boolean }): Tensor;
+export function linalg_ldl_solve(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_ldl_solve", a[--n] as Kw);
+  // linalg_ldl_solve
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["LD","pivots","B"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.hermitian !== undefined) {
+        kwArg("linalg_ldl_solve", 'hermitian', 'bool', isBool(o.hermitian), o.hermitian);
+        k0 = o.hermitian as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("linalg_ldl_solve", o, ["LD","pivots","B","hermitian"], ["LD","pivots","B"], n);
+      return at.linalg_ldl_solve(v0, v1, v2, k0);
+    }
+  }
+  return bad_linalg_ldl_solve(a);
+}
+
+function bad_linalg_ldl_solve(a: readonly unknown[]): never {
+  return badCall("linalg_ldl_solve", a, [
+    { name: "LD", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pivots", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "B", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "hermitian", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_ldl_solve);
+}
+
 const SIGS_linalg_diagonal = ["(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)"];
 
 /** `torch.linalg_diagonal`: `linalg_diagonal`. */
@@ -24713,6 +24876,462 @@ function bad_histc(a: readonly unknown[]): never {
     { name: "min", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
     { name: "max", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
   ], false, SIGS_histc);
+}
+
+const SIGS_histogram = ["(Tensor input, Tensor bins, *, Tensor weight = None, bool density = False)","(Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, bool density = False)"];
+
+/** `torch.histogram`: `histogram.bins_tensor`, `histogram.bin_ct`. */
+export function histogram(input: Tensor, options: { bins: Tensor; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+export function histogram(input: Tensor, bins: Tensor, options?: { weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+export function histogram(input: Tensor, options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+export function histogram(input: Tensor, bins?: number, options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+export function histogram(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histogram", a[--n] as Kw);
+  // histogram.bins_tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","bins"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","bins","weight","density"])) && (o === undefined || o["weight"] === undefined || o["weight"] === null || isTensor(o["weight"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogram", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k0 = o.weight as Tensor | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("histogram", 'density', 'bool', isBool(o.density), o.density);
+        k1 = o.density as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("histogram", o, ["input","bins","weight","density"], ["input","bins"], n);
+      return at.histogram_bins_tensor(v0, v1, k0, k1);
+    }
+  }
+  // histogram.bin_ct
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","bins"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["input","bins","range","weight","density"])) && (o === undefined || o["weight"] === undefined || o["weight"] === null || isTensor(o["weight"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histogram", 'bins', 'int', isInt(o.bins), o.bins);
+        v1 = o.bins as number;
+      } else v1 = 100;
+      let k0: number[] | null;
+      if (o !== undefined && o.range !== undefined) {
+        kwArg("histogram", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        k0 = o.range as number[] | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogram", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k1 = o.weight as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("histogram", 'density', 'bool', isBool(o.density), o.density);
+        k2 = o.density as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("histogram", o, ["input","bins","range","weight","density"], ["input","bins"], n);
+      return at.histogram_bin_ct(v0, v1, k0, k1, k2);
+    }
+  }
+  return noMatch("histogram", a, SIGS_histogram);
+}
+
+const SIGS__histogramdd_bin_edges = ["(Tensor input, tuple of ints bins, *, tuple of floats range = None, Tensor weight = None, bool density = False)"];
+
+/** `torch._histogramdd_bin_edges`: `_histogramdd_bin_edges`. */
+export function _histogramdd_bin_edges(input: Tensor, options: { bins: readonly number[]; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Tensor[];
+export function _histogramdd_bin_edges(input: Tensor, bins: readonly number[], options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Tensor[];
+export function _histogramdd_bin_edges(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_histogramdd_bin_edges", a[--n] as Kw);
+  // _histogramdd_bin_edges
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","bins"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let k0: number[] | null;
+      if (o !== undefined && o.range !== undefined) {
+        kwArg("_histogramdd_bin_edges", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        k0 = o.range as number[] | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("_histogramdd_bin_edges", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k1 = o.weight as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("_histogramdd_bin_edges", 'density', 'bool', isBool(o.density), o.density);
+        k2 = o.density as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("_histogramdd_bin_edges", o, ["input","bins","range","weight","density"], ["input","bins"], n);
+      return at._histogramdd_bin_edges(v0, v1, k0, k1, k2);
+    }
+  }
+  return bad__histogramdd_bin_edges(a);
+}
+
+function bad__histogramdd_bin_edges(a: readonly unknown[]): never {
+  return badCall("_histogramdd_bin_edges", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bins", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "range", type: "tuple of floats", check: (v) => (v === null || Array.isArray(v)), optional: true, kwOnly: true },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "density", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS__histogramdd_bin_edges);
+}
+
+const SIGS__histogramdd_from_bin_cts = ["(Tensor input, tuple of ints bins, *, tuple of floats range = None, Tensor weight = None, bool density = False)"];
+
+/** `torch._histogramdd_from_bin_cts`: `_histogramdd_from_bin_cts`. */
+export function _histogramdd_from_bin_cts(input: Tensor, options: { bins: readonly number[]; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Tensor;
+export function _histogramdd_from_bin_cts(input: Tensor, bins: readonly number[], options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Tensor;
+export function _histogramdd_from_bin_cts(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_histogramdd_from_bin_cts", a[--n] as Kw);
+  // _histogramdd_from_bin_cts
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","bins"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let k0: number[] | null;
+      if (o !== undefined && o.range !== undefined) {
+        kwArg("_histogramdd_from_bin_cts", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        k0 = o.range as number[] | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("_histogramdd_from_bin_cts", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k1 = o.weight as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("_histogramdd_from_bin_cts", 'density', 'bool', isBool(o.density), o.density);
+        k2 = o.density as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("_histogramdd_from_bin_cts", o, ["input","bins","range","weight","density"], ["input","bins"], n);
+      return at._histogramdd_from_bin_cts(v0, v1, k0, k1, k2);
+    }
+  }
+  return bad__histogramdd_from_bin_cts(a);
+}
+
+function bad__histogramdd_from_bin_cts(a: readonly unknown[]): never {
+  return badCall("_histogramdd_from_bin_cts", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bins", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "range", type: "tuple of floats", check: (v) => (v === null || Array.isArray(v)), optional: true, kwOnly: true },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "density", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS__histogramdd_from_bin_cts);
+}
+
+const SIGS__histogramdd_from_bin_tensors = ["(Tensor input, tuple of Tensors bins, *, Tensor weight = None, bool density = False)"];
+
+/** `torch._histogramdd_from_bin_tensors`: `_histogramdd_from_bin_tensors`. */
+export function _histogramdd_from_bin_tensors(input: Tensor, options: { bins: readonly Tensor[]; weight?: Tensor | null; density?: boolean }): Tensor;
+export function _histogramdd_from_bin_tensors(input: Tensor, bins: readonly Tensor[], options?: { weight?: Tensor | null; density?: boolean }): Tensor;
+export function _histogramdd_from_bin_tensors(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_histogramdd_from_bin_tensors", a[--n] as Kw);
+  // _histogramdd_from_bin_tensors
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","bins"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensorList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("_histogramdd_from_bin_tensors", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k0 = o.weight as Tensor | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("_histogramdd_from_bin_tensors", 'density', 'bool', isBool(o.density), o.density);
+        k1 = o.density as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("_histogramdd_from_bin_tensors", o, ["input","bins","weight","density"], ["input","bins"], n);
+      return at._histogramdd_from_bin_tensors(v0, v1, k0, k1);
+    }
+  }
+  return bad__histogramdd_from_bin_tensors(a);
+}
+
+function bad__histogramdd_from_bin_tensors(a: readonly unknown[]): never {
+  return badCall("_histogramdd_from_bin_tensors", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bins", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "density", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS__histogramdd_from_bin_tensors);
+}
+
+const SIGS_histogramdd = ["(Tensor input, int bins, tuple of floats range = None, Tensor weight = None, bool density = False)","(Tensor input, tuple of ints bins, tuple of floats range = None, Tensor weight = None, bool density = False)","(Tensor input, tuple of Tensors bins, tuple of floats range = None, Tensor weight = None, bool density = False)"];
+
+/** `torch.histogramdd`: `histogramdd`, `histogramdd.int_bins`, `histogramdd.TensorList_bins`. */
+export function histogramdd(input: Tensor, options: { bins: readonly number[]; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly number[], options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly number[], range?: readonly number[] | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly number[], range?: readonly number[] | null, weight?: Tensor | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly number[], range?: readonly number[] | null, weight?: Tensor | null, density?: boolean, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, options: { bins: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: number, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: number, range?: readonly number[] | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: number, range?: readonly number[] | null, weight?: Tensor | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: number, range?: readonly number[] | null, weight?: Tensor | null, density?: boolean, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, options: { bins: readonly Tensor[]; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly Tensor[], options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly Tensor[], range?: readonly number[] | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly Tensor[], range?: readonly number[] | null, weight?: Tensor | null, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(input: Tensor, bins: readonly Tensor[], range?: readonly number[] | null, weight?: Tensor | null, density?: boolean, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor[]];
+export function histogramdd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histogramdd", a[--n] as Kw);
+  // histogramdd
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","bins","range","weight","density"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || Array.isArray(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (o === undefined || kwFits(o, ["input","bins","range","weight","density"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number[] | null;
+      else if (o !== undefined && o.range !== undefined) {
+        kwArg("histogramdd", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        v2 = o.range as number[] | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogramdd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v3 = o.weight as Tensor | null;
+      } else v3 = null;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.density !== undefined) {
+        kwArg("histogramdd", 'density', 'bool', isBool(o.density), o.density);
+        v4 = o.density as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("histogramdd", o, ["input","bins","range","weight","density"], ["input","bins","range","weight","density"], n);
+      return at.histogramdd(v0, v1, v2, v3, v4);
+    }
+  }
+  // histogramdd.int_bins
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","bins","range","weight","density"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || Array.isArray(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (o === undefined || kwFits(o, ["input","bins","range","weight","density"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number[] | null;
+      else if (o !== undefined && o.range !== undefined) {
+        kwArg("histogramdd", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        v2 = o.range as number[] | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogramdd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v3 = o.weight as Tensor | null;
+      } else v3 = null;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.density !== undefined) {
+        kwArg("histogramdd", 'density', 'bool', isBool(o.density), o.density);
+        v4 = o.density as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("histogramdd", o, ["input","bins","range","weight","density"], ["input","bins","range","weight","density"], n);
+      return at.histogramdd_int_bins(v0, v1, v2, v3, v4);
+    }
+  }
+  // histogramdd.TensorList_bins
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","bins","range","weight","density"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensorList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || Array.isArray(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (o === undefined || kwFits(o, ["input","bins","range","weight","density"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor[] = p[1] as Tensor[];
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number[] | null;
+      else if (o !== undefined && o.range !== undefined) {
+        kwArg("histogramdd", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        v2 = o.range as number[] | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogramdd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v3 = o.weight as Tensor | null;
+      } else v3 = null;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.density !== undefined) {
+        kwArg("histogramdd", 'density', 'bool', isBool(o.density), o.density);
+        v4 = o.density as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("histogramdd", o, ["input","bins","range","weight","density"], ["input","bins","range","weight","density"], n);
+      return at.histogramdd_TensorList_bins(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("histogramdd", a, SIGS_histogramdd);
+}
+
+const SIGS_segment_reduce = ["(Tensor data, str reduce, *, Tensor lengths = None, Tensor indices = None, Tensor offsets = None, int axis = 0, bool unsafe = False, Number initial = None)"];
+
+/** `torch.segment_reduce`: `segment_reduce`. */
+export function segment_reduce(data: Tensor, options: { reduce: string; lengths?: Tensor | null; indices?: Tensor | null; offsets?: Tensor | null; axis?: number; unsafe?: boolean; initial?: number | boolean | null }): Tensor;
+export function segment_reduce(data: Tensor, reduce: string, options?: { lengths?: Tensor | null; indices?: Tensor | null; offsets?: Tensor | null; axis?: number; unsafe?: boolean; initial?: number | boolean | null }): Tensor;
+export function segment_reduce(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("segment_reduce", a[--n] as Kw);
+  // segment_reduce
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["data","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && typeof p[1] === 'string') {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: string = p[1] as string;
+      let k0: Tensor | null;
+      if (o !== undefined && o.lengths !== undefined) {
+        kwArg("segment_reduce", 'lengths', 'Tensor', (o.lengths === null || isTensor(o.lengths)), o.lengths);
+        k0 = o.lengths as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.indices !== undefined) {
+        kwArg("segment_reduce", 'indices', 'Tensor', (o.indices === null || isTensor(o.indices)), o.indices);
+        k1 = o.indices as Tensor | null;
+      } else k1 = null;
+      let k2: Tensor | null;
+      if (o !== undefined && o.offsets !== undefined) {
+        kwArg("segment_reduce", 'offsets', 'Tensor', (o.offsets === null || isTensor(o.offsets)), o.offsets);
+        k2 = o.offsets as Tensor | null;
+      } else k2 = null;
+      let k3: number;
+      if (o !== undefined && o.axis !== undefined) {
+        kwArg("segment_reduce", 'axis', 'int', isInt(o.axis), o.axis);
+        k3 = o.axis as number;
+      } else k3 = 0;
+      let k4: boolean;
+      if (o !== undefined && o.unsafe !== undefined) {
+        kwArg("segment_reduce", 'unsafe', 'bool', isBool(o.unsafe), o.unsafe);
+        k4 = o.unsafe as boolean;
+      } else k4 = false;
+      let k5: number | boolean | null;
+      if (o !== undefined && o.initial !== undefined) {
+        kwArg("segment_reduce", 'initial', 'Number', (o.initial === null || isScalar(o.initial)), o.initial);
+        k5 = o.initial as number | boolean | null;
+      } else k5 = null;
+      if (o !== undefined) checkKw("segment_reduce", o, ["data","reduce","lengths","indices","offsets","axis","unsafe","initial"], ["data","reduce"], n);
+      return at.segment_reduce(v0, v1, k0, k1, k2, k3, k4, k5);
+    }
+  }
+  return bad_segment_reduce(a);
+}
+
+function bad_segment_reduce(a: readonly unknown[]): never {
+  return badCall("segment_reduce", a, [
+    { name: "data", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "lengths", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "indices", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "offsets", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "axis", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "unsafe", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "initial", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+  ], false, SIGS_segment_reduce);
+}
+
+const SIGS__segment_reduce_backward = ["(Tensor grad, Tensor output, Tensor data, str reduce, *, Tensor lengths = None, Tensor offsets = None, int axis = 0, Number initial = None)"];
+
+/** `torch._segment_reduce_backward`: `_segment_reduce_backward`. */
+export function _segment_reduce_backward(grad: Tensor, options: { output: Tensor; data: Tensor; reduce: string; lengths?: Tensor | null; offsets?: Tensor | null; axis?: number; initial?: number | boolean | null }): Tensor;
+export function _segment_reduce_backward(grad: Tensor, output: Tensor, options: { data: Tensor; reduce: string; lengths?: Tensor | null; offsets?: Tensor | null; axis?: number; initial?: number | boolean | null }): Tensor;
+export function _segment_reduce_backward(grad: Tensor, output: Tensor, data: Tensor, options: { reduce: string; lengths?: Tensor | null; offsets?: Tensor | null; axis?: number; initial?: number | boolean | null }): Tensor;
+export function _segment_reduce_backward(grad: Tensor, output: Tensor, data: Tensor, reduce: string, options?: { lengths?: Tensor | null; offsets?: Tensor | null; axis?: number; initial?: number | boolean | null }): Tensor;
+export function _segment_reduce_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_segment_reduce_backward", a[--n] as Kw);
+  // _segment_reduce_backward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad","output","data","reduce"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && typeof p[3] === 'string') {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: string = p[3] as string;
+      let k0: Tensor | null;
+      if (o !== undefined && o.lengths !== undefined) {
+        kwArg("_segment_reduce_backward", 'lengths', 'Tensor', (o.lengths === null || isTensor(o.lengths)), o.lengths);
+        k0 = o.lengths as Tensor | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.offsets !== undefined) {
+        kwArg("_segment_reduce_backward", 'offsets', 'Tensor', (o.offsets === null || isTensor(o.offsets)), o.offsets);
+        k1 = o.offsets as Tensor | null;
+      } else k1 = null;
+      let k2: number;
+      if (o !== undefined && o.axis !== undefined) {
+        kwArg("_segment_reduce_backward", 'axis', 'int', isInt(o.axis), o.axis);
+        k2 = o.axis as number;
+      } else k2 = 0;
+      let k3: number | boolean | null;
+      if (o !== undefined && o.initial !== undefined) {
+        kwArg("_segment_reduce_backward", 'initial', 'Number', (o.initial === null || isScalar(o.initial)), o.initial);
+        k3 = o.initial as number | boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("_segment_reduce_backward", o, ["grad","output","data","reduce","lengths","offsets","axis","initial"], ["grad","output","data","reduce"], n);
+      return at._segment_reduce_backward(v0, v1, v2, v3, k0, k1, k2, k3);
+    }
+  }
+  return bad__segment_reduce_backward(a);
+}
+
+function bad__segment_reduce_backward(a: readonly unknown[]): never {
+  return badCall("_segment_reduce_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "data", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduce", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "lengths", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "offsets", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "axis", type: "int", check: (v) => isInt(v), optional: true, kwOnly: true },
+    { name: "initial", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+  ], false, SIGS__segment_reduce_backward);
 }
 
 const SIGS_atleast_1d = ["(Tensor input)","(tuple of Tensors tensors)"];

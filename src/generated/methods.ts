@@ -1165,6 +1165,11 @@ export interface TensorMethods {
   histc(bins?: number, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
   histc(bins?: number, min?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
   histc(bins?: number, min?: number | boolean, max?: number | boolean, options?: { bins?: number; min?: number | boolean; max?: number | boolean }): Tensor;
+  /** `histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)`; `histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)` */
+  histogram(options: { bins: Tensor; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+  histogram(bins: Tensor, options?: { weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+  histogram(options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
+  histogram(bins?: number, options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): [Tensor, Tensor];
   /** `tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]`; `tensor_split.indices(Tensor(a -> *) self, SymInt[] indices, int dim=0) -> Tensor(a)[]`; `tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]` */
   tensor_split(options: { sections: number; dim?: number }): Tensor[];
   tensor_split(sections: number, options?: { dim?: number }): Tensor[];
@@ -11929,6 +11934,67 @@ function bad_histc(a: readonly unknown[]): never {
   ], false, SIGS_histc);
 }
 
+const SIGS_histogram = ["(Tensor bins, *, Tensor weight = None, bool density = False)","(int bins = 100, *, tuple of floats range = None, Tensor weight = None, bool density = False)"];
+
+function method_histogram(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("histogram", a[--n] as Kw);
+  // histogram.bins_tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["bins"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["bins","weight","density"])) && (o === undefined || o["weight"] === undefined || o["weight"] === null || isTensor(o["weight"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogram", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k0 = o.weight as Tensor | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("histogram", 'density', 'bool', isBool(o.density), o.density);
+        k1 = o.density as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("histogram", o, ["bins","weight","density"], ["bins"], n);
+      return at.histogram_bins_tensor(this, v0, k0, k1);
+    }
+  }
+  // histogram.bin_ct
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["bins"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (o === undefined || kwFits(o, ["bins","range","weight","density"])) && (o === undefined || o["weight"] === undefined || o["weight"] === null || isTensor(o["weight"]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.bins !== undefined) {
+        kwArg("histogram", 'bins', 'int', isInt(o.bins), o.bins);
+        v0 = o.bins as number;
+      } else v0 = 100;
+      let k0: number[] | null;
+      if (o !== undefined && o.range !== undefined) {
+        kwArg("histogram", 'range', 'tuple of floats', (o.range === null || Array.isArray(o.range)), o.range);
+        k0 = o.range as number[] | null;
+      } else k0 = null;
+      let k1: Tensor | null;
+      if (o !== undefined && o.weight !== undefined) {
+        kwArg("histogram", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        k1 = o.weight as Tensor | null;
+      } else k1 = null;
+      let k2: boolean;
+      if (o !== undefined && o.density !== undefined) {
+        kwArg("histogram", 'density', 'bool', isBool(o.density), o.density);
+        k2 = o.density as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("histogram", o, ["bins","range","weight","density"], ["bins"], n);
+      return at.histogram_bin_ct(this, v0, k0, k1, k2);
+    }
+  }
+  return noMatch("Tensor.histogram", a, SIGS_histogram);
+}
+
 const SIGS_tensor_split = ["(tuple of ints indices, int dim = 0)","(Tensor tensor_indices_or_sections, int dim = 0)","(int sections, int dim = 0)"];
 
 function method_tensor_split(this: Tensor, ...a: unknown[]): unknown {
@@ -14821,6 +14887,7 @@ export function installTensorMethods(proto: object): void {
     logcumsumexp: { value: method_logcumsumexp, writable: true, configurable: true },
     bincount: { value: method_bincount, writable: true, configurable: true },
     histc: { value: method_histc, writable: true, configurable: true },
+    histogram: { value: method_histogram, writable: true, configurable: true },
     tensor_split: { value: method_tensor_split, writable: true, configurable: true },
     hsplit: { value: method_hsplit, writable: true, configurable: true },
     vsplit: { value: method_vsplit, writable: true, configurable: true },

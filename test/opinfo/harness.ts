@@ -168,7 +168,9 @@ function valuesTensor(values: Num[], $t: string): Tensor {
 
 function buildTensorOnce(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): Tensor {
   const dtype = dtypeOf(s.$t);
-  if (device === 'meta') {
+  // a meta tensor of the sample itself (gradient's error input mixes devices): strides and no values
+  const metaInSample = s.values === undefined && s.storage === undefined && s.strides !== undefined;
+  if (device === 'meta' || metaInSample) {
     const strides = s.strides ?? contiguousStrides(s.shape);
     return torch.empty_strided(s.shape, strides, { dtype, device: 'meta' });
   }
@@ -244,6 +246,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   mT: (c) => (c.input as Tensor).mT,
   H: (c) => (c.input as Tensor).H,
   mH: (c) => (c.input as Tensor).mH,
+  // op=lambda a, b, driver: torch.linalg.lstsq(a, b, driver=driver)[:2]
+  'linalg.lstsq.grad_oriented': (c) => {
+    const [b, driver] = c.args;
+    const kw = c.kwargs as { driver?: string | null };
+    const d = driver !== undefined ? (driver as string | null) : (kw.driver ?? null);
+    return (torch.linalg.lstsq(c.input as Tensor, b as Tensor, { driver: d }) as Tensor[]).slice(0, 2);
+  },
   // op=lambda tensors, equation: torch.einsum(equation, tensors)
   einsum: (c) => fn('einsum')(c.args[0], c.input),
   // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.multinomial, inp, *args, **kwargs) (seed 42)

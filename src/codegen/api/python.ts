@@ -449,10 +449,14 @@ function returnType(ov: Overload, method: boolean): string {
   if (rets.length === 0) return 'void';
   if (rets.length > 1) {
     // `(Tensor values, Tensor indices)`: PyTorch returns a named tuple; here an array in schema order.
+    // `(Tensor hist, Tensor[] bin_edges)` (histogramdd): a list of tensors in its place.
+    const listOfTensors = (r: (typeof rets)[number]): boolean => r.type.kind === 'ListType' && r.type.toString().startsWith('Tensor');
     for (const r of rets) {
-      if (r.type.kind !== 'TensorType') return fail(ov.nf, `unsupported return type '${r.type.str()}' in a multi-return binding`);
+      if (r.type.kind !== 'TensorType' && !listOfTensors(r)) {
+        return fail(ov.nf, `unsupported return type '${r.type.str()}' in a multi-return binding`);
+      }
     }
-    return `[${rets.map(() => 'Tensor').join(', ')}]`;
+    return `[${rets.map((r) => (listOfTensors(r) ? 'Tensor[]' : 'Tensor')).join(', ')}]`;
   }
   const r = rets[0]!;
   if (r.type.kind === 'NumberType') return 'ScalarValue';
