@@ -12,8 +12,14 @@ const ISOLATED = [
   'test/api/naming.test.ts',
   'test/library/library.test.ts',
   'test/examples.test.ts',
-  // Makes the default WASM runtime with options of its own, which only the first use in a process may give.
+  // Make the default WASM runtime with options of their own, which only the first use in a process may give.
+  'test/wasm/cap.test.ts',
   'test/wasm/loader.test.ts',
+  // Counts the synchronous reclaims of a fresh allocator (its soft limit grows with the process's history).
+  'test/wasm/reclaim.test.ts',
+  // After other files in the process, factories.json.gz and other-lerp-to-multinomial.json.gz replay to
+  // different bits with the kernels away (the random samples differ); not understood yet, so kept apart.
+  'test/wasm/fallback_goldens.test.ts',
 ];
 
 // The stress run (ATEN_TS_STRESS_GROW=1) grows linear memory on every allocation, up to 2 GiB: in a process
