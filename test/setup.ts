@@ -10,6 +10,7 @@
 // across an allocation).
 import { expect } from 'vitest';
 import '../src/node.js';
+import { checkGlobalStateRestored } from './global_state.js';
 import { matchers } from './matchers.js';
 import { getNumThreads, parallelSettings, setKernelBackend, setNumThreads, wasmCPUAllocator, wasmStorage } from '../src/wasm/index.js';
 
@@ -32,3 +33,8 @@ if (backend === 'wasm') {
 
 // The suite's matchers, `toBeAllclose` and `toMatchGolden` (Note [One set of test matchers] in test/matchers.ts).
 expect.extend(matchers);
+
+// Files share a worker process (Note [Test files share a process] in test/global_state.ts): this file runs
+// before each of them, so the settings above hold at every file's start, and this fails a file that leaves
+// process-wide state changed.
+if (process.env['ATEN_TS_TEST_ISOLATED'] !== '1') checkGlobalStateRestored();
