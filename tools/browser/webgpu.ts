@@ -5,11 +5,13 @@
 // No DOM types and no value imports (the page hands in both namespaces).
 
 import { assert, values, type CheckResult, type PageResults } from './util.js';
+import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runMemoryChecks } from './webgpu_memory.js';
 import { runRandomChecks } from './webgpu_random.js';
+import { runRuntimeChecks } from './webgpu_runtime.js';
 import { runTransformerChecks } from './webgpu_transformer.js';
 
 type Aten = typeof import('../../src/index.js');
@@ -106,6 +108,9 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
     }
     return `${cases.length} kernels agree with the cpu device`;
   });
+
+  await runDtypeChecks(aten, webgpu, check);
+  await runRuntimeChecks(aten, webgpu, check);
 
   await check('sum / mean over dims, mm, addmm against the cpu device', async () => {
     const x = input([3, 4, 5], 4);
