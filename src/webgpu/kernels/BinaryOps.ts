@@ -114,7 +114,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
   ];
   const floating: [string, string][] = [
     ['exp', 'exp(x0)'],
-    ['log', 'log(x0)'],
+    ['log', 'select(log(x0), -1.0 / abs(x0), x0 == 0.0)'], // log(0) = -inf (SwiftShader's log gives -88)
     ['sigmoid', '1.0 / (1.0 + exp(-x0))'],
     ['tanh', 'tanh(x0)'],
     ['sqrt', 'sqrt(x0)'],
