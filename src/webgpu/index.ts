@@ -183,9 +183,27 @@ export function empty_cache(): void {
   runtime?.emptyCache();
 }
 
-/** Submission and compile counters (submits, dispatches, pipelines compiled, buffers created). */
-export function stats(): { submits: number; dispatches: number; pipelinesCompiled: number; buffersCreated: number; hostJobs: number } {
+/** Counters: submits (and why: bytes), dispatches (vec4 ones), pipelines compiled and evicted, buffers created, host jobs. */
+export function stats(): WebGPURuntime['stats'] {
   return { ...rt().stats };
+}
+
+/** The runtime's limits: dispatches and encoded bytes per submit, compiled pipelines kept. */
+export interface WebGPULimits {
+  dispatches: number;
+  encodedBytes: number;
+  pipelines: number;
+}
+
+/**
+ * Sets some of the runtime's limits (Note [One open command encoder], Note [A bounded pipeline cache]) and
+ * returns the previous ones, for tuning and tests: `set_limits({ pipelines: 64 })`.
+ */
+export function set_limits(limits: Partial<WebGPULimits>): WebGPULimits {
+  const r = rt();
+  const previous = { ...r.limits };
+  Object.assign(r.limits, limits);
+  return previous;
 }
 
 /**
@@ -221,6 +239,7 @@ export const webgpu = {
   memory_reserved,
   empty_cache,
   stats,
+  set_limits,
   set_fallback,
   fallback_enabled,
   manual_seed,

@@ -5,8 +5,10 @@
 import { DeviceType, ScalarType, empty_generic, empty_strided_generic, torch, type Device, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from './runtime.js';
 import { matmul } from './kernels/LinearAlgebra.js';
-import { blockOf, checkFloat, pointwise, type Operand } from './kernels/Loops.js';
-import { reduceSum, reducedDims } from './kernels/ReduceOps.js';
+import { blockOf, checkFloat, pointwise } from './kernels/Loops.js';
+import { pointwiseKernels } from './kernels/BinaryOps.js';
+import { kindOf } from './kernels/TypeProperties.js';
+import { reduceSum, reducedDims, reductionKernels } from './kernels/ReduceOps.js';
 import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernels/Convolution.js';
 import { nllLoss, nllLossBackward } from './kernels/LossNLL.js';
 import { maxPool2dWithIndices, maxPool2dWithIndicesBackward } from './kernels/Pooling.js';
@@ -31,150 +33,10 @@ function checkDeviceIndex(device: Device | null): void {
   if (device != null && device.index > 0) throw new Error(`${device.toString()} does not exist: the webgpu device has one GPU (index 0)`);
 }
 
-/** An argument of a pointwise operator: a device tensor, or a scalar (a number or a CPU 0-dim tensor). */
-function operand(t: Tensor | number, other: Tensor | number): Operand {
-  if (typeof t === 'number') return t;
-  if (t.device.type === DeviceType.PrivateUse1) return t;
-  if (t.dim() === 0) return t.item() as number;
-  const dev = typeof other === 'number' ? 'webgpu:0' : other.device.toString();
-  throw new Error(`Expected all tensors to be on the same device, but found at least two devices, ${dev} and ${t.device.toString()}!`);
-}
-
-function broadcastShape(a: readonly number[], b: readonly number[]): number[] {
-  const n = Math.max(a.length, b.length);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const x = a[a.length - n + i] ?? 1;
-    const y = b[b.length - n + i] ?? 1;
-    if (x !== y && x !== 1 && y !== 1) {
-      throw new Error(`The size of tensor a (${x}) must match the size of tensor b (${y}) at non-singleton dimension ${i}`);
-    }
-    out.push(x === 1 ? y : x);
-  }
-  return out;
-}
-
-const sizesOf = (o: Operand): readonly number[] => (typeof o === 'number' ? [] : o.sizes);
-
 /** Kernels as [operator overload, kernel] pairs for `lib.impl`. */
 export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string, (...args: never[]) => unknown][] {
-  const binaryOut = (op: string, expr: string, self: Tensor | number, other: Tensor | number, scalars: number[] = []): Tensor => {
-    const a = operand(self, other);
-    const b = operand(other, self);
-    checkFloat(op, a, b);
-    const out = empty_generic(broadcastShape(sizesOf(a), sizesOf(b)), rt, ScalarType.Float);
-    return pointwise(rt, op, expr, out, [a, b], scalars);
-  };
-  const binaryInplace = (op: string, expr: string, self: Tensor, other: Tensor | number, scalars: number[] = []): Tensor => {
-    const b = operand(other, self);
-    checkFloat(op, self, b);
-    const shape = broadcastShape(self.sizes, sizesOf(b));
-    if (shape.length !== self.dim() || shape.some((s, d) => s !== self.sizes[d])) {
-      throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
-    }
-    return pointwise(rt, op, expr, self, [self, b], scalars);
-  };
-  const unary = (op: string, expr: string) => (self: Tensor) => {
-    checkFloat(op, self);
-    return pointwise(rt, op, expr, empty_generic(self.sizes, rt, ScalarType.Float), [self]);
-  };
-  const unaryInplace = (op: string, expr: string) => (self: Tensor) => {
-    checkFloat(op, self);
-    return pointwise(rt, op, expr, self, [self]);
-  };
-  const arith: [string, string, boolean][] = [
-    ['add', 'x0 + s0 * x1', true],
-    ['sub', 'x0 - s0 * x1', true],
-    ['mul', 'x0 * x1', false],
-    ['div', 'x0 / x1', false],
-  ];
-  const kernels: [string, (...args: never[]) => unknown][] = [];
-  for (const [name, expr, alpha] of arith) {
-    if (alpha) {
-      kernels.push([
-        `${name}.Tensor`,
-        ((a: Tensor, b: Tensor, al: number) => binaryOut(`aten::${name}.Tensor`, expr, a, b, [Number(al)])) as never,
-      ]);
-      kernels.push([
-        `${name}_.Tensor`,
-        ((a: Tensor, b: Tensor, al: number) => binaryInplace(`aten::${name}_.Tensor`, expr, a, b, [Number(al)])) as never,
-      ]);
-      kernels.push([
-        `${name}.Scalar`,
-        ((a: Tensor, b: number, al: number) => binaryOut(`aten::${name}.Scalar`, expr, a, Number(b), [Number(al)])) as never,
-      ]);
-    } else {
-      kernels.push([`${name}.Tensor`, ((a: Tensor, b: Tensor) => binaryOut(`aten::${name}.Tensor`, expr, a, b)) as never]);
-      kernels.push([`${name}_.Tensor`, ((a: Tensor, b: Tensor) => binaryInplace(`aten::${name}_.Tensor`, expr, a, b)) as never]);
-      kernels.push([`${name}.Scalar`, ((a: Tensor, b: number) => binaryOut(`aten::${name}.Scalar`, expr, a, Number(b))) as never]);
-      kernels.push([`${name}_.Scalar`, ((a: Tensor, b: number) => binaryInplace(`aten::${name}_.Scalar`, expr, a, Number(b))) as never]);
-    }
-  }
-  const unaries: [string, string][] = [
-    ['neg', '-x0'],
-    ['abs', 'abs(x0)'],
-    ['exp', 'exp(x0)'],
-    ['log', 'log(x0)'],
-    ['relu', 'max(x0, 0.0)'],
-    ['sigmoid', '1.0 / (1.0 + exp(-x0))'],
-    ['tanh', 'tanh(x0)'],
-    ['sqrt', 'sqrt(x0)'],
-    ['sign', 'sign(x0)'],
-  ];
-  for (const [name, expr] of unaries) {
-    kernels.push([name, unary(`aten::${name}`, expr) as never]);
-    kernels.push([`${name}_`, unaryInplace(`aten::${name}_`, expr) as never]);
-  }
-  const compare = (op: string, expr: string) => (self: Tensor, other: Tensor | number) => {
-    const a = operand(self, other);
-    const b = operand(other, self);
-    checkFloat(op, a, b);
-    const out = empty_generic(broadcastShape(sizesOf(a), sizesOf(b)), rt, ScalarType.Bool);
-    return pointwise(rt, op, expr, out, [a, b]);
-  };
-  for (const [name, sym] of [
-    ['eq', '=='],
-    ['ne', '!='],
-    ['lt', '<'],
-    ['le', '<='],
-    ['gt', '>'],
-    ['ge', '>='],
-  ] as const) {
-    kernels.push([`${name}.Tensor`, compare(`aten::${name}.Tensor`, `x0 ${sym} x1`) as never]);
-    kernels.push([`${name}.Scalar`, compare(`aten::${name}.Scalar`, `x0 ${sym} x1`) as never]);
-  }
+  const kernels: [string, (...args: never[]) => unknown][] = [...pointwiseKernels(rt), ...reductionKernels(rt)];
   kernels.push(
-    [
-      'masked_fill.Scalar',
-      ((self: Tensor, mask: Tensor, value: number) => {
-        checkFloat('aten::masked_fill.Scalar', self);
-        if (mask.scalarType !== ScalarType.Bool)
-          throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${String(mask.dtype)}`);
-        const m = operand(mask, self) as Tensor;
-        const out = empty_generic(broadcastShape(self.sizes, m.sizes), rt, ScalarType.Float);
-        return pointwise(rt, 'aten::masked_fill.Scalar', 'select(x0, s0, x1 != 0.0)', out, [self, m], [Number(value)]);
-      }) as never,
-    ],
-    [
-      'threshold_backward',
-      ((g: Tensor, x: Tensor, t: number) => binaryOut('aten::threshold_backward', 'select(x0, 0.0, x1 <= s0)', g, x, [Number(t)])) as never,
-    ],
-    ['sigmoid_backward', ((g: Tensor, y: Tensor) => binaryOut('aten::sigmoid_backward', 'x0 * (1.0 - x1) * x1', g, y)) as never],
-    ['tanh_backward', ((g: Tensor, y: Tensor) => binaryOut('aten::tanh_backward', 'x0 * (1.0 - x1 * x1)', g, y)) as never],
-    [
-      'fill_.Scalar',
-      ((self: Tensor, v: number) => {
-        checkFloat('aten::fill_.Scalar', self);
-        return pointwise(rt, 'aten::fill_.Scalar', 'x0', self, [Number(v)]);
-      }) as never,
-    ],
-    [
-      'zero_',
-      ((self: Tensor) => {
-        checkFloat('aten::zero_', self);
-        return pointwise(rt, 'aten::zero_', 'x0', self, [0]);
-      }) as never,
-    ],
     ['sum', ((self: Tensor, dtype: ScalarType | null) => reduceSumChecked(rt, 'aten::sum', self, null, false, dtype, false)) as never],
     [
       'sum.dim_IntList',
@@ -326,12 +188,6 @@ function reduceSumChecked(
   return reduceSum(rt, op, self, reducedDims(self, dim), keepdim, mean);
 }
 
-const ELEMENT_BYTES: Partial<Record<ScalarType, number>> = {
-  [ScalarType.Float]: 4,
-  [ScalarType.Int]: 4,
-  [ScalarType.Long]: 8,
-};
-
 /** `copy_(self, src)` with a webgpu tensor on either side (See Note [Reading webgpu tensors] for the CPU side). */
 function copy(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
   if (self.device.type !== DeviceType.PrivateUse1) throw new Error(rt.hostAccessError(src.storage));
@@ -351,10 +207,6 @@ function copy(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
 }
 
 function copyOnDevice(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
-  const size = ELEMENT_BYTES[self.scalarType];
-  if (self.scalarType !== src.scalarType) {
-    throw new Error(`webgpu: copy_ between dtypes (${String(src.dtype)} to ${String(self.dtype)}) is not supported yet`);
-  }
   const bothContiguous = self.isContiguous() && src.isContiguous() && src.numel() === self.numel();
   const item = self.element_size();
   const [dst0, src0, bytes] = [self.storageOffset * item, src.storageOffset * item, self.numel() * item];
@@ -362,10 +214,13 @@ function copyOnDevice(rt: WebGPURuntime, self: Tensor, src: Tensor): Tensor {
   // A byte count that is not a multiple of 4 (bool) is rounded up when the bytes past the end are the
   // destination storage's padding (it ends there) and the source block has them.
   const padOk = rounded === bytes || (dst0 + bytes === self.storage.nbytes && src0 + rounded <= blockOf(src).bytes);
-  if (bothContiguous && dst0 % 4 === 0 && src0 % 4 === 0 && padOk) {
+  if (self.scalarType === src.scalarType && bothContiguous && dst0 % 4 === 0 && src0 % 4 === 0 && padOk) {
     rt.copyBuffer(blockOf(src).buffer, src0, blockOf(self).buffer, dst0, rounded);
     return self;
   }
-  if (size !== 4 && size !== 8) throw new Error(`webgpu: a strided copy_ of ${String(self.dtype)} is not supported yet`);
-  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], size === 8 ? 'vec2u' : 'u32');
+  // A cast, a strided copy: a pointwise kernel computing in the destination's dtype (a bool destination tests
+  // the source against 0 in the source's); See Note [Casts of int64 in WGSL].
+  const [to, from] = [kindOf('aten::copy_', self.scalarType), kindOf('aten::copy_', src.scalarType)];
+  const compute = to !== 'bool' ? to : from === 'bool' ? 'i32' : from;
+  return pointwise(rt, 'aten::copy_', 'x0', self, [src.expand(self.sizes)], [], { compute });
 }

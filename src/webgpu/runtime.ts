@@ -16,6 +16,12 @@ const STORAGE_USAGE = BufferUsage.STORAGE | BufferUsage.COPY_SRC | BufferUsage.C
 
 /** Flush the open encoder after this many dispatches (Note [One open command encoder]). */
 const MAX_DISPATCHES = 64;
+/** Flush the open encoder once this many bytes of parameters, uploads and bind groups were written since the last submit. */
+const MAX_ENCODED_BYTES = 16 * 1024 * 1024;
+/** Compiled pipelines kept (least recently used evicted first: Note [A bounded pipeline cache]). */
+const MAX_PIPELINES = 1024;
+/** What a bind group entry is counted as toward MAX_ENCODED_BYTES (a binding's descriptor, roughly). */
+const BIND_ENTRY_BYTES = 32;
 /** Flush when buffers freed since the last completed submit hold this many bytes (memory pressure). */
 const MAX_PENDING_BYTES = 256 * 1024 * 1024;
 
@@ -35,8 +41,10 @@ export function bucketSize(nbytes: number): number {
 // Every kernel encodes its dispatch into one open GPUCommandEncoder (one compute pass per dispatch, so that
 // copies can sit between them); nothing is submitted per operator. The encoder is submitted (a "flush") when
 // the host needs results (a readback, `synchronize()`), after MAX_DISPATCHES dispatches (so the GPU starts
-// working while the host keeps encoding), and when freed buffers waiting on unsubmitted work hold more than
-// MAX_PENDING_BYTES (memory pressure). `queue.writeBuffer` (uploads, kernel parameters) runs on the queue's
+// working while the host keeps encoding), once MAX_ENCODED_BYTES were written for it (kernel parameters,
+// uploads, bind group entries: a few large uploads or many small operators must not pile up on the queue
+// unsubmitted), and when freed buffers waiting on unsubmitted work hold more than MAX_PENDING_BYTES (memory
+// pressure). `set_submit_limits` changes the first two (tuning, tests). `queue.writeBuffer` (uploads, kernel parameters) runs on the queue's
 // timeline, before any later submit: a buffer written that way must not be read by work already encoded for
 // other data, which is why the allocator never reuses a buffer before the work that used it has completed
 // (Note [Buffers freed after the work]).
@@ -64,11 +72,23 @@ export function bucketSize(nbytes: number): number {
 // list early (Note [Buffers freed after the work]). A job's error cannot reach the operator that queued it:
 // it is raised by the next read or `synchronize()`, as CUDA reports asynchronous errors.
 
+// Note [A bounded pipeline cache]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Pipelines are keyed by what their WGSL depends on (operator, dtypes, rank, operand pattern), never by sizes,
+// so a training loop compiles a few dozen. Keys still grow with the programs a process runs (every rank and
+// broadcast pattern of every operator), so the cache holds at most MAX_PIPELINES: a Map in recency order (a hit
+// moves its key to the end), the least recently used evicted past the cap and counted in
+// `stats.pipelinesEvicted`. An evicted pipeline still referenced by encoded work stays alive until that work
+// is done (the command buffer holds it); a later use compiles it again.
+
 /** The webgpu runtime: device, submission, pipelines and memory. One per process (`torch.webgpu.init()`). */
 export class WebGPURuntime implements Allocator {
   readonly device = new Device(DeviceType.PrivateUse1, 0);
   private encoder: ReturnType<GPUDeviceLike['createCommandEncoder']> | null = null;
   private dispatches = 0;
+  private encodedBytes = 0;
+  /** The submission and cache limits (Note [One open command encoder], Note [A bounded pipeline cache]). */
+  readonly limits = { dispatches: MAX_DISPATCHES, encodedBytes: MAX_ENCODED_BYTES, pipelines: MAX_PIPELINES };
   /** Submits made, and the last one known complete. */
   private submitted = 0;
   private completed = 0;
@@ -82,7 +102,17 @@ export class WebGPURuntime implements Allocator {
   allocatedBytes = 0;
   reservedBytes = 0;
   /** Counters for tests and benchmarks. */
-  readonly stats = { submits: 0, dispatches: 0, pipelinesCompiled: 0, buffersCreated: 0, hostJobs: 0 };
+  readonly stats = {
+    submits: 0,
+    dispatches: 0,
+    vec4Dispatches: 0,
+    /** Submits made because MAX_ENCODED_BYTES were written. */
+    byteFlushes: 0,
+    pipelinesCompiled: 0,
+    pipelinesEvicted: 0,
+    buffersCreated: 0,
+    hostJobs: 0,
+  };
   /** While a host job runs: the GPU work issued meanwhile, replayed in order after it (Note [Host jobs]). */
   private gate: Promise<void> | null = null;
   private openGate: () => void = () => undefined;
@@ -188,11 +218,22 @@ export class WebGPURuntime implements Allocator {
       data.buffer.byteLength === data.byteLength
     ) {
       this.gpu.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+      this.encodedBytes += data.byteLength;
       return;
     }
     const padded = new Uint8Array(Math.ceil(data.byteLength / 4) * 4);
     padded.set(data);
     this.gpu.queue.writeBuffer(buffer, 0, padded.buffer, 0, padded.byteLength);
+    this.encodedBytes += padded.byteLength;
+  }
+
+  /** Counts `bytes` written for the open encoder's work; flushes past the limit (Note [One open command encoder]). */
+  private wrote(bytes: number): void {
+    this.encodedBytes += bytes;
+    if (this.encodedBytes >= this.limits.encodedBytes && this.encoder !== null) {
+      this.stats.byteFlushes++;
+      this.flush();
+    }
   }
 
   /** A block for a kernel's parameters or a temporary, released after the open encoder's work. */
@@ -239,7 +280,8 @@ export class WebGPURuntime implements Allocator {
     if (groups > 0) pass.dispatchWorkgroups(x, y);
     pass.end();
     this.stats.dispatches++;
-    if (++this.dispatches >= MAX_DISPATCHES) this.flush();
+    if (++this.dispatches >= this.limits.dispatches) this.flush();
+    else this.wrote(buffers.length * BIND_ENTRY_BYTES);
   }
 
   copyBuffer(src: GPUBufferLike, srcOffset: number, dst: GPUBufferLike, dstOffset: number, bytes: number): void {
@@ -248,6 +290,7 @@ export class WebGPURuntime implements Allocator {
       return;
     }
     if (bytes > 0) this.encode().copyBufferToBuffer(src, srcOffset, dst, dstOffset, bytes);
+    this.wrote(0);
   }
 
   /** Submits the open encoder, if any; its buffers free themselves when the GPU is done with it. */
@@ -257,6 +300,7 @@ export class WebGPURuntime implements Allocator {
     if (encoder === null) return;
     this.encoder = null;
     this.dispatches = 0;
+    this.encodedBytes = 0;
     this.gpu.queue.submit([encoder.finish()]);
     this.stats.submits++;
     const index = ++this.submitted;
@@ -375,11 +419,20 @@ export class WebGPURuntime implements Allocator {
   /** The compute pipeline of `key`, compiled from `source()` the first time (entry point `main`). */
   pipeline(key: string, source: () => string): GPUComputePipelineLike {
     let p = this.pipelines.get(key);
-    if (p === undefined) {
-      const module = this.gpu.createShaderModule({ code: source(), label: key });
-      p = this.gpu.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: key });
+    if (p !== undefined) {
+      // Most recently used last (Note [A bounded pipeline cache]).
+      this.pipelines.delete(key);
       this.pipelines.set(key, p);
-      this.stats.pipelinesCompiled++;
+      return p;
+    }
+    const module = this.gpu.createShaderModule({ code: source(), label: key });
+    p = this.gpu.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: key });
+    this.pipelines.set(key, p);
+    this.stats.pipelinesCompiled++;
+    for (const oldest of this.pipelines.keys()) {
+      if (this.pipelines.size <= Math.max(1, this.limits.pipelines)) break;
+      this.pipelines.delete(oldest);
+      this.stats.pipelinesEvicted++;
     }
     return p;
   }

@@ -5,11 +5,13 @@
 // No DOM types and no value imports (the page hands in both namespaces).
 
 import { assert, values, type CheckResult, type PageResults } from './util.js';
+import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runMemoryChecks } from './webgpu_memory.js';
 import { runRandomChecks } from './webgpu_random.js';
+import { runRuntimeChecks } from './webgpu_runtime.js';
 import { runTransformerChecks } from './webgpu_transformer.js';
 
 type Aten = typeof import('../../src/index.js');
@@ -107,6 +109,9 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
     return `${cases.length} kernels agree with the cpu device`;
   });
 
+  await runDtypeChecks(aten, webgpu, check);
+  await runRuntimeChecks(aten, webgpu, check);
+
   await check('sum / mean over dims, mm, addmm against the cpu device', async () => {
     const x = input([3, 4, 5], 4);
     const d = x.to('webgpu');
@@ -122,6 +127,20 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
       worst,
       await against(torch.addmm(bias.to('webgpu'), a.to('webgpu'), b.to('webgpu').t()), torch.addmm(bias, a, b.t()), 1e-5),
     );
+    // The register-tiled kernel (outputs of at least 64 x 64), edges not multiples of the tile, strided operands.
+    const [ta, tb] = [input([66, 20], 10), input([68, 20], 11)];
+    const tbias = input([68], 12);
+    worst = Math.max(worst, await against(torch.mm(ta.to('webgpu'), tb.to('webgpu').t()), torch.mm(ta, tb.t()), 1e-5));
+    worst = Math.max(
+      worst,
+      await against(
+        torch.addmm(tbias.to('webgpu'), ta.to('webgpu'), tb.to('webgpu').t(), { beta: 0.5, alpha: 2 }),
+        torch.addmm(tbias, ta, tb.t(), { beta: 0.5, alpha: 2 }),
+        1e-5,
+      ),
+    );
+    const [ba, bb] = [input([2, 64, 20], 13), input([2, 20, 65], 14)];
+    worst = Math.max(worst, await against(torch.bmm(ba.to('webgpu'), bb.to('webgpu')), torch.bmm(ba, bb), 1e-5));
     return `max relative difference ${worst.toExponential(2)}`;
   });
 

@@ -3,6 +3,7 @@
 // counterpart of aten/src/ATen/native/cpu/Loops.h over TensorIterator, and of the MPS binary/unary kernels.
 import { ScalarType, torch, type Tensor } from 'aten-ts';
 import type { GpuBlock, WebGPURuntime } from '../runtime.js';
+import { convert, int64CastsFor, kindOf, nonzeroFn, scalarRead, scalarWords, wgslType, type Kind } from './TypeProperties.js';
 
 /** An operand of a pointwise kernel: a tensor on the device, or a float scalar (a number or a CPU 0-dim tensor). */
 export type Operand = Tensor | number;
@@ -42,10 +43,37 @@ export function broadcastStrides(t: Tensor, sizes: readonly number[]): number[] 
   return sizes.map((_, d) => (d < off || t.sizes[d - off] === 1 ? 0 : t.strides[d - off]!));
 }
 
+/** What a pointwise kernel computes in and how its result is stored (See {@link pointwise}). */
+export interface PointwiseOptions {
+  /** The kind `expr` computes in (every operand is cast to it): by default `out`'s (i32 for a bool `out`). */
+  compute?: Kind;
+  /** `expr` is a WGSL bool (a comparison), stored into a bool `out`; otherwise a bool `out` stores `expr != 0`. */
+  predicate?: boolean;
+}
+
+// Note [Pointwise dtypes on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As TensorIterator with a common dtype: the operator picks the result dtype by PyTorch's promotion
+// (TypeProperties.ts `resultType`) and the kind the expression computes in; every operand is read as its own
+// dtype and cast to that kind in the shader (TypeProperties.ts `convert`, exact for int64: Note [Casts of int64
+// in WGSL]); the result is stored as `out`'s dtype. Bool results are bytes: a fresh contiguous `out` is
+// written four elements (one word) per thread; any other (a view, an in-place operation on part of a storage)
+// writes its byte with atomicAnd / atomicOr on the word, so neighbours written by other threads survive.
+// int64 arithmetic has no kernel (WGSL has no 64-bit integers; the operators refuse it naming the operator and
+// dtype rather than narrow it); int64 is read, compared, selected, filled and cast exactly.
+
+// Note [The vec4 fast path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// When every operand walks memory with stride 1 (rank 1 after coalescing: contiguous, same shape or scalars),
+// the offsets are the base offsets plus i (no index arithmetic); when moreover every tensor has `out`'s dtype
+// (float32 or int32), the element count and every offset are multiples of 4, the buffers are read and written
+// as vec4 (16-byte loads, four elements per thread), as tfjs-backend-webgpu's `isVec4` programs. Otherwise a
+// thread computes one element (four for a packed bool result).
+
 /**
  * Encodes `out[i] = expr` over `out`'s elements. In `expr`, `x0`, `x1`, ... are the operands (tensors broadcast
- * to `out`'s shape, or scalars) and `s0`, `s1`, ... the extra float scalars. `elem` is the WGSL element type the
- * buffers are read as (`f32`, or `u32` / `vec2u` for a bit copy of 4- / 8-byte elements).
+ * to `out`'s shape, or scalars) and `s0`, `s1`, ... the extra scalars, all cast to the compute kind (See Note
+ * [Pointwise dtypes on the webgpu device]).
  */
 export function pointwise(
   rt: WebGPURuntime,
@@ -54,99 +82,136 @@ export function pointwise(
   out: Tensor,
   operands: readonly Operand[],
   scalars: readonly number[] = [],
-  elem: 'f32' | 'u32' | 'vec2u' = 'f32',
+  options: PointwiseOptions = {},
 ): Tensor {
   const numel = out.numel();
   if (numel === 0) return out;
+  const outKind = kindOf(name, out.scalarType);
+  const compute = options.compute ?? (outKind === 'bool' ? 'i32' : outKind);
+  const predicate = options.predicate === true;
+  if (outKind !== 'bool' && compute !== outKind) throw new Error(`webgpu: ${name}: computes in ${compute} but stores ${outKind}`);
   const tensors = operands.filter((o): o is Tensor => typeof o !== 'number');
+  const kinds = tensors.map((t) => kindOf(name, t.scalarType));
   const { sizes, strides } = coalesce(out.sizes, [out.strides, ...tensors.map((t) => broadcastStrides(t, out.sizes))]);
   const rank = sizes.length;
   // Bindings: the output, then each distinct input buffer (an input in the output's buffer reads `out`).
-  const outBuffer = blockOf(out).buffer;
-  const buffers = [outBuffer];
-  const bindingOf = tensors.map((t) => {
+  const buffers = [blockOf(out).buffer];
+  const bufKinds: Kind[] = [outKind];
+  const bindingOf = tensors.map((t, k) => {
     const b = blockOf(t).buffer;
     let i = buffers.indexOf(b);
-    if (i < 0) i = buffers.push(b) - 1;
+    if (i < 0) {
+      i = buffers.push(b) - 1;
+      bufKinds.push(kinds[k]!);
+    } else if (bufKinds[i] !== kinds[k]) throw new Error(`webgpu: ${name}: operands of different dtypes share a buffer`);
     return i;
   });
-  // Parameters: numel, the out offset, the input offsets, the scalars (f32 bits), sizes, out strides, input strides.
-  const allScalars = [...operands.filter((o): o is number => typeof o === 'number'), ...scalars];
-  const header = 2 + tensors.length + allScalars.length;
+  // Parameters: numel, the out offset, the input offsets, the scalars' words, sizes, out strides, input strides.
+  const words: number[] = [];
+  const scalarAt: number[] = [];
+  for (const v of [...operands.filter((o): o is number => typeof o === 'number'), ...scalars]) {
+    scalarAt.push(2 + tensors.length + words.length);
+    words.push(...scalarWords(v, compute));
+  }
+  const header = 2 + tensors.length + words.length;
   const params = new Uint32Array(header + rank * (2 + tensors.length));
-  const f32 = new Float32Array(params.buffer);
   params[0] = numel;
   params[1] = out.storageOffset;
   tensors.forEach((t, k) => (params[2 + k] = t.storageOffset));
-  allScalars.forEach((s, k) => (f32[2 + tensors.length + k] = s));
+  params.set(words, 2 + tensors.length);
   params.set(sizes, header);
   strides.forEach((s, k) => params.set(s, header + rank * (1 + k)));
   const paramBlock = rt.scratch(params);
-  // The key: what the shader text depends on.
+  const boolOut = outKind === 'bool';
+  // A bool result written a word (four elements) per thread, or a byte per thread by atomics (Note [Pointwise dtypes on the webgpu device]).
+  const packed =
+    boolOut && out.isContiguous() && out.storageOffset % 4 === 0 && (numel % 4 === 0 || out.storageOffset + numel >= out.storage.nbytes);
+  const atomic = boolOut && !packed;
+  const dense = rank === 1 && strides.every((st) => st[0] === 1);
+  const vec4 =
+    dense &&
+    (outKind === 'f32' || outKind === 'i32') &&
+    kinds.every((k) => k === outKind) &&
+    numel % 4 === 0 &&
+    [out, ...tensors].every((t) => t.storageOffset % 4 === 0);
   const pattern = operands.map((o) => (typeof o === 'number' ? 's' : `t${bindingOf[tensors.indexOf(o)]}`)).join(',');
-  const boolOut = out.scalarType === ScalarType.Bool;
-  // Every operand walks memory with stride 1 (a contiguous operation after coalescing): the element's offsets
-  // are the base offsets plus i, no index arithmetic (the contiguous fast path).
-  const dense = rank === 1 && !boolOut && strides.every((st) => st[0] === 1) && !tensors.some((t) => t.scalarType === ScalarType.Bool);
-  const key = `pointwise:${name}:${elem}:r${rank}${dense ? 'c' : ''}:${pattern}:s${scalars.length}`;
-  if (boolOut && (!out.isContiguous() || out.storageOffset % 4 !== 0)) {
-    throw new Error(`webgpu: ${name} writes bool results only into a fresh contiguous tensor`);
-  }
-  const isBool = buffers.map((buf) => tensors.some((t) => blockOf(t).buffer === buf && t.scalarType === ScalarType.Bool));
-  const pipeline = rt.pipeline(`${key}:${boolOut ? 'b' : ''}${isBool.map((x) => (x ? 'b' : '_')).join('')}`, () => {
+  const mode = vec4 ? 'v4' : dense ? 'c' : `r${rank}`;
+  const key = `pointwise:${name}:${expr}:${compute}${predicate ? '?' : ''}:${bufKinds.join('')}:${mode}${atomic ? 'a' : ''}:${pattern}:s${scalars.length}`;
+  const pipeline = rt.pipeline(key, () => {
     const lines: string[] = [];
-    const type = (i: number): string => (isBool[i] === true || (i === 0 && boolOut) ? 'u32' : elem);
-    lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${type(0)}>;`);
-    for (let i = 1; i < buffers.length; i++) lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${type(i)}>;`);
+    const C = wgslType(compute);
+    const elemType = (k: Kind): string => (k === 'bool' ? 'u32' : k === 'i64' ? 'vec2u' : vec4 ? `vec4<${k}>` : k);
+    lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${atomic ? 'atomic<u32>' : elemType(outKind)}>;`);
+    for (let i = 1; i < buffers.length; i++)
+      lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${elemType(bufKinds[i]!)}>;`);
     lines.push(`@group(0) @binding(${buffers.length}) var<storage, read> p: array<u32>;`);
     lines.push(`const R: u32 = ${rank}u;`, `const H: u32 = ${header}u;`, 'var<private> o: u32;');
-    if (expr.includes('erf_f32(')) lines.push(ERF_WGSL);
-    // element(i): operand i's value by `expr`, and its output offset in `o`.
-    lines.push(`fn element(i: u32) -> ${boolOut ? 'bool' : elem} {`);
-    lines.push(`  var rem = i;`, `  o = p[1];`);
-    tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
-    if (dense) {
-      lines.push(`  o += rem;`);
-      tensors.forEach((_, k) => lines.push(`  o${k} += rem;`));
-    } else {
-      lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
-      lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
-      lines.push(`    o += idx * p[H + R + ud];`);
-      tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
-      lines.push(`  }`);
-    }
-    let t = 0;
+    // f(tensor operands): the expression, with the scalars read from the parameters.
+    const args = operands.flatMap((o, k) => (typeof o === 'number' ? [] : [`x${k}: ${C}`]));
+    const body: string[] = [];
     let s = 0;
-    operands.forEach((op, k) => {
-      if (typeof op === 'number') lines.push(`  let x${k} = bitcast<f32>(p[${2 + tensors.length + s++}]);`);
-      else {
-        const bi = bindingOf[t]!;
-        lines.push(
-          isBool[bi] === true ? `  let x${k} = f32((b${bi}[o${t} >> 2u] >> ((o${t} & 3u) * 8u)) & 0xffu);` : `  let x${k} = b${bi}[o${t}];`,
-        );
-        t++;
-      }
+    operands.forEach((o, k) => {
+      if (typeof o === 'number') body.push(`  let x${k} = ${scalarRead(`${scalarAt[s++]!}u`, compute)};`);
     });
-    scalars.forEach((_, k) => lines.push(`  let s${k} = bitcast<f32>(p[${2 + tensors.length + s + k}]);`));
-    lines.push(`  return ${expr};`, `}`);
-    lines.push(`@compute @workgroup_size(${WORKGROUP})`);
-    lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
-    lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`);
-    if (boolOut) {
-      // Four bool results per thread, packed into one word of the (fresh, contiguous) output.
-      lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
-      lines.push(
-        '  for (var j = 0u; j < 4u; j++) {',
-        '    if (i * 4u + j < p[0]) { word |= select(0u, 1u, element(i * 4u + j)) << (j * 8u); }',
-        '  }',
-      );
-      lines.push('  b0[p[1] / 4u + i] = word;', '}');
+    scalars.forEach((_, k) => body.push(`  let s${k} = ${scalarRead(`${scalarAt[s + k]!}u`, compute)};`));
+    lines.push(`fn f(${args.join(', ')}) -> ${predicate ? 'bool' : C} {`, ...body, `  return ${expr};`, '}');
+    if (vec4) {
+      lines.push(`@compute @workgroup_size(${WORKGROUP})`);
+      lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
+      lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`, '  if (i * 4u >= p[0]) { return; }');
+      tensors.forEach((_, j) => lines.push(`  let v${j} = b${bindingOf[j]!}[(p[${2 + j}] >> 2u) + i];`));
+      const lane = (c: string): string => `f(${tensors.map((_, j) => `v${j}.${c}`).join(', ')})`;
+      lines.push(`  b0[(p[1] >> 2u) + i] = vec4<${C}>(${['x', 'y', 'z', 'w'].map(lane).join(', ')});`, '}');
     } else {
-      lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
+      // element(i): f of the operands at element i; its output offset in `o`.
+      lines.push(`fn element(i: u32) -> ${predicate ? 'bool' : C} {`, `  var rem = i;`, `  o = p[1];`);
+      tensors.forEach((_, k) => lines.push(`  var o${k} = p[${2 + k}];`));
+      if (dense) {
+        lines.push(`  o += rem;`);
+        tensors.forEach((_, k) => lines.push(`  o${k} += rem;`));
+      } else {
+        lines.push(`  for (var d = i32(R) - 1; d >= 0; d--) {`);
+        lines.push(`    let ud = u32(d);`, `    let size = p[H + ud];`, `    let idx = rem % size;`, `    rem = rem / size;`);
+        lines.push(`    o += idx * p[H + R + ud];`);
+        tensors.forEach((_, k) => lines.push(`    o${k} += idx * p[H + ${2 + k}u * R + ud];`));
+        lines.push(`  }`);
+      }
+      const loads = tensors.map((_, j) => {
+        const bi = bindingOf[j]!;
+        if (kinds[j] !== 'bool') return convert(`b${bi}[o${j}]`, kinds[j]!, compute);
+        const word = bi === 0 && atomic ? `atomicLoad(&b0[o${j} >> 2u])` : `b${bi}[o${j} >> 2u]`;
+        return convert(`(((${word} >> ((o${j} & 3u) * 8u)) & 0xffu) != 0u)`, 'bool', compute);
+      });
+      lines.push(`  return f(${loads.join(', ')});`, '}');
+      lines.push(`@compute @workgroup_size(${WORKGROUP})`);
+      lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
+      lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`);
+      const test = (v: string): string => (predicate ? v : `nz(${v})`);
+      if (packed) {
+        lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
+        lines.push(
+          '  for (var j = 0u; j < 4u; j++) {',
+          `    if (i * 4u + j < p[0]) { word |= select(0u, 1u, ${test('element(i * 4u + j)')}) << (j * 8u); }`,
+          '  }',
+        );
+        lines.push('  b0[p[1] / 4u + i] = word;', '}');
+      } else if (atomic) {
+        lines.push('  if (i >= p[0]) { return; }', `  let v = select(0u, 1u, ${test('element(i)')});`, '  let sh = (o & 3u) * 8u;');
+        lines.push('  atomicAnd(&b0[o >> 2u], ~(0xffu << sh));', '  atomicOr(&b0[o >> 2u], v << sh);', '}');
+      } else {
+        lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
+      }
     }
-    return lines.join('\n');
+    let source = lines.join('\n');
+    const helpers = [...int64CastsFor(source)];
+    if (source.includes('nz(')) helpers.push(nonzeroFn(compute));
+    if (source.includes('erf_f32(')) helpers.push(ERF_WGSL);
+    source = [...helpers, source].join('\n');
+    return source;
   });
-  rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil((boolOut ? Math.ceil(numel / 4) : numel) / WORKGROUP));
+  const threads = vec4 || packed ? Math.ceil(numel / 4) : numel;
+  rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil(threads / WORKGROUP));
+  if (vec4) rt.stats.vec4Dispatches++;
   return out;
 }
 

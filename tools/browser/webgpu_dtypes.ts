@@ -1,0 +1,146 @@
+// Dtypes of the webgpu device's pointwise kernels in Chromium on SwiftShader (imported by webgpu.ts): PyTorch's
+// result dtypes (promotion of int32 / int64 / bool / float32 tensors and numbers), int32 and bool arithmetic,
+// comparisons (int64 compared exactly), where, masked_fill, fill_, casts by copy_ (int64 cast exactly: Note
+// [Casts of int64 in WGSL]), bool results written into views (atomics), the vec4 fast path and the refusal of
+// int64 arithmetic. Every value is compared exactly with the CPU device's. No DOM types and no value imports.
+
+import { assert } from './util.js';
+
+type Aten = typeof import('../../src/index.js');
+type Tensor = import('../../src/index.js').Tensor;
+type WebGPU = typeof import('../../src/webgpu/index.js');
+
+export async function runDtypeChecks(
+  aten: Aten,
+  wg: WebGPU,
+  check: (name: string, body: () => Promise<string>) => Promise<void>,
+): Promise<void> {
+  const { torch } = aten;
+  const same = async (name: string, dev: Tensor, cpu: Tensor): Promise<void> => {
+    assert(dev.device.toString() === 'webgpu:0', `${name}: result on ${dev.device.toString()}`);
+    assert(String(dev.dtype) === String(cpu.dtype), `${name}: dtype ${String(dev.dtype)}, cpu ${String(cpu.dtype)}`);
+    const [got, want] = [JSON.stringify((await dev.cpu_async()).tolist()), JSON.stringify(cpu.tolist())];
+    assert(got === want, `${name}: ${got}, cpu ${want}`);
+  };
+
+  await check('dtypes: promotion, int32 / bool / int64 kernels, where, casts, vec4 path', async () => {
+    const i32 = torch.tensor([3, -7, 0, 2147483647, -5, 9], { dtype: torch.int32 });
+    const j32 = torch.tensor([2, 4, -3, 1, -5, 8], { dtype: torch.int32 });
+    const f = torch.tensor([0.5, -2.7, 3.25, 1e9, -0.0, 2.5]);
+    const big = torch.tensor([2 ** 40 + 3, -(2 ** 33), 0, 16777217, -3, 2 ** 32 + 5]);
+    const other = torch.tensor([2 ** 40 + 2, -(2 ** 33), 1, 16777216, -4, 7]);
+    const b = torch.tensor([true, false, true, true, false, false]);
+    const c = torch.tensor([true, true, false, true, false, true]);
+    const [di, dj, df, dbig, dother, db, dc] = [i32, j32, f, big, other, b, c].map((t) => t.to('webgpu'));
+    const cases: [string, Tensor, Tensor][] = [
+      ['int32 + int32 (alpha 2, wraps)', di!.add(dj!, { alpha: 2 }), i32.add(j32, { alpha: 2 })],
+      ['int32 * int32', di!.mul(dj!), i32.mul(j32)],
+      ['int32 - 3', di!.sub(3), i32.sub(3)],
+      ['int32 * float32 → float32', di!.mul(df!), i32.mul(f)],
+      ['int32 + 2.5 → float32', di!.add(2.5), i32.add(2.5)],
+      ['int32 / int32 → float32', di!.div(dj!), i32.div(j32)],
+      ['bool + bool → bool', db!.add(dc!), b.add(c)],
+      ['bool * bool', db!.mul(dc!), b.mul(c)],
+      ['bool + int32 → int32', db!.add(dj!), b.add(j32)],
+      ['int32 neg / abs / relu / sign', di!.neg().abs().sub(4).relu().add(dj!.sign()), i32.neg().abs().sub(4).relu().add(j32.sign())],
+      ['sqrt(bool) → float32', db!.sqrt(), b.sqrt()],
+      ['int64 < int64 (2^40 apart by 1)', dbig!.lt(dother!), big.lt(other)],
+      ['int64 == int64', dbig!.eq(dother!), big.eq(other)],
+      ['int64 >= int32', dbig!.ge(dj!), big.ge(j32)],
+      ['int64 > 2.5 (float32 common)', dbig!.gt(2.5), big.gt(2.5)],
+      ['int32 <= 0', di!.le(0), i32.le(0)],
+      ['bool != bool', db!.ne(dc!), b.ne(c)],
+      ['logical_not(int64)', dbig!.logical_not(), big.logical_not()],
+      ['where int64', torch.where(db!, dbig!, dother!), torch.where(b, big, other)],
+      ['where float32 / int32 → float32', torch.where(dc!, df!, dj!), torch.where(c, f, j32)],
+      ['where scalar other', torch.where(db!, di!, 11), torch.where(b, i32, 11)],
+      ['masked_fill int64', dbig!.masked_fill(db!, -(2 ** 45)), big.masked_fill(b, -(2 ** 45))],
+      ['masked_fill bool', dc!.masked_fill(db!, false), c.masked_fill(b, false)],
+      ['int64 → float32 (round to nearest even)', dbig!.float(), big.float()],
+      ['int64 → int32 (low 32 bits)', dbig!.int(), big.int()],
+      ['float32 → int64 (truncates)', df!.long(), f.long()],
+      ['int32 → int64', di!.long(), i32.long()],
+      ['bool → int64', db!.long(), b.long()],
+      ['float32 → bool', df!.bool(), f.bool()],
+      ['int64 → bool', dbig!.bool(), big.bool()],
+      ['fill_ int64', torch.empty([5], { dtype: torch.int64, device: 'webgpu' }).fill_(2 ** 50 + 1), torch.full([5], 2 ** 50 + 1)],
+      ['fill_ bool', torch.zeros([7], { dtype: torch.bool }).to('webgpu').fill_(true), torch.ones([7], { dtype: torch.bool })],
+      ['torch.full on the device (README)', torch.full([2, 3], 0.5, { device: 'webgpu' }), torch.full([2, 3], 0.5)],
+      ['zero_ int32', di!.clone().zero_(), i32.clone().zero_()],
+    ];
+    for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
+    // bool results into views: a byte at a time with atomics, the neighbours kept.
+    const bools = torch.tensor([true, false, true, false, true, false, true, false, true, false, true]);
+    const dbools = bools.to('webgpu');
+    dbools.narrow(0, 1, 5).copy_(dc!.narrow(0, 0, 5));
+    dbools.narrow(0, 7, 3).fill_(true);
+    const want = bools.clone();
+    want.narrow(0, 1, 5).copy_(c.narrow(0, 0, 5));
+    want.narrow(0, 7, 3).fill_(true);
+    await same('bool copy_ / fill_ into views at odd offsets', dbools, want);
+    const strided = torch.zeros([4, 3], { dtype: torch.bool }).to('webgpu');
+    strided.t().copy_(torch.ones([3, 4], { dtype: torch.bool }).tril().to('webgpu'));
+    await same('bool copy_ into a transposed view', strided, torch.ones([3, 4], { dtype: torch.bool }).tril().t().contiguous());
+    // The vec4 fast path: contiguous operands of one dtype, size a multiple of 4 (and the scalar path for the tail).
+    const before = wg.stats().vec4Dispatches;
+    const x = torch.arange(1024, { dtype: torch.float32 }).div(7);
+    const y = torch.arange(1024, { dtype: torch.float32 }).mul(0.5);
+    await same('vec4 float32 add', x.to('webgpu').add(y.to('webgpu'), { alpha: 3 }), x.add(y, { alpha: 3 }));
+    const xi = torch.arange(1024, { dtype: torch.int32 });
+    await same('vec4 int32 mul', xi.to('webgpu').mul(xi.to('webgpu')), xi.mul(xi));
+    const vec4 = wg.stats().vec4Dispatches - before;
+    assert(vec4 >= 2, `${vec4} vec4 dispatches for two contiguous same-dtype operations of 1024 elements`);
+    await same('1023 elements (no vec4)', x.narrow(0, 0, 1023).to('webgpu').mul(3), x.narrow(0, 0, 1023).mul(3));
+    // int64 arithmetic is refused naming the operator, never narrowed.
+    let message = '';
+    try {
+      dbig!.add(dother!);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    assert(message.startsWith('webgpu: aten::add.Tensor has no int64 kernel'), `int64 add: ${message}`);
+    return `${cases.length + 4} results equal the cpu device's exactly (dtype and values); ${vec4} vec4 dispatches; int64 add refused`;
+  });
+
+  await check('reductions: max / min / amax / amin / argmax / argmin (first index, NaN), prod', async () => {
+    // Values with ties (multiples of 1/4) and a NaN row, read through a transposed view too.
+    const base = torch.arange(60, { dtype: torch.float32 }).mul(7).remainder(11).div(4).reshape([3, 4, 5]);
+    const nan = base.clone();
+    nan.narrow(0, 1, 1).fill_(NaN);
+    nan.narrow(0, 2, 1).narrow(1, 1, 1).narrow(2, 3, 1).fill_(NaN);
+    const [d, dn] = [base.to('webgpu'), nan.to('webgpu')];
+    const cases: [string, Tensor, Tensor][] = [
+      ['amax([0, 2])', d.amax([0, 2]), base.amax([0, 2])],
+      ['amin(-1, keepdim)', d.amin(-1, true), base.amin(-1, true)],
+      ['max()', d.max(), base.max()],
+      ['min() with NaN', dn.min(), nan.min()],
+      ['max(1).values', d.max(1)[0], base.max(1)[0]],
+      ['max(1).indices (first of ties)', d.max(1)[1], base.max(1)[1]],
+      ['min(0, keepdim).indices', d.min(0, true)[1], base.min(0, true)[1]],
+      ['max(2) with NaN: values', dn.max(2)[0], nan.max(2)[0]],
+      ['max(2) with NaN: indices', dn.max(2)[1], nan.max(2)[1]],
+      ['argmax()', d.argmax(), base.argmax()],
+      ['argmax(2) of a transposed view', d.transpose(0, 2).argmax(2), base.transpose(0, 2).argmax(2)],
+      ['argmin(1, keepdim)', d.argmin(1, true), base.argmin(1, true)],
+      ['argmax with NaN', dn.argmax(), nan.argmax()],
+    ];
+    for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
+    const p = base.div(20).add(0.9);
+    const dp = p.to('webgpu');
+    for (const [name, dev, cpu] of [
+      ['prod()', dp.prod(), p.prod()],
+      ['prod(1)', dp.prod(1), p.prod(1)],
+    ] as const) {
+      const err = Math.abs((await dev.cpu_async()).sub(cpu).abs().max().item() as number);
+      assert(err <= 1e-5 * Math.max(1, cpu.abs().max().item() as number), `${name}: difference ${err}`);
+    }
+    let message = '';
+    try {
+      torch.empty([2, 0]).to('webgpu').amax(1);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    assert(message === 'amax(): Expected reduction dim 1 to have non-zero size.', `empty amax: ${message}`);
+    return `${cases.length + 2} reductions equal the cpu device's; empty amax raises PyTorch's error`;
+  });
+}
