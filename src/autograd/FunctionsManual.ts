@@ -73,3 +73,4 @@ export * from './FunctionsManualSpecial.js';
 export * from './FunctionsManualSpectral.js';
 export * from './FunctionsManualLoss.js';
 export * from './FunctionsManualConvolution.js';
+export * from './FunctionsManualSampling.js';

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, gridSamplerBackwardOf, groupNormBackward, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -9185,7 +9185,202 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1328). */
+/** Backward of `grid_sampler_2d` (derivatives.yaml:1328). */
+export class GridSampler2DBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  grid_: SavedVariable = NONE;
+  interpolation_mode_!: Parameters<AtenOps['grid_sampler_2d']['call']>[2];
+  padding_mode_!: Parameters<AtenOps['grid_sampler_2d']['call']>[3];
+  align_corners_!: Parameters<AtenOps['grid_sampler_2d']['call']>[4];
+
+  name(): string {
+    return 'GridSampler2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const grid = this.grid_.unpack(this);
+    const interpolation_mode = this.interpolation_mode_;
+    const padding_mode = this.padding_mode_;
+    const align_corners = this.align_corners_;
+    if (this.shouldComputeOutput(0)) out[0] = gridSamplerBackwardOf(0, 2, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    if (this.shouldComputeOutput(1)) out[1] = gridSamplerBackwardOf(1, 2, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grid_.reset();
+  }
+}
+
+/** Backward of `grid_sampler_3d` (derivatives.yaml:1332). */
+export class GridSampler3DBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  grid_: SavedVariable = NONE;
+  interpolation_mode_!: Parameters<AtenOps['grid_sampler_3d']['call']>[2];
+  padding_mode_!: Parameters<AtenOps['grid_sampler_3d']['call']>[3];
+  align_corners_!: Parameters<AtenOps['grid_sampler_3d']['call']>[4];
+
+  name(): string {
+    return 'GridSampler3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const grid = this.grid_.unpack(this);
+    const interpolation_mode = this.interpolation_mode_;
+    const padding_mode = this.padding_mode_;
+    const align_corners = this.align_corners_;
+    if (this.shouldComputeOutput(0)) out[0] = gridSamplerBackwardOf(0, 3, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    if (this.shouldComputeOutput(1)) out[1] = gridSamplerBackwardOf(1, 3, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grid_.reset();
+  }
+}
+
+/** Backward of `_embedding_bag` (derivatives.yaml:1336). */
+export class EmbeddingBagBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  offsets_: SavedVariable = NONE;
+  scale_grad_by_freq_!: Parameters<AtenOps['_embedding_bag']['call']>[3];
+  mode_!: Parameters<AtenOps['_embedding_bag']['call']>[4];
+  sparse_!: Parameters<AtenOps['_embedding_bag']['call']>[5];
+  per_sample_weights_: SavedVariable = NONE;
+  padding_idx_!: Parameters<AtenOps['_embedding_bag']['call']>[8];
+  weight_: SavedVariable = NONE;
+  weight_sizes!: number[];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+  result3_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EmbeddingBagBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    const offsets = this.offsets_.unpack(this);
+    const scale_grad_by_freq = this.scale_grad_by_freq_;
+    const mode = this.mode_;
+    const sparse = this.sparse_;
+    const per_sample_weights = this.per_sample_weights_.unpackOpt(this);
+    const padding_idx = this.padding_idx_;
+    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
+    const weight_sizes = this.weight_sizes;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    const result3 = this.result3_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._embedding_bag_backward(grad, indices, offsets, result1, result2, result3, weight_sizes[0] as number, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx);
+    if (this.shouldComputeOutput(1)) out[1] = at._embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, result1, mode, padding_idx);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.offsets_.reset();
+    this.per_sample_weights_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+    this.result3_.reset();
+  }
+}
+
+/** Backward of `_ctc_loss` (derivatives.yaml:1342). */
+export class CtcLossBackward0 extends Node {
+  log_probs_: SavedVariable = NONE;
+  targets_: SavedVariable = NONE;
+  input_lengths_!: Parameters<AtenOps['_ctc_loss']['call']>[2];
+  target_lengths_!: Parameters<AtenOps['_ctc_loss']['call']>[3];
+  blank_!: Parameters<AtenOps['_ctc_loss']['call']>[4];
+  zero_infinity_!: Parameters<AtenOps['_ctc_loss']['call']>[5];
+  result0_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CtcLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const log_probs = this.log_probs_.unpack(this);
+    const targets = this.targets_.unpack(this);
+    const input_lengths = this.input_lengths_;
+    const target_lengths = this.target_lengths_;
+    const blank = this.blank_;
+    const zero_infinity = this.zero_infinity_;
+    const result0 = this.result0_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.log_probs_.reset();
+    this.targets_.reset();
+    this.result0_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `_ctc_loss.Tensor` (derivatives.yaml:1345). */
+export class CtcLossBackward1 extends Node {
+  log_probs_: SavedVariable = NONE;
+  targets_: SavedVariable = NONE;
+  input_lengths_: SavedVariable = NONE;
+  target_lengths_: SavedVariable = NONE;
+  blank_!: Parameters<AtenOps['_ctc_loss_Tensor']['call']>[4];
+  zero_infinity_!: Parameters<AtenOps['_ctc_loss_Tensor']['call']>[5];
+  result0_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CtcLossBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const log_probs = this.log_probs_.unpack(this);
+    const targets = this.targets_.unpack(this);
+    const input_lengths = this.input_lengths_.unpack(this);
+    const target_lengths = this.target_lengths_.unpack(this);
+    const blank = this.blank_;
+    const zero_infinity = this.zero_infinity_;
+    const result0 = this.result0_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._ctc_loss_backward_Tensor(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.log_probs_.reset();
+    this.targets_.reset();
+    this.input_lengths_.reset();
+    this.target_lengths_.reset();
+    this.result0_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `dist` (derivatives.yaml:1348). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9216,7 +9411,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1333). */
+/** Backward of `narrow_copy` (derivatives.yaml:1353). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -9240,7 +9435,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1337). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1357). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -9261,7 +9456,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1340). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1360). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -9282,7 +9477,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1343). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1363). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9298,7 +9493,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1346). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1366). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9315,7 +9510,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1350). */
+/** Backward of `_conj_physical` (derivatives.yaml:1370). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9331,7 +9526,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1353). */
+/** Backward of `conj_physical_` (derivatives.yaml:1373). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9347,7 +9542,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1356). */
+/** Backward of `_conj` (derivatives.yaml:1376). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9363,7 +9558,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1360). */
+/** Backward of `addmv` (derivatives.yaml:1380). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9394,7 +9589,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1365). */
+/** Backward of `vdot` (derivatives.yaml:1385). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9420,7 +9615,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1369). */
+/** Backward of `addr` (derivatives.yaml:1389). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9451,7 +9646,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1374). */
+/** Backward of `addbmm` (derivatives.yaml:1394). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9486,7 +9681,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1379). */
+/** Backward of `renorm` (derivatives.yaml:1399). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9514,7 +9709,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1382). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1402). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9541,7 +9736,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1385). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1405). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9570,7 +9765,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1389). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1409). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9605,7 +9800,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1393). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1413). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9620,7 +9815,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1399). */
+/** Backward of `special_entr` (derivatives.yaml:1419). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9642,7 +9837,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1402). */
+/** Backward of `special_ndtri` (derivatives.yaml:1422). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9664,7 +9859,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1405). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1425). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9689,7 +9884,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1408). */
+/** Backward of `special_erfcx` (derivatives.yaml:1428). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9714,7 +9909,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1411). */
+/** Backward of `special_i0e` (derivatives.yaml:1431). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9739,7 +9934,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1414). */
+/** Backward of `special_i1` (derivatives.yaml:1434). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9764,7 +9959,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1417). */
+/** Backward of `special_i1e` (derivatives.yaml:1437). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9789,7 +9984,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1420). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1440). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9815,7 +10010,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1424). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1444). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9839,7 +10034,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1427). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1447). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9863,7 +10058,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1430). */
+/** Backward of `special_zeta` (derivatives.yaml:1450). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9889,7 +10084,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1434). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1454). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9913,7 +10108,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1457). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -9929,7 +10124,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1440). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1460). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -9944,7 +10139,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1443). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1463). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -9959,7 +10154,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1446). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1466). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -9974,7 +10169,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1449). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1469). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -9989,7 +10184,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1452). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1472). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -10004,7 +10199,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1455). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1475). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -10019,7 +10214,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1458). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1478). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -10034,7 +10229,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1461). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1481). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10049,7 +10244,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1464). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1484). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10064,7 +10259,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1467). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1487). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10079,7 +10274,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1470). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1490). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10094,7 +10289,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1473). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1493). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10109,7 +10304,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1476). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1496). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10124,7 +10319,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1480). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1500). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10139,7 +10334,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1483). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1503). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10154,7 +10349,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1486). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1506). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10169,7 +10364,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1490). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1510). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10184,7 +10379,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1493). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1513). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10199,7 +10394,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1496). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1516). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10214,7 +10409,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1500). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1520). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10229,7 +10424,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1503). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1523). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10244,7 +10439,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1506). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1526). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10259,7 +10454,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1510). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1530). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10274,7 +10469,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1513). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1533). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10289,7 +10484,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1516). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1536). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10304,7 +10499,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1520). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1540). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10319,7 +10514,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1523). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1543). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10334,7 +10529,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1526). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1546). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10349,7 +10544,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1530). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1550). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10364,7 +10559,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1533). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1553). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10379,7 +10574,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1536). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1556). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10394,7 +10589,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1540). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1560). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10409,7 +10604,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1543). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1563). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10424,7 +10619,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1546). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1566). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10439,7 +10634,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1550). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1570). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10454,7 +10649,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1553). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1573). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10469,7 +10664,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1556). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1576). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10484,7 +10679,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1560). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1580). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10499,7 +10694,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1563). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1583). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10514,7 +10709,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1566). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1586). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10529,7 +10724,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1570). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1590). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10544,7 +10739,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1573). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1593). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10559,7 +10754,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1576). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1596). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10574,7 +10769,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1580). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1600). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10589,7 +10784,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1583). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1603). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10604,7 +10799,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1586). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1606). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10619,7 +10814,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1590). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1610). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10634,7 +10829,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1593). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1613). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10649,7 +10844,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1597). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1617). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10673,7 +10868,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1600). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1620). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10693,7 +10888,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1603). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1623). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -19228,6 +19423,171 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('multilabel_margin_loss_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(isTarget)]);
     const result = ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_2d: kernel('grid_sampler_2d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
+    const rg = anyRequiresGrad(input, grid);
+    if (!rg) return ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const gradFn = new GridSampler2DBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.grid_ = new SavedVariable(grid, false);
+    gradFn.interpolation_mode_ = interpolationMode;
+    gradFn.padding_mode_ = paddingMode;
+    gradFn.align_corners_ = alignCorners;
+    const result = ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_2d_backward: kernel('grid_sampler_2d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
+    const rg = anyRequiresGrad(gradOutput, input, grid);
+    if (!rg) return ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_2d_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
+    const result = ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  grid_sampler_3d: kernel('grid_sampler_3d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
+    const rg = anyRequiresGrad(input, grid);
+    if (!rg) return ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const gradFn = new GridSampler3DBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.grid_ = new SavedVariable(grid, false);
+    gradFn.interpolation_mode_ = interpolationMode;
+    gradFn.padding_mode_ = paddingMode;
+    gradFn.align_corners_ = alignCorners;
+    const result = ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_3d_backward: kernel('grid_sampler_3d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
+    const rg = anyRequiresGrad(gradOutput, input, grid);
+    if (!rg) return ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_3d_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
+    const result = ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  _embedding_bag_forward_only: kernel('_embedding_bag_forward_only', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
+    const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
+    if (!rg) return ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_forward_only'));
+    gradFn.setNextEdges([gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    setHistory(result[3], gradFn, 3);
+    return result;
+  }),
+  _embedding_bag: kernel('_embedding_bag', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
+    const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
+    if (!rg) return ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const gradFn = new EmbeddingBagBackward0();
+    gradFn.setNextEdges([gradientEdge(weight), gradientEdge(perSampleWeights)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    gradFn.offsets_ = new SavedVariable(offsets, false);
+    gradFn.scale_grad_by_freq_ = scaleGradByFreq;
+    gradFn.mode_ = mode;
+    gradFn.sparse_ = sparse;
+    gradFn.per_sample_weights_ = savedOpt(perSampleWeights);
+    gradFn.padding_idx_ = paddingIdx;
+    if (gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.weight_sizes = weight.sizes.slice();
+    const result = ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    setHistory(result[3], gradFn, 3);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    gradFn.result3_ = new SavedVariable(result[3], true);
+    return result;
+  }),
+  _embedding_bag_backward: kernel('_embedding_bag_backward', (ks, grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, indices, offsets, offset2bag) || anyRequiresGrad(bagSize, maximumIndices, perSampleWeights);
+    if (!rg) return ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _embedding_bag_dense_backward: kernel('_embedding_bag_dense_backward', (ks, grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, indices, offset2bag, bagSize) || anyRequiresGrad(maximumIndices, perSampleWeights);
+    if (!rg) return ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_dense_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _embedding_bag_per_sample_weights_backward: kernel('_embedding_bag_per_sample_weights_backward', (ks, grad, weight, indices, offsets, offset2bag, mode, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, weight, indices, offsets) || anyRequiresGrad(offset2bag);
+    if (!rg) return ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_per_sample_weights_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag)]);
+    const result = ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _ctc_loss: kernel('_ctc_loss', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(logProbs, targets);
+    if (!rg) return ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const gradFn = new CtcLossBackward0();
+    gradFn.setNextEdges([gradientEdge(logProbs)]);
+    gradFn.log_probs_ = new SavedVariable(logProbs, false);
+    gradFn.targets_ = new SavedVariable(targets, false);
+    gradFn.input_lengths_ = inputLengths;
+    gradFn.target_lengths_ = targetLengths;
+    gradFn.blank_ = blank;
+    gradFn.zero_infinity_ = zeroInfinity;
+    const result = ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _ctc_loss_Tensor: kernel('_ctc_loss_Tensor', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(logProbs, targets, inputLengths, targetLengths);
+    if (!rg) return ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const gradFn = new CtcLossBackward1();
+    gradFn.setNextEdges([gradientEdge(logProbs)]);
+    gradFn.log_probs_ = new SavedVariable(logProbs, false);
+    gradFn.targets_ = new SavedVariable(targets, false);
+    gradFn.input_lengths_ = new SavedVariable(inputLengths, false);
+    gradFn.target_lengths_ = new SavedVariable(targetLengths, false);
+    gradFn.blank_ = blank;
+    gradFn.zero_infinity_ = zeroInfinity;
+    const result = ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _ctc_loss_backward: kernel('_ctc_loss_backward', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(grad, logProbs, targets, negLogLikelihood) || anyRequiresGrad(logAlpha);
+    if (!rg) return ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
+    const result = ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _ctc_loss_backward_Tensor: kernel('_ctc_loss_backward_Tensor', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(grad, logProbs, targets, inputLengths) || anyRequiresGrad(targetLengths, negLogLikelihood, logAlpha);
+    if (!rg) return ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(inputLengths), gradientEdge(targetLengths), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
+    const result = ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     setHistory(result, gradFn, 0);
     return result;
   }),
