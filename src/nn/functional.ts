@@ -73,6 +73,7 @@ export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
   cross_entropy,
+  ctc_loss,
   huber_loss,
   kl_div,
   l1_loss,
