@@ -358,12 +358,16 @@ export function embeddingBagDenseBackward(
   const result = emptyLike(grad_, [numWeights, D]);
   if (grad_.isMeta()) return result;
   const r = grad_.scalarType === ScalarType.Double ? (v: number): number => v : Math.fround;
-  const g = reader(contiguousOf(grad_));
   const bagSize = ints(bagSize_);
+  const mi = mode === MODE_MAX ? ints(maximumIndices) : [];
+  const idx = mode === MODE_MAX ? [] : ints(indices);
+  const o2b = mode === MODE_MAX ? [] : ints(offset2bag);
+  const cg = contiguousOf(grad_);
+  const cp = perSampleWeights === null ? null : contiguousOf(perSampleWeights);
+  const g = reader(cg);
   const acc = new Float64Array(numWeights * D);
   if (mode === MODE_MAX) {
     // _embedding_bag_dense_backward_cpu_max: index_add_ of the non-empty bags' gradients at their argmax rows
-    const mi = ints(maximumIndices);
     for (let b = 0; b < bagSize.length; b++) {
       if (bagSize[b] === 0) continue;
       for (let d = 0; d < D; d++) {
@@ -372,9 +376,7 @@ export function embeddingBagDenseBackward(
       }
     }
   } else {
-    const idx = ints(indices);
-    const o2b = ints(offset2bag);
-    const psw = perSampleWeights === null ? null : reader(contiguousOf(perSampleWeights));
+    const psw = cp === null ? null : reader(cp);
     // indices sorted (ties in their order), grouped by value
     const order = idx.map((_, i) => i).sort((a, b) => (idx[a] as number) - (idx[b] as number) || a - b);
     const counts = new Map<number, number>();

@@ -83,7 +83,11 @@ function allocateChecks(logProbs: Tensor, targets: Tensor, inputLengths: number[
   }
   let targetAt: Layout['targetAt'] = () => 0;
   if (!targets.isMeta()) {
-    const read = elementReader(contiguousOf(targets));
+    // (copied out: a reader over the storage would go stale when the outputs' allocation grows the memory)
+    const c = contiguousOf(targets);
+    const read0 = elementReader(c);
+    const vals = Array.from({ length: c.numel() }, (_, i) => read0(i));
+    const read = (i: number): number => vals[i] as number;
     const width = flat ? 0 : (targets.sizes[1] as number);
     targetAt = flat ? (b, i) => read((offsets[b] as number) + i) : (b, i) => read(b * width + i);
   }
@@ -181,10 +185,13 @@ export function ctcLossBackward(
   const L = allocateChecks(logProbs, targets, inputLengths, targetLengths, blank);
   const T = logProbs.sizes[0] as number;
   const S = logAlpha.sizes[2] as number;
-  const lp = reader(contiguousOf(logProbs));
-  const la = reader(contiguousOf(logAlpha));
-  const nllAt = reader(contiguousOf(negLogLikelihood));
-  const go = reader(contiguousOf(gradOut));
+  const cs = [logProbs, logAlpha, negLogLikelihood, gradOut].map(contiguousOf);
+  const [lp, la, nllAt, go] = cs.map(reader) as [
+    (e: number) => number,
+    (e: number) => number,
+    (e: number) => number,
+    (e: number) => number,
+  ];
   const idx = (b: number, t: number, c: number): number => (t * L.batch + b) * L.labels + c;
   const g = new Float64Array(logProbs.numel()).fill(NEGINF);
   const beta = new Float64Array(L.batch * T * S);
