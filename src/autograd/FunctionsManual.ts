@@ -74,3 +74,4 @@ export * from './FunctionsManualSpectral.js';
 export * from './FunctionsManualLoss.js';
 export * from './FunctionsManualConvolution.js';
 export * from './FunctionsManualComplex.js';
+export * from './FunctionsManualSampling.js';

@@ -2268,6 +2268,42 @@ export interface AtenOps {
   multilabel_margin_loss_forward: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => [Tensor, Tensor]>;
   /** `multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, Tensor is_target) -> Tensor` */
   multilabel_margin_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, reduction: number, isTarget: Tensor) => Tensor>;
+  /** `grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor` */
+  grid_sampler: OperatorHandle<(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean) => Tensor>;
+  /** `grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor` */
+  grid_sampler_2d: OperatorHandle<(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean) => Tensor>;
+  /** `grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)` */
+  grid_sampler_2d_backward: OperatorHandle<(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, outputMask: boolean[]) => [Tensor, Tensor]>;
+  /** `grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor` */
+  grid_sampler_3d: OperatorHandle<(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean) => Tensor>;
+  /** `grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)` */
+  grid_sampler_3d_backward: OperatorHandle<(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, outputMask: boolean[]) => [Tensor, Tensor]>;
+  /** `_embedding_bag_forward_only(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)` */
+  _embedding_bag_forward_only: OperatorHandle<(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Opt<Tensor>, includeLastOffset: boolean, paddingIdx: number) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)` */
+  embedding_bag: OperatorHandle<(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Opt<Tensor>, includeLastOffset: boolean) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)` */
+  embedding_bag_padding_idx: OperatorHandle<(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Opt<Tensor>, includeLastOffset: boolean, paddingIdx: Opt<number>) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)` */
+  _embedding_bag: OperatorHandle<(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Opt<Tensor>, includeLastOffset: boolean, paddingIdx: number) => [Tensor, Tensor, Tensor, Tensor]>;
+  /** `_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor` */
+  _embedding_bag_backward: OperatorHandle<(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Opt<Tensor>, paddingIdx: number) => Tensor>;
+  /** `_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor` */
+  _embedding_bag_dense_backward: OperatorHandle<(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, perSampleWeights: Opt<Tensor>, paddingIdx: number) => Tensor>;
+  /** `_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor` */
+  _embedding_bag_per_sample_weights_backward: OperatorHandle<(grad: Tensor, weight: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, mode: number, paddingIdx: number) => Tensor>;
+  /** `ctc_loss.IntList(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor` */
+  ctc_loss_IntList: OperatorHandle<(logProbs: Tensor, targets: Tensor, inputLengths: number[], targetLengths: number[], blank: number, reduction: number, zeroInfinity: boolean) => Tensor>;
+  /** `ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, int reduction=Mean, bool zero_infinity=False) -> Tensor` */
+  ctc_loss_Tensor: OperatorHandle<(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank: number, reduction: number, zeroInfinity: boolean) => Tensor>;
+  /** `_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)` */
+  _ctc_loss: OperatorHandle<(logProbs: Tensor, targets: Tensor, inputLengths: number[], targetLengths: number[], blank: number, zeroInfinity: boolean) => [Tensor, Tensor]>;
+  /** `_ctc_loss.Tensor(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, bool zero_infinity=False) -> (Tensor, Tensor)` */
+  _ctc_loss_Tensor: OperatorHandle<(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank: number, zeroInfinity: boolean) => [Tensor, Tensor]>;
+  /** `_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor` */
+  _ctc_loss_backward: OperatorHandle<(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: number[], targetLengths: number[], negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, zeroInfinity: boolean) => Tensor>;
+  /** `_ctc_loss_backward.Tensor(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor` */
+  _ctc_loss_backward_Tensor: OperatorHandle<(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, zeroInfinity: boolean) => Tensor>;
   /** `cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor` */
   cov: OperatorHandle<(self: Tensor, correction: number, fweights?: Opt<Tensor>, aweights?: Opt<Tensor>) => Tensor>;
   /** `corrcoef(Tensor self) -> Tensor` */
@@ -3719,6 +3755,24 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     multilabel_margin_loss: find('aten::multilabel_margin_loss', ''),
     multilabel_margin_loss_forward: find('aten::multilabel_margin_loss_forward', ''),
     multilabel_margin_loss_backward: find('aten::multilabel_margin_loss_backward', ''),
+    grid_sampler: find('aten::grid_sampler', ''),
+    grid_sampler_2d: find('aten::grid_sampler_2d', ''),
+    grid_sampler_2d_backward: find('aten::grid_sampler_2d_backward', ''),
+    grid_sampler_3d: find('aten::grid_sampler_3d', ''),
+    grid_sampler_3d_backward: find('aten::grid_sampler_3d_backward', ''),
+    _embedding_bag_forward_only: find('aten::_embedding_bag_forward_only', ''),
+    embedding_bag: find('aten::embedding_bag', ''),
+    embedding_bag_padding_idx: find('aten::embedding_bag', 'padding_idx'),
+    _embedding_bag: find('aten::_embedding_bag', ''),
+    _embedding_bag_backward: find('aten::_embedding_bag_backward', ''),
+    _embedding_bag_dense_backward: find('aten::_embedding_bag_dense_backward', ''),
+    _embedding_bag_per_sample_weights_backward: find('aten::_embedding_bag_per_sample_weights_backward', ''),
+    ctc_loss_IntList: find('aten::ctc_loss', 'IntList'),
+    ctc_loss_Tensor: find('aten::ctc_loss', 'Tensor'),
+    _ctc_loss: find('aten::_ctc_loss', ''),
+    _ctc_loss_Tensor: find('aten::_ctc_loss', 'Tensor'),
+    _ctc_loss_backward: find('aten::_ctc_loss_backward', ''),
+    _ctc_loss_backward_Tensor: find('aten::_ctc_loss_backward', 'Tensor'),
     cov: find('aten::cov', ''),
     corrcoef: find('aten::corrcoef', ''),
     dist: find('aten::dist', ''),

@@ -29952,6 +29952,896 @@ function bad_multilabel_margin_loss_backward(a: readonly unknown[]): never {
   ], false, SIGS_multilabel_margin_loss_backward);
 }
 
+const SIGS_grid_sampler = ["(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"];
+
+/** `torch.grid_sampler`: `grid_sampler`. */
+export function grid_sampler(input: Tensor, options: { grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler(input: Tensor, grid: Tensor, options: { interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler(input: Tensor, grid: Tensor, interpolationMode: number, options: { padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, options: { align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean): Tensor;
+export function grid_sampler(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("grid_sampler", a[--n] as Kw);
+  // grid_sampler
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","grid","interpolation_mode","padding_mode","align_corners"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isInt(p[3]) && isBool(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      const v4: boolean = p[4] as boolean;
+      if (o !== undefined) checkKw("grid_sampler", o, ["input","grid","interpolation_mode","padding_mode","align_corners"], ["input","grid","interpolation_mode","padding_mode","align_corners"], n);
+      return at.grid_sampler(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_grid_sampler(a);
+}
+
+function bad_grid_sampler(a: readonly unknown[]): never {
+  return badCall("grid_sampler", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "grid", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "interpolation_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_grid_sampler);
+}
+
+const SIGS_grid_sampler_2d = ["(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"];
+
+/** `torch.grid_sampler_2d`: `grid_sampler_2d`. */
+export function grid_sampler_2d(input: Tensor, options: { grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_2d(input: Tensor, grid: Tensor, options: { interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_2d(input: Tensor, grid: Tensor, interpolationMode: number, options: { padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_2d(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, options: { align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_2d(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean): Tensor;
+export function grid_sampler_2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("grid_sampler_2d", a[--n] as Kw);
+  // grid_sampler_2d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","grid","interpolation_mode","padding_mode","align_corners"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isInt(p[3]) && isBool(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      const v4: boolean = p[4] as boolean;
+      if (o !== undefined) checkKw("grid_sampler_2d", o, ["input","grid","interpolation_mode","padding_mode","align_corners"], ["input","grid","interpolation_mode","padding_mode","align_corners"], n);
+      return at.grid_sampler_2d(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_grid_sampler_2d(a);
+}
+
+function bad_grid_sampler_2d(a: readonly unknown[]): never {
+  return badCall("grid_sampler_2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "grid", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "interpolation_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_grid_sampler_2d);
+}
+
+const SIGS_grid_sampler_2d_backward = ["(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, tuple of bools output_mask)"];
+
+/** `torch.grid_sampler_2d_backward`: `grid_sampler_2d_backward`. */
+export function grid_sampler_2d_backward(gradOutput: Tensor, options: { input: Tensor; grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, options: { grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, options: { interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, options: { padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, options: { align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_2d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, outputMask: readonly boolean[]): [Tensor, Tensor];
+export function grid_sampler_2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("grid_sampler_2d_backward", a[--n] as Kw);
+  // grid_sampler_2d_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isInt(p[3]) && isInt(p[4]) && isBool(p[5]) && Array.isArray(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      const v4: number = p[4] as number;
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean[] = p[6] as boolean[];
+      if (o !== undefined) checkKw("grid_sampler_2d_backward", o, ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"], ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"], n);
+      return at.grid_sampler_2d_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_grid_sampler_2d_backward(a);
+}
+
+function bad_grid_sampler_2d_backward(a: readonly unknown[]): never {
+  return badCall("grid_sampler_2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "grid", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "interpolation_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_grid_sampler_2d_backward);
+}
+
+const SIGS_grid_sampler_3d = ["(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"];
+
+/** `torch.grid_sampler_3d`: `grid_sampler_3d`. */
+export function grid_sampler_3d(input: Tensor, options: { grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_3d(input: Tensor, grid: Tensor, options: { interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_3d(input: Tensor, grid: Tensor, interpolationMode: number, options: { padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_3d(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, options: { align_corners?: boolean; alignCorners?: boolean }): Tensor;
+export function grid_sampler_3d(input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean): Tensor;
+export function grid_sampler_3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("grid_sampler_3d", a[--n] as Kw);
+  // grid_sampler_3d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","grid","interpolation_mode","padding_mode","align_corners"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isInt(p[3]) && isBool(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      const v4: boolean = p[4] as boolean;
+      if (o !== undefined) checkKw("grid_sampler_3d", o, ["input","grid","interpolation_mode","padding_mode","align_corners"], ["input","grid","interpolation_mode","padding_mode","align_corners"], n);
+      return at.grid_sampler_3d(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_grid_sampler_3d(a);
+}
+
+function bad_grid_sampler_3d(a: readonly unknown[]): never {
+  return badCall("grid_sampler_3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "grid", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "interpolation_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_grid_sampler_3d);
+}
+
+const SIGS_grid_sampler_3d_backward = ["(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners, tuple of bools output_mask)"];
+
+/** `torch.grid_sampler_3d_backward`: `grid_sampler_3d_backward`. */
+export function grid_sampler_3d_backward(gradOutput: Tensor, options: { input: Tensor; grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, options: { grid: Tensor; interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, options: { interpolation_mode?: number; interpolationMode?: number; padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, options: { padding_mode?: number; paddingMode?: number; align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, options: { align_corners?: boolean; alignCorners?: boolean; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor];
+export function grid_sampler_3d_backward(gradOutput: Tensor, input: Tensor, grid: Tensor, interpolationMode: number, paddingMode: number, alignCorners: boolean, outputMask: readonly boolean[]): [Tensor, Tensor];
+export function grid_sampler_3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("grid_sampler_3d_backward", a[--n] as Kw);
+  // grid_sampler_3d_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isInt(p[3]) && isInt(p[4]) && isBool(p[5]) && Array.isArray(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      const v4: number = p[4] as number;
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean[] = p[6] as boolean[];
+      if (o !== undefined) checkKw("grid_sampler_3d_backward", o, ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"], ["grad_output","input","grid","interpolation_mode","padding_mode","align_corners","output_mask"], n);
+      return at.grid_sampler_3d_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_grid_sampler_3d_backward(a);
+}
+
+function bad_grid_sampler_3d_backward(a: readonly unknown[]): never {
+  return badCall("grid_sampler_3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "grid", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "interpolation_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_grid_sampler_3d_backward);
+}
+
+const SIGS__embedding_bag_forward_only = ["(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq = False, int mode = 0, bool sparse = False, Tensor per_sample_weights = None, bool include_last_offset = False, int padding_idx = -1)"];
+
+/** `torch._embedding_bag_forward_only`: `_embedding_bag_forward_only`. */
+export function _embedding_bag_forward_only(weight: Tensor, options: { indices: Tensor; offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, options: { offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, includeLastOffset?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, includeLastOffset?: boolean, paddingIdx?: number, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag_forward_only(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_embedding_bag_forward_only", a[--n] as Kw);
+  // _embedding_bag_forward_only
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 9 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isTensor(p[6]))) && (m <= 7 || p[7] === undefined || isBool(p[7])) && (m <= 8 || p[8] === undefined || isInt(p[8]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+        v3 = o.scale_grad_by_freq as boolean;
+      } else v3 = false;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.mode !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'mode', 'int', isInt(o.mode), o.mode);
+        v4 = o.mode as number;
+      } else v4 = 0;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.sparse !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+        v5 = o.sparse as boolean;
+      } else v5 = false;
+      let v6: Tensor | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as Tensor | null;
+      else if (o !== undefined && o.per_sample_weights !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'per_sample_weights', 'Tensor', (o.per_sample_weights === null || isTensor(o.per_sample_weights)), o.per_sample_weights);
+        v6 = o.per_sample_weights as Tensor | null;
+      } else v6 = null;
+      let v7: boolean;
+      if (m > 7 && p[7] !== undefined) v7 = p[7] as boolean;
+      else if (o !== undefined && o.include_last_offset !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'include_last_offset', 'bool', isBool(o.include_last_offset), o.include_last_offset);
+        v7 = o.include_last_offset as boolean;
+      } else v7 = false;
+      let v8: number;
+      if (m > 8 && p[8] !== undefined) v8 = p[8] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("_embedding_bag_forward_only", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v8 = o.padding_idx as number;
+      } else v8 = -1;
+      if (o !== undefined) checkKw("_embedding_bag_forward_only", o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], n);
+      return at._embedding_bag_forward_only(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
+  }
+  return bad__embedding_bag_forward_only(a);
+}
+
+function bad__embedding_bag_forward_only(a: readonly unknown[]): never {
+  return badCall("_embedding_bag_forward_only", a, [
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offsets", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "scale_grad_by_freq", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "mode", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "sparse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "per_sample_weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "include_last_offset", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS__embedding_bag_forward_only);
+}
+
+const SIGS_embedding_bag = ["(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor per_sample_weights, bool include_last_offset, int padding_idx)","(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq = False, int mode = 0, bool sparse = False, Tensor per_sample_weights = None, bool include_last_offset = False)"];
+
+/** `torch.embedding_bag`: `embedding_bag`, `embedding_bag.padding_idx`. */
+export function embedding_bag(weight: Tensor, options: { indices: Tensor; offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, options: { offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, includeLastOffset?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, options: { indices: Tensor; offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, options: { offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, options: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, options: { mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, options: { sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, options: { per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Tensor | null, options: { include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Tensor | null, includeLastOffset: boolean, options: { padding_idx?: number | null; paddingIdx?: number | null }): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Tensor | null, includeLastOffset: boolean, paddingIdx: number | null): [Tensor, Tensor, Tensor, Tensor];
+export function embedding_bag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("embedding_bag", a[--n] as Kw);
+  // embedding_bag
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isTensor(p[6]))) && (m <= 7 || p[7] === undefined || isBool(p[7])) && (o === undefined || kwFits(o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+        kwArg("embedding_bag", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+        v3 = o.scale_grad_by_freq as boolean;
+      } else v3 = false;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.mode !== undefined) {
+        kwArg("embedding_bag", 'mode', 'int', isInt(o.mode), o.mode);
+        v4 = o.mode as number;
+      } else v4 = 0;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.sparse !== undefined) {
+        kwArg("embedding_bag", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+        v5 = o.sparse as boolean;
+      } else v5 = false;
+      let v6: Tensor | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as Tensor | null;
+      else if (o !== undefined && o.per_sample_weights !== undefined) {
+        kwArg("embedding_bag", 'per_sample_weights', 'Tensor', (o.per_sample_weights === null || isTensor(o.per_sample_weights)), o.per_sample_weights);
+        v6 = o.per_sample_weights as Tensor | null;
+      } else v6 = null;
+      let v7: boolean;
+      if (m > 7 && p[7] !== undefined) v7 = p[7] as boolean;
+      else if (o !== undefined && o.include_last_offset !== undefined) {
+        kwArg("embedding_bag", 'include_last_offset', 'bool', isBool(o.include_last_offset), o.include_last_offset);
+        v7 = o.include_last_offset as boolean;
+      } else v7 = false;
+      if (o !== undefined) checkKw("embedding_bag", o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset"], ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset"], n);
+      return at.embedding_bag(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
+  }
+  // embedding_bag.padding_idx
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m === 9 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isBool(p[3]) && isInt(p[4]) && isBool(p[5]) && (p[6] === null || isTensor(p[6])) && isBool(p[7]) && (p[8] === null || isInt(p[8])) && (o === undefined || kwFits(o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: boolean = p[3] as boolean;
+      const v4: number = p[4] as number;
+      const v5: boolean = p[5] as boolean;
+      const v6: Tensor | null = p[6] as Tensor | null;
+      const v7: boolean = p[7] as boolean;
+      const v8: number | null = p[8] as number | null;
+      if (o !== undefined) checkKw("embedding_bag", o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], n);
+      return at.embedding_bag_padding_idx(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
+  }
+  return noMatch("embedding_bag", a, SIGS_embedding_bag);
+}
+
+const SIGS__embedding_bag = ["(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq = False, int mode = 0, bool sparse = False, Tensor per_sample_weights = None, bool include_last_offset = False, int padding_idx = -1)"];
+
+/** `torch._embedding_bag`: `_embedding_bag`. */
+export function _embedding_bag(weight: Tensor, options: { indices: Tensor; offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, options: { offsets: Tensor; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, includeLastOffset?: boolean, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scaleGradByFreq?: boolean, mode?: number, sparse?: boolean, perSampleWeights?: Tensor | null, includeLastOffset?: boolean, paddingIdx?: number, options?: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode?: number; sparse?: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; include_last_offset?: boolean; includeLastOffset?: boolean; padding_idx?: number; paddingIdx?: number }): [Tensor, Tensor, Tensor, Tensor];
+export function _embedding_bag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_embedding_bag", a[--n] as Kw);
+  // _embedding_bag
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 9 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isTensor(p[6]))) && (m <= 7 || p[7] === undefined || isBool(p[7])) && (m <= 8 || p[8] === undefined || isInt(p[8]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+        kwArg("_embedding_bag", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+        v3 = o.scale_grad_by_freq as boolean;
+      } else v3 = false;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.mode !== undefined) {
+        kwArg("_embedding_bag", 'mode', 'int', isInt(o.mode), o.mode);
+        v4 = o.mode as number;
+      } else v4 = 0;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.sparse !== undefined) {
+        kwArg("_embedding_bag", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+        v5 = o.sparse as boolean;
+      } else v5 = false;
+      let v6: Tensor | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as Tensor | null;
+      else if (o !== undefined && o.per_sample_weights !== undefined) {
+        kwArg("_embedding_bag", 'per_sample_weights', 'Tensor', (o.per_sample_weights === null || isTensor(o.per_sample_weights)), o.per_sample_weights);
+        v6 = o.per_sample_weights as Tensor | null;
+      } else v6 = null;
+      let v7: boolean;
+      if (m > 7 && p[7] !== undefined) v7 = p[7] as boolean;
+      else if (o !== undefined && o.include_last_offset !== undefined) {
+        kwArg("_embedding_bag", 'include_last_offset', 'bool', isBool(o.include_last_offset), o.include_last_offset);
+        v7 = o.include_last_offset as boolean;
+      } else v7 = false;
+      let v8: number;
+      if (m > 8 && p[8] !== undefined) v8 = p[8] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("_embedding_bag", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v8 = o.padding_idx as number;
+      } else v8 = -1;
+      if (o !== undefined) checkKw("_embedding_bag", o, ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], ["weight","indices","offsets","scale_grad_by_freq","mode","sparse","per_sample_weights","include_last_offset","padding_idx"], n);
+      return at._embedding_bag(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
+  }
+  return bad__embedding_bag(a);
+}
+
+function bad__embedding_bag(a: readonly unknown[]): never {
+  return badCall("_embedding_bag", a, [
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offsets", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "scale_grad_by_freq", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "mode", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "sparse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "per_sample_weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "include_last_offset", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS__embedding_bag);
+}
+
+const SIGS__embedding_bag_backward = ["(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, int num_weights, bool scale_grad_by_freq, int mode, bool sparse, Tensor per_sample_weights, int padding_idx = -1)"];
+
+/** `torch._embedding_bag_backward`: `_embedding_bag_backward`. */
+export function _embedding_bag_backward(grad: Tensor, options: { indices: Tensor; offsets: Tensor; offset2bag: Tensor; bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, options: { offsets: Tensor; offset2bag: Tensor; bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, options: { offset2bag: Tensor; bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, options: { bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, options: { maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, options: { num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, options: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, options: { mode: number; sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, options: { sparse: boolean; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, sparse: boolean, options: { per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Tensor | null, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(grad: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, sparse: boolean, perSampleWeights: Tensor | null, paddingIdx?: number, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_embedding_bag_backward", a[--n] as Kw);
+  // _embedding_bag_backward
+  {
+    const p = o === undefined || n >= 12 ? a : kwPositional(a, n, o, ["grad","indices","offsets","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","sparse","per_sample_weights","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m >= 11 && m <= 12 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && isTensor(p[4]) && isTensor(p[5]) && isInt(p[6]) && isBool(p[7]) && isInt(p[8]) && isBool(p[9]) && (p[10] === null || isTensor(p[10])) && (m <= 11 || p[11] === undefined || isInt(p[11]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: Tensor = p[5] as Tensor;
+      const v6: number = p[6] as number;
+      const v7: boolean = p[7] as boolean;
+      const v8: number = p[8] as number;
+      const v9: boolean = p[9] as boolean;
+      const v10: Tensor | null = p[10] as Tensor | null;
+      let v11: number;
+      if (m > 11 && p[11] !== undefined) v11 = p[11] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("_embedding_bag_backward", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v11 = o.padding_idx as number;
+      } else v11 = -1;
+      if (o !== undefined) checkKw("_embedding_bag_backward", o, ["grad","indices","offsets","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","sparse","per_sample_weights","padding_idx"], ["grad","indices","offsets","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","sparse","per_sample_weights","padding_idx"], n);
+      return at._embedding_bag_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11);
+    }
+  }
+  return bad__embedding_bag_backward(a);
+}
+
+function bad__embedding_bag_backward(a: readonly unknown[]): never {
+  return badCall("_embedding_bag_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offsets", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset2bag", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bag_size", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "maximum_indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_weights", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "scale_grad_by_freq", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "sparse", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "per_sample_weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS__embedding_bag_backward);
+}
+
+const SIGS__embedding_bag_dense_backward = ["(Tensor grad, Tensor indices, Tensor offset2bag, Tensor bag_size, Tensor maximum_indices, int num_weights, bool scale_grad_by_freq, int mode, Tensor per_sample_weights, int padding_idx = -1)"];
+
+/** `torch._embedding_bag_dense_backward`: `_embedding_bag_dense_backward`. */
+export function _embedding_bag_dense_backward(grad: Tensor, options: { indices: Tensor; offset2bag: Tensor; bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, options: { offset2bag: Tensor; bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, options: { bag_size?: Tensor; bagSize?: Tensor; maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, options: { maximum_indices?: Tensor; maximumIndices?: Tensor; num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, options: { num_weights?: number; numWeights?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, options: { scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, options: { mode: number; per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, options: { per_sample_weights?: Tensor | null; perSampleWeights?: Tensor | null; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, perSampleWeights: Tensor | null, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(grad: Tensor, indices: Tensor, offset2bag: Tensor, bagSize: Tensor, maximumIndices: Tensor, numWeights: number, scaleGradByFreq: boolean, mode: number, perSampleWeights: Tensor | null, paddingIdx?: number, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_dense_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_embedding_bag_dense_backward", a[--n] as Kw);
+  // _embedding_bag_dense_backward
+  {
+    const p = o === undefined || n >= 10 ? a : kwPositional(a, n, o, ["grad","indices","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","per_sample_weights","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m >= 9 && m <= 10 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && isTensor(p[4]) && isInt(p[5]) && isBool(p[6]) && isInt(p[7]) && (p[8] === null || isTensor(p[8])) && (m <= 9 || p[9] === undefined || isInt(p[9]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: number = p[5] as number;
+      const v6: boolean = p[6] as boolean;
+      const v7: number = p[7] as number;
+      const v8: Tensor | null = p[8] as Tensor | null;
+      let v9: number;
+      if (m > 9 && p[9] !== undefined) v9 = p[9] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("_embedding_bag_dense_backward", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v9 = o.padding_idx as number;
+      } else v9 = -1;
+      if (o !== undefined) checkKw("_embedding_bag_dense_backward", o, ["grad","indices","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","per_sample_weights","padding_idx"], ["grad","indices","offset2bag","bag_size","maximum_indices","num_weights","scale_grad_by_freq","mode","per_sample_weights","padding_idx"], n);
+      return at._embedding_bag_dense_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+    }
+  }
+  return bad__embedding_bag_dense_backward(a);
+}
+
+function bad__embedding_bag_dense_backward(a: readonly unknown[]): never {
+  return badCall("_embedding_bag_dense_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset2bag", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bag_size", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "maximum_indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_weights", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "scale_grad_by_freq", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "per_sample_weights", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS__embedding_bag_dense_backward);
+}
+
+const SIGS__embedding_bag_per_sample_weights_backward = ["(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, Tensor offset2bag, int mode, int padding_idx = -1)"];
+
+/** `torch._embedding_bag_per_sample_weights_backward`: `_embedding_bag_per_sample_weights_backward`. */
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, options: { weight: Tensor; indices: Tensor; offsets: Tensor; offset2bag: Tensor; mode: number; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, options: { indices: Tensor; offsets: Tensor; offset2bag: Tensor; mode: number; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, indices: Tensor, options: { offsets: Tensor; offset2bag: Tensor; mode: number; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, indices: Tensor, offsets: Tensor, options: { offset2bag: Tensor; mode: number; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, options: { mode: number; padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, mode: number, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(grad: Tensor, weight: Tensor, indices: Tensor, offsets: Tensor, offset2bag: Tensor, mode: number, paddingIdx?: number, options?: { padding_idx?: number; paddingIdx?: number }): Tensor;
+export function _embedding_bag_per_sample_weights_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_embedding_bag_per_sample_weights_backward", a[--n] as Kw);
+  // _embedding_bag_per_sample_weights_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad","weight","indices","offsets","offset2bag","mode","padding_idx"]);
+    const m = p === a ? n : p.length;
+    if (m >= 6 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && isTensor(p[4]) && isInt(p[5]) && (m <= 6 || p[6] === undefined || isInt(p[6]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: number = p[5] as number;
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("_embedding_bag_per_sample_weights_backward", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v6 = o.padding_idx as number;
+      } else v6 = -1;
+      if (o !== undefined) checkKw("_embedding_bag_per_sample_weights_backward", o, ["grad","weight","indices","offsets","offset2bag","mode","padding_idx"], ["grad","weight","indices","offsets","offset2bag","mode","padding_idx"], n);
+      return at._embedding_bag_per_sample_weights_backward(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad__embedding_bag_per_sample_weights_backward(a);
+}
+
+function bad__embedding_bag_per_sample_weights_backward(a: readonly unknown[]): never {
+  return badCall("_embedding_bag_per_sample_weights_backward", a, [
+    { name: "grad", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offsets", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset2bag", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mode", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS__embedding_bag_per_sample_weights_backward);
+}
+
+const SIGS_ctc_loss = ["(Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, int blank = 0, int reduction = 1, bool zero_infinity = False)","(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, int reduction = 1, bool zero_infinity = False)"];
+
+/** `torch.ctc_loss`: `ctc_loss.IntList`, `ctc_loss.Tensor`. */
+export function ctc_loss(logProbs: Tensor, options: { targets: Tensor; input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, options: { input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], options: { target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], blank?: number, options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], blank?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], blank?: number, reduction?: number | 'none' | 'mean' | 'sum', zeroInfinity?: boolean, options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, options: { targets: Tensor; input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, options: { input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, options: { target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank?: number, options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank?: number, reduction?: number | 'none' | 'mean' | 'sum', options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank?: number, reduction?: number | 'none' | 'mean' | 'sum', zeroInfinity?: boolean, options?: { blank?: number; reduction?: number | 'none' | 'mean' | 'sum'; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function ctc_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ctc_loss", a[--n] as Kw);
+  // ctc_loss.IntList
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isIntList(p[3]) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || typeof p[5] === 'string')) && (m <= 6 || p[6] === undefined || isBool(p[6])) && (o === undefined || kwFits(o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: number[] = toIntList(p[3]);
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.blank !== undefined) {
+        kwArg("ctc_loss", 'blank', 'int', isInt(o.blank), o.blank);
+        v4 = o.blank as number;
+      } else v4 = 0;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = toReduction(p[5]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("ctc_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v5 = toReduction(o.reduction);
+      } else v5 = 1;
+      let v6: boolean;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("ctc_loss", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v6 = o.zero_infinity as boolean;
+      } else v6 = false;
+      if (o !== undefined) checkKw("ctc_loss", o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"], ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"], n);
+      return at.ctc_loss_IntList(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  // ctc_loss.Tensor
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || typeof p[5] === 'string')) && (m <= 6 || p[6] === undefined || isBool(p[6])) && (o === undefined || kwFits(o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.blank !== undefined) {
+        kwArg("ctc_loss", 'blank', 'int', isInt(o.blank), o.blank);
+        v4 = o.blank as number;
+      } else v4 = 0;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = toReduction(p[5]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("ctc_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v5 = toReduction(o.reduction);
+      } else v5 = 1;
+      let v6: boolean;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("ctc_loss", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v6 = o.zero_infinity as boolean;
+      } else v6 = false;
+      if (o !== undefined) checkKw("ctc_loss", o, ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"], ["log_probs","targets","input_lengths","target_lengths","blank","reduction","zero_infinity"], n);
+      return at.ctc_loss_Tensor(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return noMatch("ctc_loss", a, SIGS_ctc_loss);
+}
+
+const SIGS__ctc_loss = ["(Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, int blank = 0, bool zero_infinity = False)","(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, bool zero_infinity = False)"];
+
+/** `torch._ctc_loss`: `_ctc_loss`, `_ctc_loss.Tensor`. */
+export function _ctc_loss(logProbs: Tensor, options: { targets: Tensor; input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, options: { input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], options: { target_lengths?: readonly number[]; targetLengths?: readonly number[]; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], blank?: number, options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], blank?: number, zeroInfinity?: boolean, options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, options: { targets: Tensor; input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, options: { input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, options: { target_lengths?: Tensor; targetLengths?: Tensor; blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank?: number, options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, blank?: number, zeroInfinity?: boolean, options?: { blank?: number; zero_infinity?: boolean; zeroInfinity?: boolean }): [Tensor, Tensor];
+export function _ctc_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_ctc_loss", a[--n] as Kw);
+  // _ctc_loss
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && isIntList(p[2]) && isIntList(p[3]) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (o === undefined || kwFits(o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntList(p[2]);
+      const v3: number[] = toIntList(p[3]);
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.blank !== undefined) {
+        kwArg("_ctc_loss", 'blank', 'int', isInt(o.blank), o.blank);
+        v4 = o.blank as number;
+      } else v4 = 0;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("_ctc_loss", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v5 = o.zero_infinity as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("_ctc_loss", o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"], ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"], n);
+      return at._ctc_loss(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  // _ctc_loss.Tensor
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (o === undefined || kwFits(o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.blank !== undefined) {
+        kwArg("_ctc_loss", 'blank', 'int', isInt(o.blank), o.blank);
+        v4 = o.blank as number;
+      } else v4 = 0;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("_ctc_loss", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v5 = o.zero_infinity as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("_ctc_loss", o, ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"], ["log_probs","targets","input_lengths","target_lengths","blank","zero_infinity"], n);
+      return at._ctc_loss_Tensor(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return noMatch("_ctc_loss", a, SIGS__ctc_loss);
+}
+
+const SIGS__ctc_loss_backward = ["(Tensor grad, Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity = False)","(Tensor grad, Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity = False)"];
+
+/** `torch._ctc_loss_backward`: `_ctc_loss_backward`, `_ctc_loss_backward.Tensor`. */
+export function _ctc_loss_backward(grad: Tensor, options: { log_probs?: Tensor; logProbs?: Tensor; targets: Tensor; input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, options: { targets: Tensor; input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, options: { input_lengths?: readonly number[]; inputLengths?: readonly number[]; target_lengths?: readonly number[]; targetLengths?: readonly number[]; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], options: { target_lengths?: readonly number[]; targetLengths?: readonly number[]; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], options: { neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], negLogLikelihood: Tensor, options: { log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], negLogLikelihood: Tensor, logAlpha: Tensor, options: { blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, options?: { zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: readonly number[], targetLengths: readonly number[], negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, zeroInfinity?: boolean, options?: { zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, options: { log_probs?: Tensor; logProbs?: Tensor; targets: Tensor; input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, options: { targets: Tensor; input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, options: { input_lengths?: Tensor; inputLengths?: Tensor; target_lengths?: Tensor; targetLengths?: Tensor; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, options: { target_lengths?: Tensor; targetLengths?: Tensor; neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, options: { neg_log_likelihood?: Tensor; negLogLikelihood?: Tensor; log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, negLogLikelihood: Tensor, options: { log_alpha?: Tensor; logAlpha?: Tensor; blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, negLogLikelihood: Tensor, logAlpha: Tensor, options: { blank: number; zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, options?: { zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(grad: Tensor, logProbs: Tensor, targets: Tensor, inputLengths: Tensor, targetLengths: Tensor, negLogLikelihood: Tensor, logAlpha: Tensor, blank: number, zeroInfinity?: boolean, options?: { zero_infinity?: boolean; zeroInfinity?: boolean }): Tensor;
+export function _ctc_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_ctc_loss_backward", a[--n] as Kw);
+  // _ctc_loss_backward
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 8 && m <= 9 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isIntList(p[3]) && isIntList(p[4]) && isTensor(p[5]) && isTensor(p[6]) && isInt(p[7]) && (m <= 8 || p[8] === undefined || isBool(p[8])) && (o === undefined || kwFits(o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntList(p[3]);
+      const v4: number[] = toIntList(p[4]);
+      const v5: Tensor = p[5] as Tensor;
+      const v6: Tensor = p[6] as Tensor;
+      const v7: number = p[7] as number;
+      let v8: boolean;
+      if (m > 8 && p[8] !== undefined) v8 = p[8] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("_ctc_loss_backward", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v8 = o.zero_infinity as boolean;
+      } else v8 = false;
+      if (o !== undefined) checkKw("_ctc_loss_backward", o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"], ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"], n);
+      return at._ctc_loss_backward(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
+  }
+  // _ctc_loss_backward.Tensor
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"]);
+    const m = p === a ? n : p.length;
+    if (m >= 8 && m <= 9 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && isTensor(p[4]) && isTensor(p[5]) && isTensor(p[6]) && isInt(p[7]) && (m <= 8 || p[8] === undefined || isBool(p[8])) && (o === undefined || kwFits(o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: Tensor = p[5] as Tensor;
+      const v6: Tensor = p[6] as Tensor;
+      const v7: number = p[7] as number;
+      let v8: boolean;
+      if (m > 8 && p[8] !== undefined) v8 = p[8] as boolean;
+      else if (o !== undefined && o.zero_infinity !== undefined) {
+        kwArg("_ctc_loss_backward", 'zero_infinity', 'bool', isBool(o.zero_infinity), o.zero_infinity);
+        v8 = o.zero_infinity as boolean;
+      } else v8 = false;
+      if (o !== undefined) checkKw("_ctc_loss_backward", o, ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"], ["grad","log_probs","targets","input_lengths","target_lengths","neg_log_likelihood","log_alpha","blank","zero_infinity"], n);
+      return at._ctc_loss_backward_Tensor(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
+  }
+  return noMatch("_ctc_loss_backward", a, SIGS__ctc_loss_backward);
+}
+
 const SIGS_cov = ["(Tensor input, *, int correction = 1, Tensor fweights = None, Tensor aweights = None)"];
 
 /** `torch.cov`: `cov`. */

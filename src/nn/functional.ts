@@ -33,7 +33,7 @@ export {
 } from './functional/activation.js';
 export { bilinear, linear } from './functional/linear.js';
 export { alpha_dropout, dropout, dropout2d, dropout3d, feature_alpha_dropout } from './functional/dropout.js';
-export { embedding, one_hot } from './functional/sparse.js';
+export { embedding, embedding_bag, one_hot } from './functional/sparse.js';
 export { cosine_similarity, pairwise_distance, pdist } from './functional/distance.js';
 export {
   adaptive_avg_pool2d,
@@ -73,6 +73,7 @@ export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
   cross_entropy,
+  ctc_loss,
   huber_loss,
   kl_div,
   l1_loss,
@@ -91,6 +92,7 @@ export {
 } from './functional/attention.js';
 export { adaptive_avg_pool1d, avg_pool1d, lp_pool1d, lp_pool2d, lp_pool3d } from './functional/pooling.js';
 export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';
+export { grid_sample } from './functional/vision.js';
 export {
   channel_shuffle,
   cosine_embedding_loss,

@@ -42,7 +42,7 @@ export {
 } from './modules/activation.js';
 export { Flatten, Unflatten } from './modules/flatten.js';
 export { Dropout, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout } from './modules/dropout.js';
-export { Embedding } from './modules/sparse.js';
+export { Embedding, EmbeddingBag } from './modules/sparse.js';
 export { LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d, BatchNorm3d } from './modules/batchnorm.js';
 export { InstanceNorm1d, InstanceNorm2d, InstanceNorm3d } from './modules/instancenorm.js';
@@ -109,6 +109,7 @@ export {
   TripletMarginLoss,
   MultiMarginLoss,
   MultiLabelMarginLoss,
+  CTCLoss,
 } from './modules/loss.js';
 export { PairwiseDistance, CosineSimilarity } from './modules/distance.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';

@@ -298,6 +298,8 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
   'nn.functional.embedding': (c) => (torch.nn.functional.embedding as Fn)(...withKw([c.args[0], c.input], c.kwargs)),
+  // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding_bag(idx, weight, **kwargs)
+  'nn.functional.embedding_bag': (c) => (torch.nn.functional.embedding_bag as Fn)(...withKw([c.args[0], c.input], c.kwargs)),
   // max_pool2d_backward: F.max_pool2d_with_indices, then aten.max_pool2d_with_indices_backward of ones_like(out)
   max_pool2d_with_indices_backward: (c) => {
     const k = { kernel_size: [], stride: [], padding: [0], dilation: [1], ceil_mode: false, ...c.kwargs };

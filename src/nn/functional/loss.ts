@@ -223,3 +223,22 @@ export function huber_loss(
   if (reduction === 'mean') return weighted.mean();
   throw new Error(`Invalid reduction mode: ${String(reduction)}. Expected one of 'none', 'mean', 'sum'.`);
 }
+
+/**
+ * `F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean',
+ * zero_infinity=False)`: torch.ctc_loss with the reduction's enum (lengths as Tensors or lists).
+ */
+export function ctc_loss(
+  log_probs: Tensor,
+  targets: Tensor,
+  input_lengths: Tensor | number[],
+  target_lengths: Tensor | number[],
+  ...rest: Rest<
+    [blank: number, reduction: Reduction, zero_infinity: boolean],
+    { blank?: number; reduction?: Reduction; zero_infinity?: boolean }
+  >
+): Tensor {
+  const a = parseArgs('ctc_loss', { blank: 0, reduction: 'mean' as Reduction, zero_infinity: false }, rest);
+  const call = torch.ctc_loss as (...args: unknown[]) => Tensor;
+  return call(log_probs, targets, input_lengths, target_lengths, a.blank, reductionEnum(a.reduction), a.zero_infinity);
+}

@@ -470,3 +470,27 @@ export class MultiLabelMarginLoss extends _Loss {
     return F.multilabel_margin_loss(input, target, { reduction: this.reduction });
   }
 }
+
+/** `nn.CTCLoss(blank=0, reduction='mean', zero_infinity=False)`. */
+export class CTCLoss extends _Loss {
+  declare blank: number;
+  declare zero_infinity: boolean;
+  constructor(
+    ...rest: Rest<
+      [blank: number, reduction: Reduction, zero_infinity: boolean],
+      { blank?: number; reduction?: Reduction; zero_infinity?: boolean }
+    >
+  ) {
+    const a = parseArgs('CTCLoss', { blank: 0, reduction: 'mean' as Reduction, zero_infinity: false }, rest);
+    super(a.reduction);
+    this.blank = a.blank;
+    this.zero_infinity = a.zero_infinity;
+  }
+  override forward(log_probs: Tensor, targets: Tensor, input_lengths: Tensor | number[], target_lengths: Tensor | number[]): Tensor {
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, {
+      blank: this.blank,
+      reduction: this.reduction,
+      zero_infinity: this.zero_infinity,
+    });
+  }
+}
