@@ -34,10 +34,13 @@ import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
+import * as EmbeddingBag from '../kernels/EmbeddingBag.js';
 import * as FractionalMaxPool2d from '../kernels/FractionalMaxPool2d.js';
 import * as FractionalMaxPool3d from '../kernels/FractionalMaxPool3d.js';
 import * as FusedAdam from '../kernels/FusedAdam.js';
 import * as FusedSGD from '../kernels/FusedSGD.js';
+import * as GridSampler from '../kernels/GridSampler.js';
+import * as GridSamplerKernel from '../kernels/GridSamplerKernel.js';
 import * as Histogram from '../kernels/Histogram.js';
 import * as Im2Col from '../kernels/Im2Col.js';
 import * as Lerp from '../kernels/Lerp.js';
@@ -45,6 +48,7 @@ import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossCTC from '../kernels/LossCTC.js';
 import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
 import * as LossMultiMargin from '../kernels/LossMultiMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
@@ -4491,6 +4495,19 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   multi_margin_loss_backward: LossMultiMargin.multiMarginLossBackward,
   multilabel_margin_loss_forward: LossMultiLabelMargin.multilabelMarginLossForward,
   multilabel_margin_loss_backward: LossMultiLabelMargin.multilabelMarginLossBackward,
+  grid_sampler_2d: GridSamplerKernel.gridSampler2d,
+  grid_sampler_2d_backward: GridSamplerKernel.gridSampler2dBackward,
+  grid_sampler_3d: GridSampler.gridSampler3d,
+  grid_sampler_3d_backward: GridSampler.gridSampler3dBackward,
+  _embedding_bag_forward_only: EmbeddingBag.embeddingBagForwardOnly,
+  _embedding_bag: EmbeddingBag.embeddingBagInternal,
+  _embedding_bag_backward: EmbeddingBag.embeddingBagBackward,
+  _embedding_bag_dense_backward: EmbeddingBag.embeddingBagDenseBackward,
+  _embedding_bag_per_sample_weights_backward: EmbeddingBag.embeddingBagPerSampleWeightsBackward,
+  _ctc_loss: LossCTC.ctcLossInternal,
+  _ctc_loss_Tensor: LossCTC.ctcLossTensorInternal,
+  _ctc_loss_backward: LossCTC.ctcLossBackward,
+  _ctc_loss_backward_Tensor: LossCTC.ctcLossBackwardTensor,
   special_entr: cpu_special_entr,
   special_entr_out: cpu_special_entr_out,
   special_ndtri: cpu_special_ndtri,

@@ -22,6 +22,8 @@ import * as Diff from '../kernels/Diff.js';
 import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as EmbeddingBag from '../kernels/EmbeddingBag.js';
+import * as GridSampler from '../kernels/GridSampler.js';
 import * as Histogram from '../kernels/Histogram.js';
 import * as Integration from '../kernels/Integration.js';
 import * as Itertools from '../kernels/Itertools.js';
@@ -31,6 +33,7 @@ import * as LinearAlgebraComposite from '../kernels/LinearAlgebraComposite.js';
 import * as LinearAlgebraLinalg from '../kernels/LinearAlgebraLinalg.js';
 import * as LinearAlgebraMatrixExp from '../kernels/LinearAlgebraMatrixExp.js';
 import * as Loss from '../kernels/Loss.js';
+import * as LossCTC from '../kernels/LossCTC.js';
 import * as LossComposite from '../kernels/LossComposite.js';
 import * as LossMultiLabelMargin from '../kernels/LossMultiLabelMargin.js';
 import * as LossNLL from '../kernels/LossNLL.js';
@@ -287,6 +290,11 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   poisson_nll_loss: LossComposite.poissonNllLoss,
   triplet_margin_loss: LossComposite.tripletMarginLoss,
   multilabel_margin_loss: LossMultiLabelMargin.multilabelMarginLoss,
+  grid_sampler: GridSampler.gridSampler,
+  embedding_bag: EmbeddingBag.embeddingBag,
+  embedding_bag_padding_idx: EmbeddingBag.embeddingBagPaddingIdx,
+  ctc_loss_IntList: LossCTC.ctcLoss,
+  ctc_loss_Tensor: LossCTC.ctcLossTensor,
   cov: Correlation.cov,
   corrcoef: Correlation.corrcoef,
   quantile: SortingQuantile.quantile,

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, gridSamplerBackwardOf, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLstsqBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -7051,7 +7051,35 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:1021). */
+/** Backward of `linalg_lstsq` (derivatives.yaml:1020). */
+export class LinalgLstsqBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  b_: SavedVariable = NONE;
+  solution_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgLstsqBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const self = this.self_.unpack(this);
+    const b = this.b_.unpack(this);
+    const solution = this.solution_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgLstsqBackward(0, grads, self, b, solution);
+    if (this.shouldComputeOutput(1)) out[1] = linalgLstsqBackward(1, grads, self, b, solution);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.b_.reset();
+    this.solution_.reset();
+  }
+}
+
+/** Backward of `linalg_qr` (derivatives.yaml:1026). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -7077,7 +7105,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:1024). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:1029). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -7106,7 +7134,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:1028). */
+/** Backward of `ormqr` (derivatives.yaml:1033). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -7143,7 +7171,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:1034). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:1039). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -7167,7 +7195,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:1037). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:1042). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7189,7 +7217,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:1041). */
+/** Backward of `div.Scalar` (derivatives.yaml:1046). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -7207,7 +7235,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:1044). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1049). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -7225,7 +7253,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1048). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1053). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -7270,7 +7298,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:1056). */
+/** Backward of `detach` (derivatives.yaml:1061). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -7285,7 +7313,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1061). */
+/** Backward of `acosh` (derivatives.yaml:1066). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7307,7 +7335,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1064). */
+/** Backward of `asinh` (derivatives.yaml:1069). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7329,7 +7357,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1067). */
+/** Backward of `atanh` (derivatives.yaml:1072). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7351,7 +7379,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1070). */
+/** Backward of `log10` (derivatives.yaml:1075). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7373,7 +7401,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1073). */
+/** Backward of `sgn` (derivatives.yaml:1078). */
 export class SgnBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7398,7 +7426,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1076). */
+/** Backward of `erfinv` (derivatives.yaml:1081). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7420,7 +7448,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1079). */
+/** Backward of `lgamma` (derivatives.yaml:1084). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7442,7 +7470,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1082). */
+/** Backward of `digamma` (derivatives.yaml:1087). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7464,7 +7492,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1085). */
+/** Backward of `polygamma` (derivatives.yaml:1090). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7488,7 +7516,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1088). */
+/** Backward of `polygamma_` (derivatives.yaml:1093). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7512,7 +7540,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1091). */
+/** Backward of `i0` (derivatives.yaml:1096). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7534,7 +7562,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1094). */
+/** Backward of `sinc` (derivatives.yaml:1099). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7556,7 +7584,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1097). */
+/** Backward of `logit` (derivatives.yaml:1102). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7580,7 +7608,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1100). */
+/** Backward of `deg2rad` (derivatives.yaml:1105). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7596,7 +7624,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1103). */
+/** Backward of `rad2deg` (derivatives.yaml:1108). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7612,7 +7640,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1106). */
+/** Backward of `hypot` (derivatives.yaml:1111). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7641,7 +7669,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1110). */
+/** Backward of `logaddexp` (derivatives.yaml:1115). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7667,7 +7695,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1114). */
+/** Backward of `logaddexp2` (derivatives.yaml:1119). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7693,7 +7721,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1118). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1123). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7719,7 +7747,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1122). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1127). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7743,7 +7771,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1125). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1130). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7767,7 +7795,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1128). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1133). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7796,7 +7824,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1132). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1137). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7821,7 +7849,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1135). */
+/** Backward of `nextafter` (derivatives.yaml:1140). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7847,7 +7875,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1139). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1144). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7873,7 +7901,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1143). */
+/** Backward of `fmax` (derivatives.yaml:1148). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7899,7 +7927,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1147). */
+/** Backward of `fmin` (derivatives.yaml:1152). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7925,7 +7953,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1151). */
+/** Backward of `erfc` (derivatives.yaml:1156). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7947,7 +7975,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1154). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1159). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -7969,7 +7997,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1158). */
+/** Backward of `igamma` (derivatives.yaml:1163). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7995,7 +8023,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1162). */
+/** Backward of `igammac` (derivatives.yaml:1167). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8021,7 +8049,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1166). */
+/** Backward of `mvlgamma` (derivatives.yaml:1171). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -8045,7 +8073,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1169). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1174). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -8064,7 +8092,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1173). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1178). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -8082,7 +8110,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1178). */
+/** Backward of `nansum` (derivatives.yaml:1183). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -8108,7 +8136,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1181). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1186). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -8135,7 +8163,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1184). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1189). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -8165,7 +8193,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1187). */
+/** Backward of `aminmax` (derivatives.yaml:1192). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -8196,7 +8224,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1190). */
+/** Backward of `median` (derivatives.yaml:1195). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8221,7 +8249,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1193). */
+/** Backward of `median.dim` (derivatives.yaml:1198). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -8249,7 +8277,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1197). */
+/** Backward of `nanmedian` (derivatives.yaml:1202). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8274,7 +8302,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1200). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1205). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -8302,7 +8330,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1204). */
+/** Backward of `mode` (derivatives.yaml:1209). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -8330,7 +8358,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1208). */
+/** Backward of `kthvalue` (derivatives.yaml:1213). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -8358,7 +8386,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1212). */
+/** Backward of `cummax` (derivatives.yaml:1217). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -8385,7 +8413,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1216). */
+/** Backward of `cummin` (derivatives.yaml:1221). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8412,7 +8440,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1220). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1225). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8439,7 +8467,44 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1225). */
+/** Backward of `segment_reduce` (derivatives.yaml:1228). */
+export class SegmentReduceBackward0 extends Node {
+  data_: SavedVariable = NONE;
+  reduce_!: Parameters<AtenOps['segment_reduce']['call']>[1];
+  lengths_: SavedVariable = NONE;
+  offsets_: SavedVariable = NONE;
+  axis_!: Parameters<AtenOps['segment_reduce']['call']>[5];
+  initial_!: Parameters<AtenOps['segment_reduce']['call']>[7];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SegmentReduceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const data = this.data_.unpack(this);
+    const reduce = this.reduce_;
+    const lengths = this.lengths_.unpackOpt(this);
+    const offsets = this.offsets_.unpackOpt(this);
+    const axis = this.axis_;
+    const initial = this.initial_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._segment_reduce_backward(grad, result, data, reduce, lengths, offsets, axis, initial);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.data_.reset();
+    this.lengths_.reset();
+    this.offsets_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rot90` (derivatives.yaml:1233). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8459,7 +8524,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1228). */
+/** Backward of `diag_embed` (derivatives.yaml:1236). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8481,7 +8546,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1231). */
+/** Backward of `block_diag` (derivatives.yaml:1239). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8505,7 +8570,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1234). */
+/** Backward of `trace` (derivatives.yaml:1242). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8523,7 +8588,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1237). */
+/** Backward of `linalg_cross` (derivatives.yaml:1245). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8551,7 +8616,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1242). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1250). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8589,7 +8654,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1246). */
+/** Backward of `index_reduce` (derivatives.yaml:1254). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8627,7 +8692,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1250). */
+/** Backward of `index_add` (derivatives.yaml:1258). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8658,7 +8723,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1254). */
+/** Backward of `index_copy` (derivatives.yaml:1262). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8687,7 +8752,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1258). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1266). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8711,7 +8776,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1261). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1269). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8736,7 +8801,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1265). */
+/** Backward of `put` (derivatives.yaml:1273). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8766,7 +8831,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1269). */
+/** Backward of `take` (derivatives.yaml:1277). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8790,7 +8855,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1272). */
+/** Backward of `masked_scatter` (derivatives.yaml:1280). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8815,7 +8880,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1276). */
+/** Backward of `slice_scatter` (derivatives.yaml:1284). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8846,7 +8911,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1280). */
+/** Backward of `select_scatter` (derivatives.yaml:1288). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8873,7 +8938,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1284). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1292). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8902,7 +8967,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1288). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1296). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -8929,7 +8994,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1292). */
+/** Backward of `unfold` (derivatives.yaml:1300). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -8953,7 +9018,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1295). */
+/** Backward of `unfold_backward` (derivatives.yaml:1303). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -8975,7 +9040,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1298). */
+/** Backward of `im2col` (derivatives.yaml:1306). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -9001,7 +9066,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1301). */
+/** Backward of `col2im` (derivatives.yaml:1309). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -9025,7 +9090,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1305). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1313). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -9043,7 +9108,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1308). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1316). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -9061,7 +9126,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1311). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1319). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -9079,7 +9144,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1314). */
+/** Backward of `glu` (derivatives.yaml:1322). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -9103,7 +9168,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1317). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1325). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9130,7 +9195,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1320). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1328). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9164,7 +9229,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1324). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1332). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9194,7 +9259,202 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1328). */
+/** Backward of `grid_sampler_2d` (derivatives.yaml:1336). */
+export class GridSampler2DBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  grid_: SavedVariable = NONE;
+  interpolation_mode_!: Parameters<AtenOps['grid_sampler_2d']['call']>[2];
+  padding_mode_!: Parameters<AtenOps['grid_sampler_2d']['call']>[3];
+  align_corners_!: Parameters<AtenOps['grid_sampler_2d']['call']>[4];
+
+  name(): string {
+    return 'GridSampler2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const grid = this.grid_.unpack(this);
+    const interpolation_mode = this.interpolation_mode_;
+    const padding_mode = this.padding_mode_;
+    const align_corners = this.align_corners_;
+    if (this.shouldComputeOutput(0)) out[0] = gridSamplerBackwardOf(0, 2, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    if (this.shouldComputeOutput(1)) out[1] = gridSamplerBackwardOf(1, 2, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grid_.reset();
+  }
+}
+
+/** Backward of `grid_sampler_3d` (derivatives.yaml:1340). */
+export class GridSampler3DBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  grid_: SavedVariable = NONE;
+  interpolation_mode_!: Parameters<AtenOps['grid_sampler_3d']['call']>[2];
+  padding_mode_!: Parameters<AtenOps['grid_sampler_3d']['call']>[3];
+  align_corners_!: Parameters<AtenOps['grid_sampler_3d']['call']>[4];
+
+  name(): string {
+    return 'GridSampler3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const grid = this.grid_.unpack(this);
+    const interpolation_mode = this.interpolation_mode_;
+    const padding_mode = this.padding_mode_;
+    const align_corners = this.align_corners_;
+    if (this.shouldComputeOutput(0)) out[0] = gridSamplerBackwardOf(0, 3, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    if (this.shouldComputeOutput(1)) out[1] = gridSamplerBackwardOf(1, 3, grad, input, grid, interpolation_mode, padding_mode, align_corners);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grid_.reset();
+  }
+}
+
+/** Backward of `_embedding_bag` (derivatives.yaml:1344). */
+export class EmbeddingBagBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  offsets_: SavedVariable = NONE;
+  scale_grad_by_freq_!: Parameters<AtenOps['_embedding_bag']['call']>[3];
+  mode_!: Parameters<AtenOps['_embedding_bag']['call']>[4];
+  sparse_!: Parameters<AtenOps['_embedding_bag']['call']>[5];
+  per_sample_weights_: SavedVariable = NONE;
+  padding_idx_!: Parameters<AtenOps['_embedding_bag']['call']>[8];
+  weight_: SavedVariable = NONE;
+  weight_sizes!: number[];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+  result3_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EmbeddingBagBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    const offsets = this.offsets_.unpack(this);
+    const scale_grad_by_freq = this.scale_grad_by_freq_;
+    const mode = this.mode_;
+    const sparse = this.sparse_;
+    const per_sample_weights = this.per_sample_weights_.unpackOpt(this);
+    const padding_idx = this.padding_idx_;
+    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
+    const weight_sizes = this.weight_sizes;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    const result3 = this.result3_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._embedding_bag_backward(grad, indices, offsets, result1, result2, result3, weight_sizes[0] as number, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx);
+    if (this.shouldComputeOutput(1)) out[1] = at._embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, result1, mode, padding_idx);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.offsets_.reset();
+    this.per_sample_weights_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+    this.result3_.reset();
+  }
+}
+
+/** Backward of `_ctc_loss` (derivatives.yaml:1350). */
+export class CtcLossBackward0 extends Node {
+  log_probs_: SavedVariable = NONE;
+  targets_: SavedVariable = NONE;
+  input_lengths_!: Parameters<AtenOps['_ctc_loss']['call']>[2];
+  target_lengths_!: Parameters<AtenOps['_ctc_loss']['call']>[3];
+  blank_!: Parameters<AtenOps['_ctc_loss']['call']>[4];
+  zero_infinity_!: Parameters<AtenOps['_ctc_loss']['call']>[5];
+  result0_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CtcLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const log_probs = this.log_probs_.unpack(this);
+    const targets = this.targets_.unpack(this);
+    const input_lengths = this.input_lengths_;
+    const target_lengths = this.target_lengths_;
+    const blank = this.blank_;
+    const zero_infinity = this.zero_infinity_;
+    const result0 = this.result0_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.log_probs_.reset();
+    this.targets_.reset();
+    this.result0_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `_ctc_loss.Tensor` (derivatives.yaml:1353). */
+export class CtcLossBackward1 extends Node {
+  log_probs_: SavedVariable = NONE;
+  targets_: SavedVariable = NONE;
+  input_lengths_: SavedVariable = NONE;
+  target_lengths_: SavedVariable = NONE;
+  blank_!: Parameters<AtenOps['_ctc_loss_Tensor']['call']>[4];
+  zero_infinity_!: Parameters<AtenOps['_ctc_loss_Tensor']['call']>[5];
+  result0_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CtcLossBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const log_probs = this.log_probs_.unpack(this);
+    const targets = this.targets_.unpack(this);
+    const input_lengths = this.input_lengths_.unpack(this);
+    const target_lengths = this.target_lengths_.unpack(this);
+    const blank = this.blank_;
+    const zero_infinity = this.zero_infinity_;
+    const result0 = this.result0_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = at._ctc_loss_backward_Tensor(grad, log_probs, targets, input_lengths, target_lengths, result0, result1, blank, zero_infinity);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.log_probs_.reset();
+    this.targets_.reset();
+    this.input_lengths_.reset();
+    this.target_lengths_.reset();
+    this.result0_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `dist` (derivatives.yaml:1356). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9225,7 +9485,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1333). */
+/** Backward of `narrow_copy` (derivatives.yaml:1361). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -9249,7 +9509,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1337). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1365). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -9270,7 +9530,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1340). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1368). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -9291,7 +9551,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1343). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1371). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9307,7 +9567,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1346). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1374). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9324,7 +9584,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1350). */
+/** Backward of `_conj_physical` (derivatives.yaml:1378). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9340,7 +9600,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1353). */
+/** Backward of `conj_physical_` (derivatives.yaml:1381). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9356,7 +9616,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1356). */
+/** Backward of `_conj` (derivatives.yaml:1384). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9372,7 +9632,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `view_as_real` (derivatives.yaml:1359). */
+/** Backward of `view_as_real` (derivatives.yaml:1387). */
 export class ViewAsRealBackward0 extends Node {
 
   name(): string {
@@ -9388,7 +9648,7 @@ export class ViewAsRealBackward0 extends Node {
   }
 }
 
-/** Backward of `view_as_complex` (derivatives.yaml:1362). */
+/** Backward of `view_as_complex` (derivatives.yaml:1390). */
 export class ViewAsComplexBackward0 extends Node {
 
   name(): string {
@@ -9404,7 +9664,7 @@ export class ViewAsComplexBackward0 extends Node {
   }
 }
 
-/** Backward of `angle` (derivatives.yaml:1365). */
+/** Backward of `angle` (derivatives.yaml:1393). */
 export class AngleBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9426,7 +9686,7 @@ export class AngleBackward0 extends Node {
   }
 }
 
-/** Backward of `polar` (derivatives.yaml:1368). */
+/** Backward of `polar` (derivatives.yaml:1396). */
 export class PolarBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9449,7 +9709,7 @@ export class PolarBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1373). */
+/** Backward of `addmv` (derivatives.yaml:1401). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9480,7 +9740,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1378). */
+/** Backward of `vdot` (derivatives.yaml:1406). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9506,7 +9766,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1382). */
+/** Backward of `addr` (derivatives.yaml:1410). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9537,7 +9797,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1387). */
+/** Backward of `addbmm` (derivatives.yaml:1415). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9572,7 +9832,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1392). */
+/** Backward of `renorm` (derivatives.yaml:1420). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9600,7 +9860,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1395). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1423). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9627,7 +9887,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1398). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1426). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9656,7 +9916,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1402). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1430). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9691,7 +9951,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1406). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1434). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9706,7 +9966,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1412). */
+/** Backward of `special_entr` (derivatives.yaml:1440). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9728,7 +9988,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1415). */
+/** Backward of `special_ndtri` (derivatives.yaml:1443). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9750,7 +10010,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1418). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1446). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9775,7 +10035,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1421). */
+/** Backward of `special_erfcx` (derivatives.yaml:1449). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9800,7 +10060,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1424). */
+/** Backward of `special_i0e` (derivatives.yaml:1452). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9825,7 +10085,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1427). */
+/** Backward of `special_i1` (derivatives.yaml:1455). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9850,7 +10110,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1430). */
+/** Backward of `special_i1e` (derivatives.yaml:1458). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -9875,7 +10135,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1433). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1461). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9901,7 +10161,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1437). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1465). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9925,7 +10185,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1440). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1468). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -9949,7 +10209,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1443). */
+/** Backward of `special_zeta` (derivatives.yaml:1471). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9975,7 +10235,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1447). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1475). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -9999,7 +10259,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1450). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1478). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -10015,7 +10275,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1453). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1481). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -10030,7 +10290,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1456). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1484). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10045,7 +10305,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1459). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1487). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -10060,7 +10320,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1462). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1490). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -10075,7 +10335,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1465). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1493). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -10090,7 +10350,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1468). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1496). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -10105,7 +10365,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1471). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1499). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -10120,7 +10380,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1474). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1502). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10135,7 +10395,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1477). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1505). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10150,7 +10410,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1480). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1508). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10165,7 +10425,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1483). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1511). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10180,7 +10440,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1486). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1514). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10195,7 +10455,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1489). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1517). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10210,7 +10470,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1493). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1521). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10225,7 +10485,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1496). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1524). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10240,7 +10500,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1499). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1527). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10255,7 +10515,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1503). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1531). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10270,7 +10530,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1506). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1534). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10285,7 +10545,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1509). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1537). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10300,7 +10560,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1513). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1541). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10315,7 +10575,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1516). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1544). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10330,7 +10590,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1519). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1547). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10345,7 +10605,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1523). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1551). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10360,7 +10620,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1526). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1554). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10375,7 +10635,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1529). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1557). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10390,7 +10650,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1533). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1561). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10405,7 +10665,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1536). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1564). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10420,7 +10680,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1539). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1567). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10435,7 +10695,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1543). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1571). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10450,7 +10710,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1546). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1574). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10465,7 +10725,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1549). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1577). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10480,7 +10740,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1553). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1581). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10495,7 +10755,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1556). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1584). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10510,7 +10770,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1559). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1587). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10525,7 +10785,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1563). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1591). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10540,7 +10800,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1566). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1594). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10555,7 +10815,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1569). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1597). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10570,7 +10830,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1573). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1601). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10585,7 +10845,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1576). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1604). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10600,7 +10860,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1579). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1607). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10615,7 +10875,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1583). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1611). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10630,7 +10890,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1586). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1614). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10645,7 +10905,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1589). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1617). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10660,7 +10920,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1593). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1621). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10675,7 +10935,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1596). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1624). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10690,7 +10950,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1599). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1627). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10705,7 +10965,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1603). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1631). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10720,7 +10980,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1606). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1634). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10735,7 +10995,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1610). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1638). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -10759,7 +11019,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1613). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1641). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -10779,7 +11039,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1616). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1644). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -10801,7 +11061,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4879). */
+/** Backward of `expand_copy` (derivatives.yaml:4943). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10819,7 +11079,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4885). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4949). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -10843,7 +11103,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4891). */
+/** Backward of `alias_copy` (derivatives.yaml:4955). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -10859,7 +11119,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4897). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4961). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -10887,7 +11147,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4903). */
+/** Backward of `permute_copy` (derivatives.yaml:4967). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -10905,7 +11165,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4909). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4973). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -10926,7 +11186,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4915). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4979). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -10944,7 +11204,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4921). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4985). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -10962,7 +11222,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4927). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:4991). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -10980,7 +11240,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4933). */
+/** Backward of `t_copy` (derivatives.yaml:4997). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -10996,7 +11256,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:4939). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:5003). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -11016,7 +11276,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:4945). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:5009). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -11034,7 +11294,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:4951). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:5015). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -11053,7 +11313,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:4957). */
+/** Backward of `view_copy` (derivatives.yaml:5021). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11071,7 +11331,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:4963). */
+/** Backward of `unfold_copy` (derivatives.yaml:5027). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -16453,6 +16713,39 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.pivots_ = new SavedVariable(result[3], true);
     return result;
   }),
+  linalg_lstsq: kernel('linalg_lstsq', (ks, self, b, rcond, driver) => {
+    const rg = anyRequiresGrad(self, b);
+    if (!rg) return ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    const gradFn = new LinalgLstsqBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(b)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.b_ = new SavedVariable(b, false);
+    const result = ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.solution_ = new SavedVariable(result[0], true);
+    return result;
+  }),
+  linalg_ldl_factor_ex: kernel('linalg_ldl_factor_ex', (ks, self, hermitian, checkErrors) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_factor_ex'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  linalg_ldl_solve: kernel('linalg_ldl_solve', (ks, LD, pivots, B, hermitian) => {
+    const rg = anyRequiresGrad(LD, pivots, B);
+    if (!rg) return ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_solve'));
+    gradFn.setNextEdges([gradientEdge(LD), gradientEdge(pivots), gradientEdge(B)]);
+    const result = ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   linalg_pinv_atol_rtol_tensor: kernel('linalg_pinv_atol_rtol_tensor', (ks, self, atol, rtol, hermitian) => {
     const rg = anyRequiresGrad(self, atol, rtol);
     if (!rg) return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
@@ -18395,6 +18688,78 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  histogram_bins_tensor: kernel('histogram_bins_tensor', (ks, self, bins, weight, density) => {
+    const rg = anyRequiresGrad(self, bins, weight);
+    if (!rg) return ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(bins), gradientEdge(weight)]);
+    const result = ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  histogram_bin_ct: kernel('histogram_bin_ct', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  _histogramdd_bin_edges: kernel('_histogramdd_bin_edges', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_bin_edges'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _histogramdd_from_bin_cts: kernel('_histogramdd_from_bin_cts', (ks, self, bins, range, weight, density) => {
+    const rg = anyRequiresGrad(self, weight);
+    if (!rg) return ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_cts'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
+    const result = ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _histogramdd_from_bin_tensors: kernel('_histogramdd_from_bin_tensors', (ks, self, bins, weight, density) => {
+    const rg = anyRequiresGrad(self, weight) || anyRequiresGradList(bins);
+    if (!rg) return ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_tensors'));
+    gradFn.setNextEdges([gradientEdge(self), ...bins.map(gradientEdge), gradientEdge(weight)]);
+    const result = ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  segment_reduce: kernel('segment_reduce', (ks, data, reduce, lengths, indices, offsets, axis, unsafe, initial) => {
+    const rg = anyRequiresGrad(data, lengths, indices, offsets);
+    if (!rg) return ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    const gradFn = new SegmentReduceBackward0();
+    gradFn.setNextEdges([gradientEdge(data)]);
+    gradFn.data_ = new SavedVariable(data, false);
+    gradFn.reduce_ = reduce;
+    gradFn.lengths_ = savedOpt(lengths);
+    gradFn.offsets_ = savedOpt(offsets);
+    gradFn.axis_ = axis;
+    gradFn.initial_ = initial;
+    const result = ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _segment_reduce_backward: kernel('_segment_reduce_backward', (ks, grad, output, data, reduce, lengths, offsets, axis, initial) => {
+    const rg = anyRequiresGrad(grad, output, data, lengths) || anyRequiresGrad(offsets);
+    if (!rg) return ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_segment_reduce_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(output), gradientEdge(data), gradientEdge(lengths), gradientEdge(offsets)]);
+    const result = ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   diag_embed: kernel('diag_embed', (ks, self, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
@@ -19346,6 +19711,171 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('multilabel_margin_loss_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(isTarget)]);
     const result = ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_2d: kernel('grid_sampler_2d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
+    const rg = anyRequiresGrad(input, grid);
+    if (!rg) return ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const gradFn = new GridSampler2DBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.grid_ = new SavedVariable(grid, false);
+    gradFn.interpolation_mode_ = interpolationMode;
+    gradFn.padding_mode_ = paddingMode;
+    gradFn.align_corners_ = alignCorners;
+    const result = ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_2d_backward: kernel('grid_sampler_2d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
+    const rg = anyRequiresGrad(gradOutput, input, grid);
+    if (!rg) return ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_2d_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
+    const result = ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  grid_sampler_3d: kernel('grid_sampler_3d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
+    const rg = anyRequiresGrad(input, grid);
+    if (!rg) return ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const gradFn = new GridSampler3DBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.grid_ = new SavedVariable(grid, false);
+    gradFn.interpolation_mode_ = interpolationMode;
+    gradFn.padding_mode_ = paddingMode;
+    gradFn.align_corners_ = alignCorners;
+    const result = ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  grid_sampler_3d_backward: kernel('grid_sampler_3d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
+    const rg = anyRequiresGrad(gradOutput, input, grid);
+    if (!rg) return ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_3d_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
+    const result = ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    return result;
+  }),
+  _embedding_bag_forward_only: kernel('_embedding_bag_forward_only', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
+    const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
+    if (!rg) return ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_forward_only'));
+    gradFn.setNextEdges([gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    setHistory(result[3], gradFn, 3);
+    return result;
+  }),
+  _embedding_bag: kernel('_embedding_bag', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
+    const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
+    if (!rg) return ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const gradFn = new EmbeddingBagBackward0();
+    gradFn.setNextEdges([gradientEdge(weight), gradientEdge(perSampleWeights)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    gradFn.offsets_ = new SavedVariable(offsets, false);
+    gradFn.scale_grad_by_freq_ = scaleGradByFreq;
+    gradFn.mode_ = mode;
+    gradFn.sparse_ = sparse;
+    gradFn.per_sample_weights_ = savedOpt(perSampleWeights);
+    gradFn.padding_idx_ = paddingIdx;
+    if (gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.weight_sizes = weight.sizes.slice();
+    const result = ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    setHistory(result[3], gradFn, 3);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    gradFn.result3_ = new SavedVariable(result[3], true);
+    return result;
+  }),
+  _embedding_bag_backward: kernel('_embedding_bag_backward', (ks, grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, indices, offsets, offset2bag) || anyRequiresGrad(bagSize, maximumIndices, perSampleWeights);
+    if (!rg) return ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _embedding_bag_dense_backward: kernel('_embedding_bag_dense_backward', (ks, grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, indices, offset2bag, bagSize) || anyRequiresGrad(maximumIndices, perSampleWeights);
+    if (!rg) return ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_dense_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
+    const result = ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _embedding_bag_per_sample_weights_backward: kernel('_embedding_bag_per_sample_weights_backward', (ks, grad, weight, indices, offsets, offset2bag, mode, paddingIdx) => {
+    const rg = anyRequiresGrad(grad, weight, indices, offsets) || anyRequiresGrad(offset2bag);
+    if (!rg) return ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_per_sample_weights_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag)]);
+    const result = ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _ctc_loss: kernel('_ctc_loss', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(logProbs, targets);
+    if (!rg) return ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const gradFn = new CtcLossBackward0();
+    gradFn.setNextEdges([gradientEdge(logProbs)]);
+    gradFn.log_probs_ = new SavedVariable(logProbs, false);
+    gradFn.targets_ = new SavedVariable(targets, false);
+    gradFn.input_lengths_ = inputLengths;
+    gradFn.target_lengths_ = targetLengths;
+    gradFn.blank_ = blank;
+    gradFn.zero_infinity_ = zeroInfinity;
+    const result = ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _ctc_loss_Tensor: kernel('_ctc_loss_Tensor', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(logProbs, targets, inputLengths, targetLengths);
+    if (!rg) return ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const gradFn = new CtcLossBackward1();
+    gradFn.setNextEdges([gradientEdge(logProbs)]);
+    gradFn.log_probs_ = new SavedVariable(logProbs, false);
+    gradFn.targets_ = new SavedVariable(targets, false);
+    gradFn.input_lengths_ = new SavedVariable(inputLengths, false);
+    gradFn.target_lengths_ = new SavedVariable(targetLengths, false);
+    gradFn.blank_ = blank;
+    gradFn.zero_infinity_ = zeroInfinity;
+    const result = ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    gradFn.result0_ = new SavedVariable(result[0], true);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _ctc_loss_backward: kernel('_ctc_loss_backward', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(grad, logProbs, targets, negLogLikelihood) || anyRequiresGrad(logAlpha);
+    if (!rg) return ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
+    const result = ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _ctc_loss_backward_Tensor: kernel('_ctc_loss_backward_Tensor', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
+    const rg = anyRequiresGrad(grad, logProbs, targets, inputLengths) || anyRequiresGrad(targetLengths, negLogLikelihood, logAlpha);
+    if (!rg) return ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
+    gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(inputLengths), gradientEdge(targetLengths), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
+    const result = ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     setHistory(result, gradFn, 0);
     return result;
   }),

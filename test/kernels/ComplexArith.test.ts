@@ -79,7 +79,7 @@ const Q = [
 function grads(f: (...xs: Tensor[]) => Tensor, ...pairs: number[][][]): Tensor[] {
   const xs = pairs.map((p) => z(p).requires_grad_());
   const out = f(...xs);
-  return [out, ...torch.autograd.grad([out], xs)];
+  return [out, ...(torch.autograd.grad([out], xs) as Tensor[])];
 }
 
 const UNARY = [

@@ -145,6 +145,7 @@ describe('pointwise twins from one expression', () => {
       const x = torch.tensor([0, -0, 1.5, -2, Infinity, NaN, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]); // loads the kernels
       // the stress runs grow the memory on every allocation, which puts back the table wrapped here
       const allocator = wasmCPUAllocator();
+      if (allocator === null) throw new Error('the WASM allocator is not loaded');
       const grow = allocator.growOnEveryAllocation;
       allocator.growOnEveryAllocation = false;
       const kernels = wasmStorage.kernels as Kernels;
@@ -170,7 +171,8 @@ describe('pointwise twins from one expression', () => {
       try {
         const y = torch.neg(x.repeat(50));
         expect(seen).toContain('f32_vneg');
-        expect(Object.is(y.tolist()[0], -0) && Object.is(y.tolist()[1], 0) && y.tolist()[2] === -1.5).toBe(true);
+        const ys = y.tolist() as number[];
+        expect(Object.is(ys[0], -0) && Object.is(ys[1], 0) && ys[2] === -1.5).toBe(true);
         seen.length = 0;
         torch.neg(x.to(torch.float64).repeat(50));
         expect(seen).toContain('f64_vneg');
