@@ -156,16 +156,13 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   if (name === null || a.scalarType !== dtype || b.scalarType !== dtype) return false;
   if (wasmKernelFor<GemmKernel>(name) === null) return false;
   const d = a.dim();
-  const m = a.sizes[d - 2] as number;
-  const k = a.sizes[d - 1] as number;
-  const n = b.sizes[d - 1] as number;
+  const [m, k, n] = [a.sizes[d - 2] as number, a.sizes[d - 1] as number, b.sizes[d - 1] as number];
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   // Operands to stage, as contiguous tensors (made before the workspace: arrays after the last allocation).
   const sa0 = inLinear(name, a, dtype) ? null : at.contiguous(a);
   const sb0 = inLinear(name, b, dtype) ? null : at.contiguous(b);
   const stageC = !inLinear(name, out, dtype);
-  // Note [Small products on one thread]
-  const threads = m * n * k < gemmSettings.minSplitMacs ? 1 : threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
+  const threads = m * n * k < gemmSettings.minSplitMacs ? 1 : threadsFor((m * n * k) / GEMM_WORK_PER_UNIT); // Note [Small products on one thread]
   if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
   const bytes = out.storage.data(dtype).BYTES_PER_ELEMENT;
   const aAt = threads * GEMM_WORKSPACE_BYTES;

@@ -601,12 +601,7 @@ export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keep
 
 type CumArgs = [self: Tensor, dim: number, dtype?: Opt<ScalarType>];
 
-function cumMeta(
-  outs: readonly Tensor[] | null,
-  self: Tensor,
-  dim: number,
-  dtype: Opt<ScalarType>,
-): StructuredMeta {
+function cumMeta(outs: readonly Tensor[] | null, self: Tensor, dim: number, dtype: Opt<ScalarType>): StructuredMeta {
   maybeWrapDim(dim, self.dim());
   const result = outs?.[0];
   const outDtype = result !== undefined ? (dtype ?? result.scalarType) : dtypeFromSelf(self, dtype);
