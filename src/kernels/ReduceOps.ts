@@ -1,10 +1,10 @@
 // Reductions over all dims or a dim list, with keepdim and dtype: sum, mean, prod, amax, amin, all, any,
-// argmax, argmin, var, std, logsumexp, norm, cumsum, cumprod. Mirrors aten/src/ATen/native/ReduceOps.cpp (the
-// meta functions decide the result shape and dtype, the impls run the loops; about 2,300 lines in PyTorch,
-// so this file is a little over the ~600-line guide); the loops over a run are ReduceOpsKernel.ts
-// (native/cpu/ReduceOpsKernel.cpp). The groups PyTorch makes structured are StructuredKernels
-// (`sumStructured`, ...) or StructuredOutputsKernels (`cumsumStructured`); see Note [Structured reductions].
-
+// argmax, argmin, norm, cumsum, cumprod, max/min over all. Mirrors aten/src/ATen/native/ReduceOps.cpp (the
+// meta functions decide the result shape and dtype, the impls run the loops); the loops over a run are
+// ReduceOpsKernel.ts (native/cpu/ReduceOpsKernel.cpp). var, std, logsumexp and the overloads that only
+// redispatch are in ReduceOpsComposite.ts, re-exported here. The groups PyTorch makes structured are
+// StructuredKernels (`sumStructured`, ...) or StructuredOutputsKernels (`cumsumStructured`); see
+// Note [Structured reductions].
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { int64Hint } from '../c10/Scalar.js';
 import {
@@ -17,13 +17,10 @@ import {
   toRealValueType,
 } from '../c10/ScalarType.js';
 import { type TensorIterator, castValue, makeReduction, reduceKernel, reduceKernelComplex } from '../iter/index.js';
-import { canCast } from '../iter/resultType.js';
-import { resizeOutput } from '../iter/Resize.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { aten } from '../generated/Operators.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
 import { type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel, allocateStructuredOutput } from './TensorMeta.js';
@@ -43,6 +40,9 @@ import {
 import * as at from '../generated/TensorBody.js';
 import { zcum, zmean, zprod, zsum } from './zmath.js';
 
+// var, std, logsumexp and the redispatching overloads (the yaml names them `ReduceOps.*`).
+export * from './ReduceOpsComposite.js';
+
 type Opt<T> = T | null | undefined;
 
 // Note [Structured reductions]
@@ -60,7 +60,7 @@ type Opt<T> = T | null | undefined;
 // min.dim_min (two outputs, precomputed dim) and cumsum.out / cumprod.out are structured on MetaBase, as in
 // PyTorch (Note [Structured max.dim and min.dim], Note [Structured cumsum and cumprod]). The overloads
 // PyTorch keeps unstructured (sum/mean/prod without dims, var, std, logsumexp, norm.Scalar) are plain
-// CPU/Meta kernels over the same iterator and loop.
+// CPU/Meta kernels over the same iterator and loop (var, std and logsumexp in ReduceOpsComposite.ts).
 
 function noComplex(self: Tensor, op: string): void {
   if (isComplexType(self.scalarType)) throw new Error(`${op}: complex tensors are not supported by aten-ts reductions yet`);
@@ -473,116 +473,6 @@ export function functionalOutputs<A extends unknown[], P>(
   return outs;
 }
 
-// ---- var / std / logsumexp (not structured in PyTorch) -------------------------------------------------
-
-function varianceOf(self: Tensor, dim: number[] | null, correction: number | null, keepdim: boolean, op: 'var' | 'std'): Tensor {
-  if (!isFloatingType(self.scalarType)) {
-    throw new Error(`std and var only support floating point and complex dtypes`);
-  }
-  const c = correction ?? 1;
-  const iter = makeReduction(null, self, dim, keepdim, self.scalarType);
-  reduceKernel(iter, (src, o, s, n) => {
-    const m = sumRun(src, o, s, n) / n;
-    let ss = 0;
-    for (let i = 0, q = o; i < n; i++, q += s) {
-      const d = (src[q] as number) - m;
-      ss += d * d;
-    }
-    const r = ss / Math.max(0, n - c);
-    return op === 'var' ? r : Math.sqrt(r);
-  });
-  return iter.output() as Tensor;
-}
-
-/** `var.correction(self, dim=None, *, correction=None, keepdim=False)` (`var` is a JavaScript keyword). */
-export function varCorrection(
-  _ks: DispatchKeySet,
-  self: Tensor,
-  dim: number[] | null = null,
-  correction: number | null = null,
-  keepdim = false,
-): Tensor {
-  return varianceOf(self, dim, correction, keepdim, 'var');
-}
-
-/** `std.correction(self, dim=None, *, correction=None, keepdim=False)`. */
-export function std(
-  _ks: DispatchKeySet,
-  self: Tensor,
-  dim: number[] | null = null,
-  correction: number | null = null,
-  keepdim = false,
-): Tensor {
-  return varianceOf(self, dim, correction, keepdim, 'std');
-}
-
-/**
- * `var_mean.correction` / `std_mean.correction`: (var or std, mean) over the same dims, as std_var_mean_out
- * (a floating or complex input; the mean is the reduction mean.dim computes).
- */
-function momentsAndMean(
-  self: Tensor,
-  dim: number[] | null,
-  correction: number | null,
-  keepdim: boolean,
-  op: 'var' | 'std',
-): [Tensor, Tensor] {
-  if (!isFloatingType(self.scalarType) && !isComplexType(self.scalarType)) {
-    throw new Error(`${op}_mean only support floating point and complex dtypes`);
-  }
-  return [varianceOf(self, dim, correction, keepdim, op), aten().mean_dim.call(self, dim, keepdim, null)];
-}
-export function varMean(
-  _ks: DispatchKeySet,
-  self: Tensor,
-  dim: number[] | null = null,
-  correction: number | null = null,
-  keepdim = false,
-): [Tensor, Tensor] {
-  return momentsAndMean(self, dim, correction, keepdim, 'var');
-}
-export function stdMean(
-  _ks: DispatchKeySet,
-  self: Tensor,
-  dim: number[] | null = null,
-  correction: number | null = null,
-  keepdim = false,
-): [Tensor, Tensor] {
-  return momentsAndMean(self, dim, correction, keepdim, 'std');
-}
-/** `var_mean(self, unbiased=True)`, `var_mean.dim(self, dim, unbiased=True, keepdim=False)` (CompositeImplicitAutograd). */
-export function varMeanUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): [Tensor, Tensor] {
-  return aten().var_mean_correction.call(self, null, unbiased ? 1 : 0, false);
-}
-export function varMeanDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): [Tensor, Tensor] {
-  return aten().var_mean_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
-}
-export function stdMeanUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): [Tensor, Tensor] {
-  return aten().std_mean_correction.call(self, null, unbiased ? 1 : 0, false);
-}
-export function stdMeanDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): [Tensor, Tensor] {
-  return aten().std_mean_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
-}
-
-/** `logsumexp(self, dim, keepdim=False)`: stable (subtracts the maximum); integers compute in the default float. */
-export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim = false): Tensor {
-  const dtype = isFloatingType(self.scalarType) ? self.scalarType : ScalarType.Float;
-  const iter = makeReduction(null, self, dim, keepdim, dtype, { inDtype: dtype });
-  reduceKernel(iter, (src, o, s, n) => {
-    if (n === 0) return -Infinity;
-    let m = -Infinity;
-    for (let i = 0, q = o; i < n; i++, q += s) {
-      const x = src[q] as number;
-      if (x > m || x !== x) m = x;
-    }
-    if (!Number.isFinite(m)) return m === m ? m : NaN;
-    let acc = 0;
-    for (let i = 0, q = o; i < n; i++, q += s) acc += Math.exp((src[q] as number) - m);
-    return m + Math.log(acc);
-  });
-  return iter.output() as Tensor;
-}
-
 // ---- cumsum / cumprod (structured on MetaBase) ------------------------------------------------------
 
 // Note [Structured cumsum and cumprod]
@@ -691,80 +581,4 @@ export function maxAll(ks: DispatchKeySet, self: Tensor): Tensor {
 export function minAll(ks: DispatchKeySet, self: Tensor): Tensor {
   reductionOverAll('min', self);
   return amin(ks, self, [], false);
-}
-
-/** `max.other(self, other)`: `maximum` (CompositeImplicitAutograd, so MaximumBackward0 as in PyTorch). */
-export function maxOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return aten().maximum.call(self, other);
-}
-
-/** `min.other(self, other)`: `minimum`. */
-export function minOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return aten().minimum.call(self, other);
-}
-
-/** `max_unary_out` / `min_unary_out` (ReduceAllOps.cpp): same device, a castable dtype, `out` resized to 0-dim. */
-function unaryOut(name: 'max' | 'min', self: Tensor, out: Tensor): Tensor {
-  // PyTorch's TORCH_CHECK without a message (the device check's failure shows as the copy's, as here).
-  if (!canCast(self.scalarType, out.scalarType)) {
-    throw new Error(
-      'Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) to be true, but got false.  ' +
-        '(Could this error message be improved?  If so, please report an enhancement request to PyTorch.)',
-    );
-  }
-  const ops = aten();
-  const r = name === 'max' ? ops.max.call(self) : ops.min.call(self);
-  resizeOutput(out, []);
-  ops.copy_.call(out, r, false);
-  return out;
-}
-
-/** `max.unary_out(self, *, out)`. */
-export function maxUnaryOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  return unaryOut('max', self, out);
-}
-
-/** `min.unary_out(self, *, out)`. */
-export function minUnaryOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  return unaryOut('min', self, out);
-}
-
-/** `max.out(self, other, *, out)`: `maximum_out`. */
-export function maxOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return aten().maximum_out.call(self, other, out);
-}
-
-/** `min.out(self, other, *, out)`: `minimum_out`. */
-export function minOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return aten().minimum_out.call(self, other, out);
-}
-
-/** `var(self, unbiased=True)`: `var.correction` with correction 1 or 0 (VarBackward0). */
-export function varUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): Tensor {
-  return aten().var_correction.call(self, null, unbiased ? 1 : 0, false);
-}
-
-/** `var.dim(self, dim, unbiased=True, keepdim=False)`. */
-export function varDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): Tensor {
-  return aten().var_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
-}
-
-/** `std(self, unbiased=True)`: `std.correction` (StdBackward0). */
-export function stdUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): Tensor {
-  return aten().std_correction.call(self, null, unbiased ? 1 : 0, false);
-}
-
-/** `std.dim(self, dim, unbiased=True, keepdim=False)`. */
-export function stdDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): Tensor {
-  return aten().std_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
-}
-
-/** `count_nonzero.dim_IntList(self, dim)`: the number of nonzero elements over dims (int64). */
-export function countNonzeroDims(_ks: DispatchKeySet, self: Tensor, dim: number[]): Tensor {
-  const ops = aten();
-  return ops.sum_dim_IntList.call(ops.ne_Scalar.call(self, 0), dim, false, null);
-}
-/** `count_nonzero(self, dim=None)`: over one dim, or over all (CompositeExplicitAutograd). */
-export function countNonzero(_ks: DispatchKeySet, self: Tensor, dim: number | null = null): Tensor {
-  return aten().count_nonzero_dim_IntList.call(self, dim === null ? [] : [dim]);
 }
