@@ -36,5 +36,6 @@ expect.extend(matchers);
 
 // Files share a worker process (Note [Test files share a process] in test/global_state.ts): this file runs
 // before each of them, so the settings above hold at every file's start, and this fails a file that leaves
-// process-wide state changed.
-if (process.env['ATEN_TS_TEST_ISOLATED'] !== '1') checkGlobalStateRestored();
+// process-wide state changed. Tools that load this file outside vitest (tools/opinfo-report.ts,
+// tools/module-db-report.ts) run one process per configuration and register no hooks.
+if (process.env['VITEST'] !== undefined && process.env['ATEN_TS_TEST_ISOLATED'] !== '1') checkGlobalStateRestored();
