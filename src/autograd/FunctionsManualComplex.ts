@@ -4,13 +4,18 @@
 // derivatives.yaml conjugate the local derivative (`grad * f'(z).conj()`); on real tensors `conj` is the
 // identity, so the same formulas serve both.
 
+import { type ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
-/** handle_r_to_c: the real part of a gradient whose input is real (a real operand of a complex product). */
-export function handleRToC(self: Tensor, grad: Tensor): Tensor {
-  return !self.isComplex() && grad.isComplex() ? at.real(grad) : grad;
+/**
+ * handle_r_to_c: the real part of a gradient whose input is real (a real operand of a complex product). It
+ * takes the input's dtype, not the input, as PyTorch's does: the formula then saves no tensor for it (a
+ * saved tensor would be version-checked, and `a * c` must survive `a.add_(1)` when only `a` needs a gradient).
+ */
+export function handleRToC(selfType: ScalarType, grad: Tensor): Tensor {
+  return !isComplexType(selfType) && grad.isComplex() ? at.real(grad) : grad;
 }
 
 /** `z · i` for a complex tensor (x + iy → -y + ix). */

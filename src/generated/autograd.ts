@@ -892,8 +892,10 @@ export class SubBackward0 extends Node {
 
 /** Backward of `mul.Tensor` (derivatives.yaml:162). */
 export class MulBackward0 extends Node {
-  self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+  self_dtype!: ScalarType;
+  other_dtype!: ScalarType;
 
   name(): string {
     return 'MulBackward0';
@@ -903,23 +905,27 @@ export class MulBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const self = this.self_.unpack(this);
-    const other = this.other_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self, at.mul_Tensor(grad, at.conj(other)));
-    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other, at.mul_Tensor(grad, at.conj(self)));
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const self_dtype = this.self_dtype;
+    const other_dtype = this.other_dtype;
+    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self_dtype, at.mul_Tensor(grad, at.conj(other)));
+    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other_dtype, at.mul_Tensor(grad, at.conj(self)));
     return out;
   }
 
   override releaseVariables(): void {
-    this.self_.reset();
     this.other_.reset();
+    this.self_.reset();
   }
 }
 
 /** Backward of `div.Tensor` (derivatives.yaml:166). */
 export class DivBackward0 extends Node {
-  self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+  self_dtype!: ScalarType;
+  other_dtype!: ScalarType;
 
   name(): string {
     return 'DivBackward0';
@@ -929,16 +935,18 @@ export class DivBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const self = this.self_.unpack(this);
     const other = this.other_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self, at.div_Tensor(grad, at.conj(other)));
-    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other, divTensorOtherBackward(grad, self, other));
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const self_dtype = this.self_dtype;
+    const other_dtype = this.other_dtype;
+    if (this.shouldComputeOutput(0)) out[0] = handleRToC(self_dtype, at.div_Tensor(grad, at.conj(other)));
+    if (this.shouldComputeOutput(1)) out[1] = handleRToC(other_dtype, divTensorOtherBackward(grad, self, other));
     return out;
   }
 
   override releaseVariables(): void {
-    this.self_.reset();
     this.other_.reset();
+    this.self_.reset();
   }
 }
 
@@ -11808,8 +11816,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(self, false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_dtype = self.scalarType;
+    gradFn.other_dtype = other.scalarType;
     const result = ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -11820,8 +11830,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.self_dtype = self.scalarType;
+    gradFn.other_dtype = other.scalarType;
     const result = ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -11835,8 +11847,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_dtype = self.scalarType;
+    gradFn.other_dtype = other.scalarType;
     const result = ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -11847,8 +11861,10 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.self_dtype = self.scalarType;
+    gradFn.other_dtype = other.scalarType;
     const result = ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
