@@ -74,7 +74,17 @@ const argType: fc.Arbitrary<ArgSpec> = fc.oneof<fc.Arbitrary<ArgSpec>[]>(
   fc.constant({ type: 'Device?', defaults: [fc.constant('None')] }),
   fc.constant({ type: 'Generator?', defaults: [fc.constant('None')] }),
   fc.constant({ type: 'MemoryFormat?', defaults: [fc.constant('None'), fc.constant('0')] }),
-  fc.constant({ type: 'int[]', defaults: [fc.array(int64, { minLength: 0, maxLength: 3 }).map((a) => `[${a.join(', ')}]`)] }),
+  // c10 prints an int list of two or more equal elements as that one element (`int[2] stride=1`), sized or not;
+  // for an unsized `int[]` that text does not parse back, so such a default is not canonical and not generated
+  fc.constant({
+    type: 'int[]',
+    defaults: [
+      fc
+        .array(int64, { minLength: 0, maxLength: 3 })
+        .filter((a) => !(a.length > 1 && a.every((x) => x === a[0])))
+        .map((a) => `[${a.join(', ')}]`),
+    ],
+  }),
   listN.map((n) => ({
     type: `int[${n}]`,
     defaults: [
