@@ -111,6 +111,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
     ['abs', 'abs(x0)'],
     ['relu', 'max(x0, 0)'],
     ['sign', 'sign(x0)'],
+    ['sgn', 'sign(x0)'], // sgn is sign on real dtypes (abs's gradient calls it, as PyTorch's formula does)
   ];
   const floating: [string, string][] = [
     ['exp', 'exp(x0)'],
