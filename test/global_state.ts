@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { isAnomalyCheckNanEnabled, isAnomalyEnabled } from '../src/autograd/anomaly_mode.js';
 import { autogradState } from '../src/c10/AutogradState.js';
 import { getPrivateUse1BackendName } from '../src/c10/Device.js';
-import { setWarningHandler } from '../src/c10/Warning.js';
+import { isWarnAlwaysEnabled, setWarningHandler } from '../src/c10/Warning.js';
 import { Dispatcher } from '../src/dispatch/Dispatcher.js';
 import { tls } from '../src/dispatch/LocalDispatchKeySet.js';
 import { TABLE_KEYS } from '../src/dispatch/OperatorEntry.js';
@@ -53,6 +53,7 @@ function snapshot(): Record<string, unknown> {
     'dispatch mode stack depth': _len_torch_dispatch_stack(),
     'thread-local dispatch key sets': JSON.stringify(tls),
     'warning handler': handler,
+    'warn always': isWarnAlwaysEnabled(),
     'console.log': console.log,
     'console.warn': console.warn,
     'console.error': console.error,

@@ -576,6 +576,9 @@ export {
   setGradEnabled as set_grad_enabled,
 } from '../autograd/grad_mode.js';
 
+/** `torch.set_warn_always(b)` / `torch.is_warn_always_enabled()`: once-warnings on every call (Note [Warnings once per process]). */
+export { isWarnAlwaysEnabled as is_warn_always_enabled, setWarnAlways as set_warn_always } from '../c10/Warning.js';
+
 /** `torch.is_tensor(obj)`: whether `obj` is a Tensor. */
 export function is_tensor(obj: unknown): obj is Tensor {
   return obj instanceof Tensor;

@@ -3,7 +3,7 @@
 // aten/src/ATen/native/Cross.cpp and cpu/CrossKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { warn } from '../c10/Warning.js';
+import { warnOnce } from '../c10/Warning.js';
 import { aten } from '../generated/Operators.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -27,17 +27,14 @@ export function linalgCross(_ks: DispatchKeySet, self: Tensor, other: Tensor, di
   return ops.stack.call([c0, c1, c2], d);
 }
 
-let warned = false; // TORCH_WARN_ONCE
-
 /** `cross(self, other, dim=None)`: without dim, the first dimension of size 3 (deprecated, warns once). */
 export function cross(_ks: DispatchKeySet, self: Tensor, other: Tensor, dim: number | null = null): Tensor {
   let d = dim;
   if (d === null) {
-    if (!warned)
-      warn(
-        'Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in a future release.',
-      );
-    warned = true;
+    warnOnce(
+      'cross_dim',
+      'Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in a future release.',
+    );
     const sizes = inferSize(self.sizes, other.sizes);
     const i = sizes.indexOf(3);
     if (i < 0) throw new Error('no dimension of size 3 in input');

@@ -9,7 +9,7 @@ import { readElement } from '../tensor/elements.js';
 import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { warn } from '../c10/Warning.js';
+import { warnOnce } from '../c10/Warning.js';
 import {
   accumulateElements,
   expandedStrides,
@@ -191,13 +191,11 @@ export function scatterAdd(_ks: DispatchKeySet, self: Tensor, dim: number, index
  * `scatter.reduce(self, dim, index, src, *, reduce)` and `scatter.value_reduce` (src a number): reduce is
  * 'add' or 'multiply' (get_operator_enum), combining into a copy of self in index order.
  */
-let warnedScatterReduce = false;
-
 export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number, reduce: string): Tensor {
   // TORCH_WARN_ONCE of scatter.reduce's meta function (TensorAdvancedIndexing.cpp), before any check.
-  if (typeof src !== 'number' && !warnedScatterReduce) {
-    warnedScatterReduce = true;
-    warn(
+  if (typeof src !== 'number') {
+    warnOnce(
+      'scatter_reduce',
       'The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. ' +
         'Use torch.scatter_reduce instead for more reduction options.',
     );
