@@ -1,12 +1,15 @@
-// `npm run bench:webgpu [-- --full] [--node-only | --browser-only] [--memory]`: the webgpu device's figures
-// (bench/webgpu_suite.ts) in Node on the npm package `webgpu` (Dawn: from node_modules or $ATEN_TS_DAWN, a path
+// `npm run bench:webgpu [-- --full] [--node-only | --browser-only] [--memory] [--only a,b]`: the webgpu device's
+// figures (bench/webgpu_suite.ts) in Node on the npm package `webgpu` (Dawn: from node_modules or $ATEN_TS_DAWN, a path
 // to its index.js; skipped, saying why, when it is missing or finds no adapter), then in a Chromium page on the
 // adapter Chromium gives (the system Chromium as in tools/browser/run.ts; `--use-webgpu-adapter=swiftshader`
 // unless ATEN_TS_BENCH_GPU=1 asks for the machine's GPU). Each run prints its adapter first: SwiftShader
 // figures are not GPU figures. The page needs `npm run build` (it loads dist/bundle/index.js). Output format:
 // bench/RESULTS.md, "WebGPU". `--memory` runs instead, in the page, tools/browser/webgpu_memory.ts's MLP for
 // 10,000 steps (the batch size cycling, no dispose(), collected before each sample) and prints memory_allocated()
-// and memory_reserved() every 500 steps.
+// and memory_reserved() every 500 steps. The page also runs TensorFlow.js's WebGPU backend and jax-js's webgpu
+// device (bench/webgpu_others.ts; both bundled here from node_modules, never fetched) and ends with a table of
+// the figures the three share, each cell naming the adapter that made it. `--only` picks sections: the suite's
+// (lenet, mlp, transformer, matmul, variants, add, latency) and the page's `tfjs`, `jax`.
 
 import { build, transform } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,12 +19,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../tools/browser/run.js';
-import { runWebGPUBench } from './webgpu_suite.js';
+import { SECTIONS, runWebGPUBench } from './webgpu_suite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
 const full = args.has('--full');
 const memory = args.has('--memory');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? null : new Set((process.argv[onlyAt + 1] ?? '').split(','));
+for (const name of only ?? []) {
+  if (![...SECTIONS, 'tfjs', 'jax'].includes(name))
+    throw new Error(`--only: unknown section '${name}' (${[...SECTIONS, 'tfjs', 'jax'].join(', ')})`);
+}
 
 async function nodeRun(): Promise<void> {
   console.log('== Node (npm package `webgpu`, Dawn)');
@@ -43,8 +52,10 @@ async function nodeRun(): Promise<void> {
   }
   const aten = await import('../src/index.js');
   const webgpu = await import('../src/webgpu/index.js');
+  const { matmulVariants } = await import('../src/webgpu/kernels/LinearAlgebra.js');
   const adapter = await webgpu.init({ gpu });
-  await runWebGPUBench(aten, webgpu, { adapter, full, log: (l) => console.log(l) });
+  await runWebGPUBench(aten, webgpu, { adapter, full, log: (l) => console.log(l), variants: matmulVariants, ...(only ? { only } : {}) });
+  console.log('TensorFlow.js / jax-js columns: on the page only');
 }
 
 const PAGE = `<!doctype html>
@@ -58,9 +69,13 @@ const PAGE = `<!doctype html>
     <script type="module">
       import * as aten from 'aten-ts';
       import * as webgpu from '/webgpu.js';
-      import { runWebGPUBench } from '/suite.js';
+      import { runWebGPUBench, CELLS } from '/suite.js';
+      import { runTfjs, runJax } from '/others.js';
       import { trainForMemory, checkFlat } from '/memory.js';
       const lines = (globalThis.__lines = []);
+      const log = (l) => lines.push(l);
+      const ONLY = ONLY_SET;
+      const on = (s) => ONLY === null || ONLY.includes(s);
       try {
         const adapter = await webgpu.init();
         if (MEMORY) {
@@ -70,7 +85,27 @@ const PAGE = `<!doctype html>
           lines.push('memory over 10000 steps (batch 16/48/32, no dispose()), ' + ((performance.now() - start) / 10000).toFixed(2) + ' ms/step:');
           for (const s of samples) lines.push('  step ' + s.step + ': allocated ' + s.allocated + ' B, reserved ' + s.reserved + ' B');
           lines.push(checkFlat(samples, 2 << 20));
-        } else await runWebGPUBench(aten, webgpu, { adapter, full: FULL, log: (l) => lines.push(l) });
+        } else {
+          const columns = [['aten-ts webgpu', await runWebGPUBench(aten, webgpu, { adapter, full: FULL, log, variants: webgpu.matmulVariants, ...(ONLY ? { only: new Set(ONLY) } : {}) })]];
+          const quick = /swiftshader/i.test(adapter.vendor + ' ' + adapter.architecture + ' ' + adapter.description) && !FULL;
+          for (const [section, name, load, run] of [
+            ['tfjs', 'TensorFlow.js 4.22.0 webgpu', () => import('/tfjs.js'), (m, cells) => runTfjs(m.tf, { quick, log }, cells)],
+            ['jax', 'jax-js 0.1.25 webgpu', () => import('/jax.js'), (m, cells) => runJax(m, { quick, log }, cells)],
+          ]) {
+            if (!on(section)) continue;
+            const cells = {};
+            columns.push([name, cells]);
+            try {
+              await run(await load(), cells);
+            } catch (e) {
+              log(name + ' failed: ' + (e && e.stack ? e.stack : String(e)));
+            }
+          }
+          log('');
+          log('| ' + ['', ...columns.map(([name]) => name)].join(' | ') + ' |');
+          log('|' + ' --- |'.repeat(columns.length + 1));
+          for (const row of CELLS) log('| ' + [row, ...columns.map(([, cells]) => cells[row] ?? '-')].join(' | ') + ' |');
+        }
       } catch (e) {
         lines.push('failed: ' + (e && e.stack ? e.stack : String(e)));
       }
@@ -94,28 +129,43 @@ async function browserRun(): Promise<void> {
     console.log(`skipped: ${(e as Error).message}`);
     return;
   }
-  const device = await build({
-    entryPoints: [join(ROOT, 'src/webgpu/index.ts')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    external: ['aten-ts'],
-    write: false,
-    logLevel: 'warning',
-  });
-  const suite = await transform(readFileSync(join(ROOT, 'bench/webgpu_suite.ts'), 'utf8'), {
-    loader: 'ts',
-    format: 'esm',
-    target: 'es2022',
-  });
+  const bundle = async (contents: string): Promise<string> =>
+    (
+      await build({
+        stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        platform: 'browser',
+        external: ['aten-ts'],
+        write: false,
+        logLevel: 'warning',
+      })
+    ).outputFiles[0]!.text;
+  // The device and its matmul variants' switches (one module instance: bench/webgpu_matmul.ts flips them).
+  const device = await bundle(
+    "export * from './src/webgpu/index.ts'; export { matmulVariants } from './src/webgpu/kernels/LinearAlgebra.ts';",
+  );
+  const suite = await bundle("export * from './bench/webgpu_suite.ts';");
+  const others = await bundle("export * from './bench/webgpu_others.ts';");
+  // TensorFlow.js (tfjs-core with the WebGPU backend registered) and jax-js, from node_modules.
+  const tfjs = await bundle(
+    "export * as tf from '@tensorflow/tfjs-core'; import '@tensorflow/tfjs-core/dist/register_all_gradients'; import '@tensorflow/tfjs-backend-webgpu';",
+  );
+  const jax = await bundle("export * from '@jax-js/jax';");
   const files: Record<string, string> = {
-    '/': PAGE.replace('FULL', String(full)).replace('MEMORY', String(memory)),
+    '/': PAGE.replaceAll('FULL', String(full))
+      .replace('MEMORY', String(memory))
+      .replace('ONLY_SET', only === null ? 'null' : JSON.stringify([...only])),
     '/memory.js': (await transform(readFileSync(join(ROOT, 'tools/browser/webgpu_memory.ts'), 'utf8'), { loader: 'ts', format: 'esm' }))
       .code,
     '/util.js': (await transform(readFileSync(join(ROOT, 'tools/browser/util.ts'), 'utf8'), { loader: 'ts', format: 'esm' })).code,
     '/dist/bundle/index.js': readFileSync(bundlePath, 'utf8'),
-    '/webgpu.js': device.outputFiles[0]!.text,
-    '/suite.js': suite.code,
+    '/webgpu.js': device,
+    '/suite.js': suite,
+    '/others.js': others,
+    '/tfjs.js': tfjs,
+    '/jax.js': jax,
   };
   const server = createServer((req, res) => {
     const body = files[new URL(req.url ?? '/', 'http://127.0.0.1').pathname];

@@ -141,6 +141,17 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
     );
     const [ba, bb] = [input([2, 64, 20], 13), input([2, 20, 65], 14)];
     worst = Math.max(worst, await against(torch.bmm(ba.to('webgpu'), bb.to('webgpu')), torch.bmm(ba, bb), 1e-5));
+    // The vec4-load layouts the products above do not take (A read along rows, B along columns; the same
+    // pipeline as ta @ tb.t()) and the small-output split-K path, with its bias (See Note [vec4 loads in the
+    // register-tiled matmul], Note [A small-output matmul on the webgpu device]).
+    const [va, vb] = [input([20, 68], 15), input([20, 64], 16)];
+    worst = Math.max(worst, await against(torch.mm(va.to('webgpu').t(), vb.to('webgpu')), torch.mm(va.t(), vb), 1e-5));
+    const [sa, sw, sbias] = [input([3, 300], 17), input([5, 300], 18), input([5], 19)];
+    worst = Math.max(worst, await against(torch.mm(sa.to('webgpu'), sw.to('webgpu').t()), torch.mm(sa, sw.t()), 1e-5));
+    worst = Math.max(
+      worst,
+      await against(torch.addmm(sbias.to('webgpu'), sa.to('webgpu'), sw.to('webgpu').t()), torch.addmm(sbias, sa, sw.t()), 1e-5),
+    );
     return `max relative difference ${worst.toExponential(2)}`;
   });
 

@@ -113,6 +113,146 @@ function tiledShader(bias: boolean): string {
   ].join('\n');
 }
 
+// Note [vec4 loads in the register-tiled matmul]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// When k and m are multiples of 4 and each operand has a unit stride along one of its two dimensions, with its
+// other stride and offset multiples of 4 (so a vec4 at an element index that is a multiple of 4 is four
+// consecutive elements of that dimension), the register-tiled kernel binds A, B and C as array<vec4<f32>> and
+// each thread loads one vec4 of A's 64x16 slice and one of B's 16x64 slice per step of K (tfjs-backend-webgpu's
+// makeMatMulPackedVec4Source loads), where the scalar kernel issues eight scalar loads. Which dimension is
+// contiguous is a uniform flag (p[19]: bit 0 A along k, else along rows; bit 1 B along columns, else along k),
+// not a pipeline: a row-major activation times a transposed weight (F.linear) and a plain row-major product
+// share one pipeline. A slice is staged as vec4 of rows (A) and of columns (B) whatever its source layout, the
+// output stored as vec4. Every output sums its products over k in ascending order, as the scalar kernels do.
+// Other shapes and strides keep the scalar tiled kernel.
+
+function tiledVec4Shader(bias: boolean): string {
+  return [
+    '@group(0) @binding(0) var<storage, read_write> c: array<vec4<f32>>;',
+    '@group(0) @binding(1) var<storage, read> a: array<vec4<f32>>;',
+    '@group(0) @binding(2) var<storage, read> b: array<vec4<f32>>;',
+    bias ? '@group(0) @binding(3) var<storage, read> bias: array<f32>;' : '',
+    `@group(0) @binding(${bias ? 4 : 3}) var<storage, read> p: array<u32>;`,
+    `var<workgroup> ta: array<array<vec4<f32>, ${RT / 4}>, ${T}>;`,
+    `var<workgroup> tb: array<array<vec4<f32>, ${RT / 4}>, ${T}>;`,
+    `@compute @workgroup_size(${T}, ${T})`,
+    'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
+    '  let n = p[0]; let k = p[1]; let m = p[2];',
+    '  let t0 = wid.x + wid.y * nw.x;',
+    '  let batch = t0 / p[15];',
+    '  let tile = t0 % p[15];',
+    '  let ao = p[4] + batch * p[16]; let bo = p[7] + batch * p[17];',
+    `  let row0 = (tile / p[3]) * ${RT}u;`,
+    `  let col0 = (tile % p[3]) * ${RT}u;`,
+    `  let tid = lid.y * ${T}u + lid.x;`,
+    '  let aAlongK = (p[19] & 1u) != 0u; let bAlongCols = (p[19] & 2u) != 0u;',
+    '  var acc: array<vec4<f32>, 4>;',
+    `  for (var k0 = 0u; k0 < k; k0 += ${T}u) {`,
+    '    if (aAlongK) {',
+    '      let r = tid / 4u; let kq = (tid % 4u) * 4u; let gr = row0 + r; let ka = k0 + kq;',
+    '      var v = vec4<f32>(0.0);',
+    '      if (gr < n && ka < k) { v = a[(ao + gr * p[5] + ka) / 4u]; }',
+    '      for (var q = 0u; q < 4u; q++) { ta[kq + q][r / 4u][r % 4u] = v[q]; }',
+    '    } else {',
+    `      let kk = tid / ${RT / 4}u; let r4 = tid % ${RT / 4}u; let gr = row0 + r4 * 4u; let ka = k0 + kk;`,
+    '      var v = vec4<f32>(0.0);',
+    '      if (gr < n && ka < k) { v = a[(ao + ka * p[6] + gr) / 4u]; }',
+    '      ta[kk][r4] = v;',
+    '    }',
+    '    if (bAlongCols) {',
+    `      let kk = tid / ${RT / 4}u; let c4 = tid % ${RT / 4}u; let gc = col0 + c4 * 4u; let kb = k0 + kk;`,
+    '      var v = vec4<f32>(0.0);',
+    '      if (kb < k && gc < m) { v = b[(bo + kb * p[8] + gc) / 4u]; }',
+    '      tb[kk][c4] = v;',
+    '    } else {',
+    '      let cl = tid / 4u; let kq = (tid % 4u) * 4u; let gc = col0 + cl; let kb = k0 + kq;',
+    '      var v = vec4<f32>(0.0);',
+    '      if (gc < m && kb < k) { v = b[(bo + gc * p[9] + kb) / 4u]; }',
+    '      for (var q = 0u; q < 4u; q++) { tb[kq + q][cl / 4u][cl % 4u] = v[q]; }',
+    '    }',
+    '    workgroupBarrier();',
+    `    for (var t = 0u; t < ${T}u; t++) {`,
+    '      let bv = tb[t][lid.x];',
+    '      let av = ta[t][lid.y];',
+    '      acc[0] += av[0] * bv; acc[1] += av[1] * bv; acc[2] += av[2] * bv; acc[3] += av[3] * bv;',
+    '    }',
+    '    workgroupBarrier();',
+    '  }',
+    '  let col = col0 + lid.x * 4u;',
+    '  for (var i = 0u; i < 4u; i++) {',
+    '    let row = row0 + lid.y * 4u + i;',
+    '    if (row < n && col < m) {',
+    bias
+      ? [
+          '      let bb = p[10] + batch * p[18] + row * p[11] + col * p[12];',
+          '      let bv = vec4<f32>(bias[bb], bias[bb + p[12]], bias[bb + 2u * p[12]], bias[bb + 3u * p[12]]);',
+          '      c[(batch * n * m + row * m + col) / 4u] = bitcast<f32>(p[14]) * bv + bitcast<f32>(p[13]) * acc[i];',
+        ].join('\n')
+      : '      c[(batch * n * m + row * m + col) / 4u] = bitcast<f32>(p[13]) * acc[i];',
+    '    }',
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+// Note [A small-output matmul on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A product with few outputs and a long K ([1, 1024] @ [1024, 10]: a classifier head on one sample) leaves the
+// tiled kernels one workgroup, most of whose threads hold no output, walking K alone. Here a workgroup of 64
+// threads computes one output: thread t sums the products at k = t, t + 64, ... in ascending order, then the 64
+// partial sums are added pairwise in workgroup memory (a fixed tree, so the same inputs give the same bits on
+// every run), and thread 0 applies alpha, beta and the bias. Taken when the output has at most SMALL_OUTPUT
+// elements (over all batches), at most SMALL_TILES 16x16 tiles and K is at least SMALL_K; the sum's order
+// differs from the tiled kernels' (within float32 rounding of them).
+
+const SPLIT = 64;
+const SMALL_OUTPUT = 4096;
+const SMALL_TILES = 16;
+const SMALL_K = 256;
+
+function splitKShader(bias: boolean): string {
+  return [
+    '@group(0) @binding(0) var<storage, read_write> c: array<f32>;',
+    '@group(0) @binding(1) var<storage, read> a: array<f32>;',
+    '@group(0) @binding(2) var<storage, read> b: array<f32>;',
+    bias ? '@group(0) @binding(3) var<storage, read> bias: array<f32>;' : '',
+    `@group(0) @binding(${bias ? 4 : 3}) var<storage, read> p: array<u32>;`,
+    `var<workgroup> part: array<f32, ${SPLIT}>;`,
+    `@compute @workgroup_size(${SPLIT})`,
+    'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
+    '  let n = p[0]; let k = p[1]; let m = p[2];',
+    '  let o = wid.x + wid.y * nw.x;',
+    '  let batch = o / (n * m); let rc = o % (n * m); let row = rc / m; let col = rc % m;',
+    '  let ao = p[4] + batch * p[16] + row * p[5]; let bo = p[7] + batch * p[17] + col * p[9];',
+    '  var s = 0.0;',
+    `  for (var kk = lid.x; kk < k; kk += ${SPLIT}u) { s += a[ao + kk * p[6]] * b[bo + kk * p[8]]; }`,
+    '  part[lid.x] = s;',
+    '  workgroupBarrier();',
+    `  for (var w = ${SPLIT / 2}u; w > 0u; w >>= 1u) {`,
+    '    if (lid.x < w) { part[lid.x] += part[lid.x + w]; }',
+    '    workgroupBarrier();',
+    '  }',
+    '  if (lid.x == 0u && o < p[15]) {',
+    bias
+      ? '    c[o] = bitcast<f32>(p[14]) * bias[p[10] + batch * p[18] + row * p[11] + col * p[12]] + bitcast<f32>(p[13]) * part[0];'
+      : '    c[o] = bitcast<f32>(p[13]) * part[0];',
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+/**
+ * The matmul kernel's variants, all on by default; bench/webgpu_matmul.ts switches one off to time the kernel
+ * without it (See Note [vec4 loads in the register-tiled matmul], Note [A small-output matmul on the webgpu device]).
+ */
+export const matmulVariants = { vec4Loads: true, smallOutput: true };
+
+/** Whether an operand's [rows, cols] (batch stride `batchStride` when batched) reads as vec4 along `dim`. */
+function vec4Along(t: Tensor, dim: 1 | 2, batches: number): boolean {
+  const other = dim === 1 ? 2 : 1;
+  return t.strides[dim] === 1 && t.strides[other]! % 4 === 0 && t.storageOffset % 4 === 0 && (batches === 1 || t.strides[0]! % 4 === 0);
+}
+
 /** `beta * bias + alpha * (mat1 @ mat2)` into a new contiguous [n, m] tensor (no bias for mm). */
 export function matmul(
   rt: WebGPURuntime,
@@ -159,12 +299,24 @@ function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tens
   const m = b.sizes[2]!;
   const out = empty_generic([batches, n, m], rt, ScalarType.Float);
   if (out.numel() === 0) return out;
-  // See Note [Register-tiled matmul on the webgpu device].
-  const tiled = n >= RT && m >= RT;
+  // See Note [Register-tiled matmul on the webgpu device], Note [vec4 loads in the register-tiled matmul] and
+  // Note [A small-output matmul on the webgpu device].
+  const small =
+    matmulVariants.smallOutput &&
+    k >= SMALL_K &&
+    batches * n * m <= SMALL_OUTPUT &&
+    batches * Math.ceil(n / T) * Math.ceil(m / T) <= SMALL_TILES;
+  const tiled = !small && n >= RT && m >= RT;
+  let layout = -1; // the vec4 kernel's p[19], or -1 for the scalar kernels
+  if (tiled && matmulVariants.vec4Loads && k % 4 === 0 && m % 4 === 0) {
+    const aBits = vec4Along(a, 2, batches) ? 1 : n % 4 === 0 && vec4Along(a, 1, batches) ? 0 : -1;
+    const bBits = vec4Along(b, 2, batches) ? 2 : vec4Along(b, 1, batches) ? 0 : -1;
+    if (aBits >= 0 && bBits >= 0) layout = aBits | bBits;
+  }
   const tileSize = tiled ? RT : T;
   const tilesM = Math.ceil(m / tileSize);
-  const perBatch = tilesM * Math.ceil(n / tileSize);
-  const params = new Uint32Array(19);
+  const perBatch = small ? n * m : tilesM * Math.ceil(n / tileSize);
+  const params = new Uint32Array(20);
   const f32 = new Float32Array(params.buffer);
   params.set([n, k, m, tilesM, a.storageOffset, a.strides[1]!, a.strides[2]!, b.storageOffset, b.strides[1]!, b.strides[2]!]);
   if (bias !== null) {
@@ -174,12 +326,22 @@ function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tens
   }
   f32[13] = alpha;
   f32[14] = beta;
-  params[15] = perBatch;
+  params[15] = small ? batches * n * m : perBatch;
   params[16] = a.strides[0]!;
   params[17] = b.strides[0]!;
+  params[19] = Math.max(layout, 0);
   const paramBlock = rt.scratch(params);
-  const key = `${bias === null ? 'mm' : 'addmm'}:f32${tiled ? ':4x4' : ''}`;
-  const pipeline = rt.pipeline(key, () => (tiled ? tiledShader(bias !== null) : shader(bias !== null)));
+  const variant = small ? ':splitk' : !tiled ? '' : layout >= 0 ? ':4x4v4' : ':4x4';
+  const key = `${bias === null ? 'mm' : 'addmm'}:f32${variant}`;
+  const pipeline = rt.pipeline(key, () =>
+    small
+      ? splitKShader(bias !== null)
+      : !tiled
+        ? shader(bias !== null)
+        : layout >= 0
+          ? tiledVec4Shader(bias !== null)
+          : tiledShader(bias !== null),
+  );
   const buffers = [blockOf(out).buffer, blockOf(a).buffer, blockOf(b).buffer];
   if (bias !== null) buffers.push(blockOf(bias).buffer);
   buffers.push(paramBlock.buffer);
