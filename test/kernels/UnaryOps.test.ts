@@ -318,7 +318,7 @@ describe('out= of other dtypes', () => {
       (r) => {
         expect(r).toBe(out);
         // Kernels called directly leave the version counter alone: bumping it is the ADInplaceOrView
-        // kernel's job, one dispatch level up (test/autograd/semantics.test.ts checks it).
+        // kernel's job, one dispatch level up (test/autograd/semantics_*.test.ts check it).
         expect(out._version).toBe(v);
       },
       x.isFloatingPoint() ? x.scalarType : ScalarType.Float,

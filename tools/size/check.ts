@@ -1,4 +1,5 @@
-// `npm run check:size`: the size budget of the core. Bundles dist/index.js (the browser entry, from
+// `npm run check:size`, second part (the first is tools/size/lines.ts, the module-size rule of tools/ and test/):
+// the size budget of the core. Bundles dist/index.js (the browser entry, from
 // `npm run build`) with esbuild `--minify` (platform neutral, ESM: what a user's bundler ships when it keeps
 // the whole package), gzips it with node:zlib at level 9, and fails when the gzipped bytes exceed the budget
 // in tools/size/budget.json. Raise the budget deliberately, in the same commit as the growth, and update the

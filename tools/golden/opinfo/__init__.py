@@ -1,0 +1,1 @@
+"""The parts of tools/golden/gen_opinfo.py (test/golden/opinfo/)."""

@@ -1,0 +1,1 @@
+"""The parts of tools/golden/gen_schemas.py (test/golden/schemas.json)."""
