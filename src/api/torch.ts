@@ -579,25 +579,9 @@ export {
 /** `torch.set_warn_always(b)` / `torch.is_warn_always_enabled()`: once-warnings on every call (Note [Warnings once per process]). */
 export { isWarnAlwaysEnabled as is_warn_always_enabled, setWarnAlways as set_warn_always } from '../c10/Warning.js';
 
+export { is_complex, is_floating_point, numel } from './python_torch_functions_manual.js';
+
 /** `torch.is_tensor(obj)`: whether `obj` is a Tensor. */
 export function is_tensor(obj: unknown): obj is Tensor {
   return obj instanceof Tensor;
-}
-
-/** `torch.is_floating_point(input)`: `input.is_floating_point()`. */
-export function is_floating_point(input: Tensor): boolean {
-  if (!(input instanceof Tensor))
-    throw new TypeError(`is_floating_point(): argument 'input' (position 1) must be Tensor, not ${typeName(input)}`);
-  return input.is_floating_point();
-}
-
-/** `torch.is_complex(input)`: `input.is_complex()`. */
-export function is_complex(input: Tensor): boolean {
-  if (!(input instanceof Tensor)) throw new TypeError(`is_complex(): argument 'input' (position 1) must be Tensor, not ${typeName(input)}`);
-  return input.is_complex();
-}
-
-/** `torch.numel(input)`: the number of elements of `input`. */
-export function numel(input: Tensor): number {
-  return input.numel();
 }
