@@ -1,8 +1,9 @@
 // Dtypes of the webgpu device's pointwise kernels in Chromium on SwiftShader (imported by webgpu.ts): PyTorch's
 // result dtypes (promotion of int32 / int64 / bool / float32 tensors and numbers), int32 and bool arithmetic,
 // comparisons (int64 compared exactly), where, masked_fill, fill_, casts by copy_ (int64 cast exactly: Note
-// [Casts of int64 in WGSL]), bool results written into views (atomics), the vec4 fast path and the refusal of
-// int64 arithmetic. Every value is compared exactly with the CPU device's. No DOM types and no value imports.
+// [Casts of int64 in WGSL]), bool results written into views (atomics), the vec4 fast path; int64 arithmetic
+// beyond 2^53 and 2^63 (Note [int64 arithmetic in WGSL]), minimum / maximum / clamp; integer and bool
+// reductions. Every value is compared exactly with the CPU device's. No DOM types and no value imports.
 
 import { assert } from './util.js';
 
