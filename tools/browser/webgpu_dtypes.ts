@@ -196,6 +196,8 @@ export async function runDtypeChecks(
       ['float32 maximum (NaN)', torch.maximum(dfn!, dgn!), torch.maximum(fn, gn)],
       ['float32 clamp (NaN)', dfn!.clamp(-1, 1.5), fn.clamp(-1, 1.5)],
       ['int32 clamp', di!.clamp(-3, 8), i32.clamp(-3, 8)],
+      ['float32 clamp by tensors (NaN bound)', dfn!.clamp(dgn!, dfn!.add(1)), fn.clamp(gn, fn.add(1))],
+      ['int64 clamp_min by an int32 tensor', dc!.clamp_min(di!), c.clamp_min(i32)],
       ['bool maximum', torch.maximum(dbool!, dbool!.logical_not()), torch.maximum(bool, bool.logical_not())],
     ] as const)
       await same(name, dev, cpu);
@@ -206,7 +208,7 @@ export async function runDtypeChecks(
       message = (e as Error).message;
     }
     assert(message === "torch.clamp: At least one of 'min' or 'max' must not be None", `clamp(): ${message}`);
-    return `${cases.length + 5} results equal the cpu device's (512 random pairs for add / sub / mul); random mul-add bit-identical; clamp() raises PyTorch's error`;
+    return `${cases.length + 7} results equal the cpu device's (512 random pairs for add / sub / mul); random mul-add bit-identical; clamp() raises PyTorch's error`;
   });
 
   await check('integer reductions: sum / prod / max / argmax / any / all / count_nonzero of int32 / int64 / bool', async () => {

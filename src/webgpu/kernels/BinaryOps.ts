@@ -292,6 +292,36 @@ function clampKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown
     if (kind === 'f32') expr = `select(${expr}, x0, ${isNaN32('x0')})`;
     return pointwise(rt, op, expr, inplace ? self : empty_generic(self.sizes, rt, st), [self], bounds, { compute: kind });
   };
+  /** clamp with Tensor bounds (clamp.Tensor): the result dtype of self and the bounds; NaN in a bound propagates. */
+  const clampTensor = (op: string, self: Tensor, lo: Tensor | null, hi: Tensor | null, inplace: boolean): Tensor => {
+    if (lo === null && hi === null) throw new Error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    const bounds = [lo, hi].filter((t): t is Tensor => t !== null);
+    const st = resultType([self, ...bounds]);
+    if (inplace) checkCast(st, self.scalarType);
+    const kind = arithmeticKind(op, st);
+    let expr = 'x0';
+    if (lo !== null) expr = extreme(true, expr, 'x1', kind);
+    if (hi !== null) expr = extreme(false, expr, lo !== null ? 'x2' : 'x1', kind);
+    if (kind === 'f32') expr = `select(${expr}, x0, ${isNaN32('x0')})`;
+    const shape = broadcastShape(self.sizes, ...bounds.map((t) => t.sizes));
+    if (inplace && (shape.length !== self.dim() || shape.some((s, d) => s !== self.sizes[d]))) {
+      throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
+    }
+    const out = inplace ? self : empty_generic(shape, rt, st);
+    return pointwise(rt, op, expr, out, [self, ...bounds.map((t) => operand(t, self))], [], { compute: kind });
+  };
+  for (const inplace of [false, true]) {
+    const u = inplace ? '_' : '';
+    kernels.push(
+      [
+        `clamp${u}.Tensor`,
+        ((self: Tensor, lo: Tensor | null, hi: Tensor | null) =>
+          clampTensor(`aten::clamp${u}.Tensor`, self, lo ?? null, hi ?? null, inplace)) as never,
+      ],
+      [`clamp_min${u}.Tensor`, ((self: Tensor, lo: Tensor) => clampTensor(`aten::clamp_min${u}.Tensor`, self, lo, null, inplace)) as never],
+      [`clamp_max${u}.Tensor`, ((self: Tensor, hi: Tensor) => clampTensor(`aten::clamp_max${u}.Tensor`, self, null, hi, inplace)) as never],
+    );
+  }
   const num = (v: unknown): number | null => (v == null ? null : Number(v));
   for (const inplace of [false, true]) {
     const u = inplace ? '_' : '';
