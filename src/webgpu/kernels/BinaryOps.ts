@@ -257,7 +257,7 @@ function extreme(max: boolean, x: string, y: string, kind: Kind): string {
 }
 
 /**
- * maximum / minimum (BinaryOps.cpp: NaN propagates) and clamp / clamp_min / clamp_max with Scalar bounds
+ * maximum / minimum (BinaryOps.cpp: NaN propagates) and clamp / clamp_min / clamp_max with Scalar or Tensor bounds
  * (TensorCompare.cpp: `min(max(x, lo), hi)`, NaN from `x` propagating; Note [clamp's result type]).
  */
 function clampKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
