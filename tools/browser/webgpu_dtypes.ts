@@ -255,6 +255,8 @@ export async function runDtypeChecks(
       ['argmax(int64)', dbig!.argmax(), big.argmax()],
       ['argmin(int32, 1) of a transposed view', dx!.t().argmin(1), x.t().argmin(1)],
       ['any(bool, 1)', dmask!.any(1), mask.any(1)],
+      ['max(bool, 1): values', dmask!.max(1)[0], mask.max(1)[0]],
+      ['amin(bool, 0)', dmask!.amin(0), mask.amin(0)],
       ['all(bool, 1)', dmask!.all(1), mask.all(1)],
       ['any(int64)', dbig!.any(), big.any()],
       ['all(int32, 0, keepdim)', dx!.all(0, true), x.all(0, true)],
