@@ -184,8 +184,7 @@ function reduceSumChecked(
   dtype: ScalarType | null,
   mean: boolean,
 ): Tensor {
-  if (dtype != null && dtype !== ScalarType.Float) throw new Error(`webgpu: ${op} supports float32 only so far`);
-  return reduceSum(rt, op, self, reducedDims(self, dim), keepdim, mean);
+  return reduceSum(rt, op, self, reducedDims(self, dim), keepdim, mean, dtype ?? null);
 }
 
 /** `copy_(self, src)` with a webgpu tensor on either side (See Note [Reading webgpu tensors] for the CPU side). */

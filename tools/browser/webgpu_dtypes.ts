@@ -1,8 +1,9 @@
 // Dtypes of the webgpu device's pointwise kernels in Chromium on SwiftShader (imported by webgpu.ts): PyTorch's
 // result dtypes (promotion of int32 / int64 / bool / float32 tensors and numbers), int32 and bool arithmetic,
 // comparisons (int64 compared exactly), where, masked_fill, fill_, casts by copy_ (int64 cast exactly: Note
-// [Casts of int64 in WGSL]), bool results written into views (atomics), the vec4 fast path and the refusal of
-// int64 arithmetic. Every value is compared exactly with the CPU device's. No DOM types and no value imports.
+// [Casts of int64 in WGSL]), bool results written into views (atomics), the vec4 fast path; int64 arithmetic
+// beyond 2^53 and 2^63 (Note [int64 arithmetic in WGSL]), minimum / maximum / clamp; integer and bool
+// reductions. Every value is compared exactly with the CPU device's. No DOM types and no value imports.
 
 import { assert } from './util.js';
 
@@ -91,15 +92,188 @@ export async function runDtypeChecks(
     const vec4 = wg.stats().vec4Dispatches - before;
     assert(vec4 >= 2, `${vec4} vec4 dispatches for two contiguous same-dtype operations of 1024 elements`);
     await same('1023 elements (no vec4)', x.narrow(0, 0, 1023).to('webgpu').mul(3), x.narrow(0, 0, 1023).mul(3));
-    // int64 arithmetic is refused naming the operator, never narrowed.
+    return `${cases.length + 4} results equal the cpu device's exactly (dtype and values); ${vec4} vec4 dispatches`;
+  });
+
+  await check('int64 arithmetic: add / sub / mul / neg / abs / sign / minimum / maximum / clamp beyond 2^53 and 2^63', async () => {
+    // The CPU device's int64 is a double (Note [Typed storage of each dtype]): past 2^53 it rounds, past 2^63 it
+    // saturates into doubles; the device computes the same binary64 operations (Note [int64 arithmetic in WGSL]).
+    const a = torch.tensor([
+      2 ** 62,
+      -(2 ** 63),
+      2 ** 53,
+      2 ** 53,
+      2 ** 31,
+      3,
+      2 ** 63 - 1024,
+      -5,
+      0,
+      2 ** 40 + 3,
+      -(2 ** 31) - 1,
+      2 ** 53 + 2,
+    ]);
+    const b = torch.tensor([2 ** 62, -(2 ** 63), 1, 3, 2 ** 31, -3, 2048, 5, -7, 2 ** 33 - 1, 2 ** 31 + 7, 3]);
+    // Mixed dtypes: results within ±2^63 (the CPU's cast path turns larger ones into -2^63, its add of two int64 does not).
+    const c = torch.tensor([
+      2 ** 62,
+      -(2 ** 62),
+      2 ** 53,
+      2 ** 53 + 2,
+      2 ** 31,
+      3,
+      2 ** 60,
+      -5,
+      0,
+      2 ** 40 + 3,
+      -(2 ** 31) - 1,
+      2 ** 53 + 2,
+    ]);
+    const i32 = torch.tensor([7, -2147483648, 2147483647, 0, -1, 5, 9, -9, 1, 2, 3, 4], { dtype: torch.int32 });
+    const bool = torch.tensor([true, false, true, true, false, true, false, true, true, false, false, true]);
+    const f = torch.tensor([0.5, -2.5, 3, 1e10, -1e10, 7.25, 0, -0, 1, 2, 3, 4]);
+    const small = torch.tensor([1, -1, 2, -2, 1, 3, 2, -1, 5, 7, -3, 1], { dtype: torch.int32 });
+    const [da, db, dc, di, dbool, df] = [a, b, c, i32, bool, f].map((t) => t.to('webgpu'));
+    // Random integers of every magnitude up to 2^63 (rounded to doubles), both signs, bits compared exactly.
+    let seed = 12345;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);
+    const randomInts = (n: number): number[] =>
+      Array.from({ length: n }, () => (rand() < 0.5 ? -1 : 1) * Math.round(rand() * 2 ** Math.floor(rand() * 64)));
+    const ra = torch.tensor(randomInts(512));
+    const rb = torch.tensor(randomInts(512));
+    const [dra, drb] = [ra, rb].map((t) => t.to('webgpu'));
+    const cases: [string, Tensor, Tensor][] = [
+      ['add (rounds past 2^53, saturates past 2^63)', da!.add(db!), a.add(b)],
+      ['sub', da!.sub(db!), a.sub(b)],
+      ['add alpha 3', da!.add(db!, { alpha: 3 }), a.add(b, { alpha: 3 })],
+      ['sub alpha -7', da!.sub(db!, { alpha: -7 }), a.sub(b, { alpha: -7 })],
+      ['mul', da!.mul(db!), a.mul(b)],
+      ['mul by 3 (scalar)', da!.mul(3), a.mul(3)],
+      ['sub 2^60 (scalar)', da!.sub(2 ** 60), a.sub(2 ** 60)],
+      ['neg', da!.neg(), a.neg()],
+      ['abs', da!.abs(), a.abs()],
+      ['sign', da!.sign(), a.sign()],
+      ['relu', da!.relu(), a.relu()],
+      ['int64 + int32 → int64', dc!.add(di!), c.add(i32)],
+      ['int64 * bool → int64', dc!.mul(dbool!), c.mul(bool)],
+      ['int32 - int64 → int64', di!.sub(dc!), i32.sub(c)],
+      ['int64 + float32 → float32', db!.add(df!), b.add(f)],
+      ['add_ in place', da!.clone().add_(db!), a.clone().add_(b)],
+      ['mul_ in place by int32', dc!.clone().mul_(small.to('webgpu')), c.clone().mul_(small)],
+      [
+        'through a transposed view',
+        dc!
+          .reshape([3, 4])
+          .t()
+          .sub(dc!.reshape([4, 3])),
+        c
+          .reshape([3, 4])
+          .t()
+          .sub(c.reshape([4, 3])),
+      ],
+      ['minimum', torch.minimum(da!, db!), torch.minimum(a, b)],
+      ['maximum', torch.maximum(da!, db!), torch.maximum(a, b)],
+      ['clamp(-2^40, 2^53)', da!.clamp(-(2 ** 40), 2 ** 53), a.clamp(-(2 ** 40), 2 ** 53)],
+      ['clamp_min', da!.clamp_min(7), a.clamp_min(7)],
+      ['clamp_max', da!.clamp_max(-7), a.clamp_max(-7)],
+      ['clamp(2.5) → float32', da!.clamp(2.5), a.clamp(2.5)],
+      ['random: add', dra!.add(drb!), ra.add(rb)],
+      ['random: sub', dra!.sub(drb!), ra.sub(rb)],
+      ['random: mul', dra!.mul(drb!), ra.mul(rb)],
+    ];
+    for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
+    // Bits, not only values: the doubles' words equal the CPU's (no -0, the same rounding).
+    const bits = async (dev: Tensor, cpu: Tensor): Promise<boolean> => {
+      const [g, w] = [new Float64Array((await dev.cpu_async()).tolist() as number[]), new Float64Array(cpu.tolist() as number[])];
+      return new Uint32Array(g.buffer).every((x, i) => x === new Uint32Array(w.buffer)[i]);
+    };
+    assert(await bits(dra!.mul(drb!).add(dra!), ra.mul(rb).add(ra)), 'random mul-add: bits differ');
+    // float32 minimum / maximum / clamp propagate NaN; int32 clamps natively.
+    const fn = torch.tensor([1, NaN, -3, 4, NaN, 0.5]);
+    const gn = torch.tensor([2, 0, NaN, -4, NaN, 0.25]);
+    const [dfn, dgn] = [fn, gn].map((t) => t.to('webgpu'));
+    for (const [name, dev, cpu] of [
+      ['float32 minimum (NaN)', torch.minimum(dfn!, dgn!), torch.minimum(fn, gn)],
+      ['float32 maximum (NaN)', torch.maximum(dfn!, dgn!), torch.maximum(fn, gn)],
+      ['float32 clamp (NaN)', dfn!.clamp(-1, 1.5), fn.clamp(-1, 1.5)],
+      ['int32 clamp', di!.clamp(-3, 8), i32.clamp(-3, 8)],
+      ['float32 clamp by tensors (NaN bound)', dfn!.clamp(dgn!, dfn!.add(1)), fn.clamp(gn, fn.add(1))],
+      ['int64 clamp_min by an int32 tensor', dc!.clamp_min(di!), c.clamp_min(i32)],
+      ['bool maximum', torch.maximum(dbool!, dbool!.logical_not()), torch.maximum(bool, bool.logical_not())],
+    ] as const)
+      await same(name, dev, cpu);
     let message = '';
     try {
-      dbig!.add(dother!);
+      da!.clamp();
     } catch (e) {
       message = (e as Error).message;
     }
-    assert(message.startsWith('webgpu: aten::add.Tensor has no int64 kernel'), `int64 add: ${message}`);
-    return `${cases.length + 4} results equal the cpu device's exactly (dtype and values); ${vec4} vec4 dispatches; int64 add refused`;
+    assert(message === "torch.clamp: At least one of 'min' or 'max' must not be None", `clamp(): ${message}`);
+    return `${cases.length + 7} results equal the cpu device's (512 random pairs for add / sub / mul); random mul-add bit-identical; clamp() raises PyTorch's error`;
+  });
+
+  await check('integer reductions: sum / prod / max / argmax / any / all / count_nonzero of int32 / int64 / bool', async () => {
+    const x = torch.tensor(
+      [
+        [3, -7, 0, 2147483647],
+        [-5, 9, 9, -2147483648],
+        [1, 0, 0, 2],
+      ],
+      { dtype: torch.int32 },
+    );
+    const big = torch.tensor([
+      [2 ** 40 + 3, -(2 ** 33), 0, 16777217],
+      [-3, 2 ** 32 + 5, 2 ** 50, -(2 ** 50)],
+      [7, 7, -1, 0],
+    ]);
+    const mask = torch.tensor([
+      [true, false, true, true],
+      [false, false, false, false],
+      [true, true, true, true],
+    ]);
+    const f = torch.tensor([
+      [0.5, 0, -1, 0],
+      [0, 0, 0, 0],
+      [NaN, 1, 2, 3],
+    ]);
+    const [dx, dbig, dmask, df] = [x, big, mask, f].map((t) => t.to('webgpu'));
+    const cases: [string, Tensor, Tensor][] = [
+      ['sum(int32) → int64', dx!.sum(), x.sum()],
+      ['sum(int32, 1)', dx!.sum(1), x.sum(1)],
+      ['sum(int64, 0, keepdim)', dbig!.sum(0, true), big.sum(0, true)],
+      ['sum(bool mask) → int64', dmask!.sum(), mask.sum()],
+      [
+        'sum(int32, 1, dtype float32)',
+        dx!.narrow(0, 2, 1).sum(1, false, { dtype: torch.float32 } as never),
+        x.narrow(0, 2, 1).sum(1, false, { dtype: torch.float32 } as never),
+      ],
+      ['sum(bool, dtype int32)', dmask!.sum({ dtype: torch.int32 } as never), mask.sum({ dtype: torch.int32 } as never)],
+      ['prod(int64, 1)', dbig!.prod(1), big.prod(1)],
+      ['prod(bool, 1)', dmask!.prod(1), mask.prod(1)],
+      ['max(int32)', dx!.max(), x.max()],
+      ['amin(int64, 1)', dbig!.amin(1), big.amin(1)],
+      ['max(int64, 1): indices', dbig!.max(1)[1], big.max(1)[1]],
+      ['argmax(int64)', dbig!.argmax(), big.argmax()],
+      ['argmin(int32, 1) of a transposed view', dx!.t().argmin(1), x.t().argmin(1)],
+      ['any(bool, 1)', dmask!.any(1), mask.any(1)],
+      ['max(bool, 1): values', dmask!.max(1)[0], mask.max(1)[0]],
+      ['amin(bool, 0)', dmask!.amin(0), mask.amin(0)],
+      ['all(bool, 1)', dmask!.all(1), mask.all(1)],
+      ['any(int64)', dbig!.any(), big.any()],
+      ['all(int32, 0, keepdim)', dx!.all(0, true), x.all(0, true)],
+      ['any(float32, 1) (NaN is nonzero)', df!.any(1), f.any(1)],
+      ['count_nonzero(int64, 1)', dbig!.count_nonzero(1), big.count_nonzero(1)],
+      ['count_nonzero(bool)', dmask!.count_nonzero(), mask.count_nonzero()],
+    ];
+    for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
+    let message = '';
+    try {
+      dx!.mean();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const want = 'mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Int';
+    assert(message === want, `mean(int32): ${message}`);
+    return `${cases.length} reductions equal the cpu device's (dtype and values); mean(int32) raises PyTorch's error`;
   });
 
   await check('reductions: max / min / amax / amin / argmax / argmin (first index, NaN), prod', async () => {

@@ -37,16 +37,32 @@ export function broadcastShape(...shapes: (readonly number[])[]): number[] {
 
 const sizesOf = (o: Arg): readonly number[] => (typeof o === 'object' ? o.sizes : []);
 
-/** The compute kind of result dtype `st` for an arithmetic operator: int64 arithmetic has no kernel (refused). */
+/** The compute kind of result dtype `st` for an arithmetic operator (int64: Note [int64 arithmetic in WGSL]). */
 function arithmeticKind(op: string, st: ScalarType): Kind {
   const kind = kindOf(op, st);
-  if (kind === 'i64') {
-    throw new Error(
-      `webgpu: ${op} has no int64 kernel (WGSL has no 64-bit integers; int64 is stored exactly and never narrowed): ` +
-        'cast to int32 or float32 first',
-    );
-  }
   return kind === 'bool' ? 'i32' : kind;
+}
+
+/** The expressions of the arithmetic operators computing in int64 (Note [int64 arithmetic in WGSL]): `op(x0)` or `op(x0, x1, s0)`. */
+const INT64_EXPR: Record<string, string> = {
+  add: 'i64_add(x0, i64_mul(s0, x1))',
+  sub: 'i64_add(x0, i64_neg(i64_mul(s0, x1)))',
+  mul: 'i64_mul(x0, x1)',
+  neg: 'i64_fix(i64_neg(x0))',
+  abs: 'i64_fix(vec2u(x0.x, x0.y & 0x7fffffffu))',
+  relu: 'select(x0, vec2u(0u, 0u), (x0.y >> 31u) == 1u)',
+  sign: 'i64_sign(x0)',
+  sgn: 'i64_sign(x0)',
+  minimum: 'i64_min(x0, x1)',
+  maximum: 'i64_max(x0, x1)',
+};
+
+/** `expr`, or its int64 twin when the kernel computes in int64; an operator without one raises naming itself and int64. */
+function exprFor(op: string, expr: string, kind: Kind): string {
+  if (kind !== 'i64') return expr;
+  const e = INT64_EXPR[op.replace(/^aten::/, '').replace(/[._].*$/, '')];
+  if (e === undefined) throw new Error(`webgpu: ${op} has no int64 kernel yet`);
+  return e;
 }
 
 /** The kernels of the pointwise operators as [overload, kernel] pairs. */
@@ -59,7 +75,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
     checkAlpha(op, st, scalars);
     const kind = arithmeticKind(op, st);
     const out = empty_generic(broadcastShape(sizesOf(self), sizesOf(other)), rt, st);
-    return pointwise(rt, op, expr, out, [a, b], scalars, { compute: kind });
+    return pointwise(rt, op, exprFor(op, expr, kind), out, [a, b], scalars, { compute: kind });
   };
   const binaryInplace = (op: string, expr: string, self: Tensor, other: Arg, scalars: number[] = [], float = false): Tensor => {
     const b = operand(other, self);
@@ -72,7 +88,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
     if (shape.length !== self.dim() || shape.some((s, d) => s !== self.sizes[d])) {
       throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
     }
-    return pointwise(rt, op, expr, self, [self, b], scalars, { compute: kind });
+    return pointwise(rt, op, exprFor(op, expr, kind), self, [self, b], scalars, { compute: kind });
   };
   const kernels: [string, (...args: never[]) => unknown][] = [];
   const arith: [string, string, boolean][] = [
@@ -143,7 +159,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
         ((self: Tensor) => {
           const op = `aten::${name}`;
           const st = unaryDtype(op, self, float);
-          return pointwise(rt, op, expr, empty_generic(self.sizes, rt, st), [self]);
+          return pointwise(rt, op, exprFor(op, expr, kindOf(op, st)), empty_generic(self.sizes, rt, st), [self]);
         }) as never,
       ]);
       kernels.push([
@@ -151,7 +167,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
         ((self: Tensor) => {
           const op = `aten::${name}_`;
           checkCast(unaryDtype(op, self, float), self.scalarType);
-          return pointwise(rt, op, expr, self, [self]);
+          return pointwise(rt, op, exprFor(op, expr, kindOf(op, self.scalarType)), self, [self]);
         }) as never,
       ]);
     }
@@ -226,6 +242,95 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
     ['fill_.Scalar', ((self: Tensor, v: number | boolean) => pointwise(rt, 'aten::fill_.Scalar', 'x0', self, [Number(v)])) as never],
     ['zero_', ((self: Tensor) => pointwise(rt, 'aten::zero_', 'x0', self, [0])) as never],
   );
+  kernels.push(...clampKernels(rt));
+  return kernels;
+}
+
+/** WGSL: f32 `x` is NaN (bit test: a shader compiler may fold `x != x`). */
+const isNaN32 = (x: string): string => `((bitcast<u32>(${x}) & 0x7fffffffu) > 0x7f800000u)`;
+
+/** WGSL for max(x, y) / min(x, y) in compute kind `kind`, a NaN `x` or `y` propagating (float32). */
+function extreme(max: boolean, x: string, y: string, kind: Kind): string {
+  if (kind === 'i64') return `i64_${max ? 'max' : 'min'}(${x}, ${y})`;
+  if (kind !== 'f32') return `${max ? 'max' : 'min'}(${x}, ${y})`;
+  return `select(select(${y}, ${x}, ${x} ${max ? '>' : '<'} ${y}), ${x}, ${isNaN32(x)})`;
+}
+
+/**
+ * maximum / minimum (BinaryOps.cpp: NaN propagates) and clamp / clamp_min / clamp_max with Scalar or Tensor bounds
+ * (TensorCompare.cpp: `min(max(x, lo), hi)`, NaN from `x` propagating; Note [clamp's result type]).
+ */
+function clampKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  const kernels: [string, (...args: never[]) => unknown][] = [];
+  for (const max of [true, false]) {
+    const name = max ? 'maximum' : 'minimum';
+    kernels.push([
+      name,
+      ((self: Tensor, other: Tensor) => {
+        const op = `aten::${name}`;
+        const [a, b] = [operand(self, other), operand(other, self)];
+        const st = resultType([self, other]);
+        const kind = arithmeticKind(op, st);
+        const out = empty_generic(broadcastShape(sizesOf(self), sizesOf(other)), rt, st);
+        const expr = kind === 'f32' ? `select(${extreme(max, 'x0', 'x1', kind)}, x1, ${isNaN32('x1')})` : extreme(max, 'x0', 'x1', kind);
+        return pointwise(rt, op, expr, out, [a, b], [], { compute: kind });
+      }) as never,
+    ]);
+  }
+  /** clamp of `self` (into `out` or a new tensor) by the bounds that are not null. */
+  const clamp = (op: string, self: Tensor, lo: number | null, hi: number | null, inplace: boolean): Tensor => {
+    if (lo === null && hi === null) throw new Error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    let bounds = [lo, hi].filter((v): v is number => v !== null);
+    const st = kindOf(op, self.scalarType) === 'f32' ? self.scalarType : resultType([self, ...bounds]);
+    if (inplace) checkCast(st, self.scalarType);
+    const kind = arithmeticKind(op, st);
+    // int64 bounds as the CPU converts them: 2^63 or more in magnitude becomes -2^63 (Note [int64 arithmetic in WGSL])
+    if (kind === 'i64') bounds = bounds.map((v) => (Math.abs(Math.trunc(v)) >= 2 ** 63 ? -(2 ** 63) : v));
+    let expr = 'x0';
+    if (lo !== null) expr = extreme(true, expr, 's0', kind);
+    if (hi !== null) expr = extreme(false, expr, lo !== null ? 's1' : 's0', kind);
+    if (kind === 'f32') expr = `select(${expr}, x0, ${isNaN32('x0')})`;
+    return pointwise(rt, op, expr, inplace ? self : empty_generic(self.sizes, rt, st), [self], bounds, { compute: kind });
+  };
+  /** clamp with Tensor bounds (clamp.Tensor): the result dtype of self and the bounds; NaN in a bound propagates. */
+  const clampTensor = (op: string, self: Tensor, lo: Tensor | null, hi: Tensor | null, inplace: boolean): Tensor => {
+    if (lo === null && hi === null) throw new Error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    const bounds = [lo, hi].filter((t): t is Tensor => t !== null);
+    const st = resultType([self, ...bounds]);
+    if (inplace) checkCast(st, self.scalarType);
+    const kind = arithmeticKind(op, st);
+    let expr = 'x0';
+    if (lo !== null) expr = extreme(true, expr, 'x1', kind);
+    if (hi !== null) expr = extreme(false, expr, lo !== null ? 'x2' : 'x1', kind);
+    if (kind === 'f32') expr = `select(${expr}, x0, ${isNaN32('x0')})`;
+    const shape = broadcastShape(self.sizes, ...bounds.map((t) => t.sizes));
+    if (inplace && (shape.length !== self.dim() || shape.some((s, d) => s !== self.sizes[d]))) {
+      throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
+    }
+    const out = inplace ? self : empty_generic(shape, rt, st);
+    return pointwise(rt, op, expr, out, [self, ...bounds.map((t) => operand(t, self))], [], { compute: kind });
+  };
+  for (const inplace of [false, true]) {
+    const u = inplace ? '_' : '';
+    kernels.push(
+      [
+        `clamp${u}.Tensor`,
+        ((self: Tensor, lo: Tensor | null, hi: Tensor | null) =>
+          clampTensor(`aten::clamp${u}.Tensor`, self, lo ?? null, hi ?? null, inplace)) as never,
+      ],
+      [`clamp_min${u}.Tensor`, ((self: Tensor, lo: Tensor) => clampTensor(`aten::clamp_min${u}.Tensor`, self, lo, null, inplace)) as never],
+      [`clamp_max${u}.Tensor`, ((self: Tensor, hi: Tensor) => clampTensor(`aten::clamp_max${u}.Tensor`, self, null, hi, inplace)) as never],
+    );
+  }
+  const num = (v: unknown): number | null => (v == null ? null : Number(v));
+  for (const inplace of [false, true]) {
+    const u = inplace ? '_' : '';
+    kernels.push(
+      [`clamp${u}`, ((self: Tensor, lo: unknown, hi: unknown) => clamp(`aten::clamp${u}`, self, num(lo), num(hi), inplace)) as never],
+      [`clamp_min${u}`, ((self: Tensor, lo: unknown) => clamp(`aten::clamp_min${u}`, self, num(lo), null, inplace)) as never],
+      [`clamp_max${u}`, ((self: Tensor, hi: unknown) => clamp(`aten::clamp_max${u}`, self, null, num(hi), inplace)) as never],
+    );
+  }
   return kernels;
 }
 

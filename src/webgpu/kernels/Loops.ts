@@ -59,8 +59,9 @@ export interface PointwiseOptions {
 // in WGSL]); the result is stored as `out`'s dtype. Bool results are bytes: a fresh contiguous `out` is
 // written four elements (one word) per thread; any other (a view, an in-place operation on part of a storage)
 // writes its byte with atomicAnd / atomicOr on the word, so neighbours written by other threads survive.
-// int64 arithmetic has no kernel (WGSL has no 64-bit integers; the operators refuse it naming the operator and
-// dtype rather than narrow it); int64 is read, compared, selected, filled and cast exactly.
+// WGSL has no 64-bit integers: int64 is read, compared, selected, filled and cast exactly, and its arithmetic is
+// the CPU's binary64 arithmetic on the stored words (See Note [int64 arithmetic in WGSL]); an operator without
+// an int64 expression raises naming itself and int64, never narrows.
 
 // Note [The vec4 fast path]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~

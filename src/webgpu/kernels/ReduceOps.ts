@@ -3,7 +3,8 @@
 // counterpart of aten/src/ATen/native/ReduceOps.cpp and TensorCompare.cpp's max/min and of native/mps/operations/ReduceOps.mm.
 import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { INT64_WGSL, blockOf, checkFloat, coalesce } from './Loops.js';
+import { INT64_WGSL, blockOf, coalesce } from './Loops.js';
+import { convert, int64CastsFor, kindOf, typeTitle, wgslType } from './TypeProperties.js';
 
 const WG = 64;
 
@@ -23,13 +24,44 @@ export function reducedDims(self: Tensor, dim: readonly number[] | null): boolea
   return mask;
 }
 
-/** A reduction: `sum`, `mean`, `prod`, `max` / `min` (values, NaN propagating), `argmax` / `argmin` (indices), `max+` / `min+` (both). */
-export type Reduction = 'sum' | 'mean' | 'prod' | 'max' | 'min' | 'argmax' | 'argmin' | 'max+' | 'min+';
+/**
+ * A reduction: `sum`, `mean`, `prod`, `max` / `min` (values, NaN propagating), `argmax` / `argmin` (indices),
+ * `max+` / `min+` (both), `any` / `all` (bool), `count` (count_nonzero: int64).
+ */
+export type Reduction = 'sum' | 'mean' | 'prod' | 'max' | 'min' | 'argmax' | 'argmin' | 'max+' | 'min+' | 'any' | 'all' | 'count';
 
-/** `sum`/`mean` of float32 `self` over the dimensions of `mask`. */
-export function reduceSum(rt: WebGPURuntime, op: string, self: Tensor, mask: readonly boolean[], keepdim: boolean, mean: boolean): Tensor {
-  return reduce(rt, op, self, mask, keepdim, mean ? 'mean' : 'sum')[0]!;
+/** `sum`/`mean` of `self` over the dimensions of `mask` (result dtype: `dtype`, else PyTorch's: int64 for integral and bool inputs). */
+export function reduceSum(
+  rt: WebGPURuntime,
+  op: string,
+  self: Tensor,
+  mask: readonly boolean[],
+  keepdim: boolean,
+  mean: boolean,
+  dtype: ScalarType | null = null,
+): Tensor {
+  if (mean && (dtype ?? self.scalarType) !== ScalarType.Float) {
+    const st = dtype ?? self.scalarType;
+    if (kindOf(op, st) !== 'f32') {
+      throw new Error(
+        `mean(): could not infer output dtype. ${dtype === null ? 'Input' : 'Optional'} dtype must be either a floating point or complex dtype. Got: ${typeTitle(st)}`,
+      );
+    }
+  }
+  return reduce(rt, op, self, mask, keepdim, mean ? 'mean' : 'sum', dtype)[0]!;
 }
+
+// Note [Integer and bool reductions on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch: sum and prod of an integral or bool tensor give int64 unless `dtype=` says otherwise; the
+// elements are cast to the result dtype as they are read (TypeProperties.ts `convert`) and accumulated in it:
+// int64 by the CPU's double arithmetic (Note [int64 arithmetic in WGSL]), int32 wrapping, float32 as before.
+// max / min / argmax / argmin compare int32 natively and int64 by `cmp64` (exact); max / min of bool compare 0 / 1
+// in int32 and cast the values back. any / all test each element
+// against zero in its own dtype and accumulate 0 / 1 in i32 (the bool result is written by a cast, as bytes
+// four to a word cannot be written by one workgroup each); count_nonzero counts in int64. The tree is fixed, so
+// results do not depend on timing; integer sums equal the CPU's exactly while the partial sums stay below 2^53
+// (beyond it the CPU's sequential order and the tree's may round differently).
 
 // Note [Deterministic max and argmax on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -41,12 +73,32 @@ export function reduceSum(rt: WebGPURuntime, op: string, self: Tensor, mask: rea
 // index), written as int64 (Note [int64 on the webgpu device]).
 
 /**
- * `kind` of float32 `self` over the dimensions of `mask`: one workgroup per output element, each thread striding
- * over the reduced elements, then a fixed tree in workgroup memory (results do not depend on timing). Returns
- * [values] (float32) or [indices] (int64) or [values, indices].
+ * `kind` of `self` over the dimensions of `mask`: one workgroup per output element, each thread striding over the
+ * reduced elements, then a fixed tree in workgroup memory (results do not depend on timing). Returns [values] or
+ * [indices] (int64) or [values, indices]; sum / prod / mean give `dtype` when given (See Note [Integer and bool
+ * reductions on the webgpu device]).
  */
-export function reduce(rt: WebGPURuntime, op: string, self: Tensor, mask: readonly boolean[], keepdim: boolean, kind: Reduction): Tensor[] {
-  checkFloat(op, self);
+export function reduce(
+  rt: WebGPURuntime,
+  op: string,
+  self: Tensor,
+  mask: readonly boolean[],
+  keepdim: boolean,
+  kind: Reduction,
+  dtype: ScalarType | null = null,
+): Tensor[] {
+  const inKind = kindOf(op, self.scalarType);
+  const logical = kind === 'any' || kind === 'all';
+  let valueType = self.scalarType;
+  if (kind === 'sum' || kind === 'prod' || kind === 'mean')
+    valueType = dtype ?? (inKind === 'f32' || kind === 'mean' ? self.scalarType : ScalarType.Long);
+  else if (logical) valueType = ScalarType.Int;
+  else if (kind === 'count') valueType = ScalarType.Long;
+  // max / min of bool: 0 / 1 compared in int32, the values cast back to bool, as any / all.
+  const boolValues = valueType === ScalarType.Bool && !kind.startsWith('arg') && (kind.startsWith('max') || kind.startsWith('min'));
+  if (boolValues) valueType = ScalarType.Int;
+  const A = kindOf(op, valueType);
+  if (A === 'bool') throw new Error(`webgpu: ${op} has no kernel for bool yet`);
   const outSizes: number[] = [];
   const keptSizes: number[] = [];
   const keptStrides: number[] = [];
@@ -63,14 +115,17 @@ export function reduce(rt: WebGPURuntime, op: string, self: Tensor, mask: readon
       outSizes.push(s);
     }
   });
-  const indexed = kind !== 'sum' && kind !== 'mean' && kind !== 'prod';
+  const indexed = kind.startsWith('max') || kind.startsWith('min') || kind.startsWith('arg');
   const values = !kind.startsWith('arg');
   const indices = kind.startsWith('arg') || kind.endsWith('+');
   const outs: Tensor[] = [];
-  if (values) outs.push(empty_generic(outSizes, rt, ScalarType.Float));
+  if (values) outs.push(empty_generic(outSizes, rt, valueType));
   if (indices) outs.push(empty_generic(outSizes, rt, ScalarType.Long));
   const outNumel = outs[0]!.numel();
-  if (outNumel === 0) return outs;
+  // any / all: 0 / 1 in int32, then cast to bool (See Note [Integer and bool reductions on the webgpu device]).
+  const finish = (): Tensor[] =>
+    logical || boolValues ? [empty_generic(outSizes, rt, ScalarType.Bool).copy_(outs[0]!), ...outs.slice(1)] : outs;
+  if (outNumel === 0) return finish();
   const kept = coalesce(keptSizes, [keptStrides]);
   const red = coalesce(redSizes, [redStrides]);
   const redNumel = redSizes.reduce((a, b) => a * b, 1);
@@ -87,30 +142,47 @@ export function reduce(rt: WebGPURuntime, op: string, self: Tensor, mask: readon
   params.set(red.strides[0]!, 4 + 2 * rk + rr);
   const paramBlock = rt.scratch(params);
   const better = kind.startsWith('max') || kind === 'argmax' ? '>' : '<';
-  const init = kind === 'prod' ? '1.0' : '0.0';
-  const combine = kind === 'prod' ? '*' : '+';
+  const T = wgslType(A);
+  const zero = A === 'f32' ? '0.0' : A === 'i64' ? 'vec2u(0u, 0u)' : '0';
+  const one = A === 'f32' ? '1.0' : A === 'i64' ? 'vec2u(0u, 0x3ff00000u)' : '1';
+  const init = kind === 'prod' || kind === 'all' ? one : zero;
+  const combine = (a: string, b: string): string =>
+    kind === 'any'
+      ? `${a} | ${b}`
+      : kind === 'all'
+        ? `${a} & ${b}`
+        : A === 'i64'
+          ? `i64_${kind === 'prod' ? 'mul' : 'add'}(${a}, ${b})`
+          : `${a} ${kind === 'prod' ? '*' : '+'} ${b}`;
+  const raw = inKind === 'bool' ? '(((x[o >> 2u] >> ((o & 3u) * 8u)) & 0xffu) != 0u)' : 'x[o]';
+  const nonzero =
+    inKind === 'bool' ? raw : inKind === 'f32' ? 'x[o] != 0.0' : inKind === 'i64' ? '((x[o].y & 0x7fffffffu) | x[o].x) != 0u' : 'x[o] != 0';
+  const load = logical ? `select(0, 1, ${nonzero})` : kind === 'count' ? `select(${zero}, ${one}, ${nonzero})` : convert(raw, inKind, A);
+  const greater = (a: string, b: string): string => (A === 'i64' ? `cmp64(${a}, ${b}) ${better} 0` : `${a} ${better} ${b}`);
   const outNames = [...(values ? ['out'] : []), ...(indices ? ['outIdx'] : [])];
-  const pipeline = rt.pipeline(`reduce:${kind}:f32:k${rk}:r${rr}`, () =>
-    [
-      ...outNames.map((n, i) => `@group(0) @binding(${i}) var<storage, read_write> ${n}: array<${n === 'out' ? 'f32' : 'vec2u'}>;`),
-      `@group(0) @binding(${outNames.length}) var<storage, read> x: array<f32>;`,
+  const inType = inKind === 'bool' ? 'u32' : wgslType(inKind);
+  const pipeline = rt.pipeline(`reduce:${kind}:${inKind}>${A}:k${rk}:r${rr}`, () => {
+    const source = [
+      ...outNames.map((n, i) => `@group(0) @binding(${i}) var<storage, read_write> ${n}: array<${n === 'out' ? T : 'vec2u'}>;`),
+      `@group(0) @binding(${outNames.length}) var<storage, read> x: array<${inType}>;`,
       `@group(0) @binding(${outNames.length + 1}) var<storage, read> p: array<u32>;`,
       `const RK: u32 = ${rk}u;`,
       `const RR: u32 = ${rr}u;`,
       `const NONE: u32 = 0xffffffffu;`,
-      `var<workgroup> partial: array<f32, ${WG}>;`,
+      `var<workgroup> partial: array<${T}, ${WG}>;`,
       `var<workgroup> partialIdx: array<u32, ${WG}>;`,
       ...(indices ? [INT64_WGSL] : []),
       'fn isnan32(v: f32) -> bool { return (bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u; }',
+      `fn load(o: u32) -> ${T} { return ${load}; }`,
       '// (a, ai) is kept over (b, bi): Note [Deterministic max and argmax on the webgpu device]',
-      'fn keep(a: f32, ai: u32, b: f32, bi: u32) -> bool {',
+      `fn keep(a: ${T}, ai: u32, b: ${T}, bi: u32) -> bool {`,
       '  if (bi == NONE) { return true; }',
       '  if (ai == NONE) { return false; }',
-      '  let an = isnan32(a);',
-      '  let bn = isnan32(b);',
-      '  if (an || bn) { return select(an, ai < bi, an && bn); }',
-      '  if (a == b) { return ai < bi; }',
-      `  return a ${better} b;`,
+      ...(A === 'f32'
+        ? ['  let an = isnan32(a);', '  let bn = isnan32(b);', '  if (an || bn) { return select(an, ai < bi, an && bn); }']
+        : []),
+      `  if (all(a == b)) { return ai < bi; }`,
+      `  return ${greater('a', 'b')};`,
       '}',
       `@compute @workgroup_size(${WG})`,
       'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32, @builtin(num_workgroups) nw: vec3u) {',
@@ -134,7 +206,8 @@ export function reduce(rt: WebGPURuntime, op: string, self: Tensor, mask: readon
       '      o += (rem % p[4u + 2u * RK + ud]) * p[4u + 2u * RK + RR + ud];',
       '      rem = rem / p[4u + 2u * RK + ud];',
       '    }',
-      indexed ? '    if (!keep(acc, idx, x[o], j)) { acc = x[o]; idx = j; }' : `    acc = acc ${combine} x[o];`,
+      '    let v = load(o);',
+      indexed ? '    if (!keep(acc, idx, v, j)) { acc = v; idx = j; }' : `    acc = ${combine('acc', 'v')};`,
       '  }',
       '  partial[lid] = acc;',
       '  partialIdx[lid] = idx;',
@@ -142,26 +215,25 @@ export function reduce(rt: WebGPURuntime, op: string, self: Tensor, mask: readon
       `  for (var s = ${WG / 2}u; s > 0u; s = s >> 1u) {`,
       indexed
         ? '    if (lid < s && !keep(partial[lid], partialIdx[lid], partial[lid + s], partialIdx[lid + s])) { partial[lid] = partial[lid + s]; partialIdx[lid] = partialIdx[lid + s]; }'
-        : `    if (lid < s) { partial[lid] = partial[lid] ${combine} partial[lid + s]; }`,
+        : `    if (lid < s) { partial[lid] = ${combine('partial[lid]', 'partial[lid + s]')}; }`,
       '    workgroupBarrier();',
       '  }',
       '  if (lid == 0u && row < p[0]) {',
-      ...(values ? ['    out[row] = partial[0] * bitcast<f32>(p[3]);'] : []),
+      ...(values
+        ? [`    out[row] = ${A === 'f32' ? 'partial[0] * bitcast<f32>(p[3])' : A === 'i64' ? 'i64_fix(partial[0])' : 'partial[0]'};`]
+        : []),
       ...(indices ? ['    outIdx[row] = int64Bits(i32(partialIdx[0]));'] : []),
       '  }',
       '}',
-    ].join('\n'),
-  );
+    ].join('\n');
+    return [...int64CastsFor(source), source].join('\n');
+  });
   rt.dispatch(pipeline, [...outs.map((t) => blockOf(t).buffer), blockOf(self).buffer, paramBlock.buffer], outNumel);
-  return outs;
+  return finish();
 }
 
 /** A meta tensor of `self`'s shape: the meta kernels raise PyTorch's errors (empty reductions, dims) before a kernel runs. */
 const meta = (self: Tensor): Tensor => torch.empty(self.sizes, { dtype: self.dtype, device: 'meta' });
-
-function checkDtypeArg(op: string, dtype: ScalarType | null): void {
-  if (dtype != null && dtype !== ScalarType.Float) throw new Error(`webgpu: ${op} supports float32 only so far`);
-}
 
 /** The kernels of prod / max / min / amax / amin / argmax / argmin (sum and mean: ops.ts). */
 export function reductionKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
@@ -209,18 +281,35 @@ export function reductionKernels(rt: WebGPURuntime): [string, (...args: never[])
   kernels.push(
     [
       'prod',
-      ((self: Tensor, dtype: ScalarType | null) => (
-        checkDtypeArg('aten::prod', dtype),
-        reduce(rt, 'aten::prod', self, reducedDims(self, null), false, 'prod')[0]
-      )) as never,
+      ((self: Tensor, dtype: ScalarType | null) =>
+        reduce(rt, 'aten::prod', self, reducedDims(self, null), false, 'prod', dtype)[0]) as never,
     ],
     [
       'prod.dim_int',
-      ((self: Tensor, dim: number, keepdim: boolean, dtype: ScalarType | null) => (
-        checkDtypeArg('aten::prod.dim_int', dtype),
-        reduce(rt, 'aten::prod.dim_int', self, reducedDims(self, [dim]), keepdim, 'prod')[0]
-      )) as never,
+      ((self: Tensor, dim: number, keepdim: boolean, dtype: ScalarType | null) =>
+        reduce(rt, 'aten::prod.dim_int', self, reducedDims(self, [dim]), keepdim, 'prod', dtype)[0]) as never,
     ],
   );
+  // any / all (bool results for every input dtype) and count_nonzero (int64): Note [Integer and bool reductions on the webgpu device].
+  for (const name of ['any', 'all'] as const) {
+    kernels.push(
+      [name, ((self: Tensor) => reduce(rt, `aten::${name}`, self, reducedDims(self, null), false, name)[0]) as never],
+      [
+        `${name}.dim`,
+        ((self: Tensor, dim: number, keepdim: boolean) =>
+          reduce(rt, `aten::${name}.dim`, self, reducedDims(self, [dim]), keepdim, name)[0]) as never,
+      ],
+      [
+        `${name}.dims`,
+        ((self: Tensor, dim: number[] | null, keepdim: boolean) =>
+          reduce(rt, `aten::${name}.dims`, self, reducedDims(self, dim), keepdim, name)[0]) as never,
+      ],
+    );
+  }
+  kernels.push([
+    'count_nonzero.dim_IntList',
+    ((self: Tensor, dim: number[]) =>
+      reduce(rt, 'aten::count_nonzero.dim_IntList', self, reducedDims(self, dim), false, 'count')[0]) as never,
+  ]);
   return kernels;
 }

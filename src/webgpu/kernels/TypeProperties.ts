@@ -204,9 +204,145 @@ fn cmp64(a: vec2u, b: vec2u) -> i32 {
 }`,
 };
 
-/** The INT64_CASTS functions `source` calls. */
+// Note [int64 arithmetic in WGSL]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The CPU device computes int64 + - * on its stored doubles (Note [Typed storage of each dtype]: exact to 2^53,
+// rounding beyond it, saturating into doubles instead of wrapping), so the device computes the same IEEE
+// binary64 operations on the same two words, emulated with u32 arithmetic, and gets the CPU's bits for every
+// value (beyond 2^53 and past 2^63 too). `i64_add`: the operands ordered by magnitude, their 53-bit mantissas
+// widened by 9 guard bits into a 64-bit word pair, the smaller shifted right with a sticky bit, added or
+// subtracted, normalised, rounded to nearest even (`f64_round`). `i64_mul`: the 106-bit product of the
+// mantissas from four 32x32 -> 64-bit products (16-bit halves), cut to 53 bits with a sticky bit, rounded the
+// same way. A zero result is +0 (int64 has no -0, as the CPU's `a * b + 0`); a product past the double range is
+// infinite (the CPU's too). Two's complement wraparound (PyTorch's int64) is not what the CPU device does, so
+// not what the device does: the two devices agree bit for bit. Where the CPU converts a result to int64 (neg,
+// abs, the end of sum / prod, clamp's bounds) a magnitude of 2^63 or more becomes -2^63 (x86's conversion of an
+// out-of-range double): `i64_fix` does the same.
+
+/** WGSL for int64 arithmetic on the stored doubles (Note [int64 arithmetic in WGSL]); helpers included as called. */
+export const INT64_ARITH: Record<string, string> = {
+  w64_add: `fn w64_add(a: vec2u, b: vec2u) -> vec2u {
+  let lo = a.x + b.x;
+  return vec2u(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}`,
+  w64_sub: `fn w64_sub(a: vec2u, b: vec2u) -> vec2u {
+  return vec2u(a.x - b.x, a.y - b.y - select(0u, 1u, a.x < b.x));
+}`,
+  w64_shl: `fn w64_shl(a: vec2u, n: u32) -> vec2u {
+  if (n == 0u) { return a; }
+  if (n >= 32u) { return vec2u(0u, a.x << (n - 32u)); }
+  return vec2u(a.x << n, (a.y << n) | (a.x >> (32u - n)));
+}`,
+  w64_shr_sticky: `fn w64_shr_sticky(a: vec2u, n: u32) -> vec2u {
+  if (n == 0u) { return a; }
+  if (n >= 64u) { return vec2u(select(0u, 1u, (a.x | a.y) != 0u), 0u); }
+  var r: vec2u;
+  var lost: u32;
+  if (n >= 32u) {
+    let k = n - 32u;
+    r = vec2u(a.y >> k, 0u);
+    lost = a.x | (a.y & ((1u << k) - 1u));
+  } else {
+    r = vec2u((a.x >> n) | (a.y << (32u - n)), a.y >> n);
+    lost = a.x & ((1u << n) - 1u);
+  }
+  return vec2u(r.x | select(0u, 1u, lost != 0u), r.y);
+}`,
+  f64_round: `fn f64_round(s: u32, e0: u32, m0: vec2u) -> vec2u {
+  let low = m0.x & 0x1ffu;
+  var m = vec2u((m0.x >> 9u) | (m0.y << 23u), m0.y >> 9u);
+  var e = e0;
+  if (low > 0x100u || (low == 0x100u && (m.x & 1u) == 1u)) {
+    m = w64_add(m, vec2u(1u, 0u));
+    if (m.y >= 0x200000u) { m = vec2u((m.x >> 1u) | (m.y << 31u), m.y >> 1u); e += 1u; }
+  }
+  if (e >= 2047u) { return vec2u(0u, s | 0x7ff00000u); }
+  return vec2u(m.x, s | (e << 20u) | (m.y & 0xfffffu));
+}`,
+  i64_add: `fn i64_add(a: vec2u, b: vec2u) -> vec2u {
+  let ka = a.y & 0x7fffffffu;
+  let kb = b.y & 0x7fffffffu;
+  if ((kb | b.x) == 0u) { return select(a, vec2u(0u, 0u), (ka | a.x) == 0u); }
+  if ((ka | a.x) == 0u) { return b; }
+  var x = a;
+  var y = b;
+  if (kb > ka || (kb == ka && b.x > a.x)) { x = b; y = a; }
+  let ex = (x.y >> 20u) & 0x7ffu;
+  let ey = (y.y >> 20u) & 0x7ffu;
+  let s = x.y & 0x80000000u;
+  let mx = w64_shl(vec2u(x.x, (x.y & 0xfffffu) | 0x100000u), 9u);
+  let my = w64_shr_sticky(w64_shl(vec2u(y.x, (y.y & 0xfffffu) | 0x100000u), 9u), ex - ey);
+  var e = ex;
+  var m: vec2u;
+  if (s == (y.y & 0x80000000u)) {
+    m = w64_add(mx, my);
+    if (m.y >= 0x40000000u) { m = w64_shr_sticky(m, 1u); e += 1u; }
+  } else {
+    m = w64_sub(mx, my);
+    if ((m.x | m.y) == 0u) { return vec2u(0u, 0u); }
+    let lz = select(countLeadingZeros(m.y), 32u + countLeadingZeros(m.x), m.y == 0u);
+    m = w64_shl(m, lz - 2u);
+    e -= lz - 2u;
+  }
+  return f64_round(s, e, m);
+}`,
+  w64_mulwide: `fn w64_mulwide(a: u32, b: u32) -> vec2u {
+  let al = a & 0xffffu;
+  let ah = a >> 16u;
+  let bl = b & 0xffffu;
+  let bh = b >> 16u;
+  let lh = al * bh;
+  let hl = ah * bl;
+  let ll = al * bl;
+  let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
+  return vec2u((ll & 0xffffu) | (mid << 16u), ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u));
+}`,
+  i64_mul: `fn i64_mul(a: vec2u, b: vec2u) -> vec2u {
+  let ea = (a.y >> 20u) & 0x7ffu;
+  let eb = (b.y >> 20u) & 0x7ffu;
+  if (ea == 0u || eb == 0u) { return vec2u(0u, 0u); }
+  let s = (a.y ^ b.y) & 0x80000000u;
+  let ah = (a.y & 0xfffffu) | 0x100000u;
+  let bh = (b.y & 0xfffffu) | 0x100000u;
+  let p0 = w64_mulwide(a.x, b.x);
+  let mid = w64_add(w64_mulwide(a.x, bh), w64_mulwide(ah, b.x));
+  let w1 = p0.y + mid.x;
+  let hi = w64_add(w64_add(w64_mulwide(ah, bh), vec2u(mid.y, 0u)), vec2u(select(0u, 1u, w1 < p0.y), 0u));
+  let top = (hi.y >> 9u) & 1u;
+  if (ea + eb + top < 1024u) { return vec2u(0u, 0u); }
+  let t = 11u + top;
+  let lost = p0.x | (w1 & ((1u << t) - 1u));
+  let m0 = vec2u((w1 >> t) | (hi.x << (32u - t)) | select(0u, 1u, lost != 0u), (hi.x >> t) | (hi.y << (32u - t)));
+  return f64_round(s, ea + eb + top - 1023u, m0);
+}`,
+  i64_neg: `fn i64_neg(a: vec2u) -> vec2u {
+  return select(vec2u(a.x, a.y ^ 0x80000000u), vec2u(0u, 0u), ((a.y & 0x7fffffffu) | a.x) == 0u);
+}`,
+  i64_sign: `fn i64_sign(a: vec2u) -> vec2u {
+  if (((a.y & 0x7fffffffu) | a.x) == 0u) { return vec2u(0u, 0u); }
+  return vec2u(0u, select(0x3ff00000u, 0xbff00000u, (a.y >> 31u) == 1u));
+}`,
+  i64_fix: `fn i64_fix(a: vec2u) -> vec2u {
+  return select(a, vec2u(0u, 0xc3e00000u), ((a.y >> 20u) & 0x7ffu) >= 1086u);
+}`,
+  i64_min: `fn i64_min(a: vec2u, b: vec2u) -> vec2u { return select(b, a, cmp64(a, b) <= 0); }`,
+  i64_max: `fn i64_max(a: vec2u, b: vec2u) -> vec2u { return select(b, a, cmp64(a, b) >= 0); }`,
+};
+
+/** The INT64_CASTS and INT64_ARITH functions `source` calls, and those they call. */
 export function int64CastsFor(source: string): string[] {
-  return Object.entries(INT64_CASTS)
-    .filter(([name]) => source.includes(`${name}(`))
-    .map(([, fn]) => fn);
+  const all = { ...INT64_CASTS, ...INT64_ARITH };
+  const chosen = new Set<string>();
+  let text = source;
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [name, fn] of Object.entries(all)) {
+      if (!chosen.has(name) && text.includes(`${name}(`)) {
+        chosen.add(name);
+        text += fn;
+        grew = true;
+      }
+    }
+  }
+  return [...chosen].map((name) => all[name]!);
 }
