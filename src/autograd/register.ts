@@ -3,10 +3,10 @@
 // registrations) and its implementation of the tensor hooks (torch/csrc/autograd/variable.cpp's
 // VariableHooks, installed as `at::impl::SetVariableHooks` does). Called by the public entry point.
 
-import type { Dispatcher } from '../dispatch/Dispatcher.js';
+import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { parseDispatchKey, type DispatchKey } from '../c10/DispatchKey.js';
 import { toKernelFunction, type Kernel } from '../dispatch/Library.js';
-import { buildHandles } from '../generated/Operators.js';
+import { aten, buildHandles } from '../generated/Operators.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
 import { setVariableHooks } from '../tensor/VariableHooks.js';
 import { installAutogradFallback } from './autograd_not_implemented_fallback.js';
@@ -22,7 +22,8 @@ export function registerAutograd(dispatcher: Dispatcher): void {
   dispatcher.addDeferredKernels((d, opName, name) => {
     if (tables === null) {
       // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
-      const ops = buildHandles((n, overload) => d.findSchemaOrThrow(n, overload));
+      // (the process-wide dispatcher's are the front end's: found once)
+      const ops = Dispatcher.isSingleton(d) ? aten() : buildHandles((n, overload) => d.findSchemaOrThrow(n, overload));
       tables = [
         [parseDispatchKey('Autograd'), 'Autograd', autogradKernels(ops)],
         [parseDispatchKey('ADInplaceOrView'), 'ADInplaceOrView', inplaceOrViewKernels(ops)],

@@ -89,6 +89,11 @@ export class Dispatcher {
     return Dispatcher.instance;
   }
 
+  /** Whether `d` is the process-wide dispatcher (without making it). */
+  static isSingleton(d: Dispatcher): boolean {
+    return Dispatcher.instance === d;
+  }
+
   /** Registers `init` to fill the process-wide dispatcher before its first use (Note [Static registration]). */
   static addStaticInitializer(init: (dispatcher: Dispatcher) => void): void {
     if (Dispatcher.staticInitializers.includes(init)) return;
@@ -117,10 +122,9 @@ export class Dispatcher {
 
   /** `findSchemaOrThrow(name, overload)`: PyTorch's error when the schema is missing. */
   findSchemaOrThrow(name: string, overloadName = ''): OperatorHandle {
-    const opName = new OperatorName(name, overloadName);
-    const handle = this.findSchema(opName);
-    if (handle !== null) return handle;
-    const entry = this.lookup(opName);
+    // the key OperatorName.toString makes, without the object: every handle of the generated front end comes here
+    const entry = this.operators.get(overloadName === '' ? name : `${name}.${overloadName}`);
+    if (entry !== undefined && entry.hasSchema()) return entry.handle;
     if (entry !== undefined) {
       throw new Error(
         `Could not find schema for ${name}.${overloadName} but we found an implementation; did you forget to def() the operator?`,
