@@ -71,7 +71,8 @@ export class Dispatcher {
   // (src/api/torch.ts) adds them once, and they run inside one batch when the process-wide dispatcher is
   // first used — by the first operator call, a lookup or a user Library alike — so a user override always
   // comes after the built-ins, and importing aten-ts registers nothing until then. One added after the
-  // singleton exists (a library loaded late, as a dlopen'ed one in C++) runs at once.
+  // singleton exists (a library loaded late, as a dlopen'ed one in C++) runs at once. The aten and autograd
+  // initializers register each operator's kernels at its first touch (See Note [Registration on first touch]).
 
   /**
    * The process-wide dispatcher, with the built-in backend fallbacks and every static initializer's
