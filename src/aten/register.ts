@@ -5,7 +5,7 @@
 // src/dispatch/Dispatcher.ts.
 
 import type { Dispatcher } from '../dispatch/Dispatcher.js';
-import { parseDispatchKey } from '../c10/DispatchKey.js';
+import { parseDispatchKey, type DispatchKey } from '../c10/DispatchKey.js';
 import { Library, toKernelFunction, type Kernel } from '../dispatch/Library.js';
 import { OperatorName } from '../schema/index.js';
 import type { AtenOps } from '../generated/Operators.js';
@@ -47,20 +47,29 @@ export function registerAten(dispatcher: Dispatcher): void {
     // aten's one DEF library (TORCH_LIBRARY(aten, m) of RegisterSchema.cpp): a user's DEF library for aten is
     // PyTorch's "Only a single TORCH_LIBRARY" error.
     new Library('aten', 'DEF', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/register.ts' });
+    // An operator's kernels are registered when it is first touched (Note [Registration on first touch] in
+    // src/dispatch/Dispatcher.ts), by its name in the generated tables.
+    dispatcher.addDeferredKernels(registerKernelsOf);
     // The generated schemas are parsed on first use, and the generated names need no lexer: the registrations
     // Library.def / Library.impl would make, without their checks of user input (Note [Deferred schemas] in
     // src/dispatch/Dispatcher.ts).
-    const names = new Map<keyof AtenOps, OperatorName>();
     for (const [name, schema] of Object.entries(SCHEMAS) as [keyof AtenOps, string][]) {
       const opName = atenOperatorName(schemaOperatorName(schema));
-      names.set(name, opName);
-      dispatcher.registerDefDeferred(opName, `aten::${schema}`, `registered at aten-ts src/aten/register.ts (${String(name)})`);
-    }
-    for (const [key, table] of KERNELS) {
-      const k = parseDispatchKey(key);
-      for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
-        dispatcher.registerImpl(names.get(name)!, k, toKernelFunction(kernel), `registered at aten-ts kernel ${String(name)} (${key})`);
-      }
+      dispatcher.registerDefDeferred(opName, `aten::${schema}`, `registered at aten-ts src/aten/register.ts (${name})`, name);
     }
   });
+}
+
+let kernelKeys: readonly DispatchKey[] | null = null;
+
+/** The generated kernels of the aten operator `name` (a key of AtenOps), at each key of KERNELS in turn. */
+function registerKernelsOf(dispatcher: Dispatcher, opName: OperatorName, name: string): void {
+  const keys = (kernelKeys ??= KERNELS.map(([key]) => parseDispatchKey(key)));
+  for (let i = 0; i < KERNELS.length; i++) {
+    const [key, table] = KERNELS[i]!;
+    const kernel = Object.hasOwn(table, name) ? table[name as keyof AtenOps] : undefined;
+    if (kernel !== undefined) {
+      dispatcher.registerImpl(opName, keys[i]!, toKernelFunction(kernel), `registered at aten-ts kernel ${name} (${key})`);
+    }
+  }
 }

@@ -3,36 +3,36 @@
 // registrations) and its implementation of the tensor hooks (torch/csrc/autograd/variable.cpp's
 // VariableHooks, installed as `at::impl::SetVariableHooks` does). Called by the public entry point.
 
-import type { Dispatcher } from '../dispatch/Dispatcher.js';
-import { parseDispatchKey } from '../c10/DispatchKey.js';
+import { Dispatcher } from '../dispatch/Dispatcher.js';
+import { parseDispatchKey, type DispatchKey } from '../c10/DispatchKey.js';
 import { toKernelFunction, type Kernel } from '../dispatch/Library.js';
-import { buildHandles, type AtenOps } from '../generated/Operators.js';
+import { aten, buildHandles } from '../generated/Operators.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
 import { setVariableHooks } from '../tensor/VariableHooks.js';
 import { installAutogradFallback } from './autograd_not_implemented_fallback.js';
 import { tensorBackward } from './engine.js';
 import { currentGradFn, registerHook, retainGrad, setGrad, setRequiresGrad } from './variable.js';
 
-/** Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten). */
+/**
+ * Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten):
+ * each operator's when it is first touched (Note [Registration on first touch] in src/dispatch/Dispatcher.ts).
+ */
 export function registerAutograd(dispatcher: Dispatcher): void {
-  dispatcher.batch(() => {
-    // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
-    const ops = buildHandles((name, overload) => dispatcher.findSchemaOrThrow(name, overload));
-    // What Library('aten', 'FRAGMENT').impl(name, kernel, key) registers, with the handles' operator names
-    // instead of parsing each name again (start-up; generated, trusted names).
-    for (const [key, table] of [
-      ['Autograd', autogradKernels(ops)],
-      ['ADInplaceOrView', inplaceOrViewKernels(ops)],
-    ] as const) {
-      const k = parseDispatchKey(key);
-      for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
-        dispatcher.registerImpl(
-          ops[name].entry.name,
-          k,
-          toKernelFunction(kernel),
-          `registered at aten-ts autograd ${String(name)} (${key})`,
-        );
-      }
+  let tables: (readonly [DispatchKey, string, Readonly<Record<string, Kernel>>])[] | null = null;
+  dispatcher.addDeferredKernels((d, opName, name) => {
+    if (tables === null) {
+      // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
+      // (the process-wide dispatcher's are the front end's: found once)
+      const ops = Dispatcher.isSingleton(d) ? aten() : buildHandles((n, overload) => d.findSchemaOrThrow(n, overload));
+      tables = [
+        [parseDispatchKey('Autograd'), 'Autograd', autogradKernels(ops)],
+        [parseDispatchKey('ADInplaceOrView'), 'ADInplaceOrView', inplaceOrViewKernels(ops)],
+      ];
+    }
+    // What Library('aten', 'FRAGMENT').impl(name, kernel, key) registers, without parsing the name again.
+    for (const [k, key, table] of tables) {
+      const kernel = Object.hasOwn(table, name) ? table[name] : undefined;
+      if (kernel !== undefined) d.registerImpl(opName, k, toKernelFunction(kernel), `registered at aten-ts autograd ${name} (${key})`);
     }
   });
 }

@@ -71,7 +71,8 @@ export class Dispatcher {
   // (src/api/torch.ts) adds them once, and they run inside one batch when the process-wide dispatcher is
   // first used — by the first operator call, a lookup or a user Library alike — so a user override always
   // comes after the built-ins, and importing aten-ts registers nothing until then. One added after the
-  // singleton exists (a library loaded late, as a dlopen'ed one in C++) runs at once.
+  // singleton exists (a library loaded late, as a dlopen'ed one in C++) runs at once. The aten and autograd
+  // initializers register each operator's kernels at its first touch (See Note [Registration on first touch]).
 
   /**
    * The process-wide dispatcher, with the built-in backend fallbacks and every static initializer's
@@ -87,6 +88,11 @@ export class Dispatcher {
       });
     }
     return Dispatcher.instance;
+  }
+
+  /** Whether `d` is the process-wide dispatcher (without making it). */
+  static isSingleton(d: Dispatcher): boolean {
+    return Dispatcher.instance === d;
   }
 
   /** Registers `init` to fill the process-wide dispatcher before its first use (Note [Static registration]). */
@@ -117,10 +123,9 @@ export class Dispatcher {
 
   /** `findSchemaOrThrow(name, overload)`: PyTorch's error when the schema is missing. */
   findSchemaOrThrow(name: string, overloadName = ''): OperatorHandle {
-    const opName = new OperatorName(name, overloadName);
-    const handle = this.findSchema(opName);
-    if (handle !== null) return handle;
-    const entry = this.lookup(opName);
+    // the key OperatorName.toString makes, without the object: every handle of the generated front end comes here
+    const entry = this.operators.get(overloadName === '' ? name : `${name}.${overloadName}`);
+    if (entry !== undefined && entry.hasSchema()) return entry.handle;
     if (entry !== undefined) {
       throw new Error(
         `Could not find schema for ${name}.${overloadName} but we found an implementation; did you forget to def() the operator?`,
@@ -243,6 +248,7 @@ export class Dispatcher {
     entry.defCount--;
     entry.defAndImplCount--;
     if (entry.defCount === 0) {
+      // (a deferred def taken away before its first touch takes its static kernels with it)
       entry.deferred = null;
       entry.schema = null;
       entry.extractor = DispatchKeyExtractor.empty();
@@ -264,28 +270,73 @@ export class Dispatcher {
   // every error and precedence rule is unchanged; table recomputation skips operators still deferred. Only
   // trusted, generated text is deferred: user defs (Library.def) parse at once, with PyTorch's parse errors.
 
+  // Note [Registration on first touch]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // The built-in kernels of a deferred operator (aten's, per backend key, and autograd's) are deferred with its
+  // schema: a static initializer hands the dispatcher a kernel provider (`addDeferredKernels`), and when an
+  // operator is first touched — called, its schema, kernels or table read, or a kernel registered to it —
+  // `resolveDeferred` parses its schema and has every provider register its kernels, in the order the providers
+  // were added, as the eager registration would have, before anything else happens to it. So the first
+  // `torch.add` registers add's kernels, not those of the ~1,800 aten operators, and a user's kernel registered
+  // before the first call still comes after the built-ins of its operator (it wins, with the override warning
+  // naming the built-in). Queries over every operator see them all: the entries exist (names, overloads,
+  // `findSchema`), and whatever reads an entry's registrations (dumps, `hasKernelForDispatchKey`, the inspector's
+  // tables) resolves it first. A provider added after some operators were resolved registers for those at once.
+  private readonly kernelProviders: ((dispatcher: Dispatcher, name: OperatorName, key: string) => void)[] = [];
+  private readonly resolvedStatic: OperatorEntry[] = [];
+
+  /**
+   * Adds a provider of static kernels, called for each operator registered with a key by `registerDefDeferred`
+   * when it is first touched (Note [Registration on first touch]). It registers through `registerImpl`.
+   */
+  addDeferredKernels(provider: (dispatcher: Dispatcher, name: OperatorName, key: string) => void): void {
+    this.kernelProviders.push(provider);
+    if (this.resolvedStatic.length > 0) {
+      this.batch(() => {
+        for (const entry of this.resolvedStatic) provider(this, entry.name, entry.staticKey as string);
+      });
+    }
+  }
+
   /**
    * Registers a generated schema `text` (`ns::name.overload(...) -> ...`) for `name`, parsed on first use (Note
-   * [Deferred schemas]). The caller guarantees the text parses and that `name` is its operator name.
+   * [Deferred schemas]); with a `key`, the kernel providers register its kernels then too (Note [Registration on
+   * first touch]). The caller guarantees the text parses and that `name` is its operator name.
    */
-  registerDefDeferred(name: OperatorName, text: string, debug: string): RegistrationHandle {
-    if (this.lookup(name) !== undefined) return this.registerDef(parseDispatcherSchema(text), debug);
+  registerDefDeferred(name: OperatorName, text: string, debug: string, key: string | null = null): RegistrationHandle {
+    if (this.lookup(name) !== undefined) {
+      // already touched (a kernel came first): register now
+      const handle = this.registerDef(parseDispatcherSchema(text), debug);
+      if (key !== null) this.registerStatic(this.lookup(name) as OperatorEntry, key);
+      return handle;
+    }
     const entry = new OperatorEntry(name);
-    const deferred = {
-      text,
-      resolve: () => {
-        if (entry.deferred !== deferred) return;
-        entry.deferred = null;
-        this.installSchema(entry, parseDispatcherSchema(text), debug, 'FROM_SCHEMA');
-      },
-    };
     // deferred before the handle exists, so that its first closures are the trampolines (no table yet)
-    entry.deferred = deferred;
+    entry.deferred = { text, debug, key };
     entry.handle = new OperatorHandle(entry, this);
     this.addEntry(name, entry);
     entry.defCount++;
     entry.defAndImplCount++;
     return new RegistrationHandle(() => this.removeDef(entry));
+  }
+
+  /** Parses a deferred def and registers its static kernels (Note [Registration on first touch]); else a no-op. */
+  resolveDeferred(entry: OperatorEntry): void {
+    const deferred = entry.deferred;
+    if (deferred === null) return;
+    entry.deferred = null;
+    this.batch(() => {
+      this.installSchema(entry, parseDispatcherSchema(deferred.text), deferred.debug, 'FROM_SCHEMA');
+      if (deferred.key !== null) this.registerStatic(entry, deferred.key);
+    });
+  }
+
+  private registerStatic(entry: OperatorEntry, key: string): void {
+    entry.staticKey = key;
+    this.resolvedStatic.push(entry);
+    this.batch(() => {
+      for (const provider of this.kernelProviders) provider(this, entry.name, key);
+    });
   }
 
   /**

@@ -40,6 +40,14 @@ export interface ComputedEntry {
     | 'ambiguous autogradother';
 }
 
+/** A def registered as generated text (Dispatcher.registerDefDeferred), with its static registrations' key. */
+export interface DeferredDef {
+  readonly text: string;
+  readonly debug: string;
+  /** The key the dispatcher's static kernel providers register this operator's kernels by, or null. */
+  readonly key: string | null;
+}
+
 /** The registered schema of an operator with its provenance. */
 export interface RegisteredSchema {
   readonly schema: DispatcherSchema;
@@ -100,14 +108,20 @@ export class OperatorEntry {
   readonly name: OperatorName;
   private registered: RegisteredSchema | null = null;
   /**
-   * A def whose schema text is parsed on first use (Note [Deferred schemas] in Dispatcher.ts); `resolve` parses it
-   * and installs it as registerDef would.
+   * A def whose schema text is parsed, and whose static kernels are registered, on first touch (Note [Deferred
+   * schemas] and Note [Registration on first touch] in Dispatcher.ts): the dispatcher's `resolveDeferred` does
+   * both, as registerDef and registerImpl would have.
    */
-  deferred: { readonly text: string; readonly resolve: () => void } | null = null;
+  deferred: DeferredDef | null = null;
+  /**
+   * The key of this operator's static registrations (its AtenOps name), once it had a deferred def: kernel
+   * providers added later still register for it (Note [Registration on first touch]).
+   */
+  staticKey: string | null = null;
 
   /** The registered schema (parsing a deferred one first), or null. */
   get schema(): RegisteredSchema | null {
-    if (this.deferred !== null) this.deferred.resolve();
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
     return this.registered;
   }
   set schema(s: RegisteredSchema | null) {
@@ -121,38 +135,52 @@ export class OperatorEntry {
 
   /** Parses a deferred schema, so that the tables and the extractor are this operator's (no-op otherwise). */
   ensureResolved(): void {
-    if (this.deferred !== null) this.deferred.resolve();
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
   }
-  /** Kernels per dispatch key (runtime or alias), newest first. Never Undefined (catch-alls live at CIA). */
-  readonly kernels = new Map<DispatchKey, AnnotatedKernel[]>();
+  /**
+   * Kernels per dispatch key (runtime or alias), newest first. Never Undefined (catch-alls live at CIA). A
+   * deferred operator registers its static kernels first (Note [Registration on first touch] in Dispatcher.ts).
+   */
+  get kernels(): Map<DispatchKey, AnnotatedKernel[]> {
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
+    return (this.kernelMap ??= new Map());
+  }
+  // made on first use, as the extractor and the tables: an operator that is never touched allocates none
+  private kernelMap: Map<DispatchKey, AnnotatedKernel[]> | null = null;
   /** Which arguments contribute dispatch keys, and the fallthrough masks (a deferred schema is parsed first). */
   get extractor(): DispatchKeyExtractor {
-    if (this.deferred !== null) this.deferred.resolve();
-    return this.keyExtractor;
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
+    return (this.keyExtractor ??= DispatchKeyExtractor.empty());
   }
   set extractor(e: DispatchKeyExtractor) {
     this.keyExtractor = e;
   }
-  private keyExtractor: DispatchKeyExtractor = DispatchKeyExtractor.empty();
+  private keyExtractor: DispatchKeyExtractor | null = null;
 
   /**
    * The live table: per slot, what calls read. Mutated in place so call closures can hold the arrays; made on
    * first read (a deferred operator has none until its schema is parsed: Note [Deferred schemas]).
    */
   get unboxedTable(): UnboxedKernel[] {
-    if (this.deferred !== null) this.deferred.resolve();
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
     return (this.tables ??= this.newTables()).unboxed;
   }
   get boxedTable(): BoxedKernel[] {
-    if (this.deferred !== null) this.deferred.resolve();
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
     return (this.tables ??= this.newTables()).boxed;
   }
   get computed(): (ComputedEntry | null)[] {
-    if (this.deferred !== null) this.deferred.resolve();
+    if (this.deferred !== null) this.handle.dispatcher.resolveDeferred(this);
     return (this.tables ??= this.newTables()).computed;
   }
   private tables: { unboxed: UnboxedKernel[]; boxed: BoxedKernel[]; computed: (ComputedEntry | null)[] } | null = null;
   private newTables(): { unboxed: UnboxedKernel[]; boxed: BoxedKernel[]; computed: (ComputedEntry | null)[] } {
+    this.missingUnboxed = (ks: DispatchKeySet) => {
+      throw this.reportError(ks.highestPriorityTypeId());
+    };
+    this.missingBoxed = (_op, ks) => {
+      throw this.reportError(ks.highestPriorityTypeId());
+    };
     return {
       unboxed: new Array<UnboxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingUnboxed),
       boxed: new Array<BoxedKernel>(NUM_RUNTIME_ENTRIES).fill(this.missingBoxed),
@@ -165,17 +193,12 @@ export class OperatorEntry {
 
   /** Set by the dispatcher right after construction. */
   handle!: OperatorHandle;
-  private readonly missingUnboxed: UnboxedKernel;
-  private readonly missingBoxed: BoxedKernel;
+  // made with the tables (newTables)
+  private missingUnboxed!: UnboxedKernel;
+  private missingBoxed!: BoxedKernel;
 
   constructor(name: OperatorName) {
     this.name = name;
-    this.missingUnboxed = (ks: DispatchKeySet) => {
-      throw this.reportError(ks.highestPriorityTypeId());
-    };
-    this.missingBoxed = (_op, ks) => {
-      throw this.reportError(ks.highestPriorityTypeId());
-    };
   }
 
   /** The operator name as PyTorch prints it: `ns::name.overload`. */
@@ -191,8 +214,9 @@ export class OperatorEntry {
     return this.schema?.schema.returns.length ?? 1;
   }
 
+  // (read only while computing a table, which a deferred operator does not have)
   private get(k: DispatchKey): AnnotatedKernel | undefined {
-    return this.kernels.get(k)?.[0];
+    return this.kernelMap?.get(k)?.[0];
   }
 
   /** `hasKernelForDispatchKey(k)`: a direct registration at k (not computed). */
@@ -224,6 +248,7 @@ export class OperatorEntry {
    * the backend fallback; else missing (null).
    */
   computeDispatchTableEntry(k: DispatchKey, fallbacks: readonly (AnnotatedKernel | null)[]): ComputedEntry | null {
+    this.ensureResolved();
     const direct = k === DispatchKey.Undefined ? undefined : this.get(k);
     if (direct !== undefined) return { kernel: direct, tag: 'kernel' };
 
@@ -268,7 +293,7 @@ export class OperatorEntry {
 
   /** Recomputes every slot and the fallthrough masks. See Note [Always-fresh dispatch tables]. */
   updateDispatchTableFull(fallbacks: readonly (AnnotatedKernel | null)[]): void {
-    const ex = this.keyExtractor;
+    const ex = (this.keyExtractor ??= DispatchKeyExtractor.empty());
     ex.resetMasks();
     const t = (this.tables ??= this.newTables());
     for (const k of TABLE_KEYS) {
@@ -360,6 +385,7 @@ export class OperatorEntry {
 
   /** `dumpComputedTable()`: every valid slot computed from scratch, as `torch._C._dispatch_dump_table` prints. */
   dumpComputedTable(fallbacks: readonly (AnnotatedKernel | null)[]): string {
+    this.ensureResolved();
     let out = '';
     for (const k of TABLE_KEYS) {
       const entry = this.computeDispatchTableEntry(k, fallbacks);

@@ -15,6 +15,10 @@ describe('registration order', () => {
       calls: number;
       result: number[];
       warnings: string[];
+      mulDeferredBefore: boolean;
+      mulCalls: number;
+      mulResult: number[];
+      mulDump: string;
     };
     expect(r.opCountBefore).toBeGreaterThan(300);
     expect(r.addSchema).toBe('aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor');
@@ -23,5 +27,11 @@ describe('registration order', () => {
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toContain('previous kernel: registered at aten-ts kernel add_Tensor (CPU)');
     expect(r.warnings[0]).toMatch(/new kernel: registered at .*override-before-first-call\.ts:\d+/);
+    // an operator whose first touch is the user's registration (Note [Registration on first touch])
+    expect(r.mulDeferredBefore).toBe(true);
+    expect(r.mulCalls).toBe(1);
+    expect(r.mulResult).toEqual([1, 1]);
+    expect(r.mulDump).toMatch(/\nCPU: registered at .*override-before-first-call\.ts:\d+/);
+    expect(r.mulDump).toContain('CPU (inactive): registered at aten-ts kernel mul_Tensor (CPU)');
   }, 60_000);
 });
