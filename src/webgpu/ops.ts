@@ -101,8 +101,8 @@ function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unkno
   return [
     [
       'convolution',
-      ((x: Tensor, w: Tensor, b: Tensor | null, s: number[], p: number[], d: number[], tr: boolean, _op: number[], g: number) =>
-        convolution(rt, x, w, b, s, p, d, tr, g)) as never,
+      ((x: Tensor, w: Tensor, b: Tensor | null, s: number[], p: number[], d: number[], tr: boolean, op: number[], g: number) =>
+        convolution(rt, x, w, b, s, p, d, tr, op, g)) as never,
     ],
     ['_conv2d_backward_input', ((...a: Conv) => conv2dBackwardInput(rt, ...a)) as never],
     ['_conv2d_backward_weight', ((...a: Conv) => conv2dBackwardWeight(rt, ...a)) as never],

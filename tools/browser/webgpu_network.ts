@@ -85,6 +85,49 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
     ]),
   );
 
+  await check('conv_transpose2d / conv1d forward and gradients (the input-gradient GEMM) against the cpu device', async () =>
+    cases([
+      [
+        'stride 2, padding 1, output_padding 1, bias',
+        () =>
+          withGrads(
+            (x, w, b) => F.conv_transpose2d(x, w, b, { stride: 2, padding: 1, output_padding: 1 }),
+            [input([2, 4, 5, 6], 50), input([4, 3, 3, 3], 51), input([3], 52)],
+            1e-5,
+          ),
+      ],
+      [
+        'groups 2, dilation 2, output_padding 1 >= stride 1, no bias, a transposed input view',
+        () =>
+          withGrads(
+            (x, w) => F.conv_transpose2d(x.transpose(2, 3), w, null, { groups: 2, dilation: 2, output_padding: 1 }),
+            [input([1, 4, 6, 5], 53), input([4, 2, 2, 3], 54)],
+            1e-5,
+          ),
+      ],
+      [
+        'channels-last input: the result keeps the layout',
+        async () => {
+          const x = input([2, 3, 4, 4], 55).contiguous({ memory_format: torch.channels_last } as never);
+          const w = input([3, 2, 3, 3], 56);
+          const dev = F.conv_transpose2d(x.to('webgpu'), w.to('webgpu'), null, { stride: 2 });
+          const cpu = F.conv_transpose2d(x, w, null, { stride: 2 });
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-5);
+        },
+      ],
+      [
+        'conv_transpose1d and conv1d (as 2-d of height 1)',
+        () =>
+          withGrads(
+            (x, w, v) => F.conv_transpose1d(x, w, null, { stride: 3, padding: 1 }).add(F.conv1d(x, v, null, { padding: 1 }).sum()),
+            [input([2, 3, 7], 57), input([3, 2, 4], 58), input([5, 3, 3], 59)],
+            1e-5,
+          ),
+      ],
+    ]),
+  );
+
   await check('max_pool2d forward, indices and gradient against the cpu device', async () => {
     const x = input([2, 3, 9, 10], 20);
     const [dv, di] = F.max_pool2d_with_indices(x.to('webgpu'), 3, { stride: 2, padding: 1, ceil_mode: true });

@@ -1,9 +1,9 @@
 // 2-d convolution on the webgpu device as implicit GEMM: the forward and both gradients are one tiled matrix
 // product each, whose operands are gathered from the tensors by index arithmetic in the shader (no im2col
 // buffer). The counterpart of aten/src/ATen/native/Convolution.cpp (convolution, and aten-ts's
-// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward) and of
-// native/mps/operations/Convolution.mm.
-import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
+// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward; the transposed
+// convolution, slow_conv_transpose2d, as the input gradient's GEMM) and of native/mps/operations/Convolution.mm.
+import { ScalarType, empty_generic, empty_strided_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
 
@@ -23,7 +23,19 @@ const T = 16;
 // parameters). Every output element is summed by one thread in a fixed order: deterministic. The weight
 // gradient's K is the whole batch and image, which a split-K pass would spread over more workgroups (not yet).
 
-type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_weight';
+// Note [Transposed convolution on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] is the input gradient of the
+// convolution it transposes: that convolution's input is our output [N, OCg * groups, OH', OW'] (output_padding
+// only lengthens it), its output gradient our x and its weight ours. So the forward runs the `bwd_input` GEMM
+// with that geometry (`bwd_input_bias` adds the bias in the store), as PyTorch's slow_conv_transpose2d and
+// tfjs's conv2DDerInput do. Its gradients are what aten-ts's autograd asks for (FunctionsManualConvolution.ts):
+// the input's a plain convolution of the gradient (narrowed when output_padding reaches past the input), the
+// weight's `_conv2d_backward_weight` with input and output gradient swapped, the bias's a sum. The backward
+// kernels take the output extent from the gradient's sizes, as the CPU's do: with output_padding >= stride
+// (allowed below the dilation) the formula would give one row more than the gradient has.
+
+type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_input_bias' | 'bwd_weight';
 
 // Parameter words: shape and geometry first, then the GEMM's extents, then the operands' storage offsets.
 const HEADER = [
@@ -55,8 +67,9 @@ function shader(kind: Kind): string {
       `let oc = k / (KH * KW); let kk = k % (KH * KW);
     return t2[O2 + ((g * OCG + oc) * ICG + c) * KH * KW + kk];`,
       `let n = m / (H * W); let r = m % (H * W);
-    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc;`,
+    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc BIAS;`,
     ],
+    bwd_input_bias: ['', '', ''],
     bwd_weight: [
       `let n = k / (OH * OW); let r = k % (OH * OW);
     return t1[O1 + (n * OC + g * OCG + m) * OH * OW + r];`,
@@ -67,16 +80,18 @@ function shader(kind: Kind): string {
       'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc;',
     ],
   };
-  const bias = kind === 'fwd_bias';
-  const [loadA, loadB, store] = load[bias ? 'fwd' : kind];
+  const bias = kind === 'fwd_bias' || kind === 'bwd_input_bias';
+  const [loadA, loadB, store] = load[kind === 'fwd_bias' ? 'fwd' : kind === 'bwd_input_bias' ? 'bwd_input' : kind];
   const names = ['out', 't1', 't2', ...(bias ? ['bias'] : [])];
+  // The bias is indexed by the output channel: a column of the forward's GEMM, of the input gradient's.
+  const biasAt = kind === 'fwd_bias' ? ' + bias[O3 + g * OCG + c]' : ' + bias[O3 + g * ICG + c]';
   return [
     bindings(names),
     `var<workgroup> ta: array<array<f32, ${T}>, ${T}>;`,
     `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
     `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${loadA}\n}`,
     `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${loadB}\n}`,
-    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(' BIAS', bias ? ' + bias[O3 + g * OCG + c]' : '')}\n}`,
+    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(' BIAS', bias ? biasAt : '')}\n}`,
     `@compute @workgroup_size(${T}, ${T})`,
     'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
     defs,
@@ -140,6 +155,19 @@ function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: read
 
 const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
 
+/** A meta tensor with `t`'s dtype, sizes and strides: the meta kernels raise PyTorch's errors and give the result's layout. */
+export function metaTwin(t: Tensor): Tensor {
+  return torch.empty_strided(t.sizes, t.strides, { dtype: t.dtype, device: 'meta' });
+}
+
+/** `out` (contiguous) with `meta`'s strides when they differ (a channels-last result, as the CPU's), by a copy on the device. */
+export function inLayoutOf(rt: WebGPURuntime, out: Tensor, meta: Tensor): Tensor {
+  if (out.strides.every((s, i) => s === meta.strides[i] || out.sizes[i]! <= 1)) return out;
+  const r = empty_strided_generic(meta.sizes, meta.strides, rt, out.scalarType);
+  torch.no_grad(() => r.copy_(out));
+  return r;
+}
+
 function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): void {
   checkFloat(op, input, weight);
   if (input.dim() !== 4 || weight.dim() !== 4) {
@@ -153,12 +181,25 @@ function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): v
   }
 }
 
-function geometry(input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Geometry {
+/**
+ * The geometry of the (not transposed) convolution of `input` with `weight`; its output extent from `grad`'s
+ * sizes when given (the backward kernels, See Note [Transposed convolution on the webgpu device]), else by the formula.
+ */
+function geometry(
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+  grad: Tensor | null = null,
+): Geometry {
   const [n, c, h, w] = input.sizes as [number, number, number, number];
   const [oc, , kh, kw] = weight.sizes as [number, number, number, number];
   const [s, pd, d] = [pair(stride), pair(padding), pair(dilation)];
-  const oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
-  const ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
+  let oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
+  let ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
+  if (grad !== null) [oh, ow] = grad.sizes.slice(2) as [number, number];
   if (oh <= 0 || ow <= 0) {
     throw new Error(
       `Calculated output size: (${oc}x${oh}x${ow}). Output size is too small (input [${input.sizes.join(', ')}], kernel ${kh}x${kw})`,
@@ -167,7 +208,11 @@ function geometry(input: Tensor, weight: Tensor, stride: number[], padding: numb
   return { n, c, h, w, oc, oh, ow, kh, kw, stride: s, padding: pd, dilation: d, groups };
 }
 
-/** `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d, not transposed. */
+/**
+ * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d (and
+ * 1-d, as a 2-d one of height 1, as the CPU kernel views it), transposed or not (See Note [Transposed
+ * convolution on the webgpu device]). PyTorch's errors and the result's layout come from the meta kernel.
+ */
 export function convolution(
   rt: WebGPURuntime,
   input: Tensor,
@@ -177,20 +222,60 @@ export function convolution(
   padding: number[],
   dilation: number[],
   transposed: boolean,
+  outputPadding: number[],
   groups: number,
 ): Tensor {
   const op = 'aten::convolution';
-  if (transposed) throw new Error(`webgpu: ${op} does not support transposed convolutions yet`);
-  checkConv(op, input, weight, groups);
-  if (bias !== null) checkFloat(op, bias);
+  const meta = torch.ops.aten['convolution']!.default!(
+    metaTwin(input),
+    metaTwin(weight),
+    bias === null ? null : metaTwin(bias),
+    stride,
+    padding,
+    dilation,
+    transposed,
+    outputPadding,
+    groups,
+  ) as Tensor;
+  checkFloat(op, input, weight, ...(bias === null ? [] : [bias]));
+  if (weight.dim() === 3) {
+    // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter with a leading height entry.
+    const one = (v: number[], lead: number): number[] => [lead, ...(v.length === 1 ? v : v.slice(-1))];
+    const r = torch.no_grad(() =>
+      convolution(
+        rt,
+        input.unsqueeze(2),
+        weight.unsqueeze(2),
+        bias,
+        one(stride, 1),
+        one(padding, 0),
+        one(dilation, 1),
+        transposed,
+        one(outputPadding, 0),
+        groups,
+      ).squeeze(2),
+    );
+    return inLayoutOf(rt, r.isContiguous() ? r : torch.no_grad(() => r.contiguous()), meta);
+  }
+  if (weight.dim() !== 4) throw new Error(`webgpu: ${op} supports 1-d and 2-d convolutions only so far, got a ${weight.dim()}-d weight`);
+  const ts = [contiguousOf(input), contiguousOf(weight), ...(bias === null ? [] : [contiguousOf(bias)])];
+  if (transposed) {
+    // The input gradient of the convolution whose input is our output (See Note [Transposed convolution on the webgpu device]).
+    const [n, c, h, w] = input.sizes as [number, number, number, number];
+    const [, ocg, kh, kw] = weight.sizes as [number, number, number, number];
+    const [, , oh, ow] = meta.sizes as [number, number, number, number];
+    const geo: Geometry = {
+      n, c: ocg * groups, h: oh, w: ow, oc: c, oh: h, ow: w, kh, kw,
+      stride: pair(stride), padding: pair(padding), dilation: pair(dilation), groups,
+    }; // prettier-ignore
+    const out = empty_generic(meta.sizes, rt, ScalarType.Float);
+    const gemm: [number, number, number] = [n * oh * ow, ocg, (c / groups) * kh * kw];
+    return inLayoutOf(rt, run(rt, bias === null ? 'bwd_input' : 'bwd_input_bias', geo, out, ts, gemm), meta);
+  }
   const geo = geometry(input, weight, stride, padding, dilation, groups);
   const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, ScalarType.Float);
-  const ts = [contiguousOf(input), contiguousOf(weight), ...(bias === null ? [] : [contiguousOf(bias)])];
-  return run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, [
-    geo.n * geo.oh * geo.ow,
-    geo.oc / groups,
-    (geo.c / groups) * geo.kh * geo.kw,
-  ]);
+  const gemm: [number, number, number] = [geo.n * geo.oh * geo.ow, geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw];
+  return inLayoutOf(rt, run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, gemm), meta);
 }
 
 /** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
@@ -207,7 +292,7 @@ export function conv2dBackwardInput(
   const op = 'aten::_conv2d_backward_input';
   checkConv(op, input, weight, groups);
   checkFloat(op, grad);
-  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
   const out = empty_generic(input.sizes, rt, ScalarType.Float);
   const gemm: [number, number, number] = [geo.n * geo.h * geo.w, geo.c / groups, (geo.oc / groups) * geo.kh * geo.kw];
   return run(rt, 'bwd_input', geo, out, [contiguousOf(grad), contiguousOf(weight)], gemm);
@@ -227,7 +312,7 @@ export function conv2dBackwardWeight(
   const op = 'aten::_conv2d_backward_weight';
   checkConv(op, input, weight, groups);
   checkFloat(op, grad);
-  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
   const out = empty_generic(weight.sizes, rt, ScalarType.Float);
   const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw, geo.n * geo.oh * geo.ow];
   return run(rt, 'bwd_weight', geo, out, [contiguousOf(grad), contiguousOf(input)], gemm);
