@@ -142,6 +142,53 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
     ]);
   });
 
+  await check('avg_pool2d and adaptive_avg_pool2d forward and gradients against the cpu device', async () => {
+    const x = input([2, 3, 9, 10], 60);
+    const cl = input([2, 3, 6, 5], 61).contiguous({ memory_format: torch.channels_last } as never);
+    return cases([
+      ['avg 2x2', () => withGrads((t) => F.avg_pool2d(t, 2), [input([2, 6, 8, 8], 62)], 1e-6)],
+      [
+        'avg 3x3 stride 2 pad 1 ceil, count_include_pad',
+        () => withGrads((t) => F.avg_pool2d(t, 3, { stride: 2, padding: 1, ceil_mode: true }), [x], 1e-6),
+      ],
+      [
+        'avg [3, 2] stride [1, 2] pad [1, 1] ceil, padding excluded, 3-d input',
+        () =>
+          withGrads(
+            (t) => F.avg_pool2d(t, [3, 2], { stride: [1, 2], padding: [1, 1], ceil_mode: true, count_include_pad: false }),
+            [input([3, 7, 6], 63)],
+            1e-6,
+          ),
+      ],
+      [
+        'avg divisor_override 5, a transposed view',
+        () => withGrads((t) => F.avg_pool2d(t.transpose(2, 3), 3, { divisor_override: 5 }), [x], 1e-6),
+      ],
+      [
+        'avg channels-last: the result keeps the layout',
+        async () => {
+          const [dev, cpu] = [F.avg_pool2d(cl.to('webgpu'), 2, { stride: 1 }), F.avg_pool2d(cl, 2, { stride: 1 })];
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-6);
+        },
+      ],
+      ['adaptive 10x9 → 4x3 (overlapping windows)', () => withGrads((t) => F.adaptive_avg_pool2d(t, [4, 3]), [x.transpose(2, 3)], 1e-6)],
+      [
+        'adaptive 6x5 → 7x11 (more outputs than inputs), 3-d',
+        () => withGrads((t) => F.adaptive_avg_pool2d(t, [7, 11]), [x.select(0, 0).narrow(1, 0, 6).narrow(2, 0, 5)], 1e-6),
+      ],
+      ['adaptive → 1x1 (a mean)', () => withGrads((t) => F.adaptive_avg_pool2d(t, 1), [x], 1e-6)],
+      [
+        'adaptive channels-last: the result keeps the layout',
+        async () => {
+          const [dev, cpu] = [F.adaptive_avg_pool2d(cl.to('webgpu'), [4, 2]), F.adaptive_avg_pool2d(cl, [4, 2])];
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-6);
+        },
+      ],
+    ]);
+  });
+
   await check('softmax, log_softmax, cross_entropy forward and gradients against the cpu device', async () => {
     const logits = input([7, 10], 30);
     const target = torch.tensor([3, 0, 9, 9, 1, 5, 2]);
