@@ -3,10 +3,10 @@
 // counterpart of aten/src/ATen/native/AdaptiveAveragePooling.cpp with cpu/AdaptiveAvgPoolKernel.cpp, and of
 // native/mps/operations/AdaptivePooling.mm. `adaptive_avg_pool2d` itself is CompositeImplicitAutograd (a 1x1
 // output is a mean, which the device has).
-import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
+import { empty_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { inLayoutOf, metaTwin } from './Convolution.js';
-import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
+import { bindings, contiguousOf, launch } from './Loops.js';
 
 const WG = 64;
 const NAMES = ['P', 'H', 'W', 'OH', 'OW', 'O0', 'O1'] as const;
@@ -26,9 +26,10 @@ ${defs()}
   return vec4i((oh * H) / OH, ((oh + 1) * H + OH - 1) / OH, (ow * W) / OW, ((ow + 1) * W + OW - 1) / OW);
 }`;
 
-const FORWARD = (): string =>
+const FORWARD = (E: FloatElem): string =>
   [
-    bindings(['out', 'x']),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(['out', 'x'], [E, E]),
     WINDOW,
     `@compute @workgroup_size(${WG})`,
     'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
@@ -39,15 +40,16 @@ const FORWARD = (): string =>
     '  let b = window(oh, ow);',
     '  var s = 0.0;',
     '  for (var ih = b.x; ih < b.y; ih++) {',
-    '    for (var iw = b.z; iw < b.w; iw++) { s += x[O1 + (plane * H + ih) * W + iw]; }',
+    '    for (var iw = b.z; iw < b.w; iw++) { s += f32(x[O1 + (plane * H + ih) * W + iw]); }',
     '  }',
-    '  out[O0 + i] = s / f32((b.y - b.x) * (b.w - b.z));',
+    `  out[O0 + i] = ${E}(s / f32((b.y - b.x) * (b.w - b.z)));`,
     '}',
   ].join('\n');
 
-const BACKWARD = (): string =>
+const BACKWARD = (E: FloatElem): string =>
   [
-    bindings(['gi', 'go']),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(['gi', 'go'], [E, E]),
     WINDOW,
     `@compute @workgroup_size(${WG})`,
     'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
@@ -62,11 +64,11 @@ const BACKWARD = (): string =>
     '    for (var ow = (iw * OW) / W; ow <= owHi; ow++) {',
     '      let b = window(oh, ow);',
     '      if (ih >= b.x && ih < b.y && iw >= b.z && iw < b.w) {',
-    '        acc += go[O1 + (plane * OH + oh) * OW + ow] / f32((b.y - b.x) * (b.w - b.z));',
+    '        acc += f32(go[O1 + (plane * OH + oh) * OW + ow]) / f32((b.y - b.x) * (b.w - b.z));',
     '      }',
     '    }',
     '  }',
-    '  gi[O0 + i] = acc;',
+    `  gi[O0 + i] = ${E}(acc);`,
     '}',
   ].join('\n');
 
@@ -74,25 +76,25 @@ const BACKWARD = (): string =>
 export function adaptiveAvgPool2d(rt: WebGPURuntime, self: Tensor, outputSize: number[]): Tensor {
   // PyTorch's errors and the result's shape and layout (channels-last kept): the meta kernel's.
   const meta = torch.ops.aten['_adaptive_avg_pool2d']!.default!(metaTwin(self), outputSize) as Tensor;
-  checkFloat('aten::_adaptive_avg_pool2d', self);
-  const out = empty_generic(meta.sizes, rt, ScalarType.Float);
+  const E = floatElem(rt, 'aten::_adaptive_avg_pool2d', self);
+  const out = empty_generic(meta.sizes, rt, self.scalarType);
   if (out.numel() === 0) return inLayoutOf(rt, out, meta);
   const x = contiguousOf(self);
   const [h, w, oh, ow] = [...self.sizes.slice(-2), ...meta.sizes.slice(-2)] as [number, number, number, number];
   const prm = new Uint32Array([self.numel() / (h * w), h, w, oh, ow, out.storageOffset, x.storageOffset]);
-  launch(rt, 'adaptive_avg_pool2d:fwd:f32', FORWARD, [out, x], prm, Math.ceil(out.numel() / WG));
+  launch(rt, `adaptive_avg_pool2d:fwd:${E}`, () => FORWARD(E), [out, x], prm, Math.ceil(out.numel() / WG));
   return inLayoutOf(rt, out, meta);
 }
 
 /** `_adaptive_avg_pool2d_backward(grad_output, self)`. */
 export function adaptiveAvgPool2dBackward(rt: WebGPURuntime, grad: Tensor, self: Tensor): Tensor {
   const meta = torch.ops.aten['_adaptive_avg_pool2d_backward']!.default!(metaTwin(grad), metaTwin(self)) as Tensor;
-  checkFloat('aten::_adaptive_avg_pool2d_backward', grad, self);
-  const gi = empty_generic(self.sizes, rt, ScalarType.Float);
+  const E = floatElem(rt, 'aten::_adaptive_avg_pool2d_backward', grad, self);
+  const gi = empty_generic(self.sizes, rt, self.scalarType);
   if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
   const g = contiguousOf(grad);
   const [h, w, oh, ow] = [...self.sizes.slice(-2), ...grad.sizes.slice(-2)] as [number, number, number, number];
   const prm = new Uint32Array([gi.numel() / (h * w), h, w, oh, ow, gi.storageOffset, g.storageOffset]);
-  launch(rt, 'adaptive_avg_pool2d:bwd:f32', BACKWARD, [gi, g], prm, Math.ceil(gi.numel() / WG));
+  launch(rt, `adaptive_avg_pool2d:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, Math.ceil(gi.numel() / WG));
   return inLayoutOf(rt, gi, meta);
 }

@@ -2,10 +2,10 @@
 // and a thread per input element gathering the gradients of the windows that hold it (backward: no atomics, the
 // CPU kernel's order of additions). The counterpart of aten/src/ATen/native/AveragePool2d.cpp with
 // cpu/AvgPoolKernel.cpp, and of native/mps/operations/Pooling.mm.
-import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
+import { empty_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { inLayoutOf, metaTwin } from './Convolution.js';
-import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
+import { bindings, contiguousOf, launch } from './Loops.js';
 
 const WG = 64;
 const NAMES = ['P', 'H', 'W', 'OH', 'OW', 'KH', 'KW', 'SH', 'SW', 'PH', 'PW', 'CIP', 'DIV', 'O0', 'O1'] as const;
@@ -36,9 +36,10 @@ ${defs()}
   return f32((b.y - b.x) * (b.w - b.z));
 }`;
 
-const FORWARD = (): string =>
+const FORWARD = (E: FloatElem): string =>
   [
-    bindings(['out', 'x']),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(['out', 'x'], [E, E]),
     WINDOW,
     `@compute @workgroup_size(${WG})`,
     'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
@@ -47,18 +48,19 @@ const FORWARD = (): string =>
     '  if (i >= P * OH * OW) { return; }',
     '  let plane = i / (OH * OW); let oh = (i / OW) % OH; let ow = i % OW;',
     '  let b = window(oh, ow);',
-    '  if (b.x >= b.y || b.z >= b.w) { out[O0 + i] = 0.0; return; }',
+    `  if (b.x >= b.y || b.z >= b.w) { out[O0 + i] = ${E}(0.0); return; }`,
     '  var s = 0.0;',
     '  for (var ih = b.x; ih < b.y; ih++) {',
-    '    for (var iw = b.z; iw < b.w; iw++) { s += x[O1 + (plane * H + ih) * W + iw]; }',
+    '    for (var iw = b.z; iw < b.w; iw++) { s += f32(x[O1 + (plane * H + ih) * W + iw]); }',
     '  }',
-    '  out[O0 + i] = s / divisor(oh, ow);',
+    `  out[O0 + i] = ${E}(s / divisor(oh, ow));`,
     '}',
   ].join('\n');
 
-const BACKWARD = (): string =>
+const BACKWARD = (E: FloatElem): string =>
   [
-    bindings(['gi', 'go']),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(['gi', 'go'], [E, E]),
     WINDOW,
     `@compute @workgroup_size(${WG})`,
     'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
@@ -74,10 +76,10 @@ const BACKWARD = (): string =>
     '  for (var oh = ohLo; oh <= ohHi; oh++) {',
     '    for (var ow = owLo; ow <= owHi; ow++) {',
     '      let b = window(oh, ow);',
-    '      if (ih >= b.x && ih < b.y && iw >= b.z && iw < b.w) { acc += go[O1 + (plane * OH + oh) * OW + ow] / divisor(oh, ow); }',
+    '      if (ih >= b.x && ih < b.y && iw >= b.z && iw < b.w) { acc += f32(go[O1 + (plane * OH + oh) * OW + ow]) / divisor(oh, ow); }',
     '    }',
     '  }',
-    '  gi[O0 + i] = acc;',
+    `  gi[O0 + i] = ${E}(acc);`,
     '}',
   ].join('\n');
 
@@ -122,8 +124,8 @@ export function avgPool2d(
     countIncludePad,
     divisorOverride,
   ) as Tensor;
-  checkFloat('aten::avg_pool2d', self);
-  const out = empty_generic(meta.sizes, rt, ScalarType.Float);
+  const E = floatElem(rt, 'aten::avg_pool2d', self);
+  const out = empty_generic(meta.sizes, rt, self.scalarType);
   if (out.numel() === 0) return inLayoutOf(rt, out, meta);
   const x = contiguousOf(self);
   const dims = [...self.sizes.slice(-2), ...meta.sizes.slice(-2)];
@@ -131,7 +133,7 @@ export function avgPool2d(
     out.storageOffset,
     x.storageOffset,
   ]);
-  launch(rt, 'avg_pool2d:fwd:f32', FORWARD, [out, x], prm, Math.ceil(out.numel() / WG));
+  launch(rt, `avg_pool2d:fwd:${E}`, () => FORWARD(E), [out, x], prm, Math.ceil(out.numel() / WG));
   return inLayoutOf(rt, out, meta);
 }
 
@@ -157,8 +159,8 @@ export function avgPool2dBackward(
     countIncludePad,
     divisorOverride,
   ) as Tensor;
-  checkFloat('aten::avg_pool2d_backward', grad, self);
-  const gi = empty_generic(self.sizes, rt, ScalarType.Float);
+  const E = floatElem(rt, 'aten::avg_pool2d_backward', grad, self);
+  const gi = empty_generic(self.sizes, rt, self.scalarType);
   if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
   const g = contiguousOf(grad);
   const dims = [...self.sizes.slice(-2), ...grad.sizes.slice(-2)];
@@ -166,6 +168,6 @@ export function avgPool2dBackward(
     gi.storageOffset,
     g.storageOffset,
   ]);
-  launch(rt, 'avg_pool2d:bwd:f32', BACKWARD, [gi, g], prm, Math.ceil(gi.numel() / WG));
+  launch(rt, `avg_pool2d:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, Math.ceil(gi.numel() / WG));
   return inLayoutOf(rt, gi, meta);
 }

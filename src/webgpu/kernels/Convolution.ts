@@ -43,7 +43,7 @@ const HEADER = [
   'ICG', 'OCG', 'M', 'NC', 'K', 'TM', 'TN', 'G', 'O0', 'O1', 'O2', 'O3',
 ] as const; // prettier-ignore
 
-function shader(kind: Kind): string {
+function shader(kind: Kind, E: FloatElem): string {
   const defs = HEADER.map((name, i) => `  let ${name} = i32(p[${i}]);`).join('\n');
   // Index helpers shared by the variants (all arithmetic in i32: padding makes positions negative).
   const load: Record<Kind, [string, string, string]> = {
@@ -77,21 +77,27 @@ function shader(kind: Kind): string {
     let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
     if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
     return t2[O2 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
-      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc;',
+      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc BIAS;',
     ],
   };
   const bias = kind === 'fwd_bias' || kind === 'bwd_input_bias';
   const [loadA, loadB, store] = load[kind === 'fwd_bias' ? 'fwd' : kind === 'bwd_input_bias' ? 'bwd_input' : kind];
   const names = ['out', 't1', 't2', ...(bias ? ['bias'] : [])];
   // The bias is indexed by the output channel: a column of the forward's GEMM, of the input gradient's.
-  const biasAt = kind === 'fwd_bias' ? ' + bias[O3 + g * OCG + c]' : ' + bias[O3 + g * ICG + c]';
+  const biasAt = kind === 'fwd_bias' ? ' + f32(bias[O3 + g * OCG + c])' : ' + f32(bias[O3 + g * ICG + c])';
+  // Operands read as f32 (the tiles and the sum are f32), the result stored in the element type.
+  const read = (code: string): string => code.replace(/return (t[12]\[[^;]*\]);/g, 'return f32($1);');
   return [
-    bindings(names),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(
+      names,
+      names.map(() => E),
+    ),
     `var<workgroup> ta: array<array<f32, ${T}>, ${T}>;`,
     `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
-    `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${loadA}\n}`,
-    `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${loadB}\n}`,
-    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(' BIAS', bias ? biasAt : '')}\n}`,
+    `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${read(loadA)}\n}`,
+    `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${read(loadB)}\n}`,
+    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(/= acc BIAS;/, `= ${E}(acc${bias ? biasAt : ''});`)}\n}`,
     `@compute @workgroup_size(${T}, ${T})`,
     'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
     defs,
@@ -149,11 +155,41 @@ function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: read
     geo.c / geo.groups, geo.oc / geo.groups, m, nc, k, tm, tn, geo.groups,
     out.storageOffset, ...ts.map((t) => t.storageOffset),
   ]); // prettier-ignore
-  launch(rt, `conv2d:${kind}:f32`, () => shader(kind), [out, ...ts], params, tm * tn * geo.groups);
+  const E = out.scalarType === ScalarType.Half ? 'f16' : 'f32';
+  launch(rt, `conv2d:${kind}:${E}`, () => shader(kind, E), [out, ...ts], params, tm * tn * geo.groups);
   return out;
 }
 
 const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
+
+// Note [float16 on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// WGSL's f16 needs the optional WebGPU feature 'shader-f16' (`enable f16;`); init() requests it when the adapter
+// has it. The network kernels (convolution and its gradients, avg_pool2d, _adaptive_avg_pool2d and their
+// backwards) then take float16 operands: read as f32, summed in f32 (PyTorch's acc_type of Half, as its CPU
+// kernels and MPS's accumulate), stored as f16, one pipeline per element type. Without the feature (SwiftShader
+// in Chromium 156 lacks it, so the browser suite cannot run an f16 shader; `set_shader_f16(false)` forces it off)
+// a float16 operand raises naming the operator, the dtype and the missing feature, as float64 is refused. float16
+// storage (empty, copies between devices, views) needs no shader feature. Pointwise operators, matmul and
+// reductions have no float16 kernels yet: they raise naming the operator and dtype (TypeProperties.ts kindOf).
+
+/** The element type of a network kernel's floating operands: float32, or float16 where the device has 'shader-f16'. */
+export type FloatElem = 'f32' | 'f16';
+
+/** float32 operands give 'f32', float16 ones 'f16' (See Note [float16 on the webgpu device]); anything else raises naming `op`. */
+export function floatElem(rt: WebGPURuntime, op: string, ...ts: readonly Tensor[]): FloatElem {
+  if (ts.length > 0 && ts.every((t) => t.scalarType === ScalarType.Half)) {
+    if (!rt.features.shaderF16) {
+      throw new Error(
+        `webgpu: ${op} has no float16 kernel on this adapter: float16 arithmetic needs the WebGPU feature 'shader-f16', ` +
+          'which the adapter lacks (or set_shader_f16(false) turned off); use float32',
+      );
+    }
+    return 'f16';
+  }
+  checkFloat(op, ...ts);
+  return 'f32';
+}
 
 /** A meta tensor with `t`'s dtype, sizes and strides: the meta kernels raise PyTorch's errors and give the result's layout. */
 export function metaTwin(t: Tensor): Tensor {
@@ -168,8 +204,8 @@ export function inLayoutOf(rt: WebGPURuntime, out: Tensor, meta: Tensor): Tensor
   return r;
 }
 
-function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): void {
-  checkFloat(op, input, weight);
+function checkConv(rt: WebGPURuntime, op: string, grad: Tensor, input: Tensor, weight: Tensor, groups: number): void {
+  floatElem(rt, op, grad, input, weight);
   if (input.dim() !== 4 || weight.dim() !== 4) {
     throw new Error(`webgpu: ${op} supports 2-d convolutions of batched (4-d) inputs only so far, got input of ${input.dim()} dims`);
   }
@@ -237,7 +273,7 @@ export function convolution(
     outputPadding,
     groups,
   ) as Tensor;
-  checkFloat(op, input, weight, ...(bias === null ? [] : [bias]));
+  floatElem(rt, op, input, weight, ...(bias === null ? [] : [bias]));
   if (weight.dim() === 3) {
     // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter with a leading height entry.
     const one = (v: number[], lead: number): number[] => [lead, ...(v.length === 1 ? v : v.slice(-1))];
@@ -268,12 +304,12 @@ export function convolution(
       n, c: ocg * groups, h: oh, w: ow, oc: c, oh: h, ow: w, kh, kw,
       stride: pair(stride), padding: pair(padding), dilation: pair(dilation), groups,
     }; // prettier-ignore
-    const out = empty_generic(meta.sizes, rt, ScalarType.Float);
+    const out = empty_generic(meta.sizes, rt, input.scalarType);
     const gemm: [number, number, number] = [n * oh * ow, ocg, (c / groups) * kh * kw];
     return inLayoutOf(rt, run(rt, bias === null ? 'bwd_input' : 'bwd_input_bias', geo, out, ts, gemm), meta);
   }
   const geo = geometry(input, weight, stride, padding, dilation, groups);
-  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, ScalarType.Float);
+  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, input.scalarType);
   const gemm: [number, number, number] = [geo.n * geo.oh * geo.ow, geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw];
   return inLayoutOf(rt, run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, gemm), meta);
 }
@@ -290,10 +326,9 @@ export function conv2dBackwardInput(
   groups: number,
 ): Tensor {
   const op = 'aten::_conv2d_backward_input';
-  checkConv(op, input, weight, groups);
-  checkFloat(op, grad);
+  checkConv(rt, op, grad, input, weight, groups);
   const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
-  const out = empty_generic(input.sizes, rt, ScalarType.Float);
+  const out = empty_generic(input.sizes, rt, input.scalarType);
   const gemm: [number, number, number] = [geo.n * geo.h * geo.w, geo.c / groups, (geo.oc / groups) * geo.kh * geo.kw];
   return run(rt, 'bwd_input', geo, out, [contiguousOf(grad), contiguousOf(weight)], gemm);
 }
@@ -310,10 +345,9 @@ export function conv2dBackwardWeight(
   groups: number,
 ): Tensor {
   const op = 'aten::_conv2d_backward_weight';
-  checkConv(op, input, weight, groups);
-  checkFloat(op, grad);
+  checkConv(rt, op, grad, input, weight, groups);
   const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
-  const out = empty_generic(weight.sizes, rt, ScalarType.Float);
+  const out = empty_generic(weight.sizes, rt, weight.scalarType);
   const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw, geo.n * geo.oh * geo.ow];
   return run(rt, 'bwd_weight', geo, out, [contiguousOf(grad), contiguousOf(input)], gemm);
 }
