@@ -77,7 +77,7 @@ export interface GPUAdapterLike {
   readonly info?: { readonly vendor?: string; readonly architecture?: string; readonly device?: string; readonly description?: string };
   readonly features: { has(name: string): boolean };
   readonly limits: { readonly maxStorageBufferBindingSize: number; readonly maxBufferSize: number };
-  requestDevice(d?: { requiredLimits?: Record<string, number> }): Promise<GPUDeviceLike>;
+  requestDevice(d?: { requiredLimits?: Record<string, number>; requiredFeatures?: string[] }): Promise<GPUDeviceLike>;
 }
 
 /** `navigator.gpu`, or the object the npm package `webgpu` creates with `create([])`. */

@@ -34,6 +34,8 @@ export interface WebGPUInfo {
   readonly vendor: string;
   readonly architecture: string;
   readonly description: string;
+  /** Whether the adapter has (and the device was opened with) 'shader-f16': float16 kernels (Note [float16 on the webgpu device]). */
+  readonly shaderF16: boolean;
 }
 
 let runtime: WebGPURuntime | null = null;
@@ -105,13 +107,17 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   }
   const adapter = await gpu.requestAdapter(options.powerPreference === undefined ? {} : { powerPreference: options.powerPreference });
   if (adapter === null) throw new Error('WebGPU is available but no adapter was found (requestAdapter() returned null)');
+  // float16 kernels need 'shader-f16' (See Note [float16 on the webgpu device]).
+  const shaderF16 = adapter.features.has('shader-f16');
   const device = await adapter.requestDevice({
+    ...(shaderF16 ? { requiredFeatures: ['shader-f16'] } : {}),
     requiredLimits: {
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
       maxBufferSize: adapter.limits.maxBufferSize,
     },
   });
   const r = new WebGPURuntime(device, adapter);
+  r.features.shaderF16 = shaderF16;
   torch.utils.rename_privateuse1_backend('webgpu');
   setAllocator(DeviceType.PrivateUse1, r);
   const lib = new torch.library.Library('aten', 'IMPL', 'PrivateUse1');
@@ -123,7 +129,7 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   defineReads();
   runtime = r;
   const info = adapter.info ?? {};
-  return { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '' };
+  return { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '', shaderF16 };
 }
 
 function defineReads(): void {
@@ -207,6 +213,18 @@ export function set_limits(limits: Partial<WebGPULimits>): WebGPULimits {
 }
 
 /**
+ * `torch.webgpu.set_shader_f16(false)`: the float16 kernels refuse as on an adapter without 'shader-f16' (tests,
+ * and a way to rule them out); `true` again only on a device opened with the feature. Returns the previous state.
+ */
+export function set_shader_f16(enabled: boolean): boolean {
+  const r = rt();
+  const previous = r.features.shaderF16;
+  if (enabled && !r.adapter.features.has('shader-f16')) throw new Error("webgpu: the adapter lacks the WebGPU feature 'shader-f16'");
+  r.features.shaderF16 = enabled;
+  return previous;
+}
+
+/**
  * The GPUDevice the runtime encodes into (after `init()`), for interop and benchmarks (bench/webgpu_suite.ts's
  * copy kernel). Call `await synchronize()` before submitting work of your own that touches the device's tensors.
  */
@@ -240,6 +258,7 @@ export const webgpu = {
   empty_cache,
   stats,
   set_limits,
+  set_shader_f16,
   set_fallback,
   fallback_enabled,
   manual_seed,

@@ -12,6 +12,8 @@ import { reduceSum, reducedDims, reductionKernels } from './kernels/ReduceOps.js
 import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernels/Convolution.js';
 import { nllLoss, nllLossBackward } from './kernels/LossNLL.js';
 import { maxPool2dWithIndices, maxPool2dWithIndicesBackward } from './kernels/Pooling.js';
+import { avgPool2d, avgPool2dBackward } from './kernels/AveragePool2d.js';
+import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward } from './kernels/AdaptiveAveragePooling.js';
 import { softmax, softmaxBackward } from './kernels/SoftMax.js';
 import { bmm } from './kernels/LinearAlgebra.js';
 import { embedding, indexPut, indexSelect, scatterAdd } from './kernels/Indexing.js';
@@ -101,8 +103,8 @@ function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unkno
   return [
     [
       'convolution',
-      ((x: Tensor, w: Tensor, b: Tensor | null, s: number[], p: number[], d: number[], tr: boolean, _op: number[], g: number) =>
-        convolution(rt, x, w, b, s, p, d, tr, g)) as never,
+      ((x: Tensor, w: Tensor, b: Tensor | null, s: number[], p: number[], d: number[], tr: boolean, op: number[], g: number) =>
+        convolution(rt, x, w, b, s, p, d, tr, op, g)) as never,
     ],
     ['_conv2d_backward_input', ((...a: Conv) => conv2dBackwardInput(rt, ...a)) as never],
     ['_conv2d_backward_weight', ((...a: Conv) => conv2dBackwardWeight(rt, ...a)) as never],
@@ -115,6 +117,18 @@ function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unkno
       ((g: Tensor, x: Tensor, k: number[], s: number[], p: number[], d: number[], c: boolean, i: Tensor) =>
         maxPool2dWithIndicesBackward(rt, g, x, k, s, p, d, c, i)) as never,
     ],
+    [
+      'avg_pool2d',
+      ((x: Tensor, k: number[], s: number[], p: number[], c: boolean, cip: boolean, div: number | null) =>
+        avgPool2d(rt, x, k, s, p, c, cip, div)) as never,
+    ],
+    [
+      'avg_pool2d_backward',
+      ((g: Tensor, x: Tensor, k: number[], s: number[], p: number[], c: boolean, cip: boolean, div: number | null) =>
+        avgPool2dBackward(rt, g, x, k, s, p, c, cip, div)) as never,
+    ],
+    ['_adaptive_avg_pool2d', ((x: Tensor, size: number[]) => adaptiveAvgPool2d(rt, x, size)) as never],
+    ['_adaptive_avg_pool2d_backward', ((g: Tensor, x: Tensor) => adaptiveAvgPool2dBackward(rt, g, x)) as never],
     ['softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, false, x, dim, dt)) as never],
     ['log_softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, true, x, dim, dt)) as never],
     ['_softmax_backward_data', ((g: Tensor, y: Tensor, dim: number) => softmaxBackward(rt, false, g, y, dim)) as never],

@@ -87,6 +87,8 @@ export class WebGPURuntime implements Allocator {
   private encoder: ReturnType<GPUDeviceLike['createCommandEncoder']> | null = null;
   private dispatches = 0;
   private encodedBytes = 0;
+  /** Optional WebGPU features the device was opened with; `shaderF16` can be turned off (See Note [float16 on the webgpu device]). */
+  readonly features = { shaderF16: false };
   /** The submission and cache limits (Note [One open command encoder], Note [A bounded pipeline cache]). */
   readonly limits = { dispatches: MAX_DISPATCHES, encodedBytes: MAX_ENCODED_BYTES, pipelines: MAX_PIPELINES };
   /** Submits made, and the last one known complete. */

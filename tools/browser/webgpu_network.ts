@@ -85,6 +85,49 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
     ]),
   );
 
+  await check('conv_transpose2d / conv1d forward and gradients (the input-gradient GEMM) against the cpu device', async () =>
+    cases([
+      [
+        'stride 2, padding 1, output_padding 1, bias',
+        () =>
+          withGrads(
+            (x, w, b) => F.conv_transpose2d(x, w, b, { stride: 2, padding: 1, output_padding: 1 }),
+            [input([2, 4, 5, 6], 50), input([4, 3, 3, 3], 51), input([3], 52)],
+            1e-5,
+          ),
+      ],
+      [
+        'groups 2, dilation 2, output_padding 1 >= stride 1, no bias, a transposed input view',
+        () =>
+          withGrads(
+            (x, w) => F.conv_transpose2d(x.transpose(2, 3), w, null, { groups: 2, dilation: 2, output_padding: 1 }),
+            [input([1, 4, 6, 5], 53), input([4, 2, 2, 3], 54)],
+            1e-5,
+          ),
+      ],
+      [
+        'channels-last input: the result keeps the layout',
+        async () => {
+          const x = input([2, 3, 4, 4], 55).contiguous({ memory_format: torch.channels_last } as never);
+          const w = input([3, 2, 3, 3], 56);
+          const dev = F.conv_transpose2d(x.to('webgpu'), w.to('webgpu'), null, { stride: 2 });
+          const cpu = F.conv_transpose2d(x, w, null, { stride: 2 });
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-5);
+        },
+      ],
+      [
+        'conv_transpose1d and conv1d (as 2-d of height 1)',
+        () =>
+          withGrads(
+            (x, w, v) => F.conv_transpose1d(x, w, null, { stride: 3, padding: 1 }).add(F.conv1d(x, v, null, { padding: 1 }).sum()),
+            [input([2, 3, 7], 57), input([3, 2, 4], 58), input([5, 3, 3], 59)],
+            1e-5,
+          ),
+      ],
+    ]),
+  );
+
   await check('max_pool2d forward, indices and gradient against the cpu device', async () => {
     const x = input([2, 3, 9, 10], 20);
     const [dv, di] = F.max_pool2d_with_indices(x.to('webgpu'), 3, { stride: 2, padding: 1, ceil_mode: true });
@@ -96,6 +139,53 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
       ['LeNet pool 2', () => withGrads((t) => F.max_pool2d(t, 2), [input([2, 6, 8, 8], 21)], 0)],
       ['3x3 stride 2 pad 1 ceil dilation', () => withGrads((t) => F.max_pool2d(t, 3, { stride: 2, padding: 1, ceil_mode: true }), [x], 0)],
       ['dilation 2, 3-d input', () => withGrads((t) => F.max_pool2d(t, 2, { stride: 1, dilation: 2 }), [input([3, 7, 6], 22)], 0)],
+    ]);
+  });
+
+  await check('avg_pool2d and adaptive_avg_pool2d forward and gradients against the cpu device', async () => {
+    const x = input([2, 3, 9, 10], 60);
+    const cl = input([2, 3, 6, 5], 61).contiguous({ memory_format: torch.channels_last } as never);
+    return cases([
+      ['avg 2x2', () => withGrads((t) => F.avg_pool2d(t, 2), [input([2, 6, 8, 8], 62)], 1e-6)],
+      [
+        'avg 3x3 stride 2 pad 1 ceil, count_include_pad',
+        () => withGrads((t) => F.avg_pool2d(t, 3, { stride: 2, padding: 1, ceil_mode: true }), [x], 1e-6),
+      ],
+      [
+        'avg [3, 2] stride [1, 2] pad [1, 1] ceil, padding excluded, 3-d input',
+        () =>
+          withGrads(
+            (t) => F.avg_pool2d(t, [3, 2], { stride: [1, 2], padding: [1, 1], ceil_mode: true, count_include_pad: false }),
+            [input([3, 7, 6], 63)],
+            1e-6,
+          ),
+      ],
+      [
+        'avg divisor_override 5, a transposed view',
+        () => withGrads((t) => F.avg_pool2d(t.transpose(2, 3), 3, { divisor_override: 5 }), [x], 1e-6),
+      ],
+      [
+        'avg channels-last: the result keeps the layout',
+        async () => {
+          const [dev, cpu] = [F.avg_pool2d(cl.to('webgpu'), 2, { stride: 1 }), F.avg_pool2d(cl, 2, { stride: 1 })];
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-6);
+        },
+      ],
+      ['adaptive 10x9 → 4x3 (overlapping windows)', () => withGrads((t) => F.adaptive_avg_pool2d(t, [4, 3]), [x.transpose(2, 3)], 1e-6)],
+      [
+        'adaptive 6x5 → 7x11 (more outputs than inputs), 3-d',
+        () => withGrads((t) => F.adaptive_avg_pool2d(t, [7, 11]), [x.select(0, 0).narrow(1, 0, 6).narrow(2, 0, 5)], 1e-6),
+      ],
+      ['adaptive → 1x1 (a mean)', () => withGrads((t) => F.adaptive_avg_pool2d(t, 1), [x], 1e-6)],
+      [
+        'adaptive channels-last: the result keeps the layout',
+        async () => {
+          const [dev, cpu] = [F.adaptive_avg_pool2d(cl.to('webgpu'), [4, 2]), F.adaptive_avg_pool2d(cl, [4, 2])];
+          assert(dev.strides.join() === cpu.strides.join(), `strides [${dev.strides.join(', ')}], cpu [${cpu.strides.join(', ')}]`);
+          return against(dev, cpu, 1e-6);
+        },
+      ],
     ]);
   });
 

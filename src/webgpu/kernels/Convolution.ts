@@ -1,9 +1,9 @@
 // 2-d convolution on the webgpu device as implicit GEMM: the forward and both gradients are one tiled matrix
 // product each, whose operands are gathered from the tensors by index arithmetic in the shader (no im2col
 // buffer). The counterpart of aten/src/ATen/native/Convolution.cpp (convolution, and aten-ts's
-// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward) and of
-// native/mps/operations/Convolution.mm.
-import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
+// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward; the transposed
+// convolution, slow_conv_transpose2d, as the input gradient's GEMM) and of native/mps/operations/Convolution.mm.
+import { ScalarType, empty_generic, empty_strided_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
 
@@ -23,7 +23,19 @@ const T = 16;
 // parameters). Every output element is summed by one thread in a fixed order: deterministic. The weight
 // gradient's K is the whole batch and image, which a split-K pass would spread over more workgroups (not yet).
 
-type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_weight';
+// Note [Transposed convolution on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] is the input gradient of the
+// convolution it transposes: that convolution's input is our output [N, OCg * groups, OH', OW'] (output_padding
+// only lengthens it), its output gradient our x and its weight ours. So the forward runs the `bwd_input` GEMM
+// with that geometry (`bwd_input_bias` adds the bias in the store), as PyTorch's slow_conv_transpose2d and
+// tfjs's conv2DDerInput do. Its gradients are what aten-ts's autograd asks for (FunctionsManualConvolution.ts):
+// the input's a plain convolution of the gradient (narrowed when output_padding reaches past the input), the
+// weight's `_conv2d_backward_weight` with input and output gradient swapped, the bias's a sum. The backward
+// kernels take the output extent from the gradient's sizes, as the CPU's do: with output_padding >= stride
+// (allowed below the dilation) the formula would give one row more than the gradient has.
+
+type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_input_bias' | 'bwd_weight';
 
 // Parameter words: shape and geometry first, then the GEMM's extents, then the operands' storage offsets.
 const HEADER = [
@@ -31,7 +43,7 @@ const HEADER = [
   'ICG', 'OCG', 'M', 'NC', 'K', 'TM', 'TN', 'G', 'O0', 'O1', 'O2', 'O3',
 ] as const; // prettier-ignore
 
-function shader(kind: Kind): string {
+function shader(kind: Kind, E: FloatElem): string {
   const defs = HEADER.map((name, i) => `  let ${name} = i32(p[${i}]);`).join('\n');
   // Index helpers shared by the variants (all arithmetic in i32: padding makes positions negative).
   const load: Record<Kind, [string, string, string]> = {
@@ -55,8 +67,9 @@ function shader(kind: Kind): string {
       `let oc = k / (KH * KW); let kk = k % (KH * KW);
     return t2[O2 + ((g * OCG + oc) * ICG + c) * KH * KW + kk];`,
       `let n = m / (H * W); let r = m % (H * W);
-    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc;`,
+    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc BIAS;`,
     ],
+    bwd_input_bias: ['', '', ''],
     bwd_weight: [
       `let n = k / (OH * OW); let r = k % (OH * OW);
     return t1[O1 + (n * OC + g * OCG + m) * OH * OW + r];`,
@@ -64,19 +77,27 @@ function shader(kind: Kind): string {
     let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
     if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
     return t2[O2 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
-      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc;',
+      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc BIAS;',
     ],
   };
-  const bias = kind === 'fwd_bias';
-  const [loadA, loadB, store] = load[bias ? 'fwd' : kind];
+  const bias = kind === 'fwd_bias' || kind === 'bwd_input_bias';
+  const [loadA, loadB, store] = load[kind === 'fwd_bias' ? 'fwd' : kind === 'bwd_input_bias' ? 'bwd_input' : kind];
   const names = ['out', 't1', 't2', ...(bias ? ['bias'] : [])];
+  // The bias is indexed by the output channel: a column of the forward's GEMM, of the input gradient's.
+  const biasAt = kind === 'fwd_bias' ? ' + f32(bias[O3 + g * OCG + c])' : ' + f32(bias[O3 + g * ICG + c])';
+  // Operands read as f32 (the tiles and the sum are f32), the result stored in the element type.
+  const read = (code: string): string => code.replace(/return (t[12]\[[^;]*\]);/g, 'return f32($1);');
   return [
-    bindings(names),
+    ...(E === 'f16' ? ['enable f16;'] : []),
+    bindings(
+      names,
+      names.map(() => E),
+    ),
     `var<workgroup> ta: array<array<f32, ${T}>, ${T}>;`,
     `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
-    `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${loadA}\n}`,
-    `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${loadB}\n}`,
-    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(' BIAS', bias ? ' + bias[O3 + g * OCG + c]' : '')}\n}`,
+    `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${read(loadA)}\n}`,
+    `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${read(loadB)}\n}`,
+    `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(/= acc BIAS;/, `= ${E}(acc${bias ? biasAt : ''});`)}\n}`,
     `@compute @workgroup_size(${T}, ${T})`,
     'fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
     defs,
@@ -134,14 +155,57 @@ function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: read
     geo.c / geo.groups, geo.oc / geo.groups, m, nc, k, tm, tn, geo.groups,
     out.storageOffset, ...ts.map((t) => t.storageOffset),
   ]); // prettier-ignore
-  launch(rt, `conv2d:${kind}:f32`, () => shader(kind), [out, ...ts], params, tm * tn * geo.groups);
+  const E = out.scalarType === ScalarType.Half ? 'f16' : 'f32';
+  launch(rt, `conv2d:${kind}:${E}`, () => shader(kind, E), [out, ...ts], params, tm * tn * geo.groups);
   return out;
 }
 
 const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
 
-function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): void {
-  checkFloat(op, input, weight);
+// Note [float16 on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// WGSL's f16 needs the optional WebGPU feature 'shader-f16' (`enable f16;`); init() requests it when the adapter
+// has it. The network kernels (convolution and its gradients, avg_pool2d, _adaptive_avg_pool2d and their
+// backwards) then take float16 operands: read as f32, summed in f32 (PyTorch's acc_type of Half, as its CPU
+// kernels and MPS's accumulate), stored as f16, one pipeline per element type. Without the feature (SwiftShader
+// in Chromium 156 lacks it, so the browser suite cannot run an f16 shader; `set_shader_f16(false)` forces it off)
+// a float16 operand raises naming the operator, the dtype and the missing feature, as float64 is refused. float16
+// storage (empty, copies between devices, views) needs no shader feature. Pointwise operators, matmul and
+// reductions have no float16 kernels yet: they raise naming the operator and dtype (TypeProperties.ts kindOf).
+
+/** The element type of a network kernel's floating operands: float32, or float16 where the device has 'shader-f16'. */
+export type FloatElem = 'f32' | 'f16';
+
+/** float32 operands give 'f32', float16 ones 'f16' (See Note [float16 on the webgpu device]); anything else raises naming `op`. */
+export function floatElem(rt: WebGPURuntime, op: string, ...ts: readonly Tensor[]): FloatElem {
+  if (ts.length > 0 && ts.every((t) => t.scalarType === ScalarType.Half)) {
+    if (!rt.features.shaderF16) {
+      throw new Error(
+        `webgpu: ${op} has no float16 kernel on this adapter: float16 arithmetic needs the WebGPU feature 'shader-f16', ` +
+          'which the adapter lacks (or set_shader_f16(false) turned off); use float32',
+      );
+    }
+    return 'f16';
+  }
+  checkFloat(op, ...ts);
+  return 'f32';
+}
+
+/** A meta tensor with `t`'s dtype, sizes and strides: the meta kernels raise PyTorch's errors and give the result's layout. */
+export function metaTwin(t: Tensor): Tensor {
+  return torch.empty_strided(t.sizes, t.strides, { dtype: t.dtype, device: 'meta' });
+}
+
+/** `out` (contiguous) with `meta`'s strides when they differ (a channels-last result, as the CPU's), by a copy on the device. */
+export function inLayoutOf(rt: WebGPURuntime, out: Tensor, meta: Tensor): Tensor {
+  if (out.strides.every((s, i) => s === meta.strides[i] || out.sizes[i]! <= 1)) return out;
+  const r = empty_strided_generic(meta.sizes, meta.strides, rt, out.scalarType);
+  torch.no_grad(() => r.copy_(out));
+  return r;
+}
+
+function checkConv(rt: WebGPURuntime, op: string, grad: Tensor, input: Tensor, weight: Tensor, groups: number): void {
+  floatElem(rt, op, grad, input, weight);
   if (input.dim() !== 4 || weight.dim() !== 4) {
     throw new Error(`webgpu: ${op} supports 2-d convolutions of batched (4-d) inputs only so far, got input of ${input.dim()} dims`);
   }
@@ -153,12 +217,25 @@ function checkConv(op: string, input: Tensor, weight: Tensor, groups: number): v
   }
 }
 
-function geometry(input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Geometry {
+/**
+ * The geometry of the (not transposed) convolution of `input` with `weight`; its output extent from `grad`'s
+ * sizes when given (the backward kernels, See Note [Transposed convolution on the webgpu device]), else by the formula.
+ */
+function geometry(
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+  grad: Tensor | null = null,
+): Geometry {
   const [n, c, h, w] = input.sizes as [number, number, number, number];
   const [oc, , kh, kw] = weight.sizes as [number, number, number, number];
   const [s, pd, d] = [pair(stride), pair(padding), pair(dilation)];
-  const oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
-  const ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
+  let oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
+  let ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
+  if (grad !== null) [oh, ow] = grad.sizes.slice(2) as [number, number];
   if (oh <= 0 || ow <= 0) {
     throw new Error(
       `Calculated output size: (${oc}x${oh}x${ow}). Output size is too small (input [${input.sizes.join(', ')}], kernel ${kh}x${kw})`,
@@ -167,7 +244,11 @@ function geometry(input: Tensor, weight: Tensor, stride: number[], padding: numb
   return { n, c, h, w, oc, oh, ow, kh, kw, stride: s, padding: pd, dilation: d, groups };
 }
 
-/** `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d, not transposed. */
+/**
+ * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d (and
+ * 1-d, as a 2-d one of height 1, as the CPU kernel views it), transposed or not (See Note [Transposed
+ * convolution on the webgpu device]). PyTorch's errors and the result's layout come from the meta kernel.
+ */
 export function convolution(
   rt: WebGPURuntime,
   input: Tensor,
@@ -177,20 +258,60 @@ export function convolution(
   padding: number[],
   dilation: number[],
   transposed: boolean,
+  outputPadding: number[],
   groups: number,
 ): Tensor {
   const op = 'aten::convolution';
-  if (transposed) throw new Error(`webgpu: ${op} does not support transposed convolutions yet`);
-  checkConv(op, input, weight, groups);
-  if (bias !== null) checkFloat(op, bias);
-  const geo = geometry(input, weight, stride, padding, dilation, groups);
-  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, ScalarType.Float);
+  const meta = torch.ops.aten['convolution']!.default!(
+    metaTwin(input),
+    metaTwin(weight),
+    bias === null ? null : metaTwin(bias),
+    stride,
+    padding,
+    dilation,
+    transposed,
+    outputPadding,
+    groups,
+  ) as Tensor;
+  floatElem(rt, op, input, weight, ...(bias === null ? [] : [bias]));
+  if (weight.dim() === 3) {
+    // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter with a leading height entry.
+    const one = (v: number[], lead: number): number[] => [lead, ...(v.length === 1 ? v : v.slice(-1))];
+    const r = torch.no_grad(() =>
+      convolution(
+        rt,
+        input.unsqueeze(2),
+        weight.unsqueeze(2),
+        bias,
+        one(stride, 1),
+        one(padding, 0),
+        one(dilation, 1),
+        transposed,
+        one(outputPadding, 0),
+        groups,
+      ).squeeze(2),
+    );
+    return inLayoutOf(rt, r.isContiguous() ? r : torch.no_grad(() => r.contiguous()), meta);
+  }
+  if (weight.dim() !== 4) throw new Error(`webgpu: ${op} supports 1-d and 2-d convolutions only so far, got a ${weight.dim()}-d weight`);
   const ts = [contiguousOf(input), contiguousOf(weight), ...(bias === null ? [] : [contiguousOf(bias)])];
-  return run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, [
-    geo.n * geo.oh * geo.ow,
-    geo.oc / groups,
-    (geo.c / groups) * geo.kh * geo.kw,
-  ]);
+  if (transposed) {
+    // The input gradient of the convolution whose input is our output (See Note [Transposed convolution on the webgpu device]).
+    const [n, c, h, w] = input.sizes as [number, number, number, number];
+    const [, ocg, kh, kw] = weight.sizes as [number, number, number, number];
+    const [, , oh, ow] = meta.sizes as [number, number, number, number];
+    const geo: Geometry = {
+      n, c: ocg * groups, h: oh, w: ow, oc: c, oh: h, ow: w, kh, kw,
+      stride: pair(stride), padding: pair(padding), dilation: pair(dilation), groups,
+    }; // prettier-ignore
+    const out = empty_generic(meta.sizes, rt, input.scalarType);
+    const gemm: [number, number, number] = [n * oh * ow, ocg, (c / groups) * kh * kw];
+    return inLayoutOf(rt, run(rt, bias === null ? 'bwd_input' : 'bwd_input_bias', geo, out, ts, gemm), meta);
+  }
+  const geo = geometry(input, weight, stride, padding, dilation, groups);
+  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, input.scalarType);
+  const gemm: [number, number, number] = [geo.n * geo.oh * geo.ow, geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw];
+  return inLayoutOf(rt, run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, gemm), meta);
 }
 
 /** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
@@ -205,10 +326,9 @@ export function conv2dBackwardInput(
   groups: number,
 ): Tensor {
   const op = 'aten::_conv2d_backward_input';
-  checkConv(op, input, weight, groups);
-  checkFloat(op, grad);
-  const geo = geometry(input, weight, stride, padding, dilation, groups);
-  const out = empty_generic(input.sizes, rt, ScalarType.Float);
+  checkConv(rt, op, grad, input, weight, groups);
+  const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
+  const out = empty_generic(input.sizes, rt, input.scalarType);
   const gemm: [number, number, number] = [geo.n * geo.h * geo.w, geo.c / groups, (geo.oc / groups) * geo.kh * geo.kw];
   return run(rt, 'bwd_input', geo, out, [contiguousOf(grad), contiguousOf(weight)], gemm);
 }
@@ -225,10 +345,9 @@ export function conv2dBackwardWeight(
   groups: number,
 ): Tensor {
   const op = 'aten::_conv2d_backward_weight';
-  checkConv(op, input, weight, groups);
-  checkFloat(op, grad);
-  const geo = geometry(input, weight, stride, padding, dilation, groups);
-  const out = empty_generic(weight.sizes, rt, ScalarType.Float);
+  checkConv(rt, op, grad, input, weight, groups);
+  const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
+  const out = empty_generic(weight.sizes, rt, weight.scalarType);
   const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw, geo.n * geo.oh * geo.ow];
   return run(rt, 'bwd_weight', geo, out, [contiguousOf(grad), contiguousOf(input)], gemm);
 }
