@@ -4,6 +4,7 @@
 // impl::rebase_history, impl::grad_accumulator) and VariableTypeUtils.h (check_inplace, set_history).
 
 import { autogradState } from '../c10/AutogradState.js';
+import { afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { isComplexType, isFloatingType } from '../c10/ScalarType.js';
 import { int64Hint } from '../c10/Scalar.js';
 import { escapeStorage } from '../tensor/StorageScope.js';
@@ -133,6 +134,23 @@ export function gradientEdge(t: Tensor | null | undefined): Edge {
   const e = m.edge;
   if (e !== null && e.fn === fn && e.inputNr === nr) return e;
   return (m.edge = { fn, inputNr: nr });
+}
+
+// Note [Key set below Autograd, remembered]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every generated Autograd kernel redispatches with `ks & after_autograd_keyset`. Key sets are immutable, and
+// consecutive calls nearly always bring the same one, so the last answer is kept: an identity test instead of
+// the intersection and its intern-table lookup (DispatchKeySet.fromBits), on the path of every operator call.
+let lastAbove: DispatchKeySet | null = null;
+let lastBelow: DispatchKeySet | null = null;
+
+/** `ks & after_autograd_keyset`: the keys an Autograd kernel redispatches to. */
+export function belowAutograd(ks: DispatchKeySet): DispatchKeySet {
+  if (ks !== lastAbove) {
+    lastBelow = ks.and(afterAutogradKeyset);
+    lastAbove = ks;
+  }
+  return lastBelow as DispatchKeySet;
 }
 
 /** `compute_requires_grad`: grad mode is on and some tensor argument requires grad. */

@@ -4,14 +4,14 @@
 // Graph nodes (torchgen's Functions.h), Autograd kernels (VariableType) and ADInplaceOrView kernels of
 // view operators. src/autograd/register.ts registers them; see src/autograd/README.md.
 
-import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { afterADInplaceOrViewKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import type { Device } from '../c10/Device.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
-import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
+import { anyRequiresGrad, anyRequiresGradList, belowAutograd, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
 import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, gridSamplerBackwardOf, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLstsqBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
@@ -11368,27 +11368,27 @@ export function autogradKernels(ops: AtenOps) {
   return {
   view: kernel('view', (ks, self, size) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    if (!rg) return ops.view.redispatch(belowAutograd(ks), self, size);
     const gradFn = new ViewBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const result = ops.view.redispatch(belowAutograd(ks), self, size);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _reshape_alias: kernel('_reshape_alias', (ks, self, size, stride) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
+    if (!rg) return ops._reshape_alias.redispatch(belowAutograd(ks), self, size, stride);
     const gradFn = new ReshapeAliasBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._reshape_alias.redispatch(ks.and(afterAutogradKeyset), self, size, stride);
+    const result = ops._reshape_alias.redispatch(belowAutograd(ks), self, size, stride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   as_strided: kernel('as_strided', (ks, self, size, stride, storageOffset) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.as_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    if (!rg) return ops.as_strided.redispatch(belowAutograd(ks), self, size, stride, storageOffset);
     const gradFn = new AsStridedBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.size_ = size;
@@ -11397,171 +11397,171 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.self_sizes = self.sizes.slice();
     gradFn.self_strides = self.strides.slice();
     gradFn.self_storageOffset = self.storageOffset;
-    const result = ops.as_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    const result = ops.as_strided.redispatch(belowAutograd(ks), self, size, stride, storageOffset);
     setHistory(result, gradFn, 0);
     return result;
   }),
   transpose_int: kernel('transpose_int', (ks, self, dim0, dim1) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.transpose_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    if (!rg) return ops.transpose_int.redispatch(belowAutograd(ks), self, dim0, dim1);
     const gradFn = new TransposeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim0_ = dim0;
     gradFn.dim1_ = dim1;
-    const result = ops.transpose_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const result = ops.transpose_int.redispatch(belowAutograd(ks), self, dim0, dim1);
     setHistory(result, gradFn, 0);
     return result;
   }),
   transpose_: kernel('transpose_', (ks, self, dim0, dim1) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.transpose_.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    if (!rg) return ops.transpose_.redispatch(belowAutograd(ks), self, dim0, dim1);
     const gradFn = new TransposeBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim0_ = dim0;
     gradFn.dim1_ = dim1;
-    const result = ops.transpose_.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const result = ops.transpose_.redispatch(belowAutograd(ks), self, dim0, dim1);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   t: kernel('t', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.t.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.t.redispatch(belowAutograd(ks), self);
     const gradFn = new TBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.t.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.t.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   t_: kernel('t_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.t_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.t_.redispatch(belowAutograd(ks), self);
     const gradFn = new TBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.t_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.t_.redispatch(belowAutograd(ks), self);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   permute: kernel('permute', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.permute.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    if (!rg) return ops.permute.redispatch(belowAutograd(ks), self, dims);
     const gradFn = new PermuteBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dims_ = dims;
-    const result = ops.permute.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    const result = ops.permute.redispatch(belowAutograd(ks), self, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
   expand: kernel('expand', (ks, self, size, implicit) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.expand.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    if (!rg) return ops.expand.redispatch(belowAutograd(ks), self, size, implicit);
     const gradFn = new ExpandBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.expand.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    const result = ops.expand.redispatch(belowAutograd(ks), self, size, implicit);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze: kernel('squeeze', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.squeeze.redispatch(belowAutograd(ks), self);
     const gradFn = new SqueezeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.squeeze.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze_dim: kernel('squeeze_dim', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze_dim.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze_dim.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze_dims: kernel('squeeze_dims', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze_dims.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze_dims.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze_: kernel('squeeze_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.squeeze_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.squeeze_.redispatch(belowAutograd(ks), self);
     const gradFn = new SqueezeBackward3();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.squeeze_.redispatch(belowAutograd(ks), self);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   squeeze__dim: kernel('squeeze__dim', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.squeeze__dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze__dim.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward4();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze__dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze__dim.redispatch(belowAutograd(ks), self, dim);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   squeeze__dims: kernel('squeeze__dims', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.squeeze__dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze__dims.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward5();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze__dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze__dims.redispatch(belowAutograd(ks), self, dim);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   unsqueeze: kernel('unsqueeze', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.unsqueeze.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new UnsqueezeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
-    const result = ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.unsqueeze.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unsqueeze_: kernel('unsqueeze_', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.unsqueeze_.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.unsqueeze_.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new UnsqueezeBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
-    const result = ops.unsqueeze_.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.unsqueeze_.redispatch(belowAutograd(ks), self, dim);
     setInplaceViewHistory(self, gradFn);
     return result;
   }),
   select_int: kernel('select_int', (ks, self, dim, index) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.select_int.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
+    if (!rg) return ops.select_int.redispatch(belowAutograd(ks), self, dim, index);
     const gradFn = new SelectBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = index;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.select_int.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
+    const result = ops.select_int.redispatch(belowAutograd(ks), self, dim, index);
     setHistory(result, gradFn, 0);
     return result;
   }),
   slice_Tensor: kernel('slice_Tensor', (ks, self, dim, start, end, step) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.slice_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, start, end, step);
+    if (!rg) return ops.slice_Tensor.redispatch(belowAutograd(ks), self, dim, start, end, step);
     const gradFn = new SliceBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
@@ -11569,387 +11569,387 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.end_ = end;
     gradFn.step_ = step;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.slice_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, start, end, step);
+    const result = ops.slice_Tensor.redispatch(belowAutograd(ks), self, dim, start, end, step);
     setHistory(result, gradFn, 0);
     return result;
   }),
   alias: kernel('alias', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.alias.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.alias.redispatch(belowAutograd(ks), self);
     const gradFn = new AliasBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.alias.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.alias.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clone: kernel('clone', (ks, self, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.clone.redispatch(ks.and(afterAutogradKeyset), self, memoryFormat);
+    if (!rg) return ops.clone.redispatch(belowAutograd(ks), self, memoryFormat);
     const gradFn = new CloneBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.clone.redispatch(ks.and(afterAutogradKeyset), self, memoryFormat);
+    const result = ops.clone.redispatch(belowAutograd(ks), self, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   copy_: kernel('copy_', (ks, self, src, nonBlocking) => {
     const rg = anyRequiresGrad(self, src);
     checkInplace(self, rg);
-    if (!rg) return ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    if (!rg) return ops.copy_.redispatch(belowAutograd(ks), self, src, nonBlocking);
     const gradFn = new CopyBackwards();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
-    const result = ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    const result = ops.copy_.redispatch(belowAutograd(ks), self, src, nonBlocking);
     rebaseHistory(self, gradFn);
     return result;
   }),
   fill__Scalar: kernel('fill__Scalar', (ks, self, value) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    if (!rg) return ops.fill__Scalar.redispatch(belowAutograd(ks), self, value);
     const gradFn = new FillBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const result = ops.fill__Scalar.redispatch(belowAutograd(ks), self, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   fill__Tensor: kernel('fill__Tensor', (ks, self, value) => {
     const rg = anyRequiresGrad(self, value);
     checkInplace(self, rg);
-    if (!rg) return ops.fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    if (!rg) return ops.fill__Tensor.redispatch(belowAutograd(ks), self, value);
     const gradFn = new FillBackward3();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
-    const result = ops.fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const result = ops.fill__Tensor.redispatch(belowAutograd(ks), self, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   zero_: kernel('zero_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.zero_.redispatch(belowAutograd(ks), self);
     const gradFn = new ZeroBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.zero_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   _to_copy: kernel('_to_copy', (ks, self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
+    if (!rg) return ops._to_copy.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
     const gradFn = new ToCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_dtype = self.scalarType;
     gradFn.self_device = self.device;
-    const result = ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
+    const result = ops._to_copy.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   uniform_: kernel('uniform_', (ks, self, from, to, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.uniform_.redispatch(ks.and(afterAutogradKeyset), self, from, to, generator);
+    if (!rg) return ops.uniform_.redispatch(belowAutograd(ks), self, from, to, generator);
     const gradFn = new UniformBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.uniform_.redispatch(ks.and(afterAutogradKeyset), self, from, to, generator);
+    const result = ops.uniform_.redispatch(belowAutograd(ks), self, from, to, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   normal_: kernel('normal_', (ks, self, mean, std, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    if (!rg) return ops.normal_.redispatch(belowAutograd(ks), self, mean, std, generator);
     const gradFn = new NormalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    const result = ops.normal_.redispatch(belowAutograd(ks), self, mean, std, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   cauchy_: kernel('cauchy_', (ks, self, median, sigma, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    if (!rg) return ops.cauchy_.redispatch(belowAutograd(ks), self, median, sigma, generator);
     const gradFn = new CauchyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.cauchy_.redispatch(ks.and(afterAutogradKeyset), self, median, sigma, generator);
+    const result = ops.cauchy_.redispatch(belowAutograd(ks), self, median, sigma, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   exponential_: kernel('exponential_', (ks, self, lambd, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    if (!rg) return ops.exponential_.redispatch(belowAutograd(ks), self, lambd, generator);
     const gradFn = new ExponentialBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.exponential_.redispatch(ks.and(afterAutogradKeyset), self, lambd, generator);
+    const result = ops.exponential_.redispatch(belowAutograd(ks), self, lambd, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   geometric_: kernel('geometric_', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    if (!rg) return ops.geometric_.redispatch(belowAutograd(ks), self, p, generator);
     const gradFn = new GeometricBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.geometric_.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    const result = ops.geometric_.redispatch(belowAutograd(ks), self, p, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   log_normal_: kernel('log_normal_', (ks, self, mean, std, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    if (!rg) return ops.log_normal_.redispatch(belowAutograd(ks), self, mean, std, generator);
     const gradFn = new LogNormalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.log_normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
+    const result = ops.log_normal_.redispatch(belowAutograd(ks), self, mean, std, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   normal_Tensor_float: kernel('normal_Tensor_float', (ks, mean, std, generator) => {
     const rg = anyRequiresGrad(mean);
-    if (!rg) return ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    if (!rg) return ops.normal_Tensor_float.redispatch(belowAutograd(ks), mean, std, generator);
     const gradFn = new NormalBackward1();
     gradFn.setNextEdges([gradientEdge(mean)]);
     gradFn.mean_sizes = mean.sizes.slice();
-    const result = ops.normal_Tensor_float.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const result = ops.normal_Tensor_float.redispatch(belowAutograd(ks), mean, std, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   normal_float_Tensor: kernel('normal_float_Tensor', (ks, mean, std, generator) => {
     const rg = anyRequiresGrad(std);
-    if (!rg) return ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    if (!rg) return ops.normal_float_Tensor.redispatch(belowAutograd(ks), mean, std, generator);
     const gradFn = new NormalBackward2();
     gradFn.setNextEdges([gradientEdge(std)]);
     gradFn.std_sizes = std.sizes.slice();
-    const result = ops.normal_float_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const result = ops.normal_float_Tensor.redispatch(belowAutograd(ks), mean, std, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   normal_Tensor_Tensor: kernel('normal_Tensor_Tensor', (ks, mean, std, generator) => {
     const rg = anyRequiresGrad(mean, std);
-    if (!rg) return ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    if (!rg) return ops.normal_Tensor_Tensor.redispatch(belowAutograd(ks), mean, std, generator);
     const gradFn = new NormalBackward3();
     gradFn.setNextEdges([gradientEdge(mean), gradientEdge(std)]);
     gradFn.mean_sizes = mean.sizes.slice();
     gradFn.std_sizes = std.sizes.slice();
-    const result = ops.normal_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), mean, std, generator);
+    const result = ops.normal_Tensor_Tensor.redispatch(belowAutograd(ks), mean, std, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bernoulli__float: kernel('bernoulli__float', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    if (!rg) return ops.bernoulli__float.redispatch(belowAutograd(ks), self, p, generator);
     const gradFn = new BernoulliBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    const result = ops.bernoulli__float.redispatch(belowAutograd(ks), self, p, generator);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bernoulli: kernel('bernoulli', (ks, self, generator) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
+    if (!rg) return ops.bernoulli.redispatch(belowAutograd(ks), self, generator);
     const gradFn = new BernoulliBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
+    const result = ops.bernoulli.redispatch(belowAutograd(ks), self, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bernoulli_p: kernel('bernoulli_p', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    if (!rg) return ops.bernoulli_p.redispatch(belowAutograd(ks), self, p, generator);
     const gradFn = new BernoulliBackward3();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
+    const result = ops.bernoulli_p.redispatch(belowAutograd(ks), self, p, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   add_Tensor: kernel('add_Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.add_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new AddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.alpha_ = alpha;
-    const result = ops.add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.add_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   add__Tensor: kernel('add__Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.add__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new AddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.alpha_ = alpha;
-    const result = ops.add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.add__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     rebaseHistory(self, gradFn);
     return result;
   }),
   add_out: kernel('add_out', (ks, self, other, alpha, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('add'));
-    return ops.add_out.redispatch(ks.and(afterAutogradKeyset), self, other, alpha, out);
+    return ops.add_out.redispatch(belowAutograd(ks), self, other, alpha, out);
   }),
   sub_out: kernel('sub_out', (ks, self, other, alpha, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sub'));
-    return ops.sub_out.redispatch(ks.and(afterAutogradKeyset), self, other, alpha, out);
+    return ops.sub_out.redispatch(belowAutograd(ks), self, other, alpha, out);
   }),
   sub_Tensor: kernel('sub_Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.sub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.sub_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new SubBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.alpha_ = alpha;
-    const result = ops.sub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.sub_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sub__Tensor: kernel('sub__Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.sub__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.sub__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new SubBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.alpha_ = alpha;
-    const result = ops.sub__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.sub__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     rebaseHistory(self, gradFn);
     return result;
   }),
   mul_Tensor: kernel('mul_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.mul_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.self_dtype = self.scalarType;
     gradFn.other_dtype = other.scalarType;
-    const result = ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.mul_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mul__Tensor: kernel('mul__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.mul__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.self_dtype = self.scalarType;
     gradFn.other_dtype = other.scalarType;
-    const result = ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.mul__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   mul_out: kernel('mul_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));
-    return ops.mul_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.mul_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   div_Tensor: kernel('div_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.div_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.self_dtype = self.scalarType;
     gradFn.other_dtype = other.scalarType;
-    const result = ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.div_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   div__Tensor: kernel('div__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.div__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.self_dtype = self.scalarType;
     gradFn.other_dtype = other.scalarType;
-    const result = ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.div__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   div_out: kernel('div_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('div'));
-    return ops.div_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.div_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   neg: kernel('neg', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.neg.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.neg.redispatch(belowAutograd(ks), self);
     const gradFn = new NegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.neg.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.neg.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   neg_: kernel('neg_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.neg_.redispatch(belowAutograd(ks), self);
     const gradFn = new NegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.neg_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   neg_out: kernel('neg_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('neg'));
-    return ops.neg_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.neg_out.redispatch(belowAutograd(ks), self, out);
   }),
   abs: kernel('abs', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.abs.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.abs.redispatch(belowAutograd(ks), self);
     const gradFn = new AbsBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.abs.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.abs.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   abs_: kernel('abs_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.abs_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.abs_.redispatch(belowAutograd(ks), self);
     const gradFn = new AbsBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.abs_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.abs_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   abs_out: kernel('abs_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('abs'));
-    return ops.abs_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.abs_out.redispatch(belowAutograd(ks), self, out);
   }),
   sign: kernel('sign', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sign.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sign.redispatch(belowAutograd(ks), self);
     const gradFn = new SignBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sign.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sign.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sign_: kernel('sign_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sign_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sign_.redispatch(belowAutograd(ks), self);
     const gradFn = new SignBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sign_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sign_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   sign_out: kernel('sign_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sign'));
-    return ops.sign_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sign_out.redispatch(belowAutograd(ks), self, out);
   }),
   exp: kernel('exp', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.exp.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.exp.redispatch(belowAutograd(ks), self);
     const gradFn = new ExpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.exp.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.exp.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -11957,24 +11957,24 @@ export function autogradKernels(ops: AtenOps) {
   exp_: kernel('exp_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.exp_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.exp_.redispatch(belowAutograd(ks), self);
     const gradFn = new ExpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.exp_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.exp_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   exp_out: kernel('exp_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp'));
-    return ops.exp_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.exp_out.redispatch(belowAutograd(ks), self, out);
   }),
   exp2: kernel('exp2', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.exp2.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.exp2.redispatch(belowAutograd(ks), self);
     const gradFn = new Exp2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.exp2.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.exp2.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -11982,99 +11982,99 @@ export function autogradKernels(ops: AtenOps) {
   exp2_: kernel('exp2_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.exp2_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.exp2_.redispatch(belowAutograd(ks), self);
     const gradFn = new Exp2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.exp2_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.exp2_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   exp2_out: kernel('exp2_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp2'));
-    return ops.exp2_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.exp2_out.redispatch(belowAutograd(ks), self, out);
   }),
   log: kernel('log', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log.redispatch(belowAutograd(ks), self);
     const gradFn = new LogBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.log.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   log_: kernel('log_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.log_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log_.redispatch(belowAutograd(ks), self);
     const gradFn = new LogBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.log_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   log_out: kernel('log_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log'));
-    return ops.log_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.log_out.redispatch(belowAutograd(ks), self, out);
   }),
   log2: kernel('log2', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log2.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log2.redispatch(belowAutograd(ks), self);
     const gradFn = new Log2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.log2.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log2.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   log2_: kernel('log2_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.log2_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log2_.redispatch(belowAutograd(ks), self);
     const gradFn = new Log2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.log2_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log2_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   log2_out: kernel('log2_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log2'));
-    return ops.log2_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.log2_out.redispatch(belowAutograd(ks), self, out);
   }),
   log1p: kernel('log1p', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log1p.redispatch(belowAutograd(ks), self);
     const gradFn = new Log1PBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log1p.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   log1p_: kernel('log1p_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log1p_.redispatch(belowAutograd(ks), self);
     const gradFn = new Log1PBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log1p_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   log1p_out: kernel('log1p_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log1p'));
-    return ops.log1p_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.log1p_out.redispatch(belowAutograd(ks), self, out);
   }),
   expm1: kernel('expm1', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.expm1.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.expm1.redispatch(belowAutograd(ks), self);
     const gradFn = new Expm1Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.expm1.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.expm1.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12082,24 +12082,24 @@ export function autogradKernels(ops: AtenOps) {
   expm1_: kernel('expm1_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.expm1_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.expm1_.redispatch(belowAutograd(ks), self);
     const gradFn = new Expm1Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.expm1_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.expm1_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   expm1_out: kernel('expm1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('expm1'));
-    return ops.expm1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.expm1_out.redispatch(belowAutograd(ks), self, out);
   }),
   sqrt: kernel('sqrt', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sqrt.redispatch(belowAutograd(ks), self);
     const gradFn = new SqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sqrt.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12107,24 +12107,24 @@ export function autogradKernels(ops: AtenOps) {
   sqrt_: kernel('sqrt_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sqrt_.redispatch(belowAutograd(ks), self);
     const gradFn = new SqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sqrt_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sqrt_out: kernel('sqrt_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sqrt'));
-    return ops.sqrt_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sqrt_out.redispatch(belowAutograd(ks), self, out);
   }),
   rsqrt: kernel('rsqrt', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.rsqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.rsqrt.redispatch(belowAutograd(ks), self);
     const gradFn = new RsqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.rsqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.rsqrt.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12132,74 +12132,74 @@ export function autogradKernels(ops: AtenOps) {
   rsqrt_: kernel('rsqrt_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.rsqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.rsqrt_.redispatch(belowAutograd(ks), self);
     const gradFn = new RsqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.rsqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.rsqrt_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   rsqrt_out: kernel('rsqrt_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('rsqrt'));
-    return ops.rsqrt_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.rsqrt_out.redispatch(belowAutograd(ks), self, out);
   }),
   sin: kernel('sin', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sin.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sin.redispatch(belowAutograd(ks), self);
     const gradFn = new SinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.sin.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sin.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sin_: kernel('sin_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sin_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sin_.redispatch(belowAutograd(ks), self);
     const gradFn = new SinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.sin_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sin_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   sin_out: kernel('sin_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sin'));
-    return ops.sin_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sin_out.redispatch(belowAutograd(ks), self, out);
   }),
   cos: kernel('cos', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cos.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.cos.redispatch(belowAutograd(ks), self);
     const gradFn = new CosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.cos.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.cos.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cos_: kernel('cos_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.cos_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.cos_.redispatch(belowAutograd(ks), self);
     const gradFn = new CosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.cos_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.cos_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   cos_out: kernel('cos_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cos'));
-    return ops.cos_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.cos_out.redispatch(belowAutograd(ks), self, out);
   }),
   tan: kernel('tan', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.tan.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.tan.redispatch(belowAutograd(ks), self);
     const gradFn = new TanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.tan.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.tan.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12207,149 +12207,149 @@ export function autogradKernels(ops: AtenOps) {
   tan_: kernel('tan_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.tan_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.tan_.redispatch(belowAutograd(ks), self);
     const gradFn = new TanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.tan_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.tan_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   tan_out: kernel('tan_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('tan'));
-    return ops.tan_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.tan_out.redispatch(belowAutograd(ks), self, out);
   }),
   asin: kernel('asin', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.asin.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.asin.redispatch(belowAutograd(ks), self);
     const gradFn = new AsinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.asin.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.asin.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   asin_: kernel('asin_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.asin_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.asin_.redispatch(belowAutograd(ks), self);
     const gradFn = new AsinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.asin_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.asin_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   asin_out: kernel('asin_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('asin'));
-    return ops.asin_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.asin_out.redispatch(belowAutograd(ks), self, out);
   }),
   acos: kernel('acos', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.acos.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.acos.redispatch(belowAutograd(ks), self);
     const gradFn = new AcosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.acos.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.acos.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   acos_: kernel('acos_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.acos_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.acos_.redispatch(belowAutograd(ks), self);
     const gradFn = new AcosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.acos_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.acos_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   acos_out: kernel('acos_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('acos'));
-    return ops.acos_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.acos_out.redispatch(belowAutograd(ks), self, out);
   }),
   atan: kernel('atan', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.atan.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.atan.redispatch(belowAutograd(ks), self);
     const gradFn = new AtanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.atan.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.atan.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   atan_: kernel('atan_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.atan_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.atan_.redispatch(belowAutograd(ks), self);
     const gradFn = new AtanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.atan_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.atan_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   atan_out: kernel('atan_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan'));
-    return ops.atan_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.atan_out.redispatch(belowAutograd(ks), self, out);
   }),
   sinh: kernel('sinh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sinh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sinh.redispatch(belowAutograd(ks), self);
     const gradFn = new SinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.sinh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sinh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sinh_: kernel('sinh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sinh_.redispatch(belowAutograd(ks), self);
     const gradFn = new SinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.sinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sinh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   sinh_out: kernel('sinh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinh'));
-    return ops.sinh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sinh_out.redispatch(belowAutograd(ks), self, out);
   }),
   cosh: kernel('cosh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cosh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.cosh.redispatch(belowAutograd(ks), self);
     const gradFn = new CoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.cosh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.cosh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cosh_: kernel('cosh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.cosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.cosh_.redispatch(belowAutograd(ks), self);
     const gradFn = new CoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.cosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.cosh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   cosh_out: kernel('cosh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cosh'));
-    return ops.cosh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.cosh_out.redispatch(belowAutograd(ks), self, out);
   }),
   tanh: kernel('tanh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.tanh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.tanh.redispatch(belowAutograd(ks), self);
     const gradFn = new TanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.tanh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.tanh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12357,24 +12357,24 @@ export function autogradKernels(ops: AtenOps) {
   tanh_: kernel('tanh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.tanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.tanh_.redispatch(belowAutograd(ks), self);
     const gradFn = new TanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.tanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.tanh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   tanh_out: kernel('tanh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('tanh'));
-    return ops.tanh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.tanh_out.redispatch(belowAutograd(ks), self, out);
   }),
   sigmoid: kernel('sigmoid', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sigmoid.redispatch(belowAutograd(ks), self);
     const gradFn = new SigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sigmoid.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12382,24 +12382,24 @@ export function autogradKernels(ops: AtenOps) {
   sigmoid_: kernel('sigmoid_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sigmoid_.redispatch(belowAutograd(ks), self);
     const gradFn = new SigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.sigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sigmoid_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sigmoid_out: kernel('sigmoid_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sigmoid'));
-    return ops.sigmoid_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sigmoid_out.redispatch(belowAutograd(ks), self, out);
   }),
   relu: kernel('relu', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.relu.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.relu.redispatch(belowAutograd(ks), self);
     const gradFn = new ReluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.relu.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.relu.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12407,235 +12407,235 @@ export function autogradKernels(ops: AtenOps) {
   relu_: kernel('relu_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.relu_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.relu_.redispatch(belowAutograd(ks), self);
     const gradFn = new ReluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.relu_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.relu_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   gelu: kernel('gelu', (ks, self, approximate) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.gelu.redispatch(ks.and(afterAutogradKeyset), self, approximate);
+    if (!rg) return ops.gelu.redispatch(belowAutograd(ks), self, approximate);
     const gradFn = new GeluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.approximate_ = approximate;
-    const result = ops.gelu.redispatch(ks.and(afterAutogradKeyset), self, approximate);
+    const result = ops.gelu.redispatch(belowAutograd(ks), self, approximate);
     setHistory(result, gradFn, 0);
     return result;
   }),
   gelu_: kernel('gelu_', (ks, self, approximate) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.gelu_.redispatch(ks.and(afterAutogradKeyset), self, approximate);
+    if (!rg) return ops.gelu_.redispatch(belowAutograd(ks), self, approximate);
     const gradFn = new GeluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.approximate_ = approximate;
-    const result = ops.gelu_.redispatch(ks.and(afterAutogradKeyset), self, approximate);
+    const result = ops.gelu_.redispatch(belowAutograd(ks), self, approximate);
     rebaseHistory(self, gradFn);
     return result;
   }),
   gelu_out: kernel('gelu_out', (ks, self, approximate, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gelu'));
-    return ops.gelu_out.redispatch(ks.and(afterAutogradKeyset), self, approximate, out);
+    return ops.gelu_out.redispatch(belowAutograd(ks), self, approximate, out);
   }),
   silu: kernel('silu', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.silu.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.silu.redispatch(belowAutograd(ks), self);
     const gradFn = new SiluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.silu.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.silu.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   silu_: kernel('silu_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.silu_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.silu_.redispatch(belowAutograd(ks), self);
     const gradFn = new SiluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.silu_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.silu_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   silu_out: kernel('silu_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('silu'));
-    return ops.silu_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.silu_out.redispatch(belowAutograd(ks), self, out);
   }),
   erf: kernel('erf', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.erf.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erf.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.erf.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erf.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   erf_: kernel('erf_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.erf_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erf_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.erf_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erf_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   erf_out: kernel('erf_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erf'));
-    return ops.erf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.erf_out.redispatch(belowAutograd(ks), self, out);
   }),
   floor: kernel('floor', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.floor.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.floor.redispatch(belowAutograd(ks), self);
     const gradFn = new FloorBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.floor.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.floor.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   floor_: kernel('floor_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.floor_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.floor_.redispatch(belowAutograd(ks), self);
     const gradFn = new FloorBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.floor_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.floor_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   floor_out: kernel('floor_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor'));
-    return ops.floor_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.floor_out.redispatch(belowAutograd(ks), self, out);
   }),
   ceil: kernel('ceil', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.ceil.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.ceil.redispatch(belowAutograd(ks), self);
     const gradFn = new CeilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ceil.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.ceil.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   ceil_: kernel('ceil_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.ceil_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.ceil_.redispatch(belowAutograd(ks), self);
     const gradFn = new CeilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ceil_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.ceil_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ceil_out: kernel('ceil_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ceil'));
-    return ops.ceil_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.ceil_out.redispatch(belowAutograd(ks), self, out);
   }),
   round: kernel('round', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.round.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.round.redispatch(belowAutograd(ks), self);
     const gradFn = new RoundBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.round.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.round.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   round_: kernel('round_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.round_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.round_.redispatch(belowAutograd(ks), self);
     const gradFn = new RoundBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.round_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.round_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   round_out: kernel('round_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
-    return ops.round_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.round_out.redispatch(belowAutograd(ks), self, out);
   }),
   round_decimals: kernel('round_decimals', (ks, self, decimals) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.round_decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
+    if (!rg) return ops.round_decimals.redispatch(belowAutograd(ks), self, decimals);
     const gradFn = new RoundBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.round_decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
+    const result = ops.round_decimals.redispatch(belowAutograd(ks), self, decimals);
     setHistory(result, gradFn, 0);
     return result;
   }),
   round__decimals: kernel('round__decimals', (ks, self, decimals) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.round__decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
+    if (!rg) return ops.round__decimals.redispatch(belowAutograd(ks), self, decimals);
     const gradFn = new RoundBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.round__decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
+    const result = ops.round__decimals.redispatch(belowAutograd(ks), self, decimals);
     rebaseHistory(self, gradFn);
     return result;
   }),
   round_decimals_out: kernel('round_decimals_out', (ks, self, decimals, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
-    return ops.round_decimals_out.redispatch(ks.and(afterAutogradKeyset), self, decimals, out);
+    return ops.round_decimals_out.redispatch(belowAutograd(ks), self, decimals, out);
   }),
   trunc: kernel('trunc', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.trunc.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.trunc.redispatch(belowAutograd(ks), self);
     const gradFn = new TruncBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.trunc.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.trunc.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   trunc_: kernel('trunc_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.trunc_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.trunc_.redispatch(belowAutograd(ks), self);
     const gradFn = new TruncBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.trunc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.trunc_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   trunc_out: kernel('trunc_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('trunc'));
-    return ops.trunc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.trunc_out.redispatch(belowAutograd(ks), self, out);
   }),
   frac: kernel('frac', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.frac.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.frac.redispatch(belowAutograd(ks), self);
     const gradFn = new FracBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.frac.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.frac.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   frac_: kernel('frac_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.frac_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.frac_.redispatch(belowAutograd(ks), self);
     const gradFn = new FracBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.frac_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.frac_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   frac_out: kernel('frac_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('frac'));
-    return ops.frac_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.frac_out.redispatch(belowAutograd(ks), self, out);
   }),
   reciprocal: kernel('reciprocal', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.reciprocal.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.reciprocal.redispatch(belowAutograd(ks), self);
     const gradFn = new ReciprocalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.reciprocal.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.reciprocal.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -12643,1241 +12643,1241 @@ export function autogradKernels(ops: AtenOps) {
   reciprocal_: kernel('reciprocal_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.reciprocal_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.reciprocal_.redispatch(belowAutograd(ks), self);
     const gradFn = new ReciprocalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.reciprocal_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.reciprocal_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   reciprocal_out: kernel('reciprocal_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('reciprocal'));
-    return ops.reciprocal_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.reciprocal_out.redispatch(belowAutograd(ks), self, out);
   }),
   isnan: kernel('isnan', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.isnan.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.isnan.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isnan'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.isnan.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.isnan.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isinf: kernel('isinf', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.isinf.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.isinf.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isinf'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.isinf.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.isinf.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isfinite: kernel('isfinite', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.isfinite.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.isfinite.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isfinite'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.isfinite.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.isfinite.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nan_to_num: kernel('nan_to_num', (ks, self, nan, posinf, neginf) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nan_to_num.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
+    if (!rg) return ops.nan_to_num.redispatch(belowAutograd(ks), self, nan, posinf, neginf);
     const gradFn = new NanToNumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.nan_to_num.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
+    const result = ops.nan_to_num.redispatch(belowAutograd(ks), self, nan, posinf, neginf);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nan_to_num_: kernel('nan_to_num_', (ks, self, nan, posinf, neginf) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.nan_to_num_.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
+    if (!rg) return ops.nan_to_num_.redispatch(belowAutograd(ks), self, nan, posinf, neginf);
     const gradFn = new NanToNumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.nan_to_num_.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
+    const result = ops.nan_to_num_.redispatch(belowAutograd(ks), self, nan, posinf, neginf);
     rebaseHistory(self, gradFn);
     return result;
   }),
   nan_to_num_out: kernel('nan_to_num_out', (ks, self, nan, posinf, neginf, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nan_to_num'));
-    return ops.nan_to_num_out.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf, out);
+    return ops.nan_to_num_out.redispatch(belowAutograd(ks), self, nan, posinf, neginf, out);
   }),
   eq_Tensor: kernel('eq_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.eq_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.eq_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('eq'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.eq_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.eq_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   eq__Tensor: kernel('eq__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.eq__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.eq__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('eq_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.eq__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.eq__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   eq_Tensor_out: kernel('eq_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
-    return ops.eq_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.eq_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   eq_Scalar: kernel('eq_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.eq_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.eq_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('eq'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.eq_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.eq_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   eq__Scalar: kernel('eq__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.eq__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.eq__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('eq_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.eq__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.eq__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   eq_Scalar_out: kernel('eq_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
-    return ops.eq_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.eq_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   ne_Tensor: kernel('ne_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.ne_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ne_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ne'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.ne_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ne_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   ne__Tensor: kernel('ne__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.ne__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ne__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ne_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.ne__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ne__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ne_Tensor_out: kernel('ne_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
-    return ops.ne_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.ne_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   ne_Scalar: kernel('ne_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.ne_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ne_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ne'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ne_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ne_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   ne__Scalar: kernel('ne__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.ne__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ne__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ne_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ne__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ne__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ne_Scalar_out: kernel('ne_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
-    return ops.ne_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.ne_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   lt_Tensor: kernel('lt_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.lt_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lt_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lt'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.lt_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lt_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lt__Tensor: kernel('lt__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.lt__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lt__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lt_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.lt__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lt__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lt_Tensor_out: kernel('lt_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
-    return ops.lt_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.lt_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   lt_Scalar: kernel('lt_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.lt_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lt_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lt'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.lt_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lt_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lt__Scalar: kernel('lt__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.lt__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lt__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lt_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.lt__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lt__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lt_Scalar_out: kernel('lt_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
-    return ops.lt_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.lt_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   le_Tensor: kernel('le_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.le_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.le_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('le'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.le_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.le_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   le__Tensor: kernel('le__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.le__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.le__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('le_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.le__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.le__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   le_Tensor_out: kernel('le_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
-    return ops.le_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.le_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   le_Scalar: kernel('le_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.le_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.le_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('le'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.le_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.le_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   le__Scalar: kernel('le__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.le__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.le__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('le_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.le__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.le__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   le_Scalar_out: kernel('le_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
-    return ops.le_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.le_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   gt_Tensor: kernel('gt_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.gt_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gt_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gt'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.gt_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gt_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   gt__Tensor: kernel('gt__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.gt__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gt__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gt_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.gt__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gt__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   gt_Tensor_out: kernel('gt_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
-    return ops.gt_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.gt_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   gt_Scalar: kernel('gt_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.gt_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gt_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gt'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.gt_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gt_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   gt__Scalar: kernel('gt__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.gt__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gt__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gt_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.gt__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gt__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   gt_Scalar_out: kernel('gt_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
-    return ops.gt_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.gt_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   ge_Tensor: kernel('ge_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.ge_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ge_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ge'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.ge_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ge_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   ge__Tensor: kernel('ge__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.ge__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ge__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ge_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.ge__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ge__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ge_Tensor_out: kernel('ge_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
-    return ops.ge_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.ge_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   ge_Scalar: kernel('ge_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.ge_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ge_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ge'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ge_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ge_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   ge__Scalar: kernel('ge__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.ge__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ge__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ge_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ge__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ge__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ge_Scalar_out: kernel('ge_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
-    return ops.ge_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.ge_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logical_and: kernel('logical_and', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.logical_and.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_and.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_and'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_and.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_and.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logical_and_: kernel('logical_and_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.logical_and_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_and_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_and_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_and_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_and_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logical_and_out: kernel('logical_and_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_and'));
-    return ops.logical_and_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.logical_and_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logical_or: kernel('logical_or', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.logical_or.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_or.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_or'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_or.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_or.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logical_or_: kernel('logical_or_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.logical_or_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_or_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_or_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_or_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_or_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logical_or_out: kernel('logical_or_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_or'));
-    return ops.logical_or_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.logical_or_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logical_xor: kernel('logical_xor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.logical_xor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_xor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_xor'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_xor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_xor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logical_xor_: kernel('logical_xor_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.logical_xor_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logical_xor_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_xor_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.logical_xor_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logical_xor_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logical_xor_out: kernel('logical_xor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_xor'));
-    return ops.logical_xor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.logical_xor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logical_not: kernel('logical_not', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.logical_not.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.logical_not.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_not'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.logical_not.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.logical_not.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logical_not_: kernel('logical_not_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.logical_not_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.logical_not_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logical_not_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.logical_not_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.logical_not_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logical_not_out: kernel('logical_not_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_not'));
-    return ops.logical_not_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.logical_not_out.redispatch(belowAutograd(ks), self, out);
   }),
   bitwise_not: kernel('bitwise_not', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_not.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.bitwise_not.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_not'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_not.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.bitwise_not.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_not_: kernel('bitwise_not_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_not_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.bitwise_not_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_not_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_not_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.bitwise_not_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_not_out: kernel('bitwise_not_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_not'));
-    return ops.bitwise_not_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.bitwise_not_out.redispatch(belowAutograd(ks), self, out);
   }),
   bitwise_and_Tensor: kernel('bitwise_and_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.bitwise_and_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_and_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_and'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_and_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_and_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_and__Tensor: kernel('bitwise_and__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_and__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_and__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_and_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_and__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_and__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_and_Tensor_out: kernel('bitwise_and_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
-    return ops.bitwise_and_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_and_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_and_Scalar: kernel('bitwise_and_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_and_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_and_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_and'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_and_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_and_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_and__Scalar: kernel('bitwise_and__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_and__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_and__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_and_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_and__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_and__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_and_Scalar_out: kernel('bitwise_and_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
-    return ops.bitwise_and_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_and_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_and_Scalar_Tensor: kernel('bitwise_and_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_and_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_and'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.bitwise_and_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_and_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_or_Tensor: kernel('bitwise_or_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.bitwise_or_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_or_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_or'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_or_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_or_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_or__Tensor: kernel('bitwise_or__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_or__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_or__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_or_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_or__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_or__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_or_Tensor_out: kernel('bitwise_or_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
-    return ops.bitwise_or_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_or_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_or_Scalar: kernel('bitwise_or_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_or_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_or_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_or'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_or_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_or_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_or__Scalar: kernel('bitwise_or__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_or__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_or__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_or_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_or__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_or__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_or_Scalar_out: kernel('bitwise_or_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
-    return ops.bitwise_or_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_or_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_or_Scalar_Tensor: kernel('bitwise_or_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_or_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_or'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.bitwise_or_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_or_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_xor_Tensor: kernel('bitwise_xor_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.bitwise_xor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_xor_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_xor'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_xor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_xor_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_xor__Tensor: kernel('bitwise_xor__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_xor__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_xor__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_xor_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_xor__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_xor__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_xor_Tensor_out: kernel('bitwise_xor_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
-    return ops.bitwise_xor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_xor_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_xor_Scalar: kernel('bitwise_xor_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_xor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_xor_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_xor'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_xor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_xor_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_xor__Scalar: kernel('bitwise_xor__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_xor__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_xor__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_xor_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_xor__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_xor__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_xor_Scalar_out: kernel('bitwise_xor_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
-    return ops.bitwise_xor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_xor_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_xor_Scalar_Tensor: kernel('bitwise_xor_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_xor_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_xor'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.bitwise_xor_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_xor_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   maximum: kernel('maximum', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.maximum.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.maximum.redispatch(belowAutograd(ks), self, other);
     const gradFn = new MaximumBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.maximum.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.maximum.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   maximum_out: kernel('maximum_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('maximum'));
-    return ops.maximum_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.maximum_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   minimum: kernel('minimum', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.minimum.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.minimum.redispatch(belowAutograd(ks), self, other);
     const gradFn = new MinimumBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.minimum.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.minimum.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   minimum_out: kernel('minimum_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('minimum'));
-    return ops.minimum_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.minimum_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   where_self: kernel('where_self', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, self, other);
-    if (!rg) return ops.where_self.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    if (!rg) return ops.where_self.redispatch(belowAutograd(ks), condition, self, other);
     const gradFn = new WhereBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.condition_ = new SavedVariable(condition, false);
-    const result = ops.where_self.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    const result = ops.where_self.redispatch(belowAutograd(ks), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   where_self_out: kernel('where_self_out', (ks, condition, self, other, out) => {
     if (anyRequiresGrad(condition, self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('where'));
-    return ops.where_self_out.redispatch(ks.and(afterAutogradKeyset), condition, self, other, out);
+    return ops.where_self_out.redispatch(belowAutograd(ks), condition, self, other, out);
   }),
   where_ScalarSelf: kernel('where_ScalarSelf', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, other);
-    if (!rg) return ops.where_ScalarSelf.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    if (!rg) return ops.where_ScalarSelf.redispatch(belowAutograd(ks), condition, self, other);
     const gradFn = new WhereBackward1();
     gradFn.setNextEdges([gradientEdge(other)]);
     gradFn.condition_ = new SavedVariable(condition, false);
-    const result = ops.where_ScalarSelf.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    const result = ops.where_ScalarSelf.redispatch(belowAutograd(ks), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   where_ScalarOther: kernel('where_ScalarOther', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, self);
-    if (!rg) return ops.where_ScalarOther.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    if (!rg) return ops.where_ScalarOther.redispatch(belowAutograd(ks), condition, self, other);
     const gradFn = new WhereBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.condition_ = new SavedVariable(condition, false);
-    const result = ops.where_ScalarOther.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    const result = ops.where_ScalarOther.redispatch(belowAutograd(ks), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   where_Scalar: kernel('where_Scalar', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition);
-    if (!rg) return ops.where_Scalar.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    if (!rg) return ops.where_Scalar.redispatch(belowAutograd(ks), condition, self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('where'));
     gradFn.setNextEdges([gradientEdge(condition)]);
-    const result = ops.where_Scalar.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
+    const result = ops.where_Scalar.redispatch(belowAutograd(ks), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp: kernel('clamp', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.clamp.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    if (!rg) return ops.clamp.redispatch(belowAutograd(ks), self, min, max);
     const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = min;
     gradFn.max_ = max;
-    const result = ops.clamp.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    const result = ops.clamp.redispatch(belowAutograd(ks), self, min, max);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp_: kernel('clamp_', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp_.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    if (!rg) return ops.clamp_.redispatch(belowAutograd(ks), self, min, max);
     const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = min;
     gradFn.max_ = max;
-    const result = ops.clamp_.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    const result = ops.clamp_.redispatch(belowAutograd(ks), self, min, max);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_out: kernel('clamp_out', (ks, self, min, max, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
-    return ops.clamp_out.redispatch(ks.and(afterAutogradKeyset), self, min, max, out);
+    return ops.clamp_out.redispatch(belowAutograd(ks), self, min, max, out);
   }),
   clamp_Tensor: kernel('clamp_Tensor', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self, min, max);
-    if (!rg) return ops.clamp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    if (!rg) return ops.clamp_Tensor.redispatch(belowAutograd(ks), self, min, max);
     const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = savedOpt(min);
     gradFn.max_ = savedOpt(max);
-    const result = ops.clamp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    const result = ops.clamp_Tensor.redispatch(belowAutograd(ks), self, min, max);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp__Tensor: kernel('clamp__Tensor', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self, min, max);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    if (!rg) return ops.clamp__Tensor.redispatch(belowAutograd(ks), self, min, max);
     const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = savedOpt(min);
     gradFn.max_ = savedOpt(max);
-    const result = ops.clamp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
+    const result = ops.clamp__Tensor.redispatch(belowAutograd(ks), self, min, max);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_Tensor_out: kernel('clamp_Tensor_out', (ks, self, min, max, out) => {
     if (anyRequiresGrad(self, min, max, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
-    return ops.clamp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, min, max, out);
+    return ops.clamp_Tensor_out.redispatch(belowAutograd(ks), self, min, max, out);
   }),
   remainder_Tensor: kernel('remainder_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.remainder_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.remainder_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   remainder__Tensor: kernel('remainder__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.remainder__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.remainder__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   remainder_Tensor_out: kernel('remainder_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
-    return ops.remainder_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.remainder_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   remainder_Scalar: kernel('remainder_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.remainder_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.remainder_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   remainder__Scalar: kernel('remainder__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.remainder__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.remainder__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   remainder_Scalar_out: kernel('remainder_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
-    return ops.remainder_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.remainder_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   fmod_Tensor: kernel('fmod_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmod_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmod_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fmod__Tensor: kernel('fmod__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmod__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmod__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   fmod_Tensor_out: kernel('fmod_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
-    return ops.fmod_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.fmod_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   fmod_Scalar: kernel('fmod_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmod_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmod_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fmod__Scalar: kernel('fmod__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmod__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmod__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   fmod_Scalar_out: kernel('fmod_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
-    return ops.fmod_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.fmod_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   remainder_Scalar_Tensor: kernel('remainder_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.remainder_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.remainder_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('remainder'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.remainder_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.remainder_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   atan2: kernel('atan2', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.atan2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.atan2.redispatch(belowAutograd(ks), self, other);
     const gradFn = new Atan2Backward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.atan2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.atan2.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   atan2_: kernel('atan2_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.atan2_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.atan2_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new Atan2Backward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.atan2_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.atan2_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   atan2_out: kernel('atan2_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan2'));
-    return ops.atan2_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.atan2_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   lerp_Scalar: kernel('lerp_Scalar', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end);
-    if (!rg) return ops.lerp_Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    if (!rg) return ops.lerp_Scalar.redispatch(belowAutograd(ks), self, end, weight);
     const gradFn = new LerpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end)]);
     gradFn.weight_ = weight;
-    const result = ops.lerp_Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    const result = ops.lerp_Scalar.redispatch(belowAutograd(ks), self, end, weight);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lerp__Scalar: kernel('lerp__Scalar', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end);
     checkInplace(self, rg);
-    if (!rg) return ops.lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    if (!rg) return ops.lerp__Scalar.redispatch(belowAutograd(ks), self, end, weight);
     const gradFn = new LerpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end)]);
     gradFn.weight_ = weight;
-    const result = ops.lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    const result = ops.lerp__Scalar.redispatch(belowAutograd(ks), self, end, weight);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lerp_Scalar_out: kernel('lerp_Scalar_out', (ks, self, end, weight, out) => {
     if (anyRequiresGrad(self, end, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
-    return ops.lerp_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, end, weight, out);
+    return ops.lerp_Scalar_out.redispatch(belowAutograd(ks), self, end, weight, out);
   }),
   lerp_Tensor: kernel('lerp_Tensor', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end, weight);
-    if (!rg) return ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    if (!rg) return ops.lerp_Tensor.redispatch(belowAutograd(ks), self, end, weight);
     const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
     if (gradFn.hasEdge(2)) gradFn.end_ = new SavedVariable(end, false);
     if (gradFn.hasEdge(2)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    const result = ops.lerp_Tensor.redispatch(belowAutograd(ks), self, end, weight);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lerp__Tensor: kernel('lerp__Tensor', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end, weight);
     checkInplace(self, rg);
-    if (!rg) return ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    if (!rg) return ops.lerp__Tensor.redispatch(belowAutograd(ks), self, end, weight);
     const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
     if (gradFn.hasEdge(2)) gradFn.end_ = new SavedVariable(end, false);
     if (gradFn.hasEdge(2)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
+    const result = ops.lerp__Tensor.redispatch(belowAutograd(ks), self, end, weight);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lerp_Tensor_out: kernel('lerp_Tensor_out', (ks, self, end, weight, out) => {
     if (anyRequiresGrad(self, end, weight, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
-    return ops.lerp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, end, weight, out);
+    return ops.lerp_Tensor_out.redispatch(belowAutograd(ks), self, end, weight, out);
   }),
   sum: kernel('sum', (ks, self, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sum.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    if (!rg) return ops.sum.redispatch(belowAutograd(ks), self, dtype);
     const gradFn = new SumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.sum.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    const result = ops.sum.redispatch(belowAutograd(ks), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sum_dim_IntList: kernel('sum_dim_IntList', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sum_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    if (!rg) return ops.sum_dim_IntList.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     const gradFn = new SumBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.sum_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const result = ops.sum_dim_IntList.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sum_IntList_out: kernel('sum_IntList_out', (ks, self, dim, keepdim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sum'));
-    return ops.sum_IntList_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+    return ops.sum_IntList_out.redispatch(belowAutograd(ks), self, dim, keepdim, dtype, out);
   }),
   mean: kernel('mean', (ks, self, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mean.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    if (!rg) return ops.mean.redispatch(belowAutograd(ks), self, dtype);
     const gradFn = new MeanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
     gradFn.self_numel = self.numel();
-    const result = ops.mean.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    const result = ops.mean.redispatch(belowAutograd(ks), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mean_dim: kernel('mean_dim', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mean_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    if (!rg) return ops.mean_dim.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     const gradFn = new MeanBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.mean_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const result = ops.mean_dim.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mean_out: kernel('mean_out', (ks, self, dim, keepdim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mean'));
-    return ops.mean_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+    return ops.mean_out.redispatch(belowAutograd(ks), self, dim, keepdim, dtype, out);
   }),
   prod: kernel('prod', (ks, self, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.prod.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    if (!rg) return ops.prod.redispatch(belowAutograd(ks), self, dtype);
     const gradFn = new ProdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.prod.redispatch(ks.and(afterAutogradKeyset), self, dtype);
+    const result = ops.prod.redispatch(belowAutograd(ks), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   prod_dim_int: kernel('prod_dim_int', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.prod_dim_int.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    if (!rg) return ops.prod_dim_int.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     const gradFn = new ProdBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.prod_dim_int.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const result = ops.prod_dim_int.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   prod_int_out: kernel('prod_int_out', (ks, self, dim, keepdim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('prod'));
-    return ops.prod_int_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+    return ops.prod_int_out.redispatch(belowAutograd(ks), self, dim, keepdim, dtype, out);
   }),
   amax: kernel('amax', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.amax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.amax.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new AmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.amax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.amax.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   amax_out: kernel('amax_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('amax'));
-    return ops.amax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.amax_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   amin: kernel('amin', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.amin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.amin.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new AminBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.amin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.amin.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   amin_out: kernel('amin_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('amin'));
-    return ops.amin_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.amin_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   all_dim: kernel('all_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.all_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.all_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('all'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.all_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.all_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   all_dims: kernel('all_dims', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.all_dims.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.all_dims.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('all'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.all_dims.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.all_dims.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   all_out: kernel('all_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
-    return ops.all_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.all_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   all_dims_out: kernel('all_dims_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
-    return ops.all_dims_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.all_dims_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   any_dim: kernel('any_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.any_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.any_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('any'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.any_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.any_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   any_dims: kernel('any_dims', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.any_dims.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.any_dims.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('any'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.any_dims.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.any_dims.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   any_out: kernel('any_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
-    return ops.any_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.any_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   any_dims_out: kernel('any_dims_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
-    return ops.any_dims_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.any_dims_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   all: kernel('all', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.all.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.all.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('all'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.all.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.all.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   all_all_out: kernel('all_all_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
-    return ops.all_all_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.all_all_out.redispatch(belowAutograd(ks), self, out);
   }),
   any: kernel('any', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.any.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.any.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('any'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.any.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.any.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   any_all_out: kernel('any_all_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
-    return ops.any_all_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.any_all_out.redispatch(belowAutograd(ks), self, out);
   }),
   argmax: kernel('argmax', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.argmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.argmax.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('argmax'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.argmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.argmax.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   argmax_out: kernel('argmax_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmax'));
-    return ops.argmax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.argmax_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   argmin: kernel('argmin', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.argmin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.argmin.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('argmin'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.argmin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.argmin.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   argmin_out: kernel('argmin_out', (ks, self, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmin'));
-    return ops.argmin_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
+    return ops.argmin_out.redispatch(belowAutograd(ks), self, dim, keepdim, out);
   }),
   max_dim: kernel('max_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.max_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.max_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new MaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.max_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.max_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   max_dim_max: kernel('max_dim_max', (ks, self, dim, keepdim, max, maxValues) => {
     if (anyRequiresGrad(self, max, maxValues)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
-    return ops.max_dim_max.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, max, maxValues);
+    return ops.max_dim_max.redispatch(belowAutograd(ks), self, dim, keepdim, max, maxValues);
   }),
   min_dim: kernel('min_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.min_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.min_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new MinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.min_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.min_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   min_dim_min: kernel('min_dim_min', (ks, self, dim, keepdim, min, minIndices) => {
     if (anyRequiresGrad(self, min, minIndices)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
-    return ops.min_dim_min.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, min, minIndices);
+    return ops.min_dim_min.redispatch(belowAutograd(ks), self, dim, keepdim, min, minIndices);
   }),
   var_correction: kernel('var_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.var_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    if (!rg) return ops.var_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     const gradFn = new VarBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.correction_ = correction;
     gradFn.keepdim_ = keepdim;
-    const result = ops.var_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const result = ops.var_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   std_correction: kernel('std_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.std_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    if (!rg) return ops.std_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     const gradFn = new StdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.correction_ = correction;
     gradFn.keepdim_ = keepdim;
-    const result = ops.std_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const result = ops.std_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   logsumexp: kernel('logsumexp', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.logsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.logsumexp.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new LogsumexpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.logsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.logsumexp.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   mm: kernel('mm', (ks, self, mat2) => {
     const rg = anyRequiresGrad(self, mat2);
-    if (!rg) return ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
+    if (!rg) return ops.mm.redispatch(belowAutograd(ks), self, mat2);
     const gradFn = new MmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
     if (gradFn.hasEdge(0)) gradFn.mat2_ = new SavedVariable(mat2, false);
@@ -13886,56 +13886,56 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.self_strides = self.strides.slice();
     gradFn.mat2_sizes = mat2.sizes.slice();
     gradFn.mat2_strides = mat2.strides.slice();
-    const result = ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
+    const result = ops.mm.redispatch(belowAutograd(ks), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bmm: kernel('bmm', (ks, self, mat2) => {
     const rg = anyRequiresGrad(self, mat2);
-    if (!rg) return ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
+    if (!rg) return ops.bmm.redispatch(belowAutograd(ks), self, mat2);
     const gradFn = new BmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
     if (gradFn.hasEdge(0)) gradFn.mat2_ = new SavedVariable(mat2, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
+    const result = ops.bmm.redispatch(belowAutograd(ks), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _unsafe_view: kernel('_unsafe_view', (ks, self, size) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._unsafe_view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    if (!rg) return ops._unsafe_view.redispatch(belowAutograd(ks), self, size);
     const gradFn = new UnsafeViewBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._unsafe_view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const result = ops._unsafe_view.redispatch(belowAutograd(ks), self, size);
     setHistory(result, gradFn, 0);
     return result;
   }),
   dot: kernel('dot', (ks, self, tensor) => {
     const rg = anyRequiresGrad(self, tensor);
-    if (!rg) return ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
+    if (!rg) return ops.dot.redispatch(belowAutograd(ks), self, tensor);
     const gradFn = new DotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor)]);
     if (gradFn.hasEdge(0)) gradFn.tensor_ = new SavedVariable(tensor, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
+    const result = ops.dot.redispatch(belowAutograd(ks), self, tensor);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mv: kernel('mv', (ks, self, vec) => {
     const rg = anyRequiresGrad(self, vec);
-    if (!rg) return ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
+    if (!rg) return ops.mv.redispatch(belowAutograd(ks), self, vec);
     const gradFn = new MvBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec)]);
     if (gradFn.hasEdge(0)) gradFn.vec_ = new SavedVariable(vec, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
+    const result = ops.mv.redispatch(belowAutograd(ks), self, vec);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addmm: kernel('addmm', (ks, self, mat1, mat2, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat1, mat2);
-    if (!rg) return ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
+    if (!rg) return ops.addmm.redispatch(belowAutograd(ks), self, mat1, mat2, beta, alpha);
     const gradFn = new AddmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat1), gradientEdge(mat2)]);
     gradFn.beta_ = beta;
@@ -13946,87 +13946,87 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.mat1_strides = mat1.strides.slice();
     gradFn.mat2_sizes = mat2.sizes.slice();
     gradFn.mat2_strides = mat2.strides.slice();
-    const result = ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
+    const result = ops.addmm.redispatch(belowAutograd(ks), self, mat1, mat2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   baddbmm: kernel('baddbmm', (ks, self, batch1, batch2, beta, alpha) => {
     const rg = anyRequiresGrad(self, batch1, batch2);
-    if (!rg) return ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    if (!rg) return ops.baddbmm.redispatch(belowAutograd(ks), self, batch1, batch2, beta, alpha);
     const gradFn = new BaddbmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
     gradFn.beta_ = beta;
     if (gradFn.hasEdge(1)) gradFn.batch2_ = new SavedVariable(batch2, false);
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
-    const result = ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    const result = ops.baddbmm.redispatch(belowAutograd(ks), self, batch1, batch2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   softmax_int: kernel('softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.softmax_int.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new SoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_dtype = self.scalarType;
-    const result = ops.softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.softmax_int.redispatch(belowAutograd(ks), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _safe_softmax: kernel('_safe_softmax', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops._safe_softmax.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new SafeSoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_dtype = self.scalarType;
-    const result = ops._safe_softmax.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops._safe_softmax.redispatch(belowAutograd(ks), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   log_softmax_int: kernel('log_softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.log_softmax_int.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new LogSoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_dtype = self.scalarType;
-    const result = ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.log_softmax_int.redispatch(belowAutograd(ks), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _softmax_backward_data: kernel('_softmax_backward_data', (ks, gradOutput, output, dim, inputDtype) => {
     const rg = anyRequiresGrad(gradOutput, output);
-    if (!rg) return ops._softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    if (!rg) return ops._softmax_backward_data.redispatch(belowAutograd(ks), gradOutput, output, dim, inputDtype);
     const gradFn = new SoftmaxBackwardDataBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(output)]);
     gradFn.output_ = new SavedVariable(output, false);
     gradFn.dim_ = dim;
     gradFn.input_dtype_ = inputDtype;
     if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
-    const result = ops._softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    const result = ops._softmax_backward_data.redispatch(belowAutograd(ks), gradOutput, output, dim, inputDtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _log_softmax_backward_data: kernel('_log_softmax_backward_data', (ks, gradOutput, output, dim, inputDtype) => {
     const rg = anyRequiresGrad(gradOutput, output);
-    if (!rg) return ops._log_softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    if (!rg) return ops._log_softmax_backward_data.redispatch(belowAutograd(ks), gradOutput, output, dim, inputDtype);
     const gradFn = new LogSoftmaxBackwardDataBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(output)]);
     gradFn.output_ = new SavedVariable(output, false);
     gradFn.dim_ = dim;
     if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
-    const result = ops._log_softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    const result = ops._log_softmax_backward_data.redispatch(belowAutograd(ks), gradOutput, output, dim, inputDtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nll_loss: kernel('nll_loss', (ks, self, target, weight, reduction, ignoreIndex) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.nll_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    if (!rg) return ops.nll_loss.redispatch(belowAutograd(ks), self, target, weight, reduction, ignoreIndex);
     const gradFn = new NllLossBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -14034,13 +14034,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    const result = ops.nll_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    const result = ops.nll_loss.redispatch(belowAutograd(ks), self, target, weight, reduction, ignoreIndex);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nll_loss2d: kernel('nll_loss2d', (ks, self, target, weight, reduction, ignoreIndex) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.nll_loss2d.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    if (!rg) return ops.nll_loss2d.redispatch(belowAutograd(ks), self, target, weight, reduction, ignoreIndex);
     const gradFn = new NllLoss2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -14048,64 +14048,64 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    const result = ops.nll_loss2d.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    const result = ops.nll_loss2d.redispatch(belowAutograd(ks), self, target, weight, reduction, ignoreIndex);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nll_loss_backward: kernel('nll_loss_backward', (ks, gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight) => {
     const rg = anyRequiresGrad(gradOutput, self, target, weight) || anyRequiresGrad(totalWeight);
-    if (!rg) return ops.nll_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    if (!rg) return ops.nll_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
     const gradFn = new NllLossBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    const result = ops.nll_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    const result = ops.nll_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nll_loss2d_backward: kernel('nll_loss2d_backward', (ks, gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight) => {
     const rg = anyRequiresGrad(gradOutput, self, target, weight) || anyRequiresGrad(totalWeight);
-    if (!rg) return ops.nll_loss2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    if (!rg) return ops.nll_loss2d_backward.redispatch(belowAutograd(ks), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
     const gradFn = new NllLoss2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    const result = ops.nll_loss2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    const result = ops.nll_loss2d_backward.redispatch(belowAutograd(ks), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mse_loss: kernel('mse_loss', (ks, self, target, reduction) => {
     const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.mse_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    if (!rg) return ops.mse_loss.redispatch(belowAutograd(ks), self, target, reduction);
     const gradFn = new MseLossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
-    const result = ops.mse_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const result = ops.mse_loss.redispatch(belowAutograd(ks), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   binary_cross_entropy: kernel('binary_cross_entropy', (ks, self, target, weight, reduction) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.binary_cross_entropy.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction);
+    if (!rg) return ops.binary_cross_entropy.redispatch(belowAutograd(ks), self, target, weight, reduction);
     const gradFn = new BinaryCrossEntropyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
-    const result = ops.binary_cross_entropy.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction);
+    const result = ops.binary_cross_entropy.redispatch(belowAutograd(ks), self, target, weight, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   binary_cross_entropy_with_logits: kernel('binary_cross_entropy_with_logits', (ks, self, target, weight, posWeight, reduction) => {
     const rg = anyRequiresGrad(self, target, weight, posWeight);
-    if (!rg) return ops.binary_cross_entropy_with_logits.redispatch(ks.and(afterAutogradKeyset), self, target, weight, posWeight, reduction);
+    if (!rg) return ops.binary_cross_entropy_with_logits.redispatch(belowAutograd(ks), self, target, weight, posWeight, reduction);
     const gradFn = new BinaryCrossEntropyWithLogitsBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -14113,13 +14113,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.weight_ = savedOpt(weight);
     gradFn.pos_weight_ = savedOpt(posWeight);
     gradFn.reduction_ = reduction;
-    const result = ops.binary_cross_entropy_with_logits.redispatch(ks.and(afterAutogradKeyset), self, target, weight, posWeight, reduction);
+    const result = ops.binary_cross_entropy_with_logits.redispatch(belowAutograd(ks), self, target, weight, posWeight, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   native_layer_norm: kernel('native_layer_norm', (ks, input, normalizedShape, weight, bias, eps) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
+    if (!rg) return ops.native_layer_norm.redispatch(belowAutograd(ks), input, normalizedShape, weight, bias, eps);
     const gradFn = new NativeLayerNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -14127,7 +14127,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.weight_ = savedOpt(weight);
     gradFn.bias_ = savedOpt(bias);
     gradFn.eps_ = eps;
-    const result = ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
+    const result = ops.native_layer_norm.redispatch(belowAutograd(ks), input, normalizedShape, weight, bias, eps);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
@@ -14135,10 +14135,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   native_layer_norm_backward: kernel('native_layer_norm_backward', (ks, gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask) => {
     const rg = anyRequiresGrad(gradOut, input, mean, rstd) || anyRequiresGrad(weight, bias);
-    if (!rg) return ops.native_layer_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
+    if (!rg) return ops.native_layer_norm_backward.redispatch(belowAutograd(ks), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_layer_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(mean), gradientEdge(rstd), gradientEdge(weight), gradientEdge(bias)]);
-    const result = ops.native_layer_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
+    const result = ops.native_layer_norm_backward.redispatch(belowAutograd(ks), gradOut, input, normalizedShape, mean, rstd, weight, bias, outputMask);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -14146,19 +14146,19 @@ export function autogradKernels(ops: AtenOps) {
   }),
   native_dropout_backward: kernel('native_dropout_backward', (ks, gradOutput, mask, scale) => {
     const rg = anyRequiresGrad(gradOutput, mask);
-    if (!rg) return ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    if (!rg) return ops.native_dropout_backward.redispatch(belowAutograd(ks), gradOutput, mask, scale);
     const gradFn = new NativeDropoutBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.grad_output_ = new SavedVariable(gradOutput, false);
     gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.scale_ = scale;
-    const result = ops.native_dropout_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, mask, scale);
+    const result = ops.native_dropout_backward.redispatch(belowAutograd(ks), gradOutput, mask, scale);
     setHistory(result, gradFn, 0);
     return result;
   }),
   convolution: kernel('convolution', (ks, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.convolution.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
+    if (!rg) return ops.convolution.redispatch(belowAutograd(ks), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
     const gradFn = new ConvolutionBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
@@ -14168,13 +14168,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.dilation_ = dilation;
     gradFn.transposed_ = transposed;
     gradFn.groups_ = groups;
-    const result = ops.convolution.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
+    const result = ops.convolution.redispatch(belowAutograd(ks), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _conv2d_backward_input: kernel('_conv2d_backward_input', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(gradOutput, input, weight);
-    if (!rg) return ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    if (!rg) return ops._conv2d_backward_input.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
     const gradFn = new Conv2DBackwardInputBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(weight)]);
     gradFn.weight_ = new SavedVariable(weight, false);
@@ -14183,13 +14183,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.dilation_ = dilation;
     gradFn.groups_ = groups;
     if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
-    const result = ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    const result = ops._conv2d_backward_input.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _conv2d_backward_weight: kernel('_conv2d_backward_weight', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(gradOutput, input, weight);
-    if (!rg) return ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    if (!rg) return ops._conv2d_backward_weight.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
     const gradFn = new Conv2DBackwardWeightBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -14198,13 +14198,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.dilation_ = dilation;
     gradFn.groups_ = groups;
     if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
-    const result = ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    const result = ops._conv2d_backward_weight.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max_pool2d_with_indices: kernel('max_pool2d_with_indices', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.max_pool2d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    if (!rg) return ops.max_pool2d_with_indices.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, dilation, ceilMode);
     const gradFn = new MaxPool2DWithIndicesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -14213,25 +14213,25 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
     gradFn.ceil_mode_ = ceilMode;
-    const result = ops.max_pool2d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const result = ops.max_pool2d_with_indices.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, dilation, ceilMode);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     return result;
   }),
   max_pool2d_with_indices_backward: kernel('max_pool2d_with_indices_backward', (ks, gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.max_pool2d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    if (!rg) return ops.max_pool2d_with_indices_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
     const gradFn = new MaxPool2DWithIndicesBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.max_pool2d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const result = ops.max_pool2d_with_indices_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   avg_pool2d: kernel('avg_pool2d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    if (!rg) return ops.avg_pool2d.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     const gradFn = new AvgPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -14241,13 +14241,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.ceil_mode_ = ceilMode;
     gradFn.count_include_pad_ = countIncludePad;
     gradFn.divisor_override_ = divisorOverride;
-    const result = ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const result = ops.avg_pool2d.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   avg_pool2d_backward: kernel('avg_pool2d_backward', (ks, gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    if (!rg) return ops.avg_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     const gradFn = new AvgPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.kernel_size_ = kernelSize;
@@ -14257,468 +14257,468 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.count_include_pad_ = countIncludePad;
     gradFn.divisor_override_ = divisorOverride;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const result = ops.avg_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cat: kernel('cat', (ks, tensors, dim) => {
     const rg = anyRequiresGradList(tensors);
-    if (!rg) return ops.cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
+    if (!rg) return ops.cat.redispatch(belowAutograd(ks), tensors, dim);
     const gradFn = new CatBackward0();
     gradFn.tensors_count = tensors.length;
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
     gradFn.dim_ = dim;
     gradFn.tensors_sizes = tensors.map((t) => t.sizes.slice());
-    const result = ops.cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
+    const result = ops.cat.redispatch(belowAutograd(ks), tensors, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   stack: kernel('stack', (ks, tensors, dim) => {
     const rg = anyRequiresGradList(tensors);
-    if (!rg) return ops.stack.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
+    if (!rg) return ops.stack.redispatch(belowAutograd(ks), tensors, dim);
     const gradFn = new StackBackward0();
     gradFn.tensors_count = tensors.length;
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
     gradFn.dim_ = dim;
-    const result = ops.stack.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
+    const result = ops.stack.redispatch(belowAutograd(ks), tensors, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   split_Tensor: kernel('split_Tensor', (ks, self, splitSize, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    if (!rg) return ops.split_Tensor.redispatch(belowAutograd(ks), self, splitSize, dim);
     const gradFn = new SplitBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.split_size_ = splitSize;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    const result = ops.split_Tensor.redispatch(belowAutograd(ks), self, splitSize, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   split_with_sizes: kernel('split_with_sizes', (ks, self, splitSizes, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    if (!rg) return ops.split_with_sizes.redispatch(belowAutograd(ks), self, splitSizes, dim);
     const gradFn = new SplitWithSizesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.split_sizes_ = splitSizes;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const result = ops.split_with_sizes.redispatch(belowAutograd(ks), self, splitSizes, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   unbind_int: kernel('unbind_int', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unbind_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.unbind_int.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new UnbindBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unbind_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.unbind_int.redispatch(belowAutograd(ks), self, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   flip: kernel('flip', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.flip.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    if (!rg) return ops.flip.redispatch(belowAutograd(ks), self, dims);
     const gradFn = new FlipBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dims_ = dims;
-    const result = ops.flip.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    const result = ops.flip.redispatch(belowAutograd(ks), self, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
   roll: kernel('roll', (ks, self, shifts, dims) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.roll.redispatch(ks.and(afterAutogradKeyset), self, shifts, dims);
+    if (!rg) return ops.roll.redispatch(belowAutograd(ks), self, shifts, dims);
     const gradFn = new RollBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.shifts_ = shifts;
     gradFn.dims_ = dims;
-    const result = ops.roll.redispatch(ks.and(afterAutogradKeyset), self, shifts, dims);
+    const result = ops.roll.redispatch(belowAutograd(ks), self, shifts, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
   repeat: kernel('repeat', (ks, self, repeats) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.repeat.redispatch(ks.and(afterAutogradKeyset), self, repeats);
+    if (!rg) return ops.repeat.redispatch(belowAutograd(ks), self, repeats);
     const gradFn = new RepeatBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.repeats_ = repeats;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.repeat.redispatch(ks.and(afterAutogradKeyset), self, repeats);
+    const result = ops.repeat.redispatch(belowAutograd(ks), self, repeats);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_select: kernel('index_select', (ks, self, dim, index) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.index_select.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
+    if (!rg) return ops.index_select.redispatch(belowAutograd(ks), self, dim, index);
     const gradFn = new IndexSelectBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.index_select.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
+    const result = ops.index_select.redispatch(belowAutograd(ks), self, dim, index);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_Tensor: kernel('index_Tensor', (ks, self, indices) => {
     const rg = anyRequiresGrad(self) || anyRequiresGradList(indices);
-    if (!rg) return ops.index_Tensor.redispatch(ks.and(afterAutogradKeyset), self, indices);
+    if (!rg) return ops.index_Tensor.redispatch(belowAutograd(ks), self, indices);
     const gradFn = new IndexBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.index_Tensor.redispatch(ks.and(afterAutogradKeyset), self, indices);
+    const result = ops.index_Tensor.redispatch(belowAutograd(ks), self, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_put_: kernel('index_put_', (ks, self, indices, values, accumulate) => {
     const rg = anyRequiresGrad(self, values) || anyRequiresGradList(indices);
     checkInplace(self, rg);
-    if (!rg) return ops.index_put_.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    if (!rg) return ops.index_put_.redispatch(belowAutograd(ks), self, indices, values, accumulate);
     const gradFn = new IndexPutBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     gradFn.accumulate_ = accumulate;
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
-    const result = ops.index_put_.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    const result = ops.index_put_.redispatch(belowAutograd(ks), self, indices, values, accumulate);
     rebaseHistory(self, gradFn);
     return result;
   }),
   index_put: kernel('index_put', (ks, self, indices, values, accumulate) => {
     const rg = anyRequiresGrad(self, values) || anyRequiresGradList(indices);
-    if (!rg) return ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    if (!rg) return ops.index_put.redispatch(belowAutograd(ks), self, indices, values, accumulate);
     const gradFn = new IndexPutBackward0Functional();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     gradFn.accumulate_ = accumulate;
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
-    const result = ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
+    const result = ops.index_put.redispatch(belowAutograd(ks), self, indices, values, accumulate);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _unsafe_masked_index: kernel('_unsafe_masked_index', (ks, self, mask, indices, fill) => {
     const rg = anyRequiresGrad(self, mask) || anyRequiresGradList(indices);
-    if (!rg) return ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    if (!rg) return ops._unsafe_masked_index.redispatch(belowAutograd(ks), self, mask, indices, fill);
     const gradFn = new UnsafeMaskedIndexBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.indices_ = indices.map((t) => savedOpt(t));
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._unsafe_masked_index.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, fill);
+    const result = ops._unsafe_masked_index.redispatch(belowAutograd(ks), self, mask, indices, fill);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _unsafe_masked_index_put_accumulate: kernel('_unsafe_masked_index_put_accumulate', (ks, self, mask, indices, values) => {
     const rg = anyRequiresGrad(self, mask, values) || anyRequiresGradList(indices);
-    if (!rg) return ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
+    if (!rg) return ops._unsafe_masked_index_put_accumulate.redispatch(belowAutograd(ks), self, mask, indices, values);
     const gradFn = new UnsafeMaskedIndexPutAccumulateBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     if (gradFn.hasEdge(1)) gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.indices_ = indices.map((t) => savedOpt(t));
-    const result = ops._unsafe_masked_index_put_accumulate.redispatch(ks.and(afterAutogradKeyset), self, mask, indices, values);
+    const result = ops._unsafe_masked_index_put_accumulate.redispatch(belowAutograd(ks), self, mask, indices, values);
     setHistory(result, gradFn, 0);
     return result;
   }),
   gather: kernel('gather', (ks, self, dim, index, sparseGrad) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.gather.redispatch(ks.and(afterAutogradKeyset), self, dim, index, sparseGrad);
+    if (!rg) return ops.gather.redispatch(belowAutograd(ks), self, dim, index, sparseGrad);
     const gradFn = new GatherBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.gather.redispatch(ks.and(afterAutogradKeyset), self, dim, index, sparseGrad);
+    const result = ops.gather.redispatch(belowAutograd(ks), self, dim, index, sparseGrad);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter_src: kernel('scatter_src', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
-    if (!rg) return ops.scatter_src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    if (!rg) return ops.scatter_src.redispatch(belowAutograd(ks), self, dim, index, src);
     const gradFn = new ScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.scatter_src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    const result = ops.scatter_src.redispatch(belowAutograd(ks), self, dim, index, src);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter_value: kernel('scatter_value', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.scatter_value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.scatter_value.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new ScatterBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.scatter_value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.scatter_value.redispatch(belowAutograd(ks), self, dim, index, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter__src: kernel('scatter__src', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
     checkInplace(self, rg);
-    if (!rg) return ops.scatter__src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    if (!rg) return ops.scatter__src.redispatch(belowAutograd(ks), self, dim, index, src);
     const gradFn = new ScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.scatter__src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    const result = ops.scatter__src.redispatch(belowAutograd(ks), self, dim, index, src);
     rebaseHistory(self, gradFn);
     return result;
   }),
   scatter__value: kernel('scatter__value', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index);
     checkInplace(self, rg);
-    if (!rg) return ops.scatter__value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.scatter__value.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new ScatterBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.scatter__value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.scatter__value.redispatch(belowAutograd(ks), self, dim, index, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   scatter_add: kernel('scatter_add', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
-    if (!rg) return ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    if (!rg) return ops.scatter_add.redispatch(belowAutograd(ks), self, dim, index, src);
     const gradFn = new ScatterAddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.dim_ = dim;
     if (gradFn.hasEdge(1)) gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
+    const result = ops.scatter_add.redispatch(belowAutograd(ks), self, dim, index, src);
     setHistory(result, gradFn, 0);
     return result;
   }),
   masked_fill_Scalar: kernel('masked_fill_Scalar', (ks, self, mask, value) => {
     const rg = anyRequiresGrad(self, mask);
-    if (!rg) return ops.masked_fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    if (!rg) return ops.masked_fill_Scalar.redispatch(belowAutograd(ks), self, mask, value);
     const gradFn = new MaskedFillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.mask_ = new SavedVariable(mask, false);
-    const result = ops.masked_fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const result = ops.masked_fill_Scalar.redispatch(belowAutograd(ks), self, mask, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   masked_fill__Scalar: kernel('masked_fill__Scalar', (ks, self, mask, value) => {
     const rg = anyRequiresGrad(self, mask);
     checkInplace(self, rg);
-    if (!rg) return ops.masked_fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    if (!rg) return ops.masked_fill__Scalar.redispatch(belowAutograd(ks), self, mask, value);
     const gradFn = new MaskedFillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.mask_ = new SavedVariable(mask, false);
-    const result = ops.masked_fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const result = ops.masked_fill__Scalar.redispatch(belowAutograd(ks), self, mask, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   masked_fill_Tensor: kernel('masked_fill_Tensor', (ks, self, mask, value) => {
     const rg = anyRequiresGrad(self, mask, value);
-    if (!rg) return ops.masked_fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    if (!rg) return ops.masked_fill_Tensor.redispatch(belowAutograd(ks), self, mask, value);
     const gradFn = new MaskedFillBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
     gradFn.mask_ = new SavedVariable(mask, false);
-    const result = ops.masked_fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const result = ops.masked_fill_Tensor.redispatch(belowAutograd(ks), self, mask, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   masked_fill__Tensor: kernel('masked_fill__Tensor', (ks, self, mask, value) => {
     const rg = anyRequiresGrad(self, mask, value);
     checkInplace(self, rg);
-    if (!rg) return ops.masked_fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    if (!rg) return ops.masked_fill__Tensor.redispatch(belowAutograd(ks), self, mask, value);
     const gradFn = new MaskedFillBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
     gradFn.mask_ = new SavedVariable(mask, false);
-    const result = ops.masked_fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const result = ops.masked_fill__Tensor.redispatch(belowAutograd(ks), self, mask, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   masked_select: kernel('masked_select', (ks, self, mask) => {
     const rg = anyRequiresGrad(self, mask);
-    if (!rg) return ops.masked_select.redispatch(ks.and(afterAutogradKeyset), self, mask);
+    if (!rg) return ops.masked_select.redispatch(belowAutograd(ks), self, mask);
     const gradFn = new MaskedSelectBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.masked_select.redispatch(ks.and(afterAutogradKeyset), self, mask);
+    const result = ops.masked_select.redispatch(belowAutograd(ks), self, mask);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nonzero: kernel('nonzero', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nonzero.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.nonzero.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('nonzero'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.nonzero.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.nonzero.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   tril: kernel('tril', (ks, self, diagonal) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.tril.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
+    if (!rg) return ops.tril.redispatch(belowAutograd(ks), self, diagonal);
     const gradFn = new TrilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.diagonal_ = diagonal;
-    const result = ops.tril.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
+    const result = ops.tril.redispatch(belowAutograd(ks), self, diagonal);
     setHistory(result, gradFn, 0);
     return result;
   }),
   triu: kernel('triu', (ks, self, diagonal) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.triu.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
+    if (!rg) return ops.triu.redispatch(belowAutograd(ks), self, diagonal);
     const gradFn = new TriuBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.diagonal_ = diagonal;
-    const result = ops.triu.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
+    const result = ops.triu.redispatch(belowAutograd(ks), self, diagonal);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sort: kernel('sort', (ks, self, dim, descending) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
+    if (!rg) return ops.sort.redispatch(belowAutograd(ks), self, dim, descending);
     const gradFn = new SortBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.sort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
+    const result = ops.sort.redispatch(belowAutograd(ks), self, dim, descending);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   argsort: kernel('argsort', (ks, self, dim, descending) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.argsort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
+    if (!rg) return ops.argsort.redispatch(belowAutograd(ks), self, dim, descending);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('argsort'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.argsort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
+    const result = ops.argsort.redispatch(belowAutograd(ks), self, dim, descending);
     setHistory(result, gradFn, 0);
     return result;
   }),
   topk: kernel('topk', (ks, self, k, dim, largest, sorted) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.topk.redispatch(ks.and(afterAutogradKeyset), self, k, dim, largest, sorted);
+    if (!rg) return ops.topk.redispatch(belowAutograd(ks), self, k, dim, largest, sorted);
     const gradFn = new TopkBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.topk.redispatch(ks.and(afterAutogradKeyset), self, k, dim, largest, sorted);
+    const result = ops.topk.redispatch(belowAutograd(ks), self, k, dim, largest, sorted);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   one_hot: kernel('one_hot', (ks, self, numClasses) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.one_hot.redispatch(ks.and(afterAutogradKeyset), self, numClasses);
+    if (!rg) return ops.one_hot.redispatch(belowAutograd(ks), self, numClasses);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('one_hot'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.one_hot.redispatch(ks.and(afterAutogradKeyset), self, numClasses);
+    const result = ops.one_hot.redispatch(belowAutograd(ks), self, numClasses);
     setHistory(result, gradFn, 0);
     return result;
   }),
   embedding: kernel('embedding', (ks, weight, indices, paddingIdx, scaleGradByFreq, sparse) => {
     const rg = anyRequiresGrad(weight, indices);
-    if (!rg) return ops.embedding.redispatch(ks.and(afterAutogradKeyset), weight, indices, paddingIdx, scaleGradByFreq, sparse);
+    if (!rg) return ops.embedding.redispatch(belowAutograd(ks), weight, indices, paddingIdx, scaleGradByFreq, sparse);
     const gradFn = new EmbeddingBackward0();
     gradFn.setNextEdges([gradientEdge(weight)]);
     gradFn.indices_ = new SavedVariable(indices, false);
     gradFn.padding_idx_ = paddingIdx;
     gradFn.weight_sizes = weight.sizes.slice();
-    const result = ops.embedding.redispatch(ks.and(afterAutogradKeyset), weight, indices, paddingIdx, scaleGradByFreq, sparse);
+    const result = ops.embedding.redispatch(belowAutograd(ks), weight, indices, paddingIdx, scaleGradByFreq, sparse);
     setHistory(result, gradFn, 0);
     return result;
   }),
   pow_Tensor_Tensor: kernel('pow_Tensor_Tensor', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self, exponent);
-    if (!rg) return ops.pow_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    if (!rg) return ops.pow_Tensor_Tensor.redispatch(belowAutograd(ks), self, exponent);
     const gradFn = new PowBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(exponent)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.exponent_ = new SavedVariable(exponent, false);
-    const result = ops.pow_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    const result = ops.pow_Tensor_Tensor.redispatch(belowAutograd(ks), self, exponent);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   pow_Tensor_Tensor_out: kernel('pow_Tensor_Tensor_out', (ks, self, exponent, out) => {
     if (anyRequiresGrad(self, exponent, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
-    return ops.pow_Tensor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
+    return ops.pow_Tensor_Tensor_out.redispatch(belowAutograd(ks), self, exponent, out);
   }),
   pow_Tensor_Scalar: kernel('pow_Tensor_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    if (!rg) return ops.pow_Tensor_Scalar.redispatch(belowAutograd(ks), self, exponent);
     const gradFn = new PowBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.exponent_ = exponent;
-    const result = ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    const result = ops.pow_Tensor_Scalar.redispatch(belowAutograd(ks), self, exponent);
     setHistory(result, gradFn, 0);
     return result;
   }),
   pow_Tensor_Scalar_out: kernel('pow_Tensor_Scalar_out', (ks, self, exponent, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
-    return ops.pow_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
+    return ops.pow_Tensor_Scalar_out.redispatch(belowAutograd(ks), self, exponent, out);
   }),
   pow_Scalar: kernel('pow_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(exponent);
-    if (!rg) return ops.pow_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    if (!rg) return ops.pow_Scalar.redispatch(belowAutograd(ks), self, exponent);
     const gradFn = new PowBackward2();
     gradFn.setNextEdges([gradientEdge(exponent)]);
     gradFn.self_ = self;
     gradFn.exponent_ = new SavedVariable(exponent, false);
-    const result = ops.pow_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
+    const result = ops.pow_Scalar.redispatch(belowAutograd(ks), self, exponent);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   pow_Scalar_out: kernel('pow_Scalar_out', (ks, self, exponent, out) => {
     if (anyRequiresGrad(exponent, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
-    return ops.pow_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
+    return ops.pow_Scalar_out.redispatch(belowAutograd(ks), self, exponent, out);
   }),
   div_Tensor_mode: kernel('div_Tensor_mode', (ks, self, other, roundingMode) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
+    if (!rg) return ops.div_Tensor_mode.redispatch(belowAutograd(ks), self, other, roundingMode);
     const gradFn = new DivBackward2();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.rounding_mode_ = roundingMode;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
+    const result = ops.div_Tensor_mode.redispatch(belowAutograd(ks), self, other, roundingMode);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cumsum: kernel('cumsum', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cumsum.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.cumsum.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new CumsumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
-    const result = ops.cumsum.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.cumsum.redispatch(belowAutograd(ks), self, dim, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cumsum_: kernel('cumsum_', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.cumsum_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.cumsum_.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new CumsumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
-    const result = ops.cumsum_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.cumsum_.redispatch(belowAutograd(ks), self, dim, dtype);
     rebaseHistory(self, gradFn);
     return result;
   }),
   cumsum_out: kernel('cumsum_out', (ks, self, dim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cumsum'));
-    return ops.cumsum_out.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype, out);
+    return ops.cumsum_out.redispatch(belowAutograd(ks), self, dim, dtype, out);
   }),
   cumprod: kernel('cumprod', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cumprod.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.cumprod.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new CumprodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
-    const result = ops.cumprod.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.cumprod.redispatch(belowAutograd(ks), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -14726,53 +14726,53 @@ export function autogradKernels(ops: AtenOps) {
   cumprod_: kernel('cumprod_', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.cumprod_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    if (!rg) return ops.cumprod_.redispatch(belowAutograd(ks), self, dim, dtype);
     const gradFn = new CumprodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.dim_ = dim;
-    const result = ops.cumprod_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const result = ops.cumprod_.redispatch(belowAutograd(ks), self, dim, dtype);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   cumprod_out: kernel('cumprod_out', (ks, self, dim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cumprod'));
-    return ops.cumprod_out.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype, out);
+    return ops.cumprod_out.redispatch(belowAutograd(ks), self, dim, dtype, out);
   }),
   norm_Scalar: kernel('norm_Scalar', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, p);
+    if (!rg) return ops.norm_Scalar.redispatch(belowAutograd(ks), self, p);
     const gradFn = new NormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.p_ = p;
-    const result = ops.norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const result = ops.norm_Scalar.redispatch(belowAutograd(ks), self, p);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   norm_ScalarOpt_dim: kernel('norm_ScalarOpt_dim', (ks, self, p, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.norm_ScalarOpt_dim.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim);
+    if (!rg) return ops.norm_ScalarOpt_dim.redispatch(belowAutograd(ks), self, p, dim, keepdim);
     const gradFn = new NormBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.p_ = p;
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.norm_ScalarOpt_dim.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim);
+    const result = ops.norm_ScalarOpt_dim.redispatch(belowAutograd(ks), self, p, dim, keepdim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
-    return ops.norm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim, out);
+    return ops.norm_out.redispatch(belowAutograd(ks), self, p, dim, keepdim, out);
   }),
   native_batch_norm: kernel('native_batch_norm', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
     const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
-    if (!rg) return ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    if (!rg) return ops.native_batch_norm.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, training, momentum, eps);
     const gradFn = new NativeBatchNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -14781,7 +14781,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.running_var_ = savedOpt(runningVar);
     gradFn.training_ = training;
     gradFn.eps_ = eps;
-    const result = ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const result = ops.native_batch_norm.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, training, momentum, eps);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
@@ -14789,10 +14789,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   native_batch_norm_backward: kernel('native_batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask) => {
     const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveInvstd);
-    if (!rg) return ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    if (!rg) return ops.native_batch_norm_backward.redispatch(belowAutograd(ks), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_batch_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveInvstd)]);
-    const result = ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    const result = ops.native_batch_norm_backward.redispatch(belowAutograd(ks), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -14800,14 +14800,14 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _native_batch_norm_legit: kernel('_native_batch_norm_legit', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
     const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
-    if (!rg) return ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    if (!rg) return ops._native_batch_norm_legit.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, training, momentum, eps);
     const gradFn = new NativeBatchNormLegitBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.training_ = training;
     gradFn.eps_ = eps;
-    const result = ops._native_batch_norm_legit.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const result = ops._native_batch_norm_legit.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, training, momentum, eps);
     gradFn.running_mean_ = new SavedVariable(runningMean, false);
     gradFn.running_var_ = new SavedVariable(runningVar, false);
     setHistory(result[0], gradFn, 0);
@@ -14817,14 +14817,14 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _native_batch_norm_legit_no_stats: kernel('_native_batch_norm_legit_no_stats', (ks, input, weight, bias, training, momentum, eps) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    if (!rg) return ops._native_batch_norm_legit_no_stats.redispatch(belowAutograd(ks), input, weight, bias, training, momentum, eps);
     const gradFn = new NativeBatchNormLegitBackward1();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.training_ = training;
     gradFn.eps_ = eps;
-    const result = ops._native_batch_norm_legit_no_stats.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, training, momentum, eps);
+    const result = ops._native_batch_norm_legit_no_stats.redispatch(belowAutograd(ks), input, weight, bias, training, momentum, eps);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
@@ -14832,13 +14832,13 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _batch_norm_with_update: kernel('_batch_norm_with_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
     const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
-    if (!rg) return ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    if (!rg) return ops._batch_norm_with_update.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, momentum, eps);
     const gradFn = new BatchNormWithUpdateBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.eps_ = eps;
-    const result = ops._batch_norm_with_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const result = ops._batch_norm_with_update.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, momentum, eps);
     gradFn.running_mean_ = new SavedVariable(runningMean, false);
     gradFn.running_var_ = new SavedVariable(runningVar, false);
     setHistory(result[0], gradFn, 0);
@@ -14848,7 +14848,7 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _batch_norm_no_update: kernel('_batch_norm_no_update', (ks, input, weight, bias, runningMean, runningVar, momentum, eps) => {
     const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
-    if (!rg) return ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    if (!rg) return ops._batch_norm_no_update.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, momentum, eps);
     const gradFn = new BatchNormNoUpdateBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -14856,7 +14856,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.running_mean_ = savedOpt(runningMean);
     gradFn.running_var_ = savedOpt(runningVar);
     gradFn.eps_ = eps;
-    const result = ops._batch_norm_no_update.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, momentum, eps);
+    const result = ops._batch_norm_no_update.redispatch(belowAutograd(ks), input, weight, bias, runningMean, runningVar, momentum, eps);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
@@ -14864,10 +14864,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   batch_norm_backward: kernel('batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve) => {
     const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveVar, reserve);
-    if (!rg) return ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
+    if (!rg) return ops.batch_norm_backward.redispatch(belowAutograd(ks), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('batch_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveVar), gradientEdge(reserve)]);
-    const result = ops.batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
+    const result = ops.batch_norm_backward.redispatch(belowAutograd(ks), gradOut, input, weight, runningMean, runningVar, saveMean, saveVar, update, eps, outputMask, reserve);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -14875,7 +14875,7 @@ export function autogradKernels(ops: AtenOps) {
   }),
   native_group_norm: kernel('native_group_norm', (ks, input, weight, bias, N, C, HxW, group, eps) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    if (!rg) return ops.native_group_norm.redispatch(belowAutograd(ks), input, weight, bias, N, C, HxW, group, eps);
     const gradFn = new NativeGroupNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -14885,7 +14885,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.HxW_ = HxW;
     gradFn.group_ = group;
     gradFn.eps_ = eps;
-    const result = ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    const result = ops.native_group_norm.redispatch(belowAutograd(ks), input, weight, bias, N, C, HxW, group, eps);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -14895,10 +14895,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   native_group_norm_backward: kernel('native_group_norm_backward', (ks, gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask) => {
     const rg = anyRequiresGrad(gradOut, input, mean, rstd) || anyRequiresGrad(weight);
-    if (!rg) return ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    if (!rg) return ops.native_group_norm_backward.redispatch(belowAutograd(ks), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_group_norm_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(mean), gradientEdge(rstd), gradientEdge(weight)]);
-    const result = ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    const result = ops.native_group_norm_backward.redispatch(belowAutograd(ks), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -14906,218 +14906,218 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _adaptive_avg_pool2d: kernel('_adaptive_avg_pool2d', (ks, self, outputSize) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    if (!rg) return ops._adaptive_avg_pool2d.redispatch(belowAutograd(ks), self, outputSize);
     const gradFn = new AdaptiveAvgPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const result = ops._adaptive_avg_pool2d.redispatch(belowAutograd(ks), self, outputSize);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _adaptive_avg_pool2d_backward: kernel('_adaptive_avg_pool2d_backward', (ks, gradOutput, self) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    if (!rg) return ops._adaptive_avg_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self);
     const gradFn = new AdaptiveAvgPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.grad_output_sizes = gradOutput.sizes.slice();
-    const result = ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const result = ops._adaptive_avg_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   adaptive_max_pool2d: kernel('adaptive_max_pool2d', (ks, self, outputSize) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    if (!rg) return ops.adaptive_max_pool2d.redispatch(belowAutograd(ks), self, outputSize);
     const gradFn = new AdaptiveMaxPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const result = ops.adaptive_max_pool2d.redispatch(belowAutograd(ks), self, outputSize);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     return result;
   }),
   adaptive_max_pool2d_backward: kernel('adaptive_max_pool2d_backward', (ks, gradOutput, self, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    if (!rg) return ops.adaptive_max_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, indices);
     const gradFn = new AdaptiveMaxPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    const result = ops.adaptive_max_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   adaptive_max_pool3d: kernel('adaptive_max_pool3d', (ks, self, outputSize) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.adaptive_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    if (!rg) return ops.adaptive_max_pool3d.redispatch(belowAutograd(ks), self, outputSize);
     const gradFn = new AdaptiveMaxPool3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.adaptive_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const result = ops.adaptive_max_pool3d.redispatch(belowAutograd(ks), self, outputSize);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     return result;
   }),
   adaptive_max_pool3d_backward: kernel('adaptive_max_pool3d_backward', (ks, gradOutput, self, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.adaptive_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    if (!rg) return ops.adaptive_max_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, indices);
     const gradFn = new AdaptiveMaxPool3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.adaptive_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    const result = ops.adaptive_max_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fractional_max_pool2d: kernel('fractional_max_pool2d', (ks, self, kernelSize, outputSize, randomSamples) => {
     const rg = anyRequiresGrad(self, randomSamples);
-    if (!rg) return ops.fractional_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, outputSize, randomSamples);
+    if (!rg) return ops.fractional_max_pool2d.redispatch(belowAutograd(ks), self, kernelSize, outputSize, randomSamples);
     const gradFn = new FractionalMaxPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.kernel_size_ = kernelSize;
     gradFn.output_size_ = outputSize;
-    const result = ops.fractional_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, outputSize, randomSamples);
+    const result = ops.fractional_max_pool2d.redispatch(belowAutograd(ks), self, kernelSize, outputSize, randomSamples);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   fractional_max_pool2d_backward: kernel('fractional_max_pool2d_backward', (ks, gradOutput, self, kernelSize, outputSize, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.fractional_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, outputSize, indices);
+    if (!rg) return ops.fractional_max_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, outputSize, indices);
     const gradFn = new FractionalMaxPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.fractional_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, outputSize, indices);
+    const result = ops.fractional_max_pool2d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, outputSize, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fractional_max_pool3d: kernel('fractional_max_pool3d', (ks, self, kernelSize, outputSize, randomSamples) => {
     const rg = anyRequiresGrad(self, randomSamples);
-    if (!rg) return ops.fractional_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, outputSize, randomSamples);
+    if (!rg) return ops.fractional_max_pool3d.redispatch(belowAutograd(ks), self, kernelSize, outputSize, randomSamples);
     const gradFn = new FractionalMaxPool3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.kernel_size_ = kernelSize;
     gradFn.output_size_ = outputSize;
-    const result = ops.fractional_max_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, outputSize, randomSamples);
+    const result = ops.fractional_max_pool3d.redispatch(belowAutograd(ks), self, kernelSize, outputSize, randomSamples);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   fractional_max_pool3d_backward: kernel('fractional_max_pool3d_backward', (ks, gradOutput, self, kernelSize, outputSize, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.fractional_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, outputSize, indices);
+    if (!rg) return ops.fractional_max_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, outputSize, indices);
     const gradFn = new FractionalMaxPool3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.fractional_max_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, outputSize, indices);
+    const result = ops.fractional_max_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, outputSize, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   constant_pad_nd: kernel('constant_pad_nd', (ks, self, pad, value) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    if (!rg) return ops.constant_pad_nd.redispatch(belowAutograd(ks), self, pad, value);
     const gradFn = new ConstantPadNdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.pad_ = pad;
-    const result = ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    const result = ops.constant_pad_nd.redispatch(belowAutograd(ks), self, pad, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad1d: kernel('reflection_pad1d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.reflection_pad1d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReflectionPad1DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.reflection_pad1d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad1d_backward: kernel('reflection_pad1d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.reflection_pad1d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReflectionPad1DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.reflection_pad1d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad2d: kernel('reflection_pad2d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.reflection_pad2d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReflectionPad2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.reflection_pad2d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad2d_backward: kernel('reflection_pad2d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.reflection_pad2d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReflectionPad2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.reflection_pad2d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad1d: kernel('replication_pad1d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.replication_pad1d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReplicationPad1DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.replication_pad1d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad1d_backward: kernel('replication_pad1d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.replication_pad1d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReplicationPad1DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.replication_pad1d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad2d: kernel('replication_pad2d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.replication_pad2d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReplicationPad2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.replication_pad2d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad2d_backward: kernel('replication_pad2d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.replication_pad2d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReplicationPad2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.replication_pad2d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max_pool3d_with_indices: kernel('max_pool3d_with_indices', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    if (!rg) return ops.max_pool3d_with_indices.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, dilation, ceilMode);
     const gradFn = new MaxPool3DWithIndicesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -15126,25 +15126,25 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
     gradFn.ceil_mode_ = ceilMode;
-    const result = ops.max_pool3d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const result = ops.max_pool3d_with_indices.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, dilation, ceilMode);
     setHistory(result[0], gradFn, 0);
     gradFn.result1_ = new SavedVariable(result[1], true);
     return result;
   }),
   max_pool3d_with_indices_backward: kernel('max_pool3d_with_indices_backward', (ks, gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices) => {
     const rg = anyRequiresGrad(gradOutput, self, indices);
-    if (!rg) return ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    if (!rg) return ops.max_pool3d_with_indices_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
     const gradFn = new MaxPool3DWithIndicesBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.max_pool3d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const result = ops.max_pool3d_with_indices_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),
   avg_pool3d: kernel('avg_pool3d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    if (!rg) return ops.avg_pool3d.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     const gradFn = new AvgPool3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -15154,13 +15154,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.ceil_mode_ = ceilMode;
     gradFn.count_include_pad_ = countIncludePad;
     gradFn.divisor_override_ = divisorOverride;
-    const result = ops.avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const result = ops.avg_pool3d.redispatch(belowAutograd(ks), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   avg_pool3d_backward: kernel('avg_pool3d_backward', (ks, gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    if (!rg) return ops.avg_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     const gradFn = new AvgPool3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.kernel_size_ = kernelSize;
@@ -15170,194 +15170,194 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.count_include_pad_ = countIncludePad;
     gradFn.divisor_override_ = divisorOverride;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const result = ops.avg_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max_unpool2d: kernel('max_unpool2d', (ks, self, indices, outputSize) => {
     const rg = anyRequiresGrad(self, indices);
-    if (!rg) return ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    if (!rg) return ops.max_unpool2d.redispatch(belowAutograd(ks), self, indices, outputSize);
     const gradFn = new MaxUnpool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.indices_ = new SavedVariable(indices, false);
-    const result = ops.max_unpool2d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize);
+    const result = ops.max_unpool2d.redispatch(belowAutograd(ks), self, indices, outputSize);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max_unpool3d: kernel('max_unpool3d', (ks, self, indices, outputSize, stride, padding) => {
     const rg = anyRequiresGrad(self, indices);
-    if (!rg) return ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
+    if (!rg) return ops.max_unpool3d.redispatch(belowAutograd(ks), self, indices, outputSize, stride, padding);
     const gradFn = new MaxUnpool3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.indices_ = new SavedVariable(indices, false);
-    const result = ops.max_unpool3d.redispatch(ks.and(afterAutogradKeyset), self, indices, outputSize, stride, padding);
+    const result = ops.max_unpool3d.redispatch(belowAutograd(ks), self, indices, outputSize, stride, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad3d: kernel('reflection_pad3d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.reflection_pad3d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.reflection_pad3d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReflectionPad3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.reflection_pad3d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.reflection_pad3d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   reflection_pad3d_backward: kernel('reflection_pad3d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.reflection_pad3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.reflection_pad3d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReflectionPad3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.reflection_pad3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.reflection_pad3d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad3d: kernel('replication_pad3d', (ks, self, padding) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.replication_pad3d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    if (!rg) return ops.replication_pad3d.redispatch(belowAutograd(ks), self, padding);
     const gradFn = new ReplicationPad3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.padding_ = padding;
-    const result = ops.replication_pad3d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const result = ops.replication_pad3d.redispatch(belowAutograd(ks), self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   replication_pad3d_backward: kernel('replication_pad3d_backward', (ks, gradOutput, self, padding) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.replication_pad3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    if (!rg) return ops.replication_pad3d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     const gradFn = new ReplicationPad3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.replication_pad3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const result = ops.replication_pad3d_backward.redispatch(belowAutograd(ks), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _adaptive_avg_pool3d: kernel('_adaptive_avg_pool3d', (ks, self, outputSize) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._adaptive_avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    if (!rg) return ops._adaptive_avg_pool3d.redispatch(belowAutograd(ks), self, outputSize);
     const gradFn = new AdaptiveAvgPool3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops._adaptive_avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const result = ops._adaptive_avg_pool3d.redispatch(belowAutograd(ks), self, outputSize);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _adaptive_avg_pool3d_backward: kernel('_adaptive_avg_pool3d_backward', (ks, gradOutput, self) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops._adaptive_avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    if (!rg) return ops._adaptive_avg_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self);
     const gradFn = new AdaptiveAvgPool3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.grad_output_sizes = gradOutput.sizes.slice();
-    const result = ops._adaptive_avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const result = ops._adaptive_avg_pool3d_backward.redispatch(belowAutograd(ks), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest1d: kernel('upsample_nearest1d', (ks, self, outputSize, scales) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_nearest1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    if (!rg) return ops.upsample_nearest1d.redispatch(belowAutograd(ks), self, outputSize, scales);
     const gradFn = new UpsampleNearest1DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_ = scales;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_nearest1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    const result = ops.upsample_nearest1d.redispatch(belowAutograd(ks), self, outputSize, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest1d_backward: kernel('upsample_nearest1d_backward', (ks, gradOutput, outputSize, inputSize, scales) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_nearest1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    if (!rg) return ops.upsample_nearest1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scales);
     const gradFn = new UpsampleNearest1DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_ = scales;
-    const result = ops.upsample_nearest1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    const result = ops.upsample_nearest1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact1d: kernel('_upsample_nearest_exact1d', (ks, self, outputSize, scales) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._upsample_nearest_exact1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    if (!rg) return ops._upsample_nearest_exact1d.redispatch(belowAutograd(ks), self, outputSize, scales);
     const gradFn = new UpsampleNearestExact1DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_ = scales;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._upsample_nearest_exact1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    const result = ops._upsample_nearest_exact1d.redispatch(belowAutograd(ks), self, outputSize, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact1d_backward: kernel('_upsample_nearest_exact1d_backward', (ks, gradOutput, outputSize, inputSize, scales) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops._upsample_nearest_exact1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    if (!rg) return ops._upsample_nearest_exact1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scales);
     const gradFn = new UpsampleNearestExact1DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_ = scales;
-    const result = ops._upsample_nearest_exact1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    const result = ops._upsample_nearest_exact1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest2d: kernel('upsample_nearest2d', (ks, self, outputSize, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    if (!rg) return ops.upsample_nearest2d.redispatch(belowAutograd(ks), self, outputSize, scalesH, scalesW);
     const gradFn = new UpsampleNearest2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    const result = ops.upsample_nearest2d.redispatch(belowAutograd(ks), self, outputSize, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest2d_backward: kernel('upsample_nearest2d_backward', (ks, gradOutput, outputSize, inputSize, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    if (!rg) return ops.upsample_nearest2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesH, scalesW);
     const gradFn = new UpsampleNearest2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    const result = ops.upsample_nearest2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact2d: kernel('_upsample_nearest_exact2d', (ks, self, outputSize, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._upsample_nearest_exact2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    if (!rg) return ops._upsample_nearest_exact2d.redispatch(belowAutograd(ks), self, outputSize, scalesH, scalesW);
     const gradFn = new UpsampleNearestExact2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._upsample_nearest_exact2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    const result = ops._upsample_nearest_exact2d.redispatch(belowAutograd(ks), self, outputSize, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact2d_backward: kernel('_upsample_nearest_exact2d_backward', (ks, gradOutput, outputSize, inputSize, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops._upsample_nearest_exact2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    if (!rg) return ops._upsample_nearest_exact2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesH, scalesW);
     const gradFn = new UpsampleNearestExact2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops._upsample_nearest_exact2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    const result = ops._upsample_nearest_exact2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest3d: kernel('upsample_nearest3d', (ks, self, outputSize, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_nearest3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    if (!rg) return ops.upsample_nearest3d.redispatch(belowAutograd(ks), self, outputSize, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleNearest3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15365,26 +15365,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_nearest3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    const result = ops.upsample_nearest3d.redispatch(belowAutograd(ks), self, outputSize, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_nearest3d_backward: kernel('upsample_nearest3d_backward', (ks, gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_nearest3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    if (!rg) return ops.upsample_nearest3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleNearest3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_d_ = scalesD;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops.upsample_nearest3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    const result = ops.upsample_nearest3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact3d: kernel('_upsample_nearest_exact3d', (ks, self, outputSize, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._upsample_nearest_exact3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    if (!rg) return ops._upsample_nearest_exact3d.redispatch(belowAutograd(ks), self, outputSize, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleNearestExact3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15392,51 +15392,51 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._upsample_nearest_exact3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    const result = ops._upsample_nearest_exact3d.redispatch(belowAutograd(ks), self, outputSize, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_nearest_exact3d_backward: kernel('_upsample_nearest_exact3d_backward', (ks, gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops._upsample_nearest_exact3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    if (!rg) return ops._upsample_nearest_exact3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleNearestExact3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.scales_d_ = scalesD;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops._upsample_nearest_exact3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    const result = ops._upsample_nearest_exact3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_linear1d: kernel('upsample_linear1d', (ks, self, outputSize, alignCorners, scales) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_linear1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scales);
+    if (!rg) return ops.upsample_linear1d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scales);
     const gradFn = new UpsampleLinear1DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_ = scales;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_linear1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scales);
+    const result = ops.upsample_linear1d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_linear1d_backward: kernel('upsample_linear1d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scales) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_linear1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scales);
+    if (!rg) return ops.upsample_linear1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scales);
     const gradFn = new UpsampleLinear1DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_ = scales;
-    const result = ops.upsample_linear1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scales);
+    const result = ops.upsample_linear1d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_bilinear2d: kernel('upsample_bilinear2d', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops.upsample_bilinear2d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBilinear2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15444,26 +15444,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const result = ops.upsample_bilinear2d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_bilinear2d_backward: kernel('upsample_bilinear2d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops.upsample_bilinear2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBilinear2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const result = ops.upsample_bilinear2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_trilinear3d: kernel('upsample_trilinear3d', (ks, self, outputSize, alignCorners, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_trilinear3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
+    if (!rg) return ops.upsample_trilinear3d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleTrilinear3DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15472,13 +15472,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_trilinear3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
+    const result = ops.upsample_trilinear3d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_trilinear3d_backward: kernel('upsample_trilinear3d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_trilinear3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
+    if (!rg) return ops.upsample_trilinear3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
     const gradFn = new UpsampleTrilinear3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
@@ -15486,13 +15486,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_d_ = scalesD;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops.upsample_trilinear3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
+    const result = ops.upsample_trilinear3d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_bicubic2d: kernel('upsample_bicubic2d', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.upsample_bicubic2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops.upsample_bicubic2d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBicubic2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15500,26 +15500,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.upsample_bicubic2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const result = ops.upsample_bicubic2d.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   upsample_bicubic2d_backward: kernel('upsample_bicubic2d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops.upsample_bicubic2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBicubic2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const result = ops.upsample_bicubic2d_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_bilinear2d_aa: kernel('_upsample_bilinear2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops._upsample_bilinear2d_aa.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBilinear2DAaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15527,26 +15527,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const result = ops._upsample_bilinear2d_aa.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_bilinear2d_aa_backward: kernel('_upsample_bilinear2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops._upsample_bilinear2d_aa_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBilinear2DAaBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const result = ops._upsample_bilinear2d_aa_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_bicubic2d_aa: kernel('_upsample_bicubic2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops._upsample_bicubic2d_aa.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBicubic2DAaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.output_size_ = outputSize;
@@ -15554,364 +15554,364 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const result = ops._upsample_bicubic2d_aa.redispatch(belowAutograd(ks), self, outputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _upsample_bicubic2d_aa_backward: kernel('_upsample_bicubic2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    if (!rg) return ops._upsample_bicubic2d_aa_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     const gradFn = new UpsampleBicubic2DAaBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.output_size_ = outputSize;
     gradFn.align_corners_ = alignCorners;
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
-    const result = ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const result = ops._upsample_bicubic2d_aa_backward.redispatch(belowAutograd(ks), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
   leaky_relu: kernel('leaky_relu', (ks, self, negativeSlope) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    if (!rg) return ops.leaky_relu.redispatch(belowAutograd(ks), self, negativeSlope);
     const gradFn = new LeakyReluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.negative_slope_ = negativeSlope;
-    const result = ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const result = ops.leaky_relu.redispatch(belowAutograd(ks), self, negativeSlope);
     setHistory(result, gradFn, 0);
     return result;
   }),
   leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    if (!rg) return ops.leaky_relu_.redispatch(belowAutograd(ks), self, negativeSlope);
     const gradFn = new LeakyReluBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.negative_slope_ = negativeSlope;
-    const result = ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const result = ops.leaky_relu_.redispatch(belowAutograd(ks), self, negativeSlope);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   leaky_relu_out: kernel('leaky_relu_out', (ks, self, negativeSlope, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('leaky_relu'));
-    return ops.leaky_relu_out.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope, out);
+    return ops.leaky_relu_out.redispatch(belowAutograd(ks), self, negativeSlope, out);
   }),
   elu: kernel('elu', (ks, self, alpha, scale, inputScale) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    if (!rg) return ops.elu.redispatch(belowAutograd(ks), self, alpha, scale, inputScale);
     const gradFn = new EluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.alpha_ = alpha;
     gradFn.scale_ = scale;
     gradFn.input_scale_ = inputScale;
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const result = ops.elu.redispatch(belowAutograd(ks), self, alpha, scale, inputScale);
     setHistory(result, gradFn, 0);
     return result;
   }),
   elu_: kernel('elu_', (ks, self, alpha, scale, inputScale) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    if (!rg) return ops.elu_.redispatch(belowAutograd(ks), self, alpha, scale, inputScale);
     const gradFn = new EluBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.alpha_ = alpha;
     gradFn.scale_ = scale;
     gradFn.input_scale_ = inputScale;
-    const result = ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const result = ops.elu_.redispatch(belowAutograd(ks), self, alpha, scale, inputScale);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   elu_out: kernel('elu_out', (ks, self, alpha, scale, inputScale, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('elu'));
-    return ops.elu_out.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale, out);
+    return ops.elu_out.redispatch(belowAutograd(ks), self, alpha, scale, inputScale, out);
   }),
   softplus: kernel('softplus', (ks, self, beta, threshold) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    if (!rg) return ops.softplus.redispatch(belowAutograd(ks), self, beta, threshold);
     const gradFn = new SoftplusBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.beta_ = beta;
     gradFn.threshold_ = threshold;
-    const result = ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    const result = ops.softplus.redispatch(belowAutograd(ks), self, beta, threshold);
     setHistory(result, gradFn, 0);
     return result;
   }),
   softplus_out: kernel('softplus_out', (ks, self, beta, threshold, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softplus'));
-    return ops.softplus_out.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold, out);
+    return ops.softplus_out.redispatch(belowAutograd(ks), self, beta, threshold, out);
   }),
   hardtanh: kernel('hardtanh', (ks, self, minVal, maxVal) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    if (!rg) return ops.hardtanh.redispatch(belowAutograd(ks), self, minVal, maxVal);
     const gradFn = new HardtanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_val_ = minVal;
     gradFn.max_val_ = maxVal;
-    const result = ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const result = ops.hardtanh.redispatch(belowAutograd(ks), self, minVal, maxVal);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardtanh_: kernel('hardtanh_', (ks, self, minVal, maxVal) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    if (!rg) return ops.hardtanh_.redispatch(belowAutograd(ks), self, minVal, maxVal);
     const gradFn = new HardtanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_val_ = minVal;
     gradFn.max_val_ = maxVal;
-    const result = ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const result = ops.hardtanh_.redispatch(belowAutograd(ks), self, minVal, maxVal);
     rebaseHistory(self, gradFn);
     return result;
   }),
   hardtanh_out: kernel('hardtanh_out', (ks, self, minVal, maxVal, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardtanh'));
-    return ops.hardtanh_out.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal, out);
+    return ops.hardtanh_out.redispatch(belowAutograd(ks), self, minVal, maxVal, out);
   }),
   hardswish: kernel('hardswish', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.hardswish.redispatch(belowAutograd(ks), self);
     const gradFn = new HardswishBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.hardswish.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardswish_: kernel('hardswish_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.hardswish_.redispatch(belowAutograd(ks), self);
     const gradFn = new HardswishBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.hardswish_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   hardswish_out: kernel('hardswish_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardswish'));
-    return ops.hardswish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.hardswish_out.redispatch(belowAutograd(ks), self, out);
   }),
   hardsigmoid: kernel('hardsigmoid', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.hardsigmoid.redispatch(belowAutograd(ks), self);
     const gradFn = new HardsigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.hardsigmoid.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardsigmoid_: kernel('hardsigmoid_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.hardsigmoid_.redispatch(belowAutograd(ks), self);
     const gradFn = new HardsigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.hardsigmoid_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   hardsigmoid_out: kernel('hardsigmoid_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardsigmoid'));
-    return ops.hardsigmoid_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.hardsigmoid_out.redispatch(belowAutograd(ks), self, out);
   }),
   mish: kernel('mish', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.mish.redispatch(belowAutograd(ks), self);
     const gradFn = new MishBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.mish.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mish_: kernel('mish_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.mish_.redispatch(belowAutograd(ks), self);
     const gradFn = new MishBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.mish_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   mish_out: kernel('mish_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mish'));
-    return ops.mish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.mish_out.redispatch(belowAutograd(ks), self, out);
   }),
   threshold: kernel('threshold', (ks, self, threshold, value) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    if (!rg) return ops.threshold.redispatch(belowAutograd(ks), self, threshold, value);
     const gradFn = new ThresholdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.threshold_ = threshold;
-    const result = ops.threshold.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const result = ops.threshold.redispatch(belowAutograd(ks), self, threshold, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   threshold_: kernel('threshold_', (ks, self, threshold, value) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    if (!rg) return ops.threshold_.redispatch(belowAutograd(ks), self, threshold, value);
     const gradFn = new ThresholdBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.threshold_ = threshold;
-    const result = ops.threshold_.redispatch(ks.and(afterAutogradKeyset), self, threshold, value);
+    const result = ops.threshold_.redispatch(belowAutograd(ks), self, threshold, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   threshold_out: kernel('threshold_out', (ks, self, threshold, value, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('threshold'));
-    return ops.threshold_out.redispatch(ks.and(afterAutogradKeyset), self, threshold, value, out);
+    return ops.threshold_out.redispatch(belowAutograd(ks), self, threshold, value, out);
   }),
   hardshrink: kernel('hardshrink', (ks, self, lambd) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    if (!rg) return ops.hardshrink.redispatch(belowAutograd(ks), self, lambd);
     const gradFn = new HardshrinkBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.lambd_ = lambd;
-    const result = ops.hardshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const result = ops.hardshrink.redispatch(belowAutograd(ks), self, lambd);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardshrink_out: kernel('hardshrink_out', (ks, self, lambd, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardshrink'));
-    return ops.hardshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+    return ops.hardshrink_out.redispatch(belowAutograd(ks), self, lambd, out);
   }),
   softshrink: kernel('softshrink', (ks, self, lambd) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    if (!rg) return ops.softshrink.redispatch(belowAutograd(ks), self, lambd);
     const gradFn = new SoftshrinkBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.lambd_ = lambd;
-    const result = ops.softshrink.redispatch(ks.and(afterAutogradKeyset), self, lambd);
+    const result = ops.softshrink.redispatch(belowAutograd(ks), self, lambd);
     setHistory(result, gradFn, 0);
     return result;
   }),
   softshrink_out: kernel('softshrink_out', (ks, self, lambd, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softshrink'));
-    return ops.softshrink_out.redispatch(ks.and(afterAutogradKeyset), self, lambd, out);
+    return ops.softshrink_out.redispatch(belowAutograd(ks), self, lambd, out);
   }),
   threshold_backward: kernel('threshold_backward', (ks, gradOutput, self, threshold) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    if (!rg) return ops.threshold_backward.redispatch(belowAutograd(ks), gradOutput, self, threshold);
     const gradFn = new ThresholdBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.threshold_ = threshold;
-    const result = ops.threshold_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, threshold);
+    const result = ops.threshold_backward.redispatch(belowAutograd(ks), gradOutput, self, threshold);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardshrink_backward: kernel('hardshrink_backward', (ks, gradOut, self, lambd) => {
     const rg = anyRequiresGrad(gradOut, self);
-    if (!rg) return ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    if (!rg) return ops.hardshrink_backward.redispatch(belowAutograd(ks), gradOut, self, lambd);
     const gradFn = new HardshrinkBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.lambd_ = lambd;
-    const result = ops.hardshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, self, lambd);
+    const result = ops.hardshrink_backward.redispatch(belowAutograd(ks), gradOut, self, lambd);
     setHistory(result, gradFn, 0);
     return result;
   }),
   softshrink_backward: kernel('softshrink_backward', (ks, gradOutput, self, lambd) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    if (!rg) return ops.softshrink_backward.redispatch(belowAutograd(ks), gradOutput, self, lambd);
     const gradFn = new SoftshrinkBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.lambd_ = lambd;
-    const result = ops.softshrink_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, lambd);
+    const result = ops.softshrink_backward.redispatch(belowAutograd(ks), gradOutput, self, lambd);
     setHistory(result, gradFn, 0);
     return result;
   }),
   leaky_relu_backward: kernel('leaky_relu_backward', (ks, gradOutput, self, negativeSlope, selfIsResult) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    if (!rg) return ops.leaky_relu_backward.redispatch(belowAutograd(ks), gradOutput, self, negativeSlope, selfIsResult);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('leaky_relu_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    const result = ops.leaky_relu_backward.redispatch(belowAutograd(ks), gradOutput, self, negativeSlope, selfIsResult);
     setHistory(result, gradFn, 0);
     return result;
   }),
   elu_backward: kernel('elu_backward', (ks, gradOutput, alpha, scale, inputScale, isResult, selfOrResult) => {
     const rg = anyRequiresGrad(gradOutput, selfOrResult);
-    if (!rg) return ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    if (!rg) return ops.elu_backward.redispatch(belowAutograd(ks), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('elu_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(selfOrResult)]);
-    const result = ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    const result = ops.elu_backward.redispatch(belowAutograd(ks), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
     setHistory(result, gradFn, 0);
     return result;
   }),
   softplus_backward: kernel('softplus_backward', (ks, gradOutput, self, beta, threshold) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    if (!rg) return ops.softplus_backward.redispatch(belowAutograd(ks), gradOutput, self, beta, threshold);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('softplus_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    const result = ops.softplus_backward.redispatch(belowAutograd(ks), gradOutput, self, beta, threshold);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardtanh_backward: kernel('hardtanh_backward', (ks, gradOutput, self, minVal, maxVal) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    if (!rg) return ops.hardtanh_backward.redispatch(belowAutograd(ks), gradOutput, self, minVal, maxVal);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardtanh_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    const result = ops.hardtanh_backward.redispatch(belowAutograd(ks), gradOutput, self, minVal, maxVal);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardswish_backward: kernel('hardswish_backward', (ks, gradOutput, self) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    if (!rg) return ops.hardswish_backward.redispatch(belowAutograd(ks), gradOutput, self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardswish_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const result = ops.hardswish_backward.redispatch(belowAutograd(ks), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   hardsigmoid_backward: kernel('hardsigmoid_backward', (ks, gradOutput, self) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    if (!rg) return ops.hardsigmoid_backward.redispatch(belowAutograd(ks), gradOutput, self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardsigmoid_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const result = ops.hardsigmoid_backward.redispatch(belowAutograd(ks), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mish_backward: kernel('mish_backward', (ks, gradOutput, self) => {
     const rg = anyRequiresGrad(gradOutput, self);
-    if (!rg) return ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    if (!rg) return ops.mish_backward.redispatch(belowAutograd(ks), gradOutput, self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('mish_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
-    const result = ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const result = ops.mish_backward.redispatch(belowAutograd(ks), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   rrelu_with_noise: kernel('rrelu_with_noise', (ks, self, noise, lower, upper, training, generator) => {
     const rg = anyRequiresGrad(self, noise);
-    if (!rg) return ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    if (!rg) return ops.rrelu_with_noise.redispatch(belowAutograd(ks), self, noise, lower, upper, training, generator);
     const gradFn = new RreluWithNoiseBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.lower_ = lower;
     gradFn.upper_ = upper;
     gradFn.training_ = training;
-    const result = ops.rrelu_with_noise.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const result = ops.rrelu_with_noise.redispatch(belowAutograd(ks), self, noise, lower, upper, training, generator);
     gradFn.noise_ = new SavedVariable(noise, false);
     setHistory(result, gradFn, 0);
     return result;
@@ -15919,13 +15919,13 @@ export function autogradKernels(ops: AtenOps) {
   rrelu_with_noise_: kernel('rrelu_with_noise_', (ks, self, noise, lower, upper, training, generator) => {
     const rg = anyRequiresGrad(self, noise);
     checkInplace(self, rg);
-    if (!rg) return ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    if (!rg) return ops.rrelu_with_noise_.redispatch(belowAutograd(ks), self, noise, lower, upper, training, generator);
     const gradFn = new RreluWithNoiseBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.lower_ = lower;
     gradFn.upper_ = upper;
     gradFn.training_ = training;
-    const result = ops.rrelu_with_noise_.redispatch(ks.and(afterAutogradKeyset), self, noise, lower, upper, training, generator);
+    const result = ops.rrelu_with_noise_.redispatch(belowAutograd(ks), self, noise, lower, upper, training, generator);
     gradFn.noise_ = new SavedVariable(noise, false);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
@@ -15933,7 +15933,7 @@ export function autogradKernels(ops: AtenOps) {
   }),
   rrelu_with_noise_backward: kernel('rrelu_with_noise_backward', (ks, gradOutput, self, noise, lower, upper, training, selfIsResult) => {
     const rg = anyRequiresGrad(gradOutput, self, noise);
-    if (!rg) return ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
+    if (!rg) return ops.rrelu_with_noise_backward.redispatch(belowAutograd(ks), gradOutput, self, noise, lower, upper, training, selfIsResult);
     const gradFn = new RreluWithNoiseBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
@@ -15941,136 +15941,136 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.lower_ = lower;
     gradFn.upper_ = upper;
     gradFn.training_ = training;
-    const result = ops.rrelu_with_noise_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, noise, lower, upper, training, selfIsResult);
+    const result = ops.rrelu_with_noise_backward.redispatch(belowAutograd(ks), gradOutput, self, noise, lower, upper, training, selfIsResult);
     setHistory(result, gradFn, 0);
     return result;
   }),
   log_sigmoid_forward: kernel('log_sigmoid_forward', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log_sigmoid_forward.redispatch(belowAutograd(ks), self);
     const gradFn = new LogSigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log_sigmoid_forward.redispatch(belowAutograd(ks), self);
     setHistory(result[0], gradFn, 0);
     gradFn.buffer_ = new SavedVariable(result[1], true);
     return result;
   }),
   log_sigmoid_backward: kernel('log_sigmoid_backward', (ks, gradOutput, self, buffer) => {
     const rg = anyRequiresGrad(gradOutput, self, buffer);
-    if (!rg) return ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    if (!rg) return ops.log_sigmoid_backward.redispatch(belowAutograd(ks), gradOutput, self, buffer);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('log_sigmoid_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(buffer)]);
-    const result = ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    const result = ops.log_sigmoid_backward.redispatch(belowAutograd(ks), gradOutput, self, buffer);
     setHistory(result, gradFn, 0);
     return result;
   }),
   celu: kernel('celu', (ks, self, alpha) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    if (!rg) return ops.celu.redispatch(belowAutograd(ks), self, alpha);
     const gradFn = new CeluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.alpha_ = alpha;
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const result = ops.celu.redispatch(belowAutograd(ks), self, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   celu_: kernel('celu_', (ks, self, alpha) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    if (!rg) return ops.celu_.redispatch(belowAutograd(ks), self, alpha);
     const gradFn = new CeluBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.alpha_ = alpha;
-    const result = ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const result = ops.celu_.redispatch(belowAutograd(ks), self, alpha);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   _prelu_kernel: kernel('_prelu_kernel', (ks, self, weight) => {
     const rg = anyRequiresGrad(self, weight);
-    if (!rg) return ops._prelu_kernel.redispatch(ks.and(afterAutogradKeyset), self, weight);
+    if (!rg) return ops._prelu_kernel.redispatch(belowAutograd(ks), self, weight);
     const gradFn = new PreluKernelBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.weight_ = new SavedVariable(weight, false);
-    const result = ops._prelu_kernel.redispatch(ks.and(afterAutogradKeyset), self, weight);
+    const result = ops._prelu_kernel.redispatch(belowAutograd(ks), self, weight);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _prelu_kernel_backward: kernel('_prelu_kernel_backward', (ks, gradOutput, self, weight) => {
     const rg = anyRequiresGrad(gradOutput, self, weight);
-    if (!rg) return ops._prelu_kernel_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, weight);
+    if (!rg) return ops._prelu_kernel_backward.redispatch(belowAutograd(ks), gradOutput, self, weight);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_prelu_kernel_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(weight)]);
-    const result = ops._prelu_kernel_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, weight);
+    const result = ops._prelu_kernel_backward.redispatch(belowAutograd(ks), gradOutput, self, weight);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   smooth_l1_loss: kernel('smooth_l1_loss', (ks, self, target, reduction, beta) => {
     const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    if (!rg) return ops.smooth_l1_loss.redispatch(belowAutograd(ks), self, target, reduction, beta);
     const gradFn = new SmoothL1LossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
     gradFn.beta_ = beta;
-    const result = ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    const result = ops.smooth_l1_loss.redispatch(belowAutograd(ks), self, target, reduction, beta);
     setHistory(result, gradFn, 0);
     return result;
   }),
   huber_loss: kernel('huber_loss', (ks, self, target, reduction, delta) => {
     const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    if (!rg) return ops.huber_loss.redispatch(belowAutograd(ks), self, target, reduction, delta);
     const gradFn = new HuberLossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
     gradFn.delta_ = delta;
-    const result = ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    const result = ops.huber_loss.redispatch(belowAutograd(ks), self, target, reduction, delta);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _pdist_forward: kernel('_pdist_forward', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    if (!rg) return ops._pdist_forward.redispatch(belowAutograd(ks), self, p);
     const gradFn = new PdistBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.p_ = p;
-    const result = ops._pdist_forward.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const result = ops._pdist_forward.redispatch(belowAutograd(ks), self, p);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _pdist_backward: kernel('_pdist_backward', (ks, grad, self, p, pdist) => {
     const rg = anyRequiresGrad(grad, self, pdist);
-    if (!rg) return ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
+    if (!rg) return ops._pdist_backward.redispatch(belowAutograd(ks), grad, self, p, pdist);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_pdist_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(self), gradientEdge(pdist)]);
-    const result = ops._pdist_backward.redispatch(ks.and(afterAutogradKeyset), grad, self, p, pdist);
+    const result = ops._pdist_backward.redispatch(belowAutograd(ks), grad, self, p, pdist);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _euclidean_dist: kernel('_euclidean_dist', (ks, x1, x2) => {
     const rg = anyRequiresGrad(x1, x2);
-    if (!rg) return ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    if (!rg) return ops._euclidean_dist.redispatch(belowAutograd(ks), x1, x2);
     const gradFn = new EuclideanDistBackward0();
     gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
     gradFn.x1_ = new SavedVariable(x1, false);
     gradFn.x2_ = new SavedVariable(x2, false);
-    const result = ops._euclidean_dist.redispatch(ks.and(afterAutogradKeyset), x1, x2);
+    const result = ops._euclidean_dist.redispatch(belowAutograd(ks), x1, x2);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _cdist_forward: kernel('_cdist_forward', (ks, x1, x2, p, computeMode) => {
     const rg = anyRequiresGrad(x1, x2);
-    if (!rg) return ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    if (!rg) return ops._cdist_forward.redispatch(belowAutograd(ks), x1, x2, p, computeMode);
     const gradFn = new CdistBackward0();
     gradFn.setNextEdges([gradientEdge(x1), gradientEdge(x2)]);
     gradFn.x1_ = new SavedVariable(x1, false);
@@ -16078,461 +16078,461 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.p_ = p;
     gradFn.x1_sizes = x1.sizes.slice();
     gradFn.x2_sizes = x2.sizes.slice();
-    const result = ops._cdist_forward.redispatch(ks.and(afterAutogradKeyset), x1, x2, p, computeMode);
+    const result = ops._cdist_forward.redispatch(belowAutograd(ks), x1, x2, p, computeMode);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
     if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcmul'));
-    return ops.addcmul_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+    return ops.addcmul_out.redispatch(belowAutograd(ks), self, tensor1, tensor2, value, out);
   }),
   addcmul: kernel('addcmul', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGrad(self, tensor1, tensor2);
-    if (!rg) return ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops.addcmul.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new AddcmulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
     if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
     gradFn.value_ = value;
     if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
-    const result = ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops.addcmul.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addcmul_: kernel('addcmul_', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGrad(self, tensor1, tensor2);
     checkInplace(self, rg);
-    if (!rg) return ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops.addcmul_.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new AddcmulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
     if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
     gradFn.value_ = value;
     if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
-    const result = ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops.addcmul_.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   addcdiv_out: kernel('addcdiv_out', (ks, self, tensor1, tensor2, value, out) => {
     if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcdiv'));
-    return ops.addcdiv_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+    return ops.addcdiv_out.redispatch(belowAutograd(ks), self, tensor1, tensor2, value, out);
   }),
   addcdiv: kernel('addcdiv', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGrad(self, tensor1, tensor2);
-    if (!rg) return ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops.addcdiv.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new AddcdivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
     if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
     gradFn.value_ = value;
     if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
-    const result = ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops.addcdiv.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addcdiv_: kernel('addcdiv_', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGrad(self, tensor1, tensor2);
     checkInplace(self, rg);
-    if (!rg) return ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops.addcdiv_.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new AddcdivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
     if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
     gradFn.value_ = value;
     if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
-    const result = ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops.addcdiv_.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_min: kernel('clamp_min', (ks, self, min) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    if (!rg) return ops.clamp_min.redispatch(belowAutograd(ks), self, min);
     const gradFn = new ClampMinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = min;
-    const result = ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const result = ops.clamp_min.redispatch(belowAutograd(ks), self, min);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp_min_: kernel('clamp_min_', (ks, self, min) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    if (!rg) return ops.clamp_min_.redispatch(belowAutograd(ks), self, min);
     const gradFn = new ClampMinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = min;
-    const result = ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const result = ops.clamp_min_.redispatch(belowAutograd(ks), self, min);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_min_out: kernel('clamp_min_out', (ks, self, min, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
-    return ops.clamp_min_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+    return ops.clamp_min_out.redispatch(belowAutograd(ks), self, min, out);
   }),
   clamp_max: kernel('clamp_max', (ks, self, max) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    if (!rg) return ops.clamp_max.redispatch(belowAutograd(ks), self, max);
     const gradFn = new ClampMaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.max_ = max;
-    const result = ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const result = ops.clamp_max.redispatch(belowAutograd(ks), self, max);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp_max_: kernel('clamp_max_', (ks, self, max) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    if (!rg) return ops.clamp_max_.redispatch(belowAutograd(ks), self, max);
     const gradFn = new ClampMaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.max_ = max;
-    const result = ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const result = ops.clamp_max_.redispatch(belowAutograd(ks), self, max);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
-    return ops.clamp_max_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+    return ops.clamp_max_out.redispatch(belowAutograd(ks), self, max, out);
   }),
   isclose: kernel('isclose', (ks, self, other, rtol, atol, equalNan) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    if (!rg) return ops.isclose.redispatch(belowAutograd(ks), self, other, rtol, atol, equalNan);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isclose'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    const result = ops.isclose.redispatch(belowAutograd(ks), self, other, rtol, atol, equalNan);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max: kernel('max', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.max.redispatch(belowAutograd(ks), self);
     const gradFn = new MaxBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.max.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   min: kernel('min', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.min.redispatch(belowAutograd(ks), self);
     const gradFn = new MinBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.min.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   sort_stable: kernel('sort_stable', (ks, self, stable, dim, descending) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    if (!rg) return ops.sort_stable.redispatch(belowAutograd(ks), self, stable, dim, descending);
     const gradFn = new SortBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    const result = ops.sort_stable.redispatch(belowAutograd(ks), self, stable, dim, descending);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   rand_like: kernel('rand_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    if (!rg) return ops.rand_like.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('rand_like'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const result = ops.rand_like.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   randn_like: kernel('randn_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    if (!rg) return ops.randn_like.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('randn_like'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const result = ops.randn_like.redispatch(belowAutograd(ks), self, dtype, layout, device, pinMemory, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   randint_like: kernel('randint_like', (ks, self, high, dtype, layout, device, pinMemory, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    if (!rg) return ops.randint_like.redispatch(belowAutograd(ks), self, high, dtype, layout, device, pinMemory, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    const result = ops.randint_like.redispatch(belowAutograd(ks), self, high, dtype, layout, device, pinMemory, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   randint_like_low_dtype: kernel('randint_like_low_dtype', (ks, self, low, high, dtype, layout, device, pinMemory, memoryFormat) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    if (!rg) return ops.randint_like_low_dtype.redispatch(belowAutograd(ks), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    const result = ops.randint_like_low_dtype.redispatch(belowAutograd(ks), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bucketize_Tensor: kernel('bucketize_Tensor', (ks, self, boundaries, outInt32, right) => {
     const rg = anyRequiresGrad(self, boundaries);
-    if (!rg) return ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    if (!rg) return ops.bucketize_Tensor.redispatch(belowAutograd(ks), self, boundaries, outInt32, right);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(boundaries)]);
-    const result = ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const result = ops.bucketize_Tensor.redispatch(belowAutograd(ks), self, boundaries, outInt32, right);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bucketize_Scalar: kernel('bucketize_Scalar', (ks, self, boundaries, outInt32, right) => {
     const rg = anyRequiresGrad(boundaries);
-    if (!rg) return ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    if (!rg) return ops.bucketize_Scalar.redispatch(belowAutograd(ks), self, boundaries, outInt32, right);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
     gradFn.setNextEdges([gradientEdge(boundaries)]);
-    const result = ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const result = ops.bucketize_Scalar.redispatch(belowAutograd(ks), self, boundaries, outInt32, right);
     setHistory(result, gradFn, 0);
     return result;
   }),
   searchsorted_Tensor: kernel('searchsorted_Tensor', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
     const rg = anyRequiresGrad(sortedSequence, self, sorter);
-    if (!rg) return ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    if (!rg) return ops.searchsorted_Tensor.redispatch(belowAutograd(ks), sortedSequence, self, outInt32, right, side, sorter);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
     gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(self), gradientEdge(sorter)]);
-    const result = ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const result = ops.searchsorted_Tensor.redispatch(belowAutograd(ks), sortedSequence, self, outInt32, right, side, sorter);
     setHistory(result, gradFn, 0);
     return result;
   }),
   searchsorted_Scalar: kernel('searchsorted_Scalar', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
     const rg = anyRequiresGrad(sortedSequence, sorter);
-    if (!rg) return ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    if (!rg) return ops.searchsorted_Scalar.redispatch(belowAutograd(ks), sortedSequence, self, outInt32, right, side, sorter);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
     gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(sorter)]);
-    const result = ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const result = ops.searchsorted_Scalar.redispatch(belowAutograd(ks), sortedSequence, self, outInt32, right, side, sorter);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter_reduce: kernel('scatter_reduce', (ks, self, dim, index, src, reduce) => {
     const rg = anyRequiresGrad(self, index, src);
-    if (!rg) return ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    if (!rg) return ops.scatter_reduce.redispatch(belowAutograd(ks), self, dim, index, src, reduce);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(index), gradientEdge(src)]);
-    const result = ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    const result = ops.scatter_reduce.redispatch(belowAutograd(ks), self, dim, index, src, reduce);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter_value_reduce: kernel('scatter_value_reduce', (ks, self, dim, index, value, reduce) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    if (!rg) return ops.scatter_value_reduce.redispatch(belowAutograd(ks), self, dim, index, value, reduce);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
-    const result = ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    const result = ops.scatter_value_reduce.redispatch(belowAutograd(ks), self, dim, index, value, reduce);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _unique2: kernel('_unique2', (ks, self, sorted, returnInverse, returnCounts) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._unique2.redispatch(ks.and(afterAutogradKeyset), self, sorted, returnInverse, returnCounts);
+    if (!rg) return ops._unique2.redispatch(belowAutograd(ks), self, sorted, returnInverse, returnCounts);
     const gradFn = new Unique2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops._unique2.redispatch(ks.and(afterAutogradKeyset), self, sorted, returnInverse, returnCounts);
+    const result = ops._unique2.redispatch(belowAutograd(ks), self, sorted, returnInverse, returnCounts);
     setHistory(result[0], gradFn, 0);
     return result;
   }),
   unique_dim: kernel('unique_dim', (ks, self, dim, sorted, returnInverse, returnCounts) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unique_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, sorted, returnInverse, returnCounts);
+    if (!rg) return ops.unique_dim.redispatch(belowAutograd(ks), self, dim, sorted, returnInverse, returnCounts);
     const gradFn = new UniqueDimBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.unique_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, sorted, returnInverse, returnCounts);
+    const result = ops.unique_dim.redispatch(belowAutograd(ks), self, dim, sorted, returnInverse, returnCounts);
     setHistory(result[0], gradFn, 0);
     return result;
   }),
   multinomial: kernel('multinomial', (ks, self, numSamples, replacement, generator) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
+    if (!rg) return ops.multinomial.redispatch(belowAutograd(ks), self, numSamples, replacement, generator);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('multinomial'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
+    const result = ops.multinomial.redispatch(belowAutograd(ks), self, numSamples, replacement, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),
   embedding_renorm_: kernel('embedding_renorm_', (ks, self, indices, maxNorm, normType) => {
     const rg = anyRequiresGrad(self, indices);
     checkInplace(self, rg);
-    if (!rg) return ops.embedding_renorm_.redispatch(ks.and(afterAutogradKeyset), self, indices, maxNorm, normType);
+    if (!rg) return ops.embedding_renorm_.redispatch(belowAutograd(ks), self, indices, maxNorm, normType);
     const gradFn = new EmbeddingRenormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.embedding_renorm_.redispatch(ks.and(afterAutogradKeyset), self, indices, maxNorm, normType);
+    const result = ops.embedding_renorm_.redispatch(belowAutograd(ks), self, indices, maxNorm, normType);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_min_Tensor: kernel('clamp_min_Tensor', (ks, self, min) => {
     const rg = anyRequiresGrad(self, min);
-    if (!rg) return ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    if (!rg) return ops.clamp_min_Tensor.redispatch(belowAutograd(ks), self, min);
     const gradFn = new ClampMinBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = new SavedVariable(min, false);
-    const result = ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const result = ops.clamp_min_Tensor.redispatch(belowAutograd(ks), self, min);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp_min__Tensor: kernel('clamp_min__Tensor', (ks, self, min) => {
     const rg = anyRequiresGrad(self, min);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    if (!rg) return ops.clamp_min__Tensor.redispatch(belowAutograd(ks), self, min);
     const gradFn = new ClampMinBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = new SavedVariable(min, false);
-    const result = ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const result = ops.clamp_min__Tensor.redispatch(belowAutograd(ks), self, min);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_min_Tensor_out: kernel('clamp_min_Tensor_out', (ks, self, min, out) => {
     if (anyRequiresGrad(self, min, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
-    return ops.clamp_min_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+    return ops.clamp_min_Tensor_out.redispatch(belowAutograd(ks), self, min, out);
   }),
   clamp_max_Tensor: kernel('clamp_max_Tensor', (ks, self, max) => {
     const rg = anyRequiresGrad(self, max);
-    if (!rg) return ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    if (!rg) return ops.clamp_max_Tensor.redispatch(belowAutograd(ks), self, max);
     const gradFn = new ClampMaxBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.max_ = new SavedVariable(max, false);
-    const result = ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const result = ops.clamp_max_Tensor.redispatch(belowAutograd(ks), self, max);
     setHistory(result, gradFn, 0);
     return result;
   }),
   clamp_max__Tensor: kernel('clamp_max__Tensor', (ks, self, max) => {
     const rg = anyRequiresGrad(self, max);
     checkInplace(self, rg);
-    if (!rg) return ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    if (!rg) return ops.clamp_max__Tensor.redispatch(belowAutograd(ks), self, max);
     const gradFn = new ClampMaxBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.max_ = new SavedVariable(max, false);
-    const result = ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const result = ops.clamp_max__Tensor.redispatch(belowAutograd(ks), self, max);
     rebaseHistory(self, gradFn);
     return result;
   }),
   clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
     if (anyRequiresGrad(self, max, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
-    return ops.clamp_max_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+    return ops.clamp_max_Tensor_out.redispatch(belowAutograd(ks), self, max, out);
   }),
   linspace_Tensor_Tensor: kernel('linspace_Tensor_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(start, end);
-    if (!rg) return ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    if (!rg) return ops.linspace_Tensor_Tensor.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
     gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
-    const result = ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const result = ops.linspace_Tensor_Tensor.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   linspace_Tensor_Scalar: kernel('linspace_Tensor_Scalar', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(start);
-    if (!rg) return ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    if (!rg) return ops.linspace_Tensor_Scalar.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
     gradFn.setNextEdges([gradientEdge(start)]);
-    const result = ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const result = ops.linspace_Tensor_Scalar.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   linspace_Scalar_Tensor: kernel('linspace_Scalar_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(end);
-    if (!rg) return ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    if (!rg) return ops.linspace_Scalar_Tensor.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
     gradFn.setNextEdges([gradientEdge(end)]);
-    const result = ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const result = ops.linspace_Scalar_Tensor.redispatch(belowAutograd(ks), start, end, steps, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   linalg_vector_norm: kernel('linalg_vector_norm', (ks, self, ord, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    if (!rg) return ops.linalg_vector_norm.redispatch(belowAutograd(ks), self, ord, dim, keepdim, dtype);
     const gradFn = new LinalgVectorNormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.ord_ = ord;
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    const result = ops.linalg_vector_norm.redispatch(belowAutograd(ks), self, ord, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   unique_consecutive: kernel('unique_consecutive', (ks, self, returnInverse, returnCounts, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unique_consecutive.redispatch(ks.and(afterAutogradKeyset), self, returnInverse, returnCounts, dim);
+    if (!rg) return ops.unique_consecutive.redispatch(belowAutograd(ks), self, returnInverse, returnCounts, dim);
     const gradFn = new UniqueConsecutiveBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.unique_consecutive.redispatch(ks.and(afterAutogradKeyset), self, returnInverse, returnCounts, dim);
+    const result = ops.unique_consecutive.redispatch(belowAutograd(ks), self, returnInverse, returnCounts, dim);
     setHistory(result[0], gradFn, 0);
     return result;
   }),
   diagonal: kernel('diagonal', (ks, self, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.diagonal.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    if (!rg) return ops.diagonal.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     const gradFn = new DiagonalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.offset_ = offset;
     gradFn.dim1_ = dim1;
     gradFn.dim2_ = dim2;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.diagonal.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const result = ops.diagonal.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   diagonal_backward: kernel('diagonal_backward', (ks, gradOutput, inputSizes, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(gradOutput);
-    if (!rg) return ops.diagonal_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, inputSizes, offset, dim1, dim2);
+    if (!rg) return ops.diagonal_backward.redispatch(belowAutograd(ks), gradOutput, inputSizes, offset, dim1, dim2);
     const gradFn = new DiagonalBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput)]);
     gradFn.offset_ = offset;
     gradFn.dim1_ = dim1;
     gradFn.dim2_ = dim2;
-    const result = ops.diagonal_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, inputSizes, offset, dim1, dim2);
+    const result = ops.diagonal_backward.redispatch(belowAutograd(ks), gradOutput, inputSizes, offset, dim1, dim2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   view_as_real: kernel('view_as_real', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.view_as_real.redispatch(belowAutograd(ks), self);
     const gradFn = new ViewAsRealBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.view_as_real.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   view_as_complex: kernel('view_as_complex', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.view_as_complex.redispatch(belowAutograd(ks), self);
     const gradFn = new ViewAsComplexBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.view_as_complex.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   polar: kernel('polar', (ks, abs, angle) => {
     const rg = anyRequiresGrad(abs, angle);
-    if (!rg) return ops.polar.redispatch(ks.and(afterAutogradKeyset), abs, angle);
+    if (!rg) return ops.polar.redispatch(belowAutograd(ks), abs, angle);
     const gradFn = new PolarBackward0();
     gradFn.setNextEdges([gradientEdge(abs), gradientEdge(angle)]);
-    const result = ops.polar.redispatch(ks.and(afterAutogradKeyset), abs, angle);
+    const result = ops.polar.redispatch(belowAutograd(ks), abs, angle);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   polar_out: kernel('polar_out', (ks, abs, angle, out) => {
     if (anyRequiresGrad(abs, angle, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('polar'));
-    return ops.polar_out.redispatch(ks.and(afterAutogradKeyset), abs, angle, out);
+    return ops.polar_out.redispatch(belowAutograd(ks), abs, angle, out);
   }),
   _linalg_svd: kernel('_linalg_svd', (ks, A, fullMatrices, computeUv, driver) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops._linalg_svd.redispatch(ks.and(afterAutogradKeyset), A, fullMatrices, computeUv, driver);
+    if (!rg) return ops._linalg_svd.redispatch(belowAutograd(ks), A, fullMatrices, computeUv, driver);
     const gradFn = new LinalgSvdBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.full_matrices_ = fullMatrices;
-    const result = ops._linalg_svd.redispatch(ks.and(afterAutogradKeyset), A, fullMatrices, computeUv, driver);
+    const result = ops._linalg_svd.redispatch(belowAutograd(ks), A, fullMatrices, computeUv, driver);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -16543,77 +16543,77 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_cholesky_ex: kernel('linalg_cholesky_ex', (ks, self, upper, checkErrors) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    if (!rg) return ops.linalg_cholesky_ex.redispatch(belowAutograd(ks), self, upper, checkErrors);
     const gradFn = new LinalgCholeskyExBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.upper_ = upper;
-    const result = ops.linalg_cholesky_ex.redispatch(ks.and(afterAutogradKeyset), self, upper, checkErrors);
+    const result = ops.linalg_cholesky_ex.redispatch(belowAutograd(ks), self, upper, checkErrors);
     setHistory(result[0], gradFn, 0);
     gradFn.L_ = new SavedVariable(result[0], true);
     return result;
   }),
   cholesky: kernel('cholesky', (ks, self, upper) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    if (!rg) return ops.cholesky.redispatch(belowAutograd(ks), self, upper);
     const gradFn = new CholeskyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.upper_ = upper;
-    const result = ops.cholesky.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const result = ops.cholesky.redispatch(belowAutograd(ks), self, upper);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   cholesky_inverse: kernel('cholesky_inverse', (ks, self, upper) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    if (!rg) return ops.cholesky_inverse.redispatch(belowAutograd(ks), self, upper);
     const gradFn = new CholeskyInverseBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.upper_ = upper;
-    const result = ops.cholesky_inverse.redispatch(ks.and(afterAutogradKeyset), self, upper);
+    const result = ops.cholesky_inverse.redispatch(belowAutograd(ks), self, upper);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _cholesky_solve_helper: kernel('_cholesky_solve_helper', (ks, self, A, upper) => {
     const rg = anyRequiresGrad(self, A);
-    if (!rg) return ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    if (!rg) return ops._cholesky_solve_helper.redispatch(belowAutograd(ks), self, A, upper);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_cholesky_solve_helper'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
-    const result = ops._cholesky_solve_helper.redispatch(ks.and(afterAutogradKeyset), self, A, upper);
+    const result = ops._cholesky_solve_helper.redispatch(belowAutograd(ks), self, A, upper);
     setHistory(result, gradFn, 0);
     return result;
   }),
   cholesky_solve: kernel('cholesky_solve', (ks, self, input2, upper) => {
     const rg = anyRequiresGrad(self, input2);
-    if (!rg) return ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    if (!rg) return ops.cholesky_solve.redispatch(belowAutograd(ks), self, input2, upper);
     const gradFn = new CholeskySolveBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(input2)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.input2_ = new SavedVariable(input2, false);
     gradFn.upper_ = upper;
-    const result = ops.cholesky_solve.redispatch(ks.and(afterAutogradKeyset), self, input2, upper);
+    const result = ops.cholesky_solve.redispatch(belowAutograd(ks), self, input2, upper);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   linalg_solve_triangular: kernel('linalg_solve_triangular', (ks, self, B, upper, left, unitriangular) => {
     const rg = anyRequiresGrad(self, B);
-    if (!rg) return ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    if (!rg) return ops.linalg_solve_triangular.redispatch(belowAutograd(ks), self, B, upper, left, unitriangular);
     const gradFn = new LinalgSolveTriangularBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(B)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.upper_ = upper;
     gradFn.left_ = left;
     gradFn.unitriangular_ = unitriangular;
-    const result = ops.linalg_solve_triangular.redispatch(ks.and(afterAutogradKeyset), self, B, upper, left, unitriangular);
+    const result = ops.linalg_solve_triangular.redispatch(belowAutograd(ks), self, B, upper, left, unitriangular);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   triangular_solve: kernel('triangular_solve', (ks, self, A, upper, transpose, unitriangular) => {
     const rg = anyRequiresGrad(self, A);
-    if (!rg) return ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    if (!rg) return ops.triangular_solve.redispatch(belowAutograd(ks), self, A, upper, transpose, unitriangular);
     const gradFn = new TriangularSolveBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(A)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -16621,7 +16621,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.upper_ = upper;
     gradFn.transpose_ = transpose;
     gradFn.unitriangular_ = unitriangular;
-    const result = ops.triangular_solve.redispatch(ks.and(afterAutogradKeyset), self, A, upper, transpose, unitriangular);
+    const result = ops.triangular_solve.redispatch(belowAutograd(ks), self, A, upper, transpose, unitriangular);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.solution_ = new SavedVariable(result[0], true);
@@ -16629,11 +16629,11 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_lu_factor_ex: kernel('linalg_lu_factor_ex', (ks, A, pivot, checkErrors) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    if (!rg) return ops.linalg_lu_factor_ex.redispatch(belowAutograd(ks), A, pivot, checkErrors);
     const gradFn = new LinalgLuFactorExBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.pivot_ = pivot;
-    const result = ops.linalg_lu_factor_ex.redispatch(ks.and(afterAutogradKeyset), A, pivot, checkErrors);
+    const result = ops.linalg_lu_factor_ex.redispatch(belowAutograd(ks), A, pivot, checkErrors);
     setHistory(result[0], gradFn, 0);
     gradFn.LU_ = new SavedVariable(result[0], true);
     gradFn.pivots_ = new SavedVariable(result[1], true);
@@ -16641,11 +16641,11 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_lu: kernel('linalg_lu', (ks, A, pivot) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    if (!rg) return ops.linalg_lu.redispatch(belowAutograd(ks), A, pivot);
     const gradFn = new LinalgLuBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.pivot_ = pivot;
-    const result = ops.linalg_lu.redispatch(ks.and(afterAutogradKeyset), A, pivot);
+    const result = ops.linalg_lu.redispatch(belowAutograd(ks), A, pivot);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
     gradFn.P_ = new SavedVariable(result[0], true);
@@ -16655,37 +16655,37 @@ export function autogradKernels(ops: AtenOps) {
   }),
   lu_unpack: kernel('lu_unpack', (ks, LUData, LUPivots, unpackData, unpackPivots) => {
     const rg = anyRequiresGrad(LUData, LUPivots);
-    if (!rg) return ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    if (!rg) return ops.lu_unpack.redispatch(belowAutograd(ks), LUData, LUPivots, unpackData, unpackPivots);
     const gradFn = new LuUnpackBackward0();
     gradFn.setNextEdges([gradientEdge(LUData)]);
     gradFn.LU_data_sizes = LUData.sizes.slice();
-    const result = ops.lu_unpack.redispatch(ks.and(afterAutogradKeyset), LUData, LUPivots, unpackData, unpackPivots);
+    const result = ops.lu_unpack.redispatch(belowAutograd(ks), LUData, LUPivots, unpackData, unpackPivots);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
     return result;
   }),
   linalg_lu_solve: kernel('linalg_lu_solve', (ks, LU, pivots, B, left, adjoint) => {
     const rg = anyRequiresGrad(LU, pivots, B);
-    if (!rg) return ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    if (!rg) return ops.linalg_lu_solve.redispatch(belowAutograd(ks), LU, pivots, B, left, adjoint);
     const gradFn = new LinalgLuSolveBackward0();
     gradFn.setNextEdges([gradientEdge(LU), gradientEdge(B)]);
     gradFn.LU_ = new SavedVariable(LU, false);
     gradFn.pivots_ = new SavedVariable(pivots, false);
     gradFn.left_ = left;
     gradFn.adjoint_ = adjoint;
-    const result = ops.linalg_lu_solve.redispatch(ks.and(afterAutogradKeyset), LU, pivots, B, left, adjoint);
+    const result = ops.linalg_lu_solve.redispatch(belowAutograd(ks), LU, pivots, B, left, adjoint);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _linalg_solve_ex: kernel('_linalg_solve_ex', (ks, A, B, left, checkErrors) => {
     const rg = anyRequiresGrad(A, B);
-    if (!rg) return ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    if (!rg) return ops._linalg_solve_ex.redispatch(belowAutograd(ks), A, B, left, checkErrors);
     const gradFn = new LinalgSolveExBackward0();
     gradFn.setNextEdges([gradientEdge(A), gradientEdge(B)]);
     gradFn.A_ = new SavedVariable(A, false);
     gradFn.left_ = left;
-    const result = ops._linalg_solve_ex.redispatch(ks.and(afterAutogradKeyset), A, B, left, checkErrors);
+    const result = ops._linalg_solve_ex.redispatch(belowAutograd(ks), A, B, left, checkErrors);
     setHistory(result[0], gradFn, 0);
     gradFn.result_ = new SavedVariable(result[0], true);
     gradFn.LU_ = new SavedVariable(result[1], true);
@@ -16694,21 +16694,21 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_inv_ex: kernel('linalg_inv_ex', (ks, A, checkErrors) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    if (!rg) return ops.linalg_inv_ex.redispatch(belowAutograd(ks), A, checkErrors);
     const gradFn = new LinalgInvExBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
-    const result = ops.linalg_inv_ex.redispatch(ks.and(afterAutogradKeyset), A, checkErrors);
+    const result = ops.linalg_inv_ex.redispatch(belowAutograd(ks), A, checkErrors);
     setHistory(result[0], gradFn, 0);
     gradFn.inverse_ = new SavedVariable(result[0], true);
     return result;
   }),
   _linalg_det: kernel('_linalg_det', (ks, A) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    if (!rg) return ops._linalg_det.redispatch(belowAutograd(ks), A);
     const gradFn = new LinalgDetBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.A_ = new SavedVariable(A, false);
-    const result = ops._linalg_det.redispatch(ks.and(afterAutogradKeyset), A);
+    const result = ops._linalg_det.redispatch(belowAutograd(ks), A);
     setHistory(result[0], gradFn, 0);
     gradFn.result_ = new SavedVariable(result[0], true);
     gradFn.LU_ = new SavedVariable(result[1], true);
@@ -16717,11 +16717,11 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _linalg_slogdet: kernel('_linalg_slogdet', (ks, A) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    if (!rg) return ops._linalg_slogdet.redispatch(belowAutograd(ks), A);
     const gradFn = new LinalgSlogdetBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.A_ = new SavedVariable(A, false);
-    const result = ops._linalg_slogdet.redispatch(ks.and(afterAutogradKeyset), A);
+    const result = ops._linalg_slogdet.redispatch(belowAutograd(ks), A);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.sign_ = new SavedVariable(result[0], true);
@@ -16731,12 +16731,12 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_lstsq: kernel('linalg_lstsq', (ks, self, b, rcond, driver) => {
     const rg = anyRequiresGrad(self, b);
-    if (!rg) return ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    if (!rg) return ops.linalg_lstsq.redispatch(belowAutograd(ks), self, b, rcond, driver);
     const gradFn = new LinalgLstsqBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(b)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.b_ = new SavedVariable(b, false);
-    const result = ops.linalg_lstsq.redispatch(ks.and(afterAutogradKeyset), self, b, rcond, driver);
+    const result = ops.linalg_lstsq.redispatch(belowAutograd(ks), self, b, rcond, driver);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.solution_ = new SavedVariable(result[0], true);
@@ -16744,10 +16744,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_ldl_factor_ex: kernel('linalg_ldl_factor_ex', (ks, self, hermitian, checkErrors) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    if (!rg) return ops.linalg_ldl_factor_ex.redispatch(belowAutograd(ks), self, hermitian, checkErrors);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_factor_ex'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.linalg_ldl_factor_ex.redispatch(ks.and(afterAutogradKeyset), self, hermitian, checkErrors);
+    const result = ops.linalg_ldl_factor_ex.redispatch(belowAutograd(ks), self, hermitian, checkErrors);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -16755,49 +16755,49 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_ldl_solve: kernel('linalg_ldl_solve', (ks, LD, pivots, B, hermitian) => {
     const rg = anyRequiresGrad(LD, pivots, B);
-    if (!rg) return ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    if (!rg) return ops.linalg_ldl_solve.redispatch(belowAutograd(ks), LD, pivots, B, hermitian);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('linalg_ldl_solve'));
     gradFn.setNextEdges([gradientEdge(LD), gradientEdge(pivots), gradientEdge(B)]);
-    const result = ops.linalg_ldl_solve.redispatch(ks.and(afterAutogradKeyset), LD, pivots, B, hermitian);
+    const result = ops.linalg_ldl_solve.redispatch(belowAutograd(ks), LD, pivots, B, hermitian);
     setHistory(result, gradFn, 0);
     return result;
   }),
   linalg_pinv_atol_rtol_tensor: kernel('linalg_pinv_atol_rtol_tensor', (ks, self, atol, rtol, hermitian) => {
     const rg = anyRequiresGrad(self, atol, rtol);
-    if (!rg) return ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
+    if (!rg) return ops.linalg_pinv_atol_rtol_tensor.redispatch(belowAutograd(ks), self, atol, rtol, hermitian);
     const gradFn = new LinalgPinvBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.linalg_pinv_atol_rtol_tensor.redispatch(ks.and(afterAutogradKeyset), self, atol, rtol, hermitian);
+    const result = ops.linalg_pinv_atol_rtol_tensor.redispatch(belowAutograd(ks), self, atol, rtol, hermitian);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   geqrf: kernel('geqrf', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.geqrf.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.geqrf.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('geqrf'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.geqrf.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.geqrf.redispatch(belowAutograd(ks), self);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   linalg_householder_product: kernel('linalg_householder_product', (ks, input, tau) => {
     const rg = anyRequiresGrad(input, tau);
-    if (!rg) return ops.linalg_householder_product.redispatch(ks.and(afterAutogradKeyset), input, tau);
+    if (!rg) return ops.linalg_householder_product.redispatch(belowAutograd(ks), input, tau);
     const gradFn = new LinalgHouseholderProductBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(tau)]);
     gradFn.input_ = new SavedVariable(input, false);
     gradFn.tau_ = new SavedVariable(tau, false);
-    const result = ops.linalg_householder_product.redispatch(ks.and(afterAutogradKeyset), input, tau);
+    const result = ops.linalg_householder_product.redispatch(belowAutograd(ks), input, tau);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   ormqr: kernel('ormqr', (ks, self, input2, input3, left, transpose) => {
     const rg = anyRequiresGrad(self, input2, input3);
-    if (!rg) return ops.ormqr.redispatch(ks.and(afterAutogradKeyset), self, input2, input3, left, transpose);
+    if (!rg) return ops.ormqr.redispatch(belowAutograd(ks), self, input2, input3, left, transpose);
     const gradFn = new OrmqrBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(input2), gradientEdge(input3)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -16805,18 +16805,18 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.input3_ = new SavedVariable(input3, false);
     gradFn.left_ = left;
     gradFn.transpose_ = transpose;
-    const result = ops.ormqr.redispatch(ks.and(afterAutogradKeyset), self, input2, input3, left, transpose);
+    const result = ops.ormqr.redispatch(belowAutograd(ks), self, input2, input3, left, transpose);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   linalg_qr: kernel('linalg_qr', (ks, A, mode) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops.linalg_qr.redispatch(ks.and(afterAutogradKeyset), A, mode);
+    if (!rg) return ops.linalg_qr.redispatch(belowAutograd(ks), A, mode);
     const gradFn = new LinalgQrBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
     gradFn.mode_ = mode;
-    const result = ops.linalg_qr.redispatch(ks.and(afterAutogradKeyset), A, mode);
+    const result = ops.linalg_qr.redispatch(belowAutograd(ks), A, mode);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.Q_ = new SavedVariable(result[0], true);
@@ -16825,10 +16825,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _linalg_eigh: kernel('_linalg_eigh', (ks, A, UPLO, computeV) => {
     const rg = anyRequiresGrad(A);
-    if (!rg) return ops._linalg_eigh.redispatch(ks.and(afterAutogradKeyset), A, UPLO, computeV);
+    if (!rg) return ops._linalg_eigh.redispatch(belowAutograd(ks), A, UPLO, computeV);
     const gradFn = new LinalgEighBackward0();
     gradFn.setNextEdges([gradientEdge(A)]);
-    const result = ops._linalg_eigh.redispatch(ks.and(afterAutogradKeyset), A, UPLO, computeV);
+    const result = ops._linalg_eigh.redispatch(belowAutograd(ks), A, UPLO, computeV);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.eigenvalues_ = new SavedVariable(result[0], true);
@@ -16837,57 +16837,57 @@ export function autogradKernels(ops: AtenOps) {
   }),
   linalg_matrix_exp: kernel('linalg_matrix_exp', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.linalg_matrix_exp.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.linalg_matrix_exp.redispatch(belowAutograd(ks), self);
     const gradFn = new LinalgMatrixExpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.linalg_matrix_exp.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.linalg_matrix_exp.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   max_unary_out: kernel('max_unary_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
-    return ops.max_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.max_unary_out.redispatch(belowAutograd(ks), self, out);
   }),
   min_unary_out: kernel('min_unary_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
-    return ops.min_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.min_unary_out.redispatch(belowAutograd(ks), self, out);
   }),
   max_out: kernel('max_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
-    return ops.max_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.max_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   min_out: kernel('min_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
-    return ops.min_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.min_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bernoulli'));
-    return ops.bernoulli_out.redispatch(ks.and(afterAutogradKeyset), self, generator, out);
+    return ops.bernoulli_out.redispatch(belowAutograd(ks), self, generator, out);
   }),
   div_Scalar: kernel('div_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.div_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new DivBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.other_ = other;
-    const result = ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.div_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mul_Scalar: kernel('mul_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.mul_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new MulBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.other_ = other;
-    const result = ops.mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.mul_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _scaled_dot_product_flash_attention_for_cpu: kernel('_scaled_dot_product_flash_attention_for_cpu', (ks, query, key, value, dropoutP, isCausal, attnMask, scale) => {
     const rg = anyRequiresGrad(query, key, value, attnMask);
-    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu.redispatch(ks.and(afterAutogradKeyset), query, key, value, dropoutP, isCausal, attnMask, scale);
+    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu.redispatch(belowAutograd(ks), query, key, value, dropoutP, isCausal, attnMask, scale);
     const gradFn = new ScaledDotProductFlashAttentionForCpuBackward0();
     gradFn.setNextEdges([gradientEdge(query), gradientEdge(key), gradientEdge(value)]);
     gradFn.query_ = new SavedVariable(query, false);
@@ -16897,7 +16897,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.is_causal_ = isCausal;
     gradFn.attn_mask_ = savedOpt(attnMask);
     gradFn.scale_ = scale;
-    const result = ops._scaled_dot_product_flash_attention_for_cpu.redispatch(ks.and(afterAutogradKeyset), query, key, value, dropoutP, isCausal, attnMask, scale);
+    const result = ops._scaled_dot_product_flash_attention_for_cpu.redispatch(belowAutograd(ks), query, key, value, dropoutP, isCausal, attnMask, scale);
     setHistory(result[0], gradFn, 0);
     gradFn.output_ = new SavedVariable(result[0], true);
     gradFn.logsumexp_ = new SavedVariable(result[1], true);
@@ -16905,10 +16905,10 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _scaled_dot_product_flash_attention_for_cpu_backward: kernel('_scaled_dot_product_flash_attention_for_cpu_backward', (ks, gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale) => {
     const rg = anyRequiresGrad(gradOut, query, key, value) || anyRequiresGrad(out, logsumexp, attnMask);
-    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
+    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(belowAutograd(ks), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_scaled_dot_product_flash_attention_for_cpu_backward'));
     gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(query), gradientEdge(key), gradientEdge(value), gradientEdge(out), gradientEdge(logsumexp), gradientEdge(attnMask)]);
-    const result = ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
+    const result = ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(belowAutograd(ks), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -16916,708 +16916,708 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _foreach_add_Scalar: kernel('_foreach_add_Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_add_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_add_Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_add_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_add_Scalar.redispatch(belowAutograd(ks), self, scalar);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_add__Scalar: kernel('_foreach_add__Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_add__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_add__Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_add__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_add__Scalar.redispatch(belowAutograd(ks), self, scalar);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_add_List: kernel('_foreach_add_List', (ks, self, other, alpha) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
-    if (!rg) return ops._foreach_add_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_add_List.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_add_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_add_List.redispatch(belowAutograd(ks), self, other, alpha);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_add__List: kernel('_foreach_add__List', (ks, self, other, alpha) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_add__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_add__List.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_add__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_add__List.redispatch(belowAutograd(ks), self, other, alpha);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_add_ScalarList: kernel('_foreach_add_ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_add_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_add_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_add_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_add_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_add__ScalarList: kernel('_foreach_add__ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_add__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_add__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_add__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_add__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_add_Tensor: kernel('_foreach_add_Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
-    if (!rg) return ops._foreach_add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_add_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_add_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_add__Tensor: kernel('_foreach_add__Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_add__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_add__Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_sub_Scalar: kernel('_foreach_sub_Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_sub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_sub_Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_sub_Scalar.redispatch(belowAutograd(ks), self, scalar);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_sub__Scalar: kernel('_foreach_sub__Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_sub__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_sub__Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sub__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_sub__Scalar.redispatch(belowAutograd(ks), self, scalar);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_sub_List: kernel('_foreach_sub_List', (ks, self, other, alpha) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
-    if (!rg) return ops._foreach_sub_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_sub_List.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_sub_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_sub_List.redispatch(belowAutograd(ks), self, other, alpha);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_sub__List: kernel('_foreach_sub__List', (ks, self, other, alpha) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_sub__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops._foreach_sub__List.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_sub__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops._foreach_sub__List.redispatch(belowAutograd(ks), self, other, alpha);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_sub_ScalarList: kernel('_foreach_sub_ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_sub_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_sub_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sub_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_sub_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_sub__ScalarList: kernel('_foreach_sub__ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_sub__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_sub__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sub__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_sub__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_mul_Scalar: kernel('_foreach_mul_Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_mul_Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_mul_Scalar.redispatch(belowAutograd(ks), self, scalar);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_mul__Scalar: kernel('_foreach_mul__Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_mul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_mul__Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_mul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_mul__Scalar.redispatch(belowAutograd(ks), self, scalar);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_mul_List: kernel('_foreach_mul_List', (ks, self, other) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
-    if (!rg) return ops._foreach_mul_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_mul_List.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_mul_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_mul_List.redispatch(belowAutograd(ks), self, other);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_mul__List: kernel('_foreach_mul__List', (ks, self, other) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_mul__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_mul__List.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_mul__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_mul__List.redispatch(belowAutograd(ks), self, other);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_mul_ScalarList: kernel('_foreach_mul_ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_mul_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_mul_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_mul_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_mul_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_mul__ScalarList: kernel('_foreach_mul__ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_mul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_mul__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_mul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_mul__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_mul_Tensor: kernel('_foreach_mul_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
-    if (!rg) return ops._foreach_mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_mul_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_mul_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_mul__Tensor: kernel('_foreach_mul__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_mul__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_mul__Tensor.redispatch(belowAutograd(ks), self, other);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_div_Scalar: kernel('_foreach_div_Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_div_Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_div_Scalar.redispatch(belowAutograd(ks), self, scalar);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_div__Scalar: kernel('_foreach_div__Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_div__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_div__Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_div__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_div__Scalar.redispatch(belowAutograd(ks), self, scalar);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_div_List: kernel('_foreach_div_List', (ks, self, other) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
-    if (!rg) return ops._foreach_div_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_div_List.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_div_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_div_List.redispatch(belowAutograd(ks), self, other);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_div__List: kernel('_foreach_div__List', (ks, self, other) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_div__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_div__List.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_div__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_div__List.redispatch(belowAutograd(ks), self, other);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_div_ScalarList: kernel('_foreach_div_ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_div_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_div_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_div_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_div_ScalarList.redispatch(belowAutograd(ks), self, scalars);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_div__ScalarList: kernel('_foreach_div__ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_div__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_div__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_div__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_div__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_div_Tensor: kernel('_foreach_div_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
-    if (!rg) return ops._foreach_div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_div_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_div_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_div__Tensor: kernel('_foreach_div__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_div__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
     gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
-    const result = ops._foreach_div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_div__Tensor.redispatch(belowAutograd(ks), self, other);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_maximum__Scalar: kernel('_foreach_maximum__Scalar', (ks, self, scalar) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_maximum__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    if (!rg) return ops._foreach_maximum__Scalar.redispatch(belowAutograd(ks), self, scalar);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_maximum__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const result = ops._foreach_maximum__Scalar.redispatch(belowAutograd(ks), self, scalar);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_maximum__List: kernel('_foreach_maximum__List', (ks, self, other) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_maximum__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops._foreach_maximum__List.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
-    const result = ops._foreach_maximum__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops._foreach_maximum__List.redispatch(belowAutograd(ks), self, other);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_maximum__ScalarList: kernel('_foreach_maximum__ScalarList', (ks, self, scalars) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_maximum__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    if (!rg) return ops._foreach_maximum__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_maximum__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const result = ops._foreach_maximum__ScalarList.redispatch(belowAutograd(ks), self, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcdiv__Scalar: kernel('_foreach_addcdiv__Scalar', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcdiv__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops._foreach_addcdiv__Scalar.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
-    const result = ops._foreach_addcdiv__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops._foreach_addcdiv__Scalar.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcdiv__ScalarList: kernel('_foreach_addcdiv__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcdiv__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    if (!rg) return ops._foreach_addcdiv__ScalarList.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
-    const result = ops._foreach_addcdiv__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const result = ops._foreach_addcdiv__ScalarList.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcdiv__Tensor: kernel('_foreach_addcdiv__Tensor', (ks, self, tensor1, tensor2, scalars) => {
     const rg = anyRequiresGrad(scalars) || anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcdiv__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    if (!rg) return ops._foreach_addcdiv__Tensor.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge), gradientEdge(scalars)]);
-    const result = ops._foreach_addcdiv__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const result = ops._foreach_addcdiv__Tensor.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcmul__Scalar: kernel('_foreach_addcmul__Scalar', (ks, self, tensor1, tensor2, value) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcmul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    if (!rg) return ops._foreach_addcmul__Scalar.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
-    const result = ops._foreach_addcmul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const result = ops._foreach_addcmul__Scalar.redispatch(belowAutograd(ks), self, tensor1, tensor2, value);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcmul__ScalarList: kernel('_foreach_addcmul__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcmul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    if (!rg) return ops._foreach_addcmul__ScalarList.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
-    const result = ops._foreach_addcmul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const result = ops._foreach_addcmul__ScalarList.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_addcmul__Tensor: kernel('_foreach_addcmul__Tensor', (ks, self, tensor1, tensor2, scalars) => {
     const rg = anyRequiresGrad(scalars) || anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_addcmul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    if (!rg) return ops._foreach_addcmul__Tensor.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge), gradientEdge(scalars)]);
-    const result = ops._foreach_addcmul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const result = ops._foreach_addcmul__Tensor.redispatch(belowAutograd(ks), self, tensor1, tensor2, scalars);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_lerp__List: kernel('_foreach_lerp__List', (ks, self, tensors1, weights) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1) || anyRequiresGradList(weights);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_lerp__List.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weights);
+    if (!rg) return ops._foreach_lerp__List.redispatch(belowAutograd(ks), self, tensors1, weights);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge), ...weights.map(gradientEdge)]);
-    const result = ops._foreach_lerp__List.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weights);
+    const result = ops._foreach_lerp__List.redispatch(belowAutograd(ks), self, tensors1, weights);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_lerp__Scalar: kernel('_foreach_lerp__Scalar', (ks, self, tensors1, weight) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    if (!rg) return ops._foreach_lerp__Scalar.redispatch(belowAutograd(ks), self, tensors1, weight);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge)]);
-    const result = ops._foreach_lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    const result = ops._foreach_lerp__Scalar.redispatch(belowAutograd(ks), self, tensors1, weight);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_lerp__ScalarList: kernel('_foreach_lerp__ScalarList', (ks, self, tensors1, weight) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_lerp__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    if (!rg) return ops._foreach_lerp__ScalarList.redispatch(belowAutograd(ks), self, tensors1, weight);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge)]);
-    const result = ops._foreach_lerp__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    const result = ops._foreach_lerp__ScalarList.redispatch(belowAutograd(ks), self, tensors1, weight);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_neg: kernel('_foreach_neg', (ks, self) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_neg.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._foreach_neg.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_neg'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_neg.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._foreach_neg.redispatch(belowAutograd(ks), self);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_neg_: kernel('_foreach_neg_', (ks, self) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._foreach_neg_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_neg_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._foreach_neg_.redispatch(belowAutograd(ks), self);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_norm_Scalar: kernel('_foreach_norm_Scalar', (ks, self, ord, dtype) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, ord, dtype);
+    if (!rg) return ops._foreach_norm_Scalar.redispatch(belowAutograd(ks), self, ord, dtype);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_norm'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, ord, dtype);
+    const result = ops._foreach_norm_Scalar.redispatch(belowAutograd(ks), self, ord, dtype);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_sqrt: kernel('_foreach_sqrt', (ks, self) => {
     const rg = anyRequiresGradList(self);
-    if (!rg) return ops._foreach_sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._foreach_sqrt.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sqrt'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._foreach_sqrt.redispatch(belowAutograd(ks), self);
     setHistoryList(result, gradFn);
     return result;
   }),
   _foreach_sqrt_: kernel('_foreach_sqrt_', (ks, self) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._foreach_sqrt_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sqrt_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._foreach_sqrt_.redispatch(belowAutograd(ks), self);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_zero_: kernel('_foreach_zero_', (ks, self) => {
     const rg = anyRequiresGradList(self);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._foreach_zero_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_zero_'));
     gradFn.setNextEdges([...self.map(gradientEdge)]);
-    const result = ops._foreach_zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._foreach_zero_.redispatch(belowAutograd(ks), self);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
     const rg = anyRequiresGradList(self) || anyRequiresGradList(src);
     for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._foreach_copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    if (!rg) return ops._foreach_copy_.redispatch(belowAutograd(ks), self, src, nonBlocking);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_copy_'));
     gradFn.setNextEdges([...self.map(gradientEdge), ...src.map(gradientEdge)]);
-    const result = ops._foreach_copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    const result = ops._foreach_copy_.redispatch(belowAutograd(ks), self, src, nonBlocking);
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
   acosh: kernel('acosh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.acosh.redispatch(belowAutograd(ks), self);
     const gradFn = new AcoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.acosh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.acosh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   acosh_: kernel('acosh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.acosh_.redispatch(belowAutograd(ks), self);
     const gradFn = new AcoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.acosh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.acosh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   acosh_out: kernel('acosh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('acosh'));
-    return ops.acosh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.acosh_out.redispatch(belowAutograd(ks), self, out);
   }),
   asinh: kernel('asinh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.asinh.redispatch(belowAutograd(ks), self);
     const gradFn = new AsinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.asinh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.asinh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   asinh_: kernel('asinh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.asinh_.redispatch(belowAutograd(ks), self);
     const gradFn = new AsinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.asinh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.asinh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   asinh_out: kernel('asinh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('asinh'));
-    return ops.asinh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.asinh_out.redispatch(belowAutograd(ks), self, out);
   }),
   atanh: kernel('atanh', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.atanh.redispatch(belowAutograd(ks), self);
     const gradFn = new AtanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.atanh.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.atanh.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   atanh_: kernel('atanh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.atanh_.redispatch(belowAutograd(ks), self);
     const gradFn = new AtanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.atanh_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.atanh_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   atanh_out: kernel('atanh_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atanh'));
-    return ops.atanh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.atanh_out.redispatch(belowAutograd(ks), self, out);
   }),
   log10: kernel('log10', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log10.redispatch(belowAutograd(ks), self);
     const gradFn = new Log10Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.log10.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log10.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   log10_: kernel('log10_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.log10_.redispatch(belowAutograd(ks), self);
     const gradFn = new Log10Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.log10_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.log10_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   log10_out: kernel('log10_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log10'));
-    return ops.log10_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.log10_out.redispatch(belowAutograd(ks), self, out);
   }),
   erfinv: kernel('erfinv', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erfinv.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfinvBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.erfinv.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erfinv.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   erfinv_: kernel('erfinv_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erfinv_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfinvBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.erfinv_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erfinv_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   erfinv_out: kernel('erfinv_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfinv'));
-    return ops.erfinv_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.erfinv_out.redispatch(belowAutograd(ks), self, out);
   }),
   lgamma: kernel('lgamma', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.lgamma.redispatch(belowAutograd(ks), self);
     const gradFn = new LgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.lgamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.lgamma.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lgamma_: kernel('lgamma_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.lgamma_.redispatch(belowAutograd(ks), self);
     const gradFn = new LgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.lgamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.lgamma_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lgamma_out: kernel('lgamma_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lgamma'));
-    return ops.lgamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.lgamma_out.redispatch(belowAutograd(ks), self, out);
   }),
   digamma: kernel('digamma', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.digamma.redispatch(belowAutograd(ks), self);
     const gradFn = new DigammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.digamma.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.digamma.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   digamma_: kernel('digamma_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.digamma_.redispatch(belowAutograd(ks), self);
     const gradFn = new DigammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.digamma_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.digamma_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   digamma_out: kernel('digamma_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('digamma'));
-    return ops.digamma_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.digamma_out.redispatch(belowAutograd(ks), self, out);
   }),
   i0: kernel('i0', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.i0.redispatch(belowAutograd(ks), self);
     const gradFn = new I0Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.i0.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.i0.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   i0_: kernel('i0_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.i0_.redispatch(belowAutograd(ks), self);
     const gradFn = new I0Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.i0_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.i0_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   i0_out: kernel('i0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('i0'));
-    return ops.i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.i0_out.redispatch(belowAutograd(ks), self, out);
   }),
   sinc: kernel('sinc', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sinc.redispatch(belowAutograd(ks), self);
     const gradFn = new SincBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.sinc.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sinc.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   sinc_: kernel('sinc_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sinc_.redispatch(belowAutograd(ks), self);
     const gradFn = new SincBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.sinc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sinc_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   sinc_out: kernel('sinc_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinc'));
-    return ops.sinc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sinc_out.redispatch(belowAutograd(ks), self, out);
   }),
   sgn: kernel('sgn', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sgn.redispatch(belowAutograd(ks), self);
     const gradFn = new SgnBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.sgn.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sgn.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -17625,127 +17625,127 @@ export function autogradKernels(ops: AtenOps) {
   sgn_: kernel('sgn_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.sgn_.redispatch(belowAutograd(ks), self);
     const gradFn = new SgnBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.sgn_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.sgn_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sgn_out: kernel('sgn_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sgn'));
-    return ops.sgn_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.sgn_out.redispatch(belowAutograd(ks), self, out);
   }),
   polygamma: kernel('polygamma', (ks, n, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    if (!rg) return ops.polygamma.redispatch(belowAutograd(ks), n, self);
     const gradFn = new PolygammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.n_ = n;
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.polygamma.redispatch(ks.and(afterAutogradKeyset), n, self);
+    const result = ops.polygamma.redispatch(belowAutograd(ks), n, self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   polygamma_out: kernel('polygamma_out', (ks, n, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('polygamma'));
-    return ops.polygamma_out.redispatch(ks.and(afterAutogradKeyset), n, self, out);
+    return ops.polygamma_out.redispatch(belowAutograd(ks), n, self, out);
   }),
   polygamma_: kernel('polygamma_', (ks, self, n) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    if (!rg) return ops.polygamma_.redispatch(belowAutograd(ks), self, n);
     const gradFn = new PolygammaBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.n_ = n;
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.polygamma_.redispatch(ks.and(afterAutogradKeyset), self, n);
+    const result = ops.polygamma_.redispatch(belowAutograd(ks), self, n);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logit: kernel('logit', (ks, self, eps) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    if (!rg) return ops.logit.redispatch(belowAutograd(ks), self, eps);
     const gradFn = new LogitBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.eps_ = eps;
-    const result = ops.logit.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const result = ops.logit.redispatch(belowAutograd(ks), self, eps);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logit_: kernel('logit_', (ks, self, eps) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    if (!rg) return ops.logit_.redispatch(belowAutograd(ks), self, eps);
     const gradFn = new LogitBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.eps_ = eps;
-    const result = ops.logit_.redispatch(ks.and(afterAutogradKeyset), self, eps);
+    const result = ops.logit_.redispatch(belowAutograd(ks), self, eps);
     rebaseHistory(self, gradFn);
     return result;
   }),
   logit_out: kernel('logit_out', (ks, self, eps, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logit'));
-    return ops.logit_out.redispatch(ks.and(afterAutogradKeyset), self, eps, out);
+    return ops.logit_out.redispatch(belowAutograd(ks), self, eps, out);
   }),
   deg2rad: kernel('deg2rad', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.deg2rad.redispatch(belowAutograd(ks), self);
     const gradFn = new Deg2RadBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.deg2rad.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.deg2rad.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   deg2rad_: kernel('deg2rad_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.deg2rad_.redispatch(belowAutograd(ks), self);
     const gradFn = new Deg2RadBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.deg2rad_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.deg2rad_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   deg2rad_out: kernel('deg2rad_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('deg2rad'));
-    return ops.deg2rad_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.deg2rad_out.redispatch(belowAutograd(ks), self, out);
   }),
   rad2deg: kernel('rad2deg', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.rad2deg.redispatch(belowAutograd(ks), self);
     const gradFn = new Rad2DegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.rad2deg.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.rad2deg.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   rad2deg_: kernel('rad2deg_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.rad2deg_.redispatch(belowAutograd(ks), self);
     const gradFn = new Rad2DegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.rad2deg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.rad2deg_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   rad2deg_out: kernel('rad2deg_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('rad2deg'));
-    return ops.rad2deg_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.rad2deg_out.redispatch(belowAutograd(ks), self, out);
   }),
   hypot: kernel('hypot', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.hypot.redispatch(belowAutograd(ks), self, other);
     const gradFn = new HypotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.hypot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.hypot.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -17753,181 +17753,181 @@ export function autogradKernels(ops: AtenOps) {
   hypot_: kernel('hypot_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.hypot_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new HypotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.hypot_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.hypot_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   hypot_out: kernel('hypot_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hypot'));
-    return ops.hypot_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.hypot_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logaddexp: kernel('logaddexp', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logaddexp.redispatch(belowAutograd(ks), self, other);
     const gradFn = new LogaddexpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.logaddexp.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logaddexp.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logaddexp_out: kernel('logaddexp_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp'));
-    return ops.logaddexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.logaddexp_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   logaddexp2: kernel('logaddexp2', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.logaddexp2.redispatch(belowAutograd(ks), self, other);
     const gradFn = new Logaddexp2Backward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.logaddexp2.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.logaddexp2.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logaddexp2_out: kernel('logaddexp2_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logaddexp2'));
-    return ops.logaddexp2_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.logaddexp2_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   nextafter: kernel('nextafter', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.nextafter.redispatch(belowAutograd(ks), self, other);
     const gradFn = new NextafterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.nextafter.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.nextafter.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nextafter_: kernel('nextafter_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.nextafter_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new NextafterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.nextafter_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.nextafter_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   nextafter_out: kernel('nextafter_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nextafter'));
-    return ops.nextafter_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.nextafter_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   heaviside: kernel('heaviside', (ks, self, values) => {
     const rg = anyRequiresGrad(self, values);
-    if (!rg) return ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    if (!rg) return ops.heaviside.redispatch(belowAutograd(ks), self, values);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
-    const result = ops.heaviside.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const result = ops.heaviside.redispatch(belowAutograd(ks), self, values);
     setHistory(result, gradFn, 0);
     return result;
   }),
   heaviside_: kernel('heaviside_', (ks, self, values) => {
     const rg = anyRequiresGrad(self, values);
     checkInplace(self, rg);
-    if (!rg) return ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    if (!rg) return ops.heaviside_.redispatch(belowAutograd(ks), self, values);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('heaviside_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
-    const result = ops.heaviside_.redispatch(ks.and(afterAutogradKeyset), self, values);
+    const result = ops.heaviside_.redispatch(belowAutograd(ks), self, values);
     rebaseHistory(self, gradFn);
     return result;
   }),
   heaviside_out: kernel('heaviside_out', (ks, self, values, out) => {
     if (anyRequiresGrad(self, values, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('heaviside'));
-    return ops.heaviside_out.redispatch(ks.and(afterAutogradKeyset), self, values, out);
+    return ops.heaviside_out.redispatch(belowAutograd(ks), self, values, out);
   }),
   xlogy_Tensor: kernel('xlogy_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.xlogy_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new XlogyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.xlogy_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.xlogy_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   xlogy_Scalar_Self: kernel('xlogy_Scalar_Self', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.xlogy_Scalar_Self.redispatch(belowAutograd(ks), self, other);
     const gradFn = new XlogyBackward1();
     gradFn.setNextEdges([gradientEdge(other)]);
     gradFn.self_ = self;
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.xlogy_Scalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.xlogy_Scalar_Self.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   xlogy_Scalar_Other: kernel('xlogy_Scalar_Other', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.xlogy_Scalar_Other.redispatch(belowAutograd(ks), self, other);
     const gradFn = new XlogyBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = other;
-    const result = ops.xlogy_Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.xlogy_Scalar_Other.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   xlogy__Tensor: kernel('xlogy__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.xlogy__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new XlogyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.xlogy__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.xlogy__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   xlogy__Scalar_Other: kernel('xlogy__Scalar_Other', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.xlogy__Scalar_Other.redispatch(belowAutograd(ks), self, other);
     const gradFn = new XlogyBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.other_ = other;
-    const result = ops.xlogy__Scalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.xlogy__Scalar_Other.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   xlogy_OutTensor: kernel('xlogy_OutTensor', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
-    return ops.xlogy_OutTensor.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.xlogy_OutTensor.redispatch(belowAutograd(ks), self, other, out);
   }),
   xlogy_OutScalar_Self: kernel('xlogy_OutScalar_Self', (ks, self, other, out) => {
     if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
-    return ops.xlogy_OutScalar_Self.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.xlogy_OutScalar_Self.redispatch(belowAutograd(ks), self, other, out);
   }),
   xlogy_OutScalar_Other: kernel('xlogy_OutScalar_Other', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('xlogy'));
-    return ops.xlogy_OutScalar_Other.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.xlogy_OutScalar_Other.redispatch(belowAutograd(ks), self, other, out);
   }),
   copysign_out: kernel('copysign_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
-    return ops.copysign_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.copysign_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   copysign_Tensor: kernel('copysign_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.copysign_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new CopysignBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.copysign_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.copysign_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -17935,23 +17935,23 @@ export function autogradKernels(ops: AtenOps) {
   copysign__Tensor: kernel('copysign__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.copysign__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new CopysignBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.copysign__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.copysign__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   copysign_Scalar: kernel('copysign_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.copysign_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new CopysignBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.copysign_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.copysign_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -17959,26 +17959,26 @@ export function autogradKernels(ops: AtenOps) {
   copysign__Scalar: kernel('copysign__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.copysign__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new CopysignBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.copysign__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.copysign__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   copysign_Scalar_out: kernel('copysign_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('copysign'));
-    return ops.copysign_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.copysign_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   ldexp_Tensor: kernel('ldexp_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ldexp_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new LdexpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.ldexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ldexp_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -17986,554 +17986,554 @@ export function autogradKernels(ops: AtenOps) {
   ldexp_: kernel('ldexp_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.ldexp_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('ldexp_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.ldexp_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.ldexp_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   ldexp_out: kernel('ldexp_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ldexp'));
-    return ops.ldexp_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.ldexp_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   fmax: kernel('fmax', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmax.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.fmax.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmax.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fmax_out: kernel('fmax_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmax'));
-    return ops.fmax_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.fmax_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   fmin: kernel('fmin', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.fmin.redispatch(belowAutograd(ks), self, other);
     const gradFn = new FminBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.fmin.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.fmin.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fmin_out: kernel('fmin_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmin'));
-    return ops.fmin_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.fmin_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   gcd_out: kernel('gcd_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gcd'));
-    return ops.gcd_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.gcd_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   gcd: kernel('gcd', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gcd.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.gcd.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gcd.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   gcd_: kernel('gcd_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.gcd_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('gcd_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.gcd_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.gcd_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lcm_out: kernel('lcm_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lcm'));
-    return ops.lcm_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.lcm_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   lcm: kernel('lcm', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lcm.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.lcm.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lcm.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   lcm_: kernel('lcm_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.lcm_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('lcm_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.lcm_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.lcm_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   igamma_out: kernel('igamma_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igamma'));
-    return ops.igamma_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.igamma_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   igamma: kernel('igamma', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.igamma.redispatch(belowAutograd(ks), self, other);
     const gradFn = new IgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.igamma.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.igamma.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   igamma_: kernel('igamma_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.igamma_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new IgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.igamma_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.igamma_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   igammac_out: kernel('igammac_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('igammac'));
-    return ops.igammac_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.igammac_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   igammac: kernel('igammac', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.igammac.redispatch(belowAutograd(ks), self, other);
     const gradFn = new IgammacBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.igammac.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.igammac.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   igammac_: kernel('igammac_', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.igammac_.redispatch(belowAutograd(ks), self, other);
     const gradFn = new IgammacBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.igammac_.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.igammac_.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   __lshift___Scalar: kernel('__lshift___Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__lshift___Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.__lshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__lshift___Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   __lshift___Tensor: kernel('__lshift___Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__lshift___Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__lshift__'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.__lshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__lshift___Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   __ilshift___Scalar: kernel('__ilshift___Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__ilshift___Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.__ilshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__ilshift___Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   __ilshift___Tensor: kernel('__ilshift___Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__ilshift___Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__ilshift__'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.__ilshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__ilshift___Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_left_shift_Tensor: kernel('bitwise_left_shift_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_left_shift_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_left_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_left_shift_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_left_shift__Tensor: kernel('bitwise_left_shift__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_left_shift__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_left_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_left_shift__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_left_shift_Tensor_out: kernel('bitwise_left_shift_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
-    return ops.bitwise_left_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_left_shift_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_left_shift_Tensor_Scalar: kernel('bitwise_left_shift_Tensor_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_left_shift_Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_left_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_left_shift_Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_left_shift__Tensor_Scalar: kernel('bitwise_left_shift__Tensor_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_left_shift__Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_left_shift__Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_left_shift_Tensor_Scalar_out: kernel('bitwise_left_shift_Tensor_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_left_shift'));
-    return ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_left_shift_Tensor_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_left_shift_Scalar_Tensor: kernel('bitwise_left_shift_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_left_shift_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_left_shift'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.bitwise_left_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_left_shift_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   __rshift___Scalar: kernel('__rshift___Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__rshift___Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.__rshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__rshift___Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   __rshift___Tensor: kernel('__rshift___Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__rshift___Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__rshift__'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.__rshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__rshift___Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   __irshift___Scalar: kernel('__irshift___Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__irshift___Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.__irshift___Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__irshift___Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   __irshift___Tensor: kernel('__irshift___Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.__irshift___Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('__irshift__'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.__irshift___Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.__irshift___Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_right_shift_Tensor: kernel('bitwise_right_shift_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_right_shift_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_right_shift_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_right_shift_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_right_shift__Tensor: kernel('bitwise_right_shift__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_right_shift__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.bitwise_right_shift__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_right_shift__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_right_shift_Tensor_out: kernel('bitwise_right_shift_Tensor_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
-    return ops.bitwise_right_shift_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_right_shift_Tensor_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_right_shift_Tensor_Scalar: kernel('bitwise_right_shift_Tensor_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_right_shift_Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_right_shift_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_right_shift_Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   bitwise_right_shift__Tensor_Scalar: kernel('bitwise_right_shift__Tensor_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_right_shift__Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_right_shift__Tensor_Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   bitwise_right_shift_Tensor_Scalar_out: kernel('bitwise_right_shift_Tensor_Scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_right_shift'));
-    return ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.bitwise_right_shift_Tensor_Scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   bitwise_right_shift_Scalar_Tensor: kernel('bitwise_right_shift_Scalar_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.bitwise_right_shift_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bitwise_right_shift'));
     gradFn.setNextEdges([gradientEdge(other)]);
-    const result = ops.bitwise_right_shift_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.bitwise_right_shift_Scalar_Tensor.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   floor_divide: kernel('floor_divide', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.floor_divide.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.floor_divide.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.floor_divide.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   floor_divide__Tensor: kernel('floor_divide__Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
-    if (!rg) return ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.floor_divide__Tensor.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    const result = ops.floor_divide__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.floor_divide__Tensor.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   floor_divide_out: kernel('floor_divide_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor_divide'));
-    return ops.floor_divide_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.floor_divide_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   floor_divide_Scalar: kernel('floor_divide_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.floor_divide_Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.floor_divide_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.floor_divide_Scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   floor_divide__Scalar: kernel('floor_divide__Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.floor_divide__Scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_divide_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.floor_divide__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.floor_divide__Scalar.redispatch(belowAutograd(ks), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   rsub_Tensor: kernel('rsub_Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.rsub_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new RsubBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.alpha_ = alpha;
-    const result = ops.rsub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.rsub_Tensor.redispatch(belowAutograd(ks), self, other, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   rsub_Scalar: kernel('rsub_Scalar', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    if (!rg) return ops.rsub_Scalar.redispatch(belowAutograd(ks), self, other, alpha);
     const gradFn = new RsubBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.alpha_ = alpha;
-    const result = ops.rsub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const result = ops.rsub_Scalar.redispatch(belowAutograd(ks), self, other, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   erfc: kernel('erfc', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erfc.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfcBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.erfc.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erfc.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   erfc_: kernel('erfc_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.erfc_.redispatch(belowAutograd(ks), self);
     const gradFn = new ErfcBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    const result = ops.erfc_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.erfc_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   erfc_out: kernel('erfc_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erfc'));
-    return ops.erfc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.erfc_out.redispatch(belowAutograd(ks), self, out);
   }),
   signbit: kernel('signbit', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.signbit.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('signbit'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.signbit.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.signbit.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   signbit_out: kernel('signbit_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('signbit'));
-    return ops.signbit_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.signbit_out.redispatch(belowAutograd(ks), self, out);
   }),
   isposinf: kernel('isposinf', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.isposinf.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isposinf'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.isposinf.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.isposinf.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isposinf_out: kernel('isposinf_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isposinf'));
-    return ops.isposinf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.isposinf_out.redispatch(belowAutograd(ks), self, out);
   }),
   isneginf: kernel('isneginf', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.isneginf.redispatch(belowAutograd(ks), self);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isneginf'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.isneginf.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.isneginf.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isneginf_out: kernel('isneginf_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isneginf'));
-    return ops.isneginf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.isneginf_out.redispatch(belowAutograd(ks), self, out);
   }),
   frexp_Tensor: kernel('frexp_Tensor', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.frexp_Tensor.redispatch(belowAutograd(ks), self);
     const gradFn = new FrexpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.frexp_Tensor.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.frexp_Tensor.redispatch(belowAutograd(ks), self);
     setHistory(result[0], gradFn, 0);
     gradFn.exponent_ = new SavedVariable(result[1], true);
     return result;
   }),
   frexp_Tensor_out: kernel('frexp_Tensor_out', (ks, self, mantissa, exponent) => {
     if (anyRequiresGrad(self, mantissa, exponent)) throw new Error(OUT_NOT_DIFFERENTIABLE('frexp'));
-    return ops.frexp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, mantissa, exponent);
+    return ops.frexp_Tensor_out.redispatch(belowAutograd(ks), self, mantissa, exponent);
   }),
   mvlgamma_out: kernel('mvlgamma_out', (ks, self, p, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mvlgamma'));
-    return ops.mvlgamma_out.redispatch(ks.and(afterAutogradKeyset), self, p, out);
+    return ops.mvlgamma_out.redispatch(belowAutograd(ks), self, p, out);
   }),
   mvlgamma: kernel('mvlgamma', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    if (!rg) return ops.mvlgamma.redispatch(belowAutograd(ks), self, p);
     const gradFn = new MvlgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.p_ = p;
-    const result = ops.mvlgamma.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const result = ops.mvlgamma.redispatch(belowAutograd(ks), self, p);
     setHistory(result, gradFn, 0);
     return result;
   }),
   mvlgamma_: kernel('mvlgamma_', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    if (!rg) return ops.mvlgamma_.redispatch(belowAutograd(ks), self, p);
     const gradFn = new MvlgammaBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.p_ = p;
-    const result = ops.mvlgamma_.redispatch(ks.and(afterAutogradKeyset), self, p);
+    const result = ops.mvlgamma_.redispatch(belowAutograd(ks), self, p);
     rebaseHistory(self, gradFn);
     return result;
   }),
   angle: kernel('angle', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.angle.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.angle.redispatch(belowAutograd(ks), self);
     const gradFn = new AngleBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.angle.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.angle.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   angle_out: kernel('angle_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('angle'));
-    return ops.angle_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.angle_out.redispatch(belowAutograd(ks), self, out);
   }),
   nansum: kernel('nansum', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    if (!rg) return ops.nansum.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     const gradFn = new NansumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.nansum.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
+    const result = ops.nansum.redispatch(belowAutograd(ks), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
   }),
   nansum_out: kernel('nansum_out', (ks, self, dim, keepdim, dtype, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nansum'));
-    return ops.nansum_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
+    return ops.nansum_out.redispatch(belowAutograd(ks), self, dim, keepdim, dtype, out);
   }),
   var_mean_correction: kernel('var_mean_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    if (!rg) return ops.var_mean_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     const gradFn = new VarMeanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.correction_ = correction;
     gradFn.keepdim_ = keepdim;
-    const result = ops.var_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const result = ops.var_mean_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   std_mean_correction: kernel('std_mean_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    if (!rg) return ops.std_mean_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     const gradFn = new StdMeanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.correction_ = correction;
     gradFn.keepdim_ = keepdim;
-    const result = ops.std_mean_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
+    const result = ops.std_mean_correction.redispatch(belowAutograd(ks), self, dim, correction, keepdim);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.result0_ = new SavedVariable(result[0], true);
@@ -18541,13 +18541,13 @@ export function autogradKernels(ops: AtenOps) {
   }),
   aminmax: kernel('aminmax', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.aminmax.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new AminmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
-    const result = ops.aminmax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.aminmax.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.min_ = new SavedVariable(result[0], true);
@@ -18556,204 +18556,204 @@ export function autogradKernels(ops: AtenOps) {
   }),
   aminmax_out: kernel('aminmax_out', (ks, self, dim, keepdim, min, max) => {
     if (anyRequiresGrad(self, min, max)) throw new Error(OUT_NOT_DIFFERENTIABLE('aminmax'));
-    return ops.aminmax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, min, max);
+    return ops.aminmax_out.redispatch(belowAutograd(ks), self, dim, keepdim, min, max);
   }),
   count_nonzero_dim_IntList: kernel('count_nonzero_dim_IntList', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.count_nonzero_dim_IntList.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.count_nonzero_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.count_nonzero_dim_IntList.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   count_nonzero: kernel('count_nonzero', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.count_nonzero.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('count_nonzero'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.count_nonzero.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.count_nonzero.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   median: kernel('median', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.median.redispatch(belowAutograd(ks), self);
     const gradFn = new MedianBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.median.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.median.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   median_dim: kernel('median_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.median_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new MedianBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.median_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.median_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   nanmedian: kernel('nanmedian', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.nanmedian.redispatch(belowAutograd(ks), self);
     const gradFn = new NanmedianBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.nanmedian.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.nanmedian.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   nanmedian_dim: kernel('nanmedian_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.nanmedian_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new NanmedianBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.nanmedian_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.nanmedian_dim.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   mode: kernel('mode', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    if (!rg) return ops.mode.redispatch(belowAutograd(ks), self, dim, keepdim);
     const gradFn = new ModeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.mode.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
+    const result = ops.mode.redispatch(belowAutograd(ks), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   kthvalue: kernel('kthvalue', (ks, self, k, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    if (!rg) return ops.kthvalue.redispatch(belowAutograd(ks), self, k, dim, keepdim);
     const gradFn = new KthvalueBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.keepdim_ = keepdim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.kthvalue.redispatch(ks.and(afterAutogradKeyset), self, k, dim, keepdim);
+    const result = ops.kthvalue.redispatch(belowAutograd(ks), self, k, dim, keepdim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   cummax: kernel('cummax', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.cummax.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new CummaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
-    const result = ops.cummax.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.cummax.redispatch(belowAutograd(ks), self, dim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   cummin: kernel('cummin', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.cummin.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new CumminBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
-    const result = ops.cummin.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.cummin.redispatch(belowAutograd(ks), self, dim);
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   logcumsumexp: kernel('logcumsumexp', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.logcumsumexp.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new LogcumsumexpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
-    const result = ops.logcumsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.logcumsumexp.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   bincount: kernel('bincount', (ks, self, weights, minlength) => {
     const rg = anyRequiresGrad(self, weights);
-    if (!rg) return ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    if (!rg) return ops.bincount.redispatch(belowAutograd(ks), self, weights, minlength);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('bincount'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(weights)]);
-    const result = ops.bincount.redispatch(ks.and(afterAutogradKeyset), self, weights, minlength);
+    const result = ops.bincount.redispatch(belowAutograd(ks), self, weights, minlength);
     setHistory(result, gradFn, 0);
     return result;
   }),
   histc: kernel('histc', (ks, self, bins, min, max) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    if (!rg) return ops.histc.redispatch(belowAutograd(ks), self, bins, min, max);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('histc'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.histc.redispatch(ks.and(afterAutogradKeyset), self, bins, min, max);
+    const result = ops.histc.redispatch(belowAutograd(ks), self, bins, min, max);
     setHistory(result, gradFn, 0);
     return result;
   }),
   histogram_bins_tensor: kernel('histogram_bins_tensor', (ks, self, bins, weight, density) => {
     const rg = anyRequiresGrad(self, bins, weight);
-    if (!rg) return ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    if (!rg) return ops.histogram_bins_tensor.redispatch(belowAutograd(ks), self, bins, weight, density);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(bins), gradientEdge(weight)]);
-    const result = ops.histogram_bins_tensor.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const result = ops.histogram_bins_tensor.redispatch(belowAutograd(ks), self, bins, weight, density);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   histogram_bin_ct: kernel('histogram_bin_ct', (ks, self, bins, range, weight, density) => {
     const rg = anyRequiresGrad(self, weight);
-    if (!rg) return ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    if (!rg) return ops.histogram_bin_ct.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('histogram'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
-    const result = ops.histogram_bin_ct.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const result = ops.histogram_bin_ct.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   _histogramdd_bin_edges: kernel('_histogramdd_bin_edges', (ks, self, bins, range, weight, density) => {
     const rg = anyRequiresGrad(self, weight);
-    if (!rg) return ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    if (!rg) return ops._histogramdd_bin_edges.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_bin_edges'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
-    const result = ops._histogramdd_bin_edges.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const result = ops._histogramdd_bin_edges.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     setHistoryList(result, gradFn);
     return result;
   }),
   _histogramdd_from_bin_cts: kernel('_histogramdd_from_bin_cts', (ks, self, bins, range, weight, density) => {
     const rg = anyRequiresGrad(self, weight);
-    if (!rg) return ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    if (!rg) return ops._histogramdd_from_bin_cts.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_cts'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(weight)]);
-    const result = ops._histogramdd_from_bin_cts.redispatch(ks.and(afterAutogradKeyset), self, bins, range, weight, density);
+    const result = ops._histogramdd_from_bin_cts.redispatch(belowAutograd(ks), self, bins, range, weight, density);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _histogramdd_from_bin_tensors: kernel('_histogramdd_from_bin_tensors', (ks, self, bins, weight, density) => {
     const rg = anyRequiresGrad(self, weight) || anyRequiresGradList(bins);
-    if (!rg) return ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    if (!rg) return ops._histogramdd_from_bin_tensors.redispatch(belowAutograd(ks), self, bins, weight, density);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_histogramdd_from_bin_tensors'));
     gradFn.setNextEdges([gradientEdge(self), ...bins.map(gradientEdge), gradientEdge(weight)]);
-    const result = ops._histogramdd_from_bin_tensors.redispatch(ks.and(afterAutogradKeyset), self, bins, weight, density);
+    const result = ops._histogramdd_from_bin_tensors.redispatch(belowAutograd(ks), self, bins, weight, density);
     setHistory(result, gradFn, 0);
     return result;
   }),
   segment_reduce: kernel('segment_reduce', (ks, data, reduce, lengths, indices, offsets, axis, unsafe, initial) => {
     const rg = anyRequiresGrad(data, lengths, indices, offsets);
-    if (!rg) return ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    if (!rg) return ops.segment_reduce.redispatch(belowAutograd(ks), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
     const gradFn = new SegmentReduceBackward0();
     gradFn.setNextEdges([gradientEdge(data)]);
     gradFn.data_ = new SavedVariable(data, false);
@@ -18762,133 +18762,133 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.offsets_ = savedOpt(offsets);
     gradFn.axis_ = axis;
     gradFn.initial_ = initial;
-    const result = ops.segment_reduce.redispatch(ks.and(afterAutogradKeyset), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
+    const result = ops.segment_reduce.redispatch(belowAutograd(ks), data, reduce, lengths, indices, offsets, axis, unsafe, initial);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   _segment_reduce_backward: kernel('_segment_reduce_backward', (ks, grad, output, data, reduce, lengths, offsets, axis, initial) => {
     const rg = anyRequiresGrad(grad, output, data, lengths) || anyRequiresGrad(offsets);
-    if (!rg) return ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
+    if (!rg) return ops._segment_reduce_backward.redispatch(belowAutograd(ks), grad, output, data, reduce, lengths, offsets, axis, initial);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_segment_reduce_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(output), gradientEdge(data), gradientEdge(lengths), gradientEdge(offsets)]);
-    const result = ops._segment_reduce_backward.redispatch(ks.and(afterAutogradKeyset), grad, output, data, reduce, lengths, offsets, axis, initial);
+    const result = ops._segment_reduce_backward.redispatch(belowAutograd(ks), grad, output, data, reduce, lengths, offsets, axis, initial);
     setHistory(result, gradFn, 0);
     return result;
   }),
   diag_embed: kernel('diag_embed', (ks, self, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    if (!rg) return ops.diag_embed.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     const gradFn = new DiagEmbedBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.offset_ = offset;
     gradFn.dim1_ = dim1;
     gradFn.dim2_ = dim2;
-    const result = ops.diag_embed.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const result = ops.diag_embed.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   block_diag: kernel('block_diag', (ks, tensors) => {
     const rg = anyRequiresGradList(tensors);
-    if (!rg) return ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    if (!rg) return ops.block_diag.redispatch(belowAutograd(ks), tensors);
     const gradFn = new BlockDiagBackward0();
     gradFn.tensors_count = tensors.length;
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
     gradFn.tensors_sizes = tensors.map((t) => t.sizes.slice());
-    const result = ops.block_diag.redispatch(ks.and(afterAutogradKeyset), tensors);
+    const result = ops.block_diag.redispatch(belowAutograd(ks), tensors);
     setHistory(result, gradFn, 0);
     return result;
   }),
   rot90: kernel('rot90', (ks, self, k, dims) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    if (!rg) return ops.rot90.redispatch(belowAutograd(ks), self, k, dims);
     const gradFn = new Rot90Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.k_ = k;
     gradFn.dims_ = dims;
-    const result = ops.rot90.redispatch(ks.and(afterAutogradKeyset), self, k, dims);
+    const result = ops.rot90.redispatch(belowAutograd(ks), self, k, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
   trace: kernel('trace', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.trace.redispatch(belowAutograd(ks), self);
     const gradFn = new TraceBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.trace.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.trace.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   linalg_cross: kernel('linalg_cross', (ks, self, other, dim) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    if (!rg) return ops.linalg_cross.redispatch(belowAutograd(ks), self, other, dim);
     const gradFn = new LinalgCrossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
     gradFn.dim_ = dim;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.linalg_cross.redispatch(ks.and(afterAutogradKeyset), self, other, dim);
+    const result = ops.linalg_cross.redispatch(belowAutograd(ks), self, other, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   repeat_interleave_Tensor: kernel('repeat_interleave_Tensor', (ks, repeats, outputSize) => {
     const rg = anyRequiresGrad(repeats);
-    if (!rg) return ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    if (!rg) return ops.repeat_interleave_Tensor.redispatch(belowAutograd(ks), repeats, outputSize);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('repeat_interleave'));
     gradFn.setNextEdges([gradientEdge(repeats)]);
-    const result = ops.repeat_interleave_Tensor.redispatch(ks.and(afterAutogradKeyset), repeats, outputSize);
+    const result = ops.repeat_interleave_Tensor.redispatch(belowAutograd(ks), repeats, outputSize);
     setHistory(result, gradFn, 0);
     return result;
   }),
   narrow_copy: kernel('narrow_copy', (ks, self, dim, start, length) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    if (!rg) return ops.narrow_copy.redispatch(belowAutograd(ks), self, dim, start, length);
     const gradFn = new NarrowCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.start_ = start;
     gradFn.length_ = length;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.narrow_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, start, length);
+    const result = ops.narrow_copy.redispatch(belowAutograd(ks), self, dim, start, length);
     setHistory(result, gradFn, 0);
     return result;
   }),
   expand_copy: kernel('expand_copy', (ks, self, size, implicit) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    if (!rg) return ops.expand_copy.redispatch(belowAutograd(ks), self, size, implicit);
     const gradFn = new ExpandBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.expand_copy.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
+    const result = ops.expand_copy.redispatch(belowAutograd(ks), self, size, implicit);
     setHistory(result, gradFn, 0);
     return result;
   }),
   diagonal_copy: kernel('diagonal_copy', (ks, self, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    if (!rg) return ops.diagonal_copy.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     const gradFn = new DiagonalBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.offset_ = offset;
     gradFn.dim1_ = dim1;
     gradFn.dim2_ = dim2;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.diagonal_copy.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const result = ops.diagonal_copy.redispatch(belowAutograd(ks), self, offset, dim1, dim2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   alias_copy: kernel('alias_copy', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.alias_copy.redispatch(belowAutograd(ks), self);
     const gradFn = new AliasBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.alias_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.alias_copy.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   as_strided_copy: kernel('as_strided_copy', (ks, self, size, stride, storageOffset) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    if (!rg) return ops.as_strided_copy.redispatch(belowAutograd(ks), self, size, stride, storageOffset);
     const gradFn = new AsStridedBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.size_ = size;
@@ -18897,274 +18897,274 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.self_sizes = self.sizes.slice();
     gradFn.self_strides = self.strides.slice();
     gradFn.self_storageOffset = self.storageOffset;
-    const result = ops.as_strided_copy.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
+    const result = ops.as_strided_copy.redispatch(belowAutograd(ks), self, size, stride, storageOffset);
     setHistory(result, gradFn, 0);
     return result;
   }),
   permute_copy: kernel('permute_copy', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    if (!rg) return ops.permute_copy.redispatch(belowAutograd(ks), self, dims);
     const gradFn = new PermuteBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dims_ = dims;
-    const result = ops.permute_copy.redispatch(ks.and(afterAutogradKeyset), self, dims);
+    const result = ops.permute_copy.redispatch(belowAutograd(ks), self, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
   split_with_sizes_copy: kernel('split_with_sizes_copy', (ks, self, splitSizes, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    if (!rg) return ops.split_with_sizes_copy.redispatch(belowAutograd(ks), self, splitSizes, dim);
     const gradFn = new SplitWithSizesBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.split_sizes_ = splitSizes;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.split_with_sizes_copy.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const result = ops.split_with_sizes_copy.redispatch(belowAutograd(ks), self, splitSizes, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   squeeze_copy: kernel('squeeze_copy', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.squeeze_copy.redispatch(belowAutograd(ks), self);
     const gradFn = new SqueezeBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.squeeze_copy.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze_copy_dim: kernel('squeeze_copy_dim', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze_copy_dim.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward1_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_copy_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze_copy_dim.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   squeeze_copy_dims: kernel('squeeze_copy_dims', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.squeeze_copy_dims.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new SqueezeBackward2_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.squeeze_copy_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.squeeze_copy_dims.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   t_copy: kernel('t_copy', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.t_copy.redispatch(belowAutograd(ks), self);
     const gradFn = new TBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.t_copy.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.t_copy.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   transpose_copy_int: kernel('transpose_copy_int', (ks, self, dim0, dim1) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    if (!rg) return ops.transpose_copy_int.redispatch(belowAutograd(ks), self, dim0, dim1);
     const gradFn = new TransposeBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim0_ = dim0;
     gradFn.dim1_ = dim1;
-    const result = ops.transpose_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const result = ops.transpose_copy_int.redispatch(belowAutograd(ks), self, dim0, dim1);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unsqueeze_copy: kernel('unsqueeze_copy', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.unsqueeze_copy.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new UnsqueezeBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
-    const result = ops.unsqueeze_copy.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.unsqueeze_copy.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unbind_copy_int: kernel('unbind_copy_int', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.unbind_copy_int.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new UnbindBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unbind_copy_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.unbind_copy_int.redispatch(belowAutograd(ks), self, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   view_copy: kernel('view_copy', (ks, self, size) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    if (!rg) return ops.view_copy.redispatch(belowAutograd(ks), self, size);
     const gradFn = new ViewBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.view_copy.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const result = ops.view_copy.redispatch(belowAutograd(ks), self, size);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unfold_copy: kernel('unfold_copy', (ks, self, dimension, size, step) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    if (!rg) return ops.unfold_copy.redispatch(belowAutograd(ks), self, dimension, size, step);
     const gradFn = new UnfoldBackward0_copy();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dimension_ = dimension;
     gradFn.size_ = size;
     gradFn.step_ = step;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unfold_copy.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    const result = ops.unfold_copy.redispatch(belowAutograd(ks), self, dimension, size, step);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unsafe_split_Tensor: kernel('unsafe_split_Tensor', (ks, self, splitSize, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    if (!rg) return ops.unsafe_split_Tensor.redispatch(belowAutograd(ks), self, splitSize, dim);
     const gradFn = new UnsafeSplitBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.split_size_ = splitSize;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unsafe_split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
+    const result = ops.unsafe_split_Tensor.redispatch(belowAutograd(ks), self, splitSize, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   unsafe_split_with_sizes: kernel('unsafe_split_with_sizes', (ks, self, splitSizes, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    if (!rg) return ops.unsafe_split_with_sizes.redispatch(belowAutograd(ks), self, splitSizes, dim);
     const gradFn = new UnsafeSplitWithSizesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.split_sizes_ = splitSizes;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unsafe_split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
+    const result = ops.unsafe_split_with_sizes.redispatch(belowAutograd(ks), self, splitSizes, dim);
     setHistoryList(result, gradFn);
     return result;
   }),
   fill_Scalar: kernel('fill_Scalar', (ks, self, value) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    if (!rg) return ops.fill_Scalar.redispatch(belowAutograd(ks), self, value);
     const gradFn = new FillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const result = ops.fill_Scalar.redispatch(belowAutograd(ks), self, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   fill_Tensor: kernel('fill_Tensor', (ks, self, value) => {
     const rg = anyRequiresGrad(self, value);
-    if (!rg) return ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    if (!rg) return ops.fill_Tensor.redispatch(belowAutograd(ks), self, value);
     const gradFn = new FillBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
-    const result = ops.fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, value);
+    const result = ops.fill_Tensor.redispatch(belowAutograd(ks), self, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _conj_physical: kernel('_conj_physical', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._conj_physical.redispatch(belowAutograd(ks), self);
     const gradFn = new ConjPhysicalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops._conj_physical.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._conj_physical.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   conj_physical_: kernel('conj_physical_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.conj_physical_.redispatch(belowAutograd(ks), self);
     const gradFn = new ConjPhysicalBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.conj_physical_.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.conj_physical_.redispatch(belowAutograd(ks), self);
     rebaseHistory(self, gradFn);
     return result;
   }),
   _conj: kernel('_conj', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops._conj.redispatch(belowAutograd(ks), self);
     const gradFn = new ConjBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops._conj.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops._conj.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   resize_: kernel('resize_', (ks, self, size, memoryFormat) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    if (!rg) return ops.resize_.redispatch(belowAutograd(ks), self, size, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.resize_.redispatch(ks.and(afterAutogradKeyset), self, size, memoryFormat);
+    const result = ops.resize_.redispatch(belowAutograd(ks), self, size, memoryFormat);
     rebaseHistory(self, gradFn);
     return result;
   }),
   resize_as_: kernel('resize_as_', (ks, self, theTemplate, memoryFormat) => {
     const rg = anyRequiresGrad(self, theTemplate);
     checkInplace(self, rg);
-    if (!rg) return ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    if (!rg) return ops.resize_as_.redispatch(belowAutograd(ks), self, theTemplate, memoryFormat);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('resize_as_'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(theTemplate)]);
-    const result = ops.resize_as_.redispatch(ks.and(afterAutogradKeyset), self, theTemplate, memoryFormat);
+    const result = ops.resize_as_.redispatch(belowAutograd(ks), self, theTemplate, memoryFormat);
     rebaseHistory(self, gradFn);
     return result;
   }),
   addmv: kernel('addmv', (ks, self, mat, vec, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat, vec);
-    if (!rg) return ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    if (!rg) return ops.addmv.redispatch(belowAutograd(ks), self, mat, vec, beta, alpha);
     const gradFn = new AddmvBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
     gradFn.beta_ = beta;
     if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
-    const result = ops.addmv.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const result = ops.addmv.redispatch(belowAutograd(ks), self, mat, vec, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addmv_: kernel('addmv_', (ks, self, mat, vec, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat, vec);
     checkInplace(self, rg);
-    if (!rg) return ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    if (!rg) return ops.addmv_.redispatch(belowAutograd(ks), self, mat, vec, beta, alpha);
     const gradFn = new AddmvBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat), gradientEdge(vec)]);
     gradFn.beta_ = beta;
     if (gradFn.hasEdge(1)) gradFn.vec_ = new SavedVariable(vec, false);
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.mat_ = new SavedVariable(mat, false);
-    const result = ops.addmv_.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha);
+    const result = ops.addmv_.redispatch(belowAutograd(ks), self, mat, vec, beta, alpha);
     rebaseHistory(self, gradFn);
     return result;
   }),
   addmv_out: kernel('addmv_out', (ks, self, mat, vec, beta, alpha, out) => {
     if (anyRequiresGrad(self, mat, vec, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addmv'));
-    return ops.addmv_out.redispatch(ks.and(afterAutogradKeyset), self, mat, vec, beta, alpha, out);
+    return ops.addmv_out.redispatch(belowAutograd(ks), self, mat, vec, beta, alpha, out);
   }),
   vdot: kernel('vdot', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.vdot.redispatch(belowAutograd(ks), self, other);
     const gradFn = new VdotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.vdot.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.vdot.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addr: kernel('addr', (ks, self, vec1, vec2, beta, alpha) => {
     const rg = anyRequiresGrad(self, vec1, vec2);
-    if (!rg) return ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    if (!rg) return ops.addr.redispatch(belowAutograd(ks), self, vec1, vec2, beta, alpha);
     const gradFn = new AddrBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec1), gradientEdge(vec2)]);
     gradFn.beta_ = beta;
     if (gradFn.hasEdge(1)) gradFn.vec2_ = new SavedVariable(vec2, false);
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.vec1_ = new SavedVariable(vec1, false);
-    const result = ops.addr.redispatch(ks.and(afterAutogradKeyset), self, vec1, vec2, beta, alpha);
+    const result = ops.addr.redispatch(belowAutograd(ks), self, vec1, vec2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   addbmm: kernel('addbmm', (ks, self, batch1, batch2, beta, alpha) => {
     const rg = anyRequiresGrad(self, batch1, batch2);
-    if (!rg) return ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    if (!rg) return ops.addbmm.redispatch(belowAutograd(ks), self, batch1, batch2, beta, alpha);
     const gradFn = new AddbmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
     gradFn.beta_ = beta;
@@ -19173,128 +19173,128 @@ export function autogradKernels(ops: AtenOps) {
     if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
     gradFn.batch1_sizes = batch1.sizes.slice();
     gradFn.batch2_sizes = batch2.sizes.slice();
-    const result = ops.addbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
+    const result = ops.addbmm.redispatch(belowAutograd(ks), self, batch1, batch2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logspace_Tensor_Tensor: kernel('logspace_Tensor_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(start, end);
-    if (!rg) return ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    if (!rg) return ops.logspace_Tensor_Tensor.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
     gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
-    const result = ops.logspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const result = ops.logspace_Tensor_Tensor.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logspace_Tensor_Scalar: kernel('logspace_Tensor_Scalar', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(start);
-    if (!rg) return ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    if (!rg) return ops.logspace_Tensor_Scalar.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
     gradFn.setNextEdges([gradientEdge(start)]);
-    const result = ops.logspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const result = ops.logspace_Tensor_Scalar.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   logspace_Scalar_Tensor: kernel('logspace_Scalar_Tensor', (ks, start, end, steps, base, dtype, layout, device, pinMemory) => {
     const rg = anyRequiresGrad(end);
-    if (!rg) return ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    if (!rg) return ops.logspace_Scalar_Tensor.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('logspace'));
     gradFn.setNextEdges([gradientEdge(end)]);
-    const result = ops.logspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, base, dtype, layout, device, pinMemory);
+    const result = ops.logspace_Scalar_Tensor.redispatch(belowAutograd(ks), start, end, steps, base, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isin_Tensor_Tensor_out: kernel('isin_Tensor_Tensor_out', (ks, elements, testElements, assumeUnique, invert, out) => {
     if (anyRequiresGrad(elements, testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
-    return ops.isin_Tensor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert, out);
+    return ops.isin_Tensor_Tensor_out.redispatch(belowAutograd(ks), elements, testElements, assumeUnique, invert, out);
   }),
   isin_Tensor_Tensor: kernel('isin_Tensor_Tensor', (ks, elements, testElements, assumeUnique, invert) => {
     const rg = anyRequiresGrad(elements, testElements);
-    if (!rg) return ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    if (!rg) return ops.isin_Tensor_Tensor.redispatch(belowAutograd(ks), elements, testElements, assumeUnique, invert);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
     gradFn.setNextEdges([gradientEdge(elements), gradientEdge(testElements)]);
-    const result = ops.isin_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), elements, testElements, assumeUnique, invert);
+    const result = ops.isin_Tensor_Tensor.redispatch(belowAutograd(ks), elements, testElements, assumeUnique, invert);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isin_Tensor_Scalar_out: kernel('isin_Tensor_Scalar_out', (ks, elements, testElement, assumeUnique, invert, out) => {
     if (anyRequiresGrad(elements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
-    return ops.isin_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert, out);
+    return ops.isin_Tensor_Scalar_out.redispatch(belowAutograd(ks), elements, testElement, assumeUnique, invert, out);
   }),
   isin_Tensor_Scalar: kernel('isin_Tensor_Scalar', (ks, elements, testElement, assumeUnique, invert) => {
     const rg = anyRequiresGrad(elements);
-    if (!rg) return ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    if (!rg) return ops.isin_Tensor_Scalar.redispatch(belowAutograd(ks), elements, testElement, assumeUnique, invert);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
     gradFn.setNextEdges([gradientEdge(elements)]);
-    const result = ops.isin_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), elements, testElement, assumeUnique, invert);
+    const result = ops.isin_Tensor_Scalar.redispatch(belowAutograd(ks), elements, testElement, assumeUnique, invert);
     setHistory(result, gradFn, 0);
     return result;
   }),
   isin_Scalar_Tensor_out: kernel('isin_Scalar_Tensor_out', (ks, element, testElements, assumeUnique, invert, out) => {
     if (anyRequiresGrad(testElements, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('isin'));
-    return ops.isin_Scalar_Tensor_out.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert, out);
+    return ops.isin_Scalar_Tensor_out.redispatch(belowAutograd(ks), element, testElements, assumeUnique, invert, out);
   }),
   isin_Scalar_Tensor: kernel('isin_Scalar_Tensor', (ks, element, testElements, assumeUnique, invert) => {
     const rg = anyRequiresGrad(testElements);
-    if (!rg) return ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    if (!rg) return ops.isin_Scalar_Tensor.redispatch(belowAutograd(ks), element, testElements, assumeUnique, invert);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('isin'));
     gradFn.setNextEdges([gradientEdge(testElements)]);
-    const result = ops.isin_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), element, testElements, assumeUnique, invert);
+    const result = ops.isin_Scalar_Tensor.redispatch(belowAutograd(ks), element, testElements, assumeUnique, invert);
     setHistory(result, gradFn, 0);
     return result;
   }),
   renorm_out: kernel('renorm_out', (ks, self, p, dim, maxnorm, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('renorm'));
-    return ops.renorm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm, out);
+    return ops.renorm_out.redispatch(belowAutograd(ks), self, p, dim, maxnorm, out);
   }),
   renorm: kernel('renorm', (ks, self, p, dim, maxnorm) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    if (!rg) return ops.renorm.redispatch(belowAutograd(ks), self, p, dim, maxnorm);
     const gradFn = new RenormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.p_ = p;
     gradFn.dim_ = dim;
     gradFn.maxnorm_ = maxnorm;
-    const result = ops.renorm.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const result = ops.renorm.redispatch(belowAutograd(ks), self, p, dim, maxnorm);
     setHistory(result, gradFn, 0);
     return result;
   }),
   renorm_: kernel('renorm_', (ks, self, p, dim, maxnorm) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
-    if (!rg) return ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    if (!rg) return ops.renorm_.redispatch(belowAutograd(ks), self, p, dim, maxnorm);
     const gradFn = new RenormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.p_ = p;
     gradFn.dim_ = dim;
     gradFn.maxnorm_ = maxnorm;
-    const result = ops.renorm_.redispatch(ks.and(afterAutogradKeyset), self, p, dim, maxnorm);
+    const result = ops.renorm_.redispatch(belowAutograd(ks), self, p, dim, maxnorm);
     rebaseHistory(self, gradFn);
     return result;
   }),
   nonzero_static: kernel('nonzero_static', (ks, self, size, fillValue) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    if (!rg) return ops.nonzero_static.redispatch(belowAutograd(ks), self, size, fillValue);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('nonzero_static'));
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.nonzero_static.redispatch(ks.and(afterAutogradKeyset), self, size, fillValue);
+    const result = ops.nonzero_static.redispatch(belowAutograd(ks), self, size, fillValue);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _chunk_cat: kernel('_chunk_cat', (ks, tensors, dim, numChunks) => {
     const rg = anyRequiresGradList(tensors);
-    if (!rg) return ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    if (!rg) return ops._chunk_cat.redispatch(belowAutograd(ks), tensors, dim, numChunks);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_chunk_cat'));
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
-    const result = ops._chunk_cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim, numChunks);
+    const result = ops._chunk_cat.redispatch(belowAutograd(ks), tensors, dim, numChunks);
     setHistory(result, gradFn, 0);
     return result;
   }),
   scatter_reduce_two: kernel('scatter_reduce_two', (ks, self, dim, index, src, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, src);
-    if (!rg) return ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    if (!rg) return ops.scatter_reduce_two.redispatch(belowAutograd(ks), self, dim, index, src, reduce, includeSelf);
     const gradFn = new ScatterReduceBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -19303,7 +19303,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.src_ = new SavedVariable(src, false);
     gradFn.reduce_ = reduce;
     gradFn.include_self_ = includeSelf;
-    const result = ops.scatter_reduce_two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    const result = ops.scatter_reduce_two.redispatch(belowAutograd(ks), self, dim, index, src, reduce, includeSelf);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -19311,7 +19311,7 @@ export function autogradKernels(ops: AtenOps) {
   scatter_reduce__two: kernel('scatter_reduce__two', (ks, self, dim, index, src, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, src);
     checkInplace(self, rg);
-    if (!rg) return ops.scatter_reduce__two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    if (!rg) return ops.scatter_reduce__two.redispatch(belowAutograd(ks), self, dim, index, src, reduce, includeSelf);
     const gradFn = new ScatterReduceBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
@@ -19320,14 +19320,14 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.src_ = new SavedVariable(src, false);
     gradFn.reduce_ = reduce;
     gradFn.include_self_ = includeSelf;
-    const result = ops.scatter_reduce__two.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce, includeSelf);
+    const result = ops.scatter_reduce__two.redispatch(belowAutograd(ks), self, dim, index, src, reduce, includeSelf);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   index_add: kernel('index_add', (ks, self, dim, index, source, alpha) => {
     const rg = anyRequiresGrad(self, index, source);
-    if (!rg) return ops.index_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    if (!rg) return ops.index_add.redispatch(belowAutograd(ks), self, dim, index, source, alpha);
     const gradFn = new IndexAddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.dim_ = dim;
@@ -19335,14 +19335,14 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.alpha_ = alpha;
     gradFn.source_dim = source.dim();
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.index_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    const result = ops.index_add.redispatch(belowAutograd(ks), self, dim, index, source, alpha);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_add_: kernel('index_add_', (ks, self, dim, index, source, alpha) => {
     const rg = anyRequiresGrad(self, index, source);
     checkInplace(self, rg);
-    if (!rg) return ops.index_add_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    if (!rg) return ops.index_add_.redispatch(belowAutograd(ks), self, dim, index, source, alpha);
     const gradFn = new IndexAddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.dim_ = dim;
@@ -19350,13 +19350,13 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.alpha_ = alpha;
     gradFn.source_dim = source.dim();
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.index_add_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, alpha);
+    const result = ops.index_add_.redispatch(belowAutograd(ks), self, dim, index, source, alpha);
     rebaseHistory(self, gradFn);
     return result;
   }),
   index_reduce: kernel('index_reduce', (ks, self, dim, index, source, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, source);
-    if (!rg) return ops.index_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    if (!rg) return ops.index_reduce.redispatch(belowAutograd(ks), self, dim, index, source, reduce, includeSelf);
     const gradFn = new IndexReduceBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -19365,7 +19365,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.source_ = new SavedVariable(source, false);
     gradFn.reduce_ = reduce;
     gradFn.include_self_ = includeSelf;
-    const result = ops.index_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    const result = ops.index_reduce.redispatch(belowAutograd(ks), self, dim, index, source, reduce, includeSelf);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
@@ -19373,7 +19373,7 @@ export function autogradKernels(ops: AtenOps) {
   index_reduce_: kernel('index_reduce_', (ks, self, dim, index, source, reduce, includeSelf) => {
     const rg = anyRequiresGrad(self, index, source);
     checkInplace(self, rg);
-    if (!rg) return ops.index_reduce_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    if (!rg) return ops.index_reduce_.redispatch(belowAutograd(ks), self, dim, index, source, reduce, includeSelf);
     const gradFn = new IndexReduceBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
@@ -19382,152 +19382,152 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.source_ = new SavedVariable(source, false);
     gradFn.reduce_ = reduce;
     gradFn.include_self_ = includeSelf;
-    const result = ops.index_reduce_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source, reduce, includeSelf);
+    const result = ops.index_reduce_.redispatch(belowAutograd(ks), self, dim, index, source, reduce, includeSelf);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   index_copy: kernel('index_copy', (ks, self, dim, index, source) => {
     const rg = anyRequiresGrad(self, index, source);
-    if (!rg) return ops.index_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    if (!rg) return ops.index_copy.redispatch(belowAutograd(ks), self, dim, index, source);
     const gradFn = new IndexCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
     gradFn.source_dim = source.dim();
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.index_copy.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    const result = ops.index_copy.redispatch(belowAutograd(ks), self, dim, index, source);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_copy_: kernel('index_copy_', (ks, self, dim, index, source) => {
     const rg = anyRequiresGrad(self, index, source);
     checkInplace(self, rg);
-    if (!rg) return ops.index_copy_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    if (!rg) return ops.index_copy_.redispatch(belowAutograd(ks), self, dim, index, source);
     const gradFn = new IndexCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
     gradFn.source_dim = source.dim();
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.index_copy_.redispatch(ks.and(afterAutogradKeyset), self, dim, index, source);
+    const result = ops.index_copy_.redispatch(belowAutograd(ks), self, dim, index, source);
     rebaseHistory(self, gradFn);
     return result;
   }),
   index_fill_int_Scalar: kernel('index_fill_int_Scalar', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.index_fill_int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.index_fill_int_Scalar.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new IndexFillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.index_fill_int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.index_fill_int_Scalar.redispatch(belowAutograd(ks), self, dim, index, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_fill__int_Scalar: kernel('index_fill__int_Scalar', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index);
     checkInplace(self, rg);
-    if (!rg) return ops.index_fill__int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.index_fill__int_Scalar.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new IndexFillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.index_fill__int_Scalar.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.index_fill__int_Scalar.redispatch(belowAutograd(ks), self, dim, index, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   index_fill_int_Tensor: kernel('index_fill_int_Tensor', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index, value);
-    if (!rg) return ops.index_fill_int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.index_fill_int_Tensor.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new IndexFillBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.index_fill_int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.index_fill_int_Tensor.redispatch(belowAutograd(ks), self, dim, index, value);
     setHistory(result, gradFn, 0);
     return result;
   }),
   index_fill__int_Tensor: kernel('index_fill__int_Tensor', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index, value);
     checkInplace(self, rg);
-    if (!rg) return ops.index_fill__int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    if (!rg) return ops.index_fill__int_Tensor.redispatch(belowAutograd(ks), self, dim, index, value);
     const gradFn = new IndexFillBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
     gradFn.dim_ = dim;
     gradFn.index_ = new SavedVariable(index, false);
-    const result = ops.index_fill__int_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
+    const result = ops.index_fill__int_Tensor.redispatch(belowAutograd(ks), self, dim, index, value);
     rebaseHistory(self, gradFn);
     return result;
   }),
   put: kernel('put', (ks, self, index, source, accumulate) => {
     const rg = anyRequiresGrad(self, index, source);
-    if (!rg) return ops.put.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    if (!rg) return ops.put.redispatch(belowAutograd(ks), self, index, source, accumulate);
     const gradFn = new PutBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.accumulate_ = accumulate;
     gradFn.index_ = new SavedVariable(index, false);
     if (gradFn.hasEdge(0)) gradFn.source_ = new SavedVariable(source, false);
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.put.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    const result = ops.put.redispatch(belowAutograd(ks), self, index, source, accumulate);
     setHistory(result, gradFn, 0);
     return result;
   }),
   put_: kernel('put_', (ks, self, index, source, accumulate) => {
     const rg = anyRequiresGrad(self, index, source);
     checkInplace(self, rg);
-    if (!rg) return ops.put_.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    if (!rg) return ops.put_.redispatch(belowAutograd(ks), self, index, source, accumulate);
     const gradFn = new PutBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.accumulate_ = accumulate;
     gradFn.index_ = new SavedVariable(index, false);
     if (gradFn.hasEdge(0)) gradFn.source_ = new SavedVariable(source, false);
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.put_.redispatch(ks.and(afterAutogradKeyset), self, index, source, accumulate);
+    const result = ops.put_.redispatch(belowAutograd(ks), self, index, source, accumulate);
     rebaseHistory(self, gradFn);
     return result;
   }),
   take: kernel('take', (ks, self, index) => {
     const rg = anyRequiresGrad(self, index);
-    if (!rg) return ops.take.redispatch(ks.and(afterAutogradKeyset), self, index);
+    if (!rg) return ops.take.redispatch(belowAutograd(ks), self, index);
     const gradFn = new TakeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.index_ = new SavedVariable(index, false);
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.take.redispatch(ks.and(afterAutogradKeyset), self, index);
+    const result = ops.take.redispatch(belowAutograd(ks), self, index);
     setHistory(result, gradFn, 0);
     return result;
   }),
   take_out: kernel('take_out', (ks, self, index, out) => {
     if (anyRequiresGrad(self, index, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('take'));
-    return ops.take_out.redispatch(ks.and(afterAutogradKeyset), self, index, out);
+    return ops.take_out.redispatch(belowAutograd(ks), self, index, out);
   }),
   masked_scatter: kernel('masked_scatter', (ks, self, mask, source) => {
     const rg = anyRequiresGrad(self, mask, source);
-    if (!rg) return ops.masked_scatter.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    if (!rg) return ops.masked_scatter.redispatch(belowAutograd(ks), self, mask, source);
     const gradFn = new MaskedScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.masked_scatter.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    const result = ops.masked_scatter.redispatch(belowAutograd(ks), self, mask, source);
     setHistory(result, gradFn, 0);
     return result;
   }),
   masked_scatter_: kernel('masked_scatter_', (ks, self, mask, source) => {
     const rg = anyRequiresGrad(self, mask, source);
     checkInplace(self, rg);
-    if (!rg) return ops.masked_scatter_.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    if (!rg) return ops.masked_scatter_.redispatch(belowAutograd(ks), self, mask, source);
     const gradFn = new MaskedScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(source)]);
     gradFn.mask_ = new SavedVariable(mask, false);
     gradFn.source_sizes = source.sizes.slice();
-    const result = ops.masked_scatter_.redispatch(ks.and(afterAutogradKeyset), self, mask, source);
+    const result = ops.masked_scatter_.redispatch(belowAutograd(ks), self, mask, source);
     rebaseHistory(self, gradFn);
     return result;
   }),
   slice_scatter: kernel('slice_scatter', (ks, self, src, dim, start, end, step) => {
     const rg = anyRequiresGrad(self, src);
-    if (!rg) return ops.slice_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, start, end, step);
+    if (!rg) return ops.slice_scatter.redispatch(belowAutograd(ks), self, src, dim, start, end, step);
     const gradFn = new SliceScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
@@ -19535,38 +19535,38 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.start_ = start;
     gradFn.end_ = end;
     gradFn.step_ = step;
-    const result = ops.slice_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, start, end, step);
+    const result = ops.slice_scatter.redispatch(belowAutograd(ks), self, src, dim, start, end, step);
     setHistory(result, gradFn, 0);
     return result;
   }),
   select_scatter: kernel('select_scatter', (ks, self, src, dim, index) => {
     const rg = anyRequiresGrad(self, src);
-    if (!rg) return ops.select_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, index);
+    if (!rg) return ops.select_scatter.redispatch(belowAutograd(ks), self, src, dim, index);
     const gradFn = new SelectScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
     gradFn.dim_ = dim;
     gradFn.index_ = index;
-    const result = ops.select_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, dim, index);
+    const result = ops.select_scatter.redispatch(belowAutograd(ks), self, src, dim, index);
     setHistory(result, gradFn, 0);
     return result;
   }),
   diagonal_scatter: kernel('diagonal_scatter', (ks, self, src, offset, dim1, dim2) => {
     const rg = anyRequiresGrad(self, src);
-    if (!rg) return ops.diagonal_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, offset, dim1, dim2);
+    if (!rg) return ops.diagonal_scatter.redispatch(belowAutograd(ks), self, src, offset, dim1, dim2);
     const gradFn = new DiagonalScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     if (gradFn.hasEdge(0)) gradFn.src_ = new SavedVariable(src, false);
     gradFn.offset_ = offset;
     gradFn.dim1_ = dim1;
     gradFn.dim2_ = dim2;
-    const result = ops.diagonal_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, offset, dim1, dim2);
+    const result = ops.diagonal_scatter.redispatch(belowAutograd(ks), self, src, offset, dim1, dim2);
     setHistory(result, gradFn, 0);
     return result;
   }),
   as_strided_scatter: kernel('as_strided_scatter', (ks, self, src, size, stride, storageOffset) => {
     const rg = anyRequiresGrad(self, src);
-    if (!rg) return ops.as_strided_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, size, stride, storageOffset);
+    if (!rg) return ops.as_strided_scatter.redispatch(belowAutograd(ks), self, src, size, stride, storageOffset);
     const gradFn = new AsStridedScatterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.size_ = size;
@@ -19574,38 +19574,38 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.storage_offset_ = storageOffset;
     gradFn.self_sizes = self.sizes.slice();
     gradFn.self_strides = self.strides.slice();
-    const result = ops.as_strided_scatter.redispatch(ks.and(afterAutogradKeyset), self, src, size, stride, storageOffset);
+    const result = ops.as_strided_scatter.redispatch(belowAutograd(ks), self, src, size, stride, storageOffset);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unfold: kernel('unfold', (ks, self, dimension, size, step) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.unfold.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    if (!rg) return ops.unfold.redispatch(belowAutograd(ks), self, dimension, size, step);
     const gradFn = new UnfoldBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dimension_ = dimension;
     gradFn.size_ = size;
     gradFn.step_ = step;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.unfold.redispatch(ks.and(afterAutogradKeyset), self, dimension, size, step);
+    const result = ops.unfold.redispatch(belowAutograd(ks), self, dimension, size, step);
     setHistory(result, gradFn, 0);
     return result;
   }),
   unfold_backward: kernel('unfold_backward', (ks, gradIn, inputSizes, dim, size, step) => {
     const rg = anyRequiresGrad(gradIn);
-    if (!rg) return ops.unfold_backward.redispatch(ks.and(afterAutogradKeyset), gradIn, inputSizes, dim, size, step);
+    if (!rg) return ops.unfold_backward.redispatch(belowAutograd(ks), gradIn, inputSizes, dim, size, step);
     const gradFn = new UnfoldBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradIn)]);
     gradFn.dim_ = dim;
     gradFn.size_ = size;
     gradFn.step_ = step;
-    const result = ops.unfold_backward.redispatch(ks.and(afterAutogradKeyset), gradIn, inputSizes, dim, size, step);
+    const result = ops.unfold_backward.redispatch(belowAutograd(ks), gradIn, inputSizes, dim, size, step);
     setHistory(result, gradFn, 0);
     return result;
   }),
   im2col: kernel('im2col', (ks, self, kernelSize, dilation, padding, stride) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.im2col.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, dilation, padding, stride);
+    if (!rg) return ops.im2col.redispatch(belowAutograd(ks), self, kernelSize, dilation, padding, stride);
     const gradFn = new Im2ColBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.kernel_size_ = kernelSize;
@@ -19613,79 +19613,79 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.stride_ = stride;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops.im2col.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, dilation, padding, stride);
+    const result = ops.im2col.redispatch(belowAutograd(ks), self, kernelSize, dilation, padding, stride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   col2im: kernel('col2im', (ks, self, outputSize, kernelSize, dilation, padding, stride) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.col2im.redispatch(ks.and(afterAutogradKeyset), self, outputSize, kernelSize, dilation, padding, stride);
+    if (!rg) return ops.col2im.redispatch(belowAutograd(ks), self, outputSize, kernelSize, dilation, padding, stride);
     const gradFn = new Col2ImBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.kernel_size_ = kernelSize;
     gradFn.dilation_ = dilation;
     gradFn.padding_ = padding;
     gradFn.stride_ = stride;
-    const result = ops.col2im.redispatch(ks.and(afterAutogradKeyset), self, outputSize, kernelSize, dilation, padding, stride);
+    const result = ops.col2im.redispatch(belowAutograd(ks), self, outputSize, kernelSize, dilation, padding, stride);
     setHistory(result, gradFn, 0);
     return result;
   }),
   pixel_shuffle: kernel('pixel_shuffle', (ks, self, upscaleFactor) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    if (!rg) return ops.pixel_shuffle.redispatch(belowAutograd(ks), self, upscaleFactor);
     const gradFn = new PixelShuffleBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.upscale_factor_ = upscaleFactor;
-    const result = ops.pixel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, upscaleFactor);
+    const result = ops.pixel_shuffle.redispatch(belowAutograd(ks), self, upscaleFactor);
     setHistory(result, gradFn, 0);
     return result;
   }),
   pixel_unshuffle: kernel('pixel_unshuffle', (ks, self, downscaleFactor) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    if (!rg) return ops.pixel_unshuffle.redispatch(belowAutograd(ks), self, downscaleFactor);
     const gradFn = new PixelUnshuffleBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.downscale_factor_ = downscaleFactor;
-    const result = ops.pixel_unshuffle.redispatch(ks.and(afterAutogradKeyset), self, downscaleFactor);
+    const result = ops.pixel_unshuffle.redispatch(belowAutograd(ks), self, downscaleFactor);
     setHistory(result, gradFn, 0);
     return result;
   }),
   channel_shuffle: kernel('channel_shuffle', (ks, self, groups) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    if (!rg) return ops.channel_shuffle.redispatch(belowAutograd(ks), self, groups);
     const gradFn = new ChannelShuffleBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.groups_ = groups;
-    const result = ops.channel_shuffle.redispatch(ks.and(afterAutogradKeyset), self, groups);
+    const result = ops.channel_shuffle.redispatch(belowAutograd(ks), self, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),
   glu: kernel('glu', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    if (!rg) return ops.glu.redispatch(belowAutograd(ks), self, dim);
     const gradFn = new GluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.dim_ = dim;
-    const result = ops.glu.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const result = ops.glu.redispatch(belowAutograd(ks), self, dim);
     setHistory(result, gradFn, 0);
     return result;
   }),
   soft_margin_loss: kernel('soft_margin_loss', (ks, self, target, reduction) => {
     const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    if (!rg) return ops.soft_margin_loss.redispatch(belowAutograd(ks), self, target, reduction);
     const gradFn = new SoftMarginLossBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
-    const result = ops.soft_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const result = ops.soft_margin_loss.redispatch(belowAutograd(ks), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   multi_margin_loss: kernel('multi_margin_loss', (ks, self, target, p, margin, weight, reduction) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    if (!rg) return ops.multi_margin_loss.redispatch(belowAutograd(ks), self, target, p, margin, weight, reduction);
     const gradFn = new MultiMarginLossBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
@@ -19694,28 +19694,28 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.margin_ = margin;
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
-    const result = ops.multi_margin_loss.redispatch(ks.and(afterAutogradKeyset), self, target, p, margin, weight, reduction);
+    const result = ops.multi_margin_loss.redispatch(belowAutograd(ks), self, target, p, margin, weight, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   multi_margin_loss_backward: kernel('multi_margin_loss_backward', (ks, gradOutput, self, target, p, margin, weight, reduction) => {
     const rg = anyRequiresGrad(gradOutput, self, target, weight);
-    if (!rg) return ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    if (!rg) return ops.multi_margin_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, p, margin, weight, reduction);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('multi_margin_loss_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
-    const result = ops.multi_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, p, margin, weight, reduction);
+    const result = ops.multi_margin_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, p, margin, weight, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
   multilabel_margin_loss_forward: kernel('multilabel_margin_loss_forward', (ks, self, target, reduction) => {
     const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    if (!rg) return ops.multilabel_margin_loss_forward.redispatch(belowAutograd(ks), self, target, reduction);
     const gradFn = new MultilabelMarginLossBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
-    const result = ops.multilabel_margin_loss_forward.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
+    const result = ops.multilabel_margin_loss_forward.redispatch(belowAutograd(ks), self, target, reduction);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.is_target_ = new SavedVariable(result[1], true);
@@ -19723,16 +19723,16 @@ export function autogradKernels(ops: AtenOps) {
   }),
   multilabel_margin_loss_backward: kernel('multilabel_margin_loss_backward', (ks, gradOutput, self, target, reduction, isTarget) => {
     const rg = anyRequiresGrad(gradOutput, self, target, isTarget);
-    if (!rg) return ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    if (!rg) return ops.multilabel_margin_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, reduction, isTarget);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('multilabel_margin_loss_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(target), gradientEdge(isTarget)]);
-    const result = ops.multilabel_margin_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, reduction, isTarget);
+    const result = ops.multilabel_margin_loss_backward.redispatch(belowAutograd(ks), gradOutput, self, target, reduction, isTarget);
     setHistory(result, gradFn, 0);
     return result;
   }),
   grid_sampler_2d: kernel('grid_sampler_2d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
     const rg = anyRequiresGrad(input, grid);
-    if (!rg) return ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    if (!rg) return ops.grid_sampler_2d.redispatch(belowAutograd(ks), input, grid, interpolationMode, paddingMode, alignCorners);
     const gradFn = new GridSampler2DBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -19740,23 +19740,23 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.interpolation_mode_ = interpolationMode;
     gradFn.padding_mode_ = paddingMode;
     gradFn.align_corners_ = alignCorners;
-    const result = ops.grid_sampler_2d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const result = ops.grid_sampler_2d.redispatch(belowAutograd(ks), input, grid, interpolationMode, paddingMode, alignCorners);
     setHistory(result, gradFn, 0);
     return result;
   }),
   grid_sampler_2d_backward: kernel('grid_sampler_2d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
     const rg = anyRequiresGrad(gradOutput, input, grid);
-    if (!rg) return ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    if (!rg) return ops.grid_sampler_2d_backward.redispatch(belowAutograd(ks), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_2d_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
-    const result = ops.grid_sampler_2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const result = ops.grid_sampler_2d_backward.redispatch(belowAutograd(ks), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   grid_sampler_3d: kernel('grid_sampler_3d', (ks, input, grid, interpolationMode, paddingMode, alignCorners) => {
     const rg = anyRequiresGrad(input, grid);
-    if (!rg) return ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    if (!rg) return ops.grid_sampler_3d.redispatch(belowAutograd(ks), input, grid, interpolationMode, paddingMode, alignCorners);
     const gradFn = new GridSampler3DBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(grid)]);
     gradFn.input_ = new SavedVariable(input, false);
@@ -19764,26 +19764,26 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.interpolation_mode_ = interpolationMode;
     gradFn.padding_mode_ = paddingMode;
     gradFn.align_corners_ = alignCorners;
-    const result = ops.grid_sampler_3d.redispatch(ks.and(afterAutogradKeyset), input, grid, interpolationMode, paddingMode, alignCorners);
+    const result = ops.grid_sampler_3d.redispatch(belowAutograd(ks), input, grid, interpolationMode, paddingMode, alignCorners);
     setHistory(result, gradFn, 0);
     return result;
   }),
   grid_sampler_3d_backward: kernel('grid_sampler_3d_backward', (ks, gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask) => {
     const rg = anyRequiresGrad(gradOutput, input, grid);
-    if (!rg) return ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    if (!rg) return ops.grid_sampler_3d_backward.redispatch(belowAutograd(ks), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('grid_sampler_3d_backward'));
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input), gradientEdge(grid)]);
-    const result = ops.grid_sampler_3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
+    const result = ops.grid_sampler_3d_backward.redispatch(belowAutograd(ks), gradOutput, input, grid, interpolationMode, paddingMode, alignCorners, outputMask);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     return result;
   }),
   _embedding_bag_forward_only: kernel('_embedding_bag_forward_only', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
     const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
-    if (!rg) return ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    if (!rg) return ops._embedding_bag_forward_only.redispatch(belowAutograd(ks), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_forward_only'));
     gradFn.setNextEdges([gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(perSampleWeights)]);
-    const result = ops._embedding_bag_forward_only.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const result = ops._embedding_bag_forward_only.redispatch(belowAutograd(ks), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -19792,7 +19792,7 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _embedding_bag: kernel('_embedding_bag', (ks, weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx) => {
     const rg = anyRequiresGrad(weight, indices, offsets, perSampleWeights);
-    if (!rg) return ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    if (!rg) return ops._embedding_bag.redispatch(belowAutograd(ks), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
     const gradFn = new EmbeddingBagBackward0();
     gradFn.setNextEdges([gradientEdge(weight), gradientEdge(perSampleWeights)]);
     gradFn.indices_ = new SavedVariable(indices, false);
@@ -19804,7 +19804,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_idx_ = paddingIdx;
     if (gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
     gradFn.weight_sizes = weight.sizes.slice();
-    const result = ops._embedding_bag.redispatch(ks.and(afterAutogradKeyset), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
+    const result = ops._embedding_bag.redispatch(belowAutograd(ks), weight, indices, offsets, scaleGradByFreq, mode, sparse, perSampleWeights, includeLastOffset, paddingIdx);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
@@ -19816,34 +19816,34 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _embedding_bag_backward: kernel('_embedding_bag_backward', (ks, grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx) => {
     const rg = anyRequiresGrad(grad, indices, offsets, offset2bag) || anyRequiresGrad(bagSize, maximumIndices, perSampleWeights);
-    if (!rg) return ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    if (!rg) return ops._embedding_bag_backward.redispatch(belowAutograd(ks), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
-    const result = ops._embedding_bag_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
+    const result = ops._embedding_bag_backward.redispatch(belowAutograd(ks), grad, indices, offsets, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, sparse, perSampleWeights, paddingIdx);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _embedding_bag_dense_backward: kernel('_embedding_bag_dense_backward', (ks, grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx) => {
     const rg = anyRequiresGrad(grad, indices, offset2bag, bagSize) || anyRequiresGrad(maximumIndices, perSampleWeights);
-    if (!rg) return ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    if (!rg) return ops._embedding_bag_dense_backward.redispatch(belowAutograd(ks), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_dense_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(indices), gradientEdge(offset2bag), gradientEdge(bagSize), gradientEdge(maximumIndices), gradientEdge(perSampleWeights)]);
-    const result = ops._embedding_bag_dense_backward.redispatch(ks.and(afterAutogradKeyset), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
+    const result = ops._embedding_bag_dense_backward.redispatch(belowAutograd(ks), grad, indices, offset2bag, bagSize, maximumIndices, numWeights, scaleGradByFreq, mode, perSampleWeights, paddingIdx);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _embedding_bag_per_sample_weights_backward: kernel('_embedding_bag_per_sample_weights_backward', (ks, grad, weight, indices, offsets, offset2bag, mode, paddingIdx) => {
     const rg = anyRequiresGrad(grad, weight, indices, offsets) || anyRequiresGrad(offset2bag);
-    if (!rg) return ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    if (!rg) return ops._embedding_bag_per_sample_weights_backward.redispatch(belowAutograd(ks), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_embedding_bag_per_sample_weights_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(weight), gradientEdge(indices), gradientEdge(offsets), gradientEdge(offset2bag)]);
-    const result = ops._embedding_bag_per_sample_weights_backward.redispatch(ks.and(afterAutogradKeyset), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
+    const result = ops._embedding_bag_per_sample_weights_backward.redispatch(belowAutograd(ks), grad, weight, indices, offsets, offset2bag, mode, paddingIdx);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _ctc_loss: kernel('_ctc_loss', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
     const rg = anyRequiresGrad(logProbs, targets);
-    if (!rg) return ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    if (!rg) return ops._ctc_loss.redispatch(belowAutograd(ks), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
     const gradFn = new CtcLossBackward0();
     gradFn.setNextEdges([gradientEdge(logProbs)]);
     gradFn.log_probs_ = new SavedVariable(logProbs, false);
@@ -19852,7 +19852,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.target_lengths_ = targetLengths;
     gradFn.blank_ = blank;
     gradFn.zero_infinity_ = zeroInfinity;
-    const result = ops._ctc_loss.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const result = ops._ctc_loss.redispatch(belowAutograd(ks), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.result0_ = new SavedVariable(result[0], true);
@@ -19861,7 +19861,7 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _ctc_loss_Tensor: kernel('_ctc_loss_Tensor', (ks, logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity) => {
     const rg = anyRequiresGrad(logProbs, targets, inputLengths, targetLengths);
-    if (!rg) return ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    if (!rg) return ops._ctc_loss_Tensor.redispatch(belowAutograd(ks), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
     const gradFn = new CtcLossBackward1();
     gradFn.setNextEdges([gradientEdge(logProbs)]);
     gradFn.log_probs_ = new SavedVariable(logProbs, false);
@@ -19870,7 +19870,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.target_lengths_ = new SavedVariable(targetLengths, false);
     gradFn.blank_ = blank;
     gradFn.zero_infinity_ = zeroInfinity;
-    const result = ops._ctc_loss_Tensor.redispatch(ks.and(afterAutogradKeyset), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
+    const result = ops._ctc_loss_Tensor.redispatch(belowAutograd(ks), logProbs, targets, inputLengths, targetLengths, blank, zeroInfinity);
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     gradFn.result0_ = new SavedVariable(result[0], true);
@@ -19879,451 +19879,451 @@ export function autogradKernels(ops: AtenOps) {
   }),
   _ctc_loss_backward: kernel('_ctc_loss_backward', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
     const rg = anyRequiresGrad(grad, logProbs, targets, negLogLikelihood) || anyRequiresGrad(logAlpha);
-    if (!rg) return ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    if (!rg) return ops._ctc_loss_backward.redispatch(belowAutograd(ks), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
-    const result = ops._ctc_loss_backward.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const result = ops._ctc_loss_backward.redispatch(belowAutograd(ks), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _ctc_loss_backward_Tensor: kernel('_ctc_loss_backward_Tensor', (ks, grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity) => {
     const rg = anyRequiresGrad(grad, logProbs, targets, inputLengths) || anyRequiresGrad(targetLengths, negLogLikelihood, logAlpha);
-    if (!rg) return ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    if (!rg) return ops._ctc_loss_backward_Tensor.redispatch(belowAutograd(ks), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('_ctc_loss_backward'));
     gradFn.setNextEdges([gradientEdge(grad), gradientEdge(logProbs), gradientEdge(targets), gradientEdge(inputLengths), gradientEdge(targetLengths), gradientEdge(negLogLikelihood), gradientEdge(logAlpha)]);
-    const result = ops._ctc_loss_backward_Tensor.redispatch(ks.and(afterAutogradKeyset), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
+    const result = ops._ctc_loss_backward_Tensor.redispatch(belowAutograd(ks), grad, logProbs, targets, inputLengths, targetLengths, negLogLikelihood, logAlpha, blank, zeroInfinity);
     setHistory(result, gradFn, 0);
     return result;
   }),
   dist: kernel('dist', (ks, self, other, p) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    if (!rg) return ops.dist.redispatch(belowAutograd(ks), self, other, p);
     const gradFn = new DistBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.p_ = p;
-    const result = ops.dist.redispatch(ks.and(afterAutogradKeyset), self, other, p);
+    const result = ops.dist.redispatch(belowAutograd(ks), self, other, p);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_entr: kernel('special_entr', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_entr.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_entr.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialEntrBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_entr.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_entr.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_entr_out: kernel('special_entr_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_entr'));
-    return ops.special_entr_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_entr_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_ndtri: kernel('special_ndtri', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_ndtri.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_ndtri.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialNdtriBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.special_ndtri.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_ndtri.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_ndtri_out: kernel('special_ndtri_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_ndtri'));
-    return ops.special_ndtri_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_ndtri_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_log_ndtr: kernel('special_log_ndtr', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_log_ndtr.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_log_ndtr.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialLogNdtrBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_log_ndtr.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_log_ndtr.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_log_ndtr_out: kernel('special_log_ndtr_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_log_ndtr'));
-    return ops.special_log_ndtr_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_log_ndtr_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_erfcx: kernel('special_erfcx', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_erfcx.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_erfcx.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialErfcxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_erfcx.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_erfcx.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_erfcx_out: kernel('special_erfcx_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_erfcx'));
-    return ops.special_erfcx_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_erfcx_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_i0e: kernel('special_i0e', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_i0e.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_i0e.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialI0EBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_i0e.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_i0e.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_i0e_out: kernel('special_i0e_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i0e'));
-    return ops.special_i0e_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_i0e_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_i1: kernel('special_i1', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_i1.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_i1.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialI1Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_i1.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_i1.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_i1_out: kernel('special_i1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i1'));
-    return ops.special_i1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_i1_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_i1e: kernel('special_i1e', (ks, self) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_i1e.redispatch(ks.and(afterAutogradKeyset), self);
+    if (!rg) return ops.special_i1e.redispatch(belowAutograd(ks), self);
     const gradFn = new SpecialI1EBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.special_i1e.redispatch(ks.and(afterAutogradKeyset), self);
+    const result = ops.special_i1e.redispatch(belowAutograd(ks), self);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   special_i1e_out: kernel('special_i1e_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_i1e'));
-    return ops.special_i1e_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_i1e_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_airy_ai_out: kernel('special_airy_ai_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_airy_ai'));
-    return ops.special_airy_ai_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+    return ops.special_airy_ai_out.redispatch(belowAutograd(ks), x, out);
   }),
   special_bessel_j0_out: kernel('special_bessel_j0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j0'));
-    return ops.special_bessel_j0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_bessel_j0_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_bessel_j1_out: kernel('special_bessel_j1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_j1'));
-    return ops.special_bessel_j1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_bessel_j1_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_bessel_y0_out: kernel('special_bessel_y0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y0'));
-    return ops.special_bessel_y0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_bessel_y0_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_bessel_y1_out: kernel('special_bessel_y1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_bessel_y1'));
-    return ops.special_bessel_y1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_bessel_y1_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_modified_bessel_i0_out: kernel('special_modified_bessel_i0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i0'));
-    return ops.special_modified_bessel_i0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_modified_bessel_i0_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_modified_bessel_i1_out: kernel('special_modified_bessel_i1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_i1'));
-    return ops.special_modified_bessel_i1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_modified_bessel_i1_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_modified_bessel_k0_out: kernel('special_modified_bessel_k0_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k0'));
-    return ops.special_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_modified_bessel_k0_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_modified_bessel_k1_out: kernel('special_modified_bessel_k1_out', (ks, self, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_modified_bessel_k1'));
-    return ops.special_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+    return ops.special_modified_bessel_k1_out.redispatch(belowAutograd(ks), self, out);
   }),
   special_scaled_modified_bessel_k0_out: kernel('special_scaled_modified_bessel_k0_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k0'));
-    return ops.special_scaled_modified_bessel_k0_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+    return ops.special_scaled_modified_bessel_k0_out.redispatch(belowAutograd(ks), x, out);
   }),
   special_scaled_modified_bessel_k1_out: kernel('special_scaled_modified_bessel_k1_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_scaled_modified_bessel_k1'));
-    return ops.special_scaled_modified_bessel_k1_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+    return ops.special_scaled_modified_bessel_k1_out.redispatch(belowAutograd(ks), x, out);
   }),
   special_spherical_bessel_j0_out: kernel('special_spherical_bessel_j0_out', (ks, x, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_spherical_bessel_j0'));
-    return ops.special_spherical_bessel_j0_out.redispatch(ks.and(afterAutogradKeyset), x, out);
+    return ops.special_spherical_bessel_j0_out.redispatch(belowAutograd(ks), x, out);
   }),
   special_xlog1py: kernel('special_xlog1py', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.special_xlog1py.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_xlog1py.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialXlog1PyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.special_xlog1py.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_xlog1py.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_xlog1py_self_scalar: kernel('special_xlog1py_self_scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.special_xlog1py_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_xlog1py_self_scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialXlog1PyBackward1();
     gradFn.setNextEdges([gradientEdge(other)]);
     gradFn.self_ = self;
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.special_xlog1py_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_xlog1py_self_scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_xlog1py_other_scalar: kernel('special_xlog1py_other_scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_xlog1py_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_xlog1py_other_scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialXlog1PyBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.other_ = other;
-    const result = ops.special_xlog1py_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_xlog1py_other_scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_xlog1py_out: kernel('special_xlog1py_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
-    return ops.special_xlog1py_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_xlog1py_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_xlog1py_self_scalar_out: kernel('special_xlog1py_self_scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
-    return ops.special_xlog1py_self_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_xlog1py_self_scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_xlog1py_other_scalar_out: kernel('special_xlog1py_other_scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_xlog1py'));
-    return ops.special_xlog1py_other_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_xlog1py_other_scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_zeta: kernel('special_zeta', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.special_zeta.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_zeta.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialZetaBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.special_zeta.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_zeta.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_zeta_self_scalar: kernel('special_zeta_self_scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(other);
-    if (!rg) return ops.special_zeta_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_zeta_self_scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialZetaBackward1();
     gradFn.setNextEdges([gradientEdge(other)]);
     gradFn.self_ = self;
     gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.special_zeta_self_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_zeta_self_scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_zeta_other_scalar: kernel('special_zeta_other_scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.special_zeta_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    if (!rg) return ops.special_zeta_other_scalar.redispatch(belowAutograd(ks), self, other);
     const gradFn = new SpecialZetaBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.special_zeta_other_scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const result = ops.special_zeta_other_scalar.redispatch(belowAutograd(ks), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
   special_zeta_out: kernel('special_zeta_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
-    return ops.special_zeta_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_zeta_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_zeta_self_scalar_out: kernel('special_zeta_self_scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
-    return ops.special_zeta_self_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_zeta_self_scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_zeta_other_scalar_out: kernel('special_zeta_other_scalar_out', (ks, self, other, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_zeta'));
-    return ops.special_zeta_other_scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+    return ops.special_zeta_other_scalar_out.redispatch(belowAutograd(ks), self, other, out);
   }),
   special_chebyshev_polynomial_t_out: kernel('special_chebyshev_polynomial_t_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
-    return ops.special_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_t_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_t_x_scalar_out: kernel('special_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
-    return ops.special_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_t_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_t_n_scalar_out: kernel('special_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_t'));
-    return ops.special_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_t_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_u_out: kernel('special_chebyshev_polynomial_u_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
-    return ops.special_chebyshev_polynomial_u_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_u_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_u_x_scalar_out: kernel('special_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
-    return ops.special_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_u_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_u_n_scalar_out: kernel('special_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_u'));
-    return ops.special_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_u_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_v_out: kernel('special_chebyshev_polynomial_v_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
-    return ops.special_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_v_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_v_x_scalar_out: kernel('special_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
-    return ops.special_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_v_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_v_n_scalar_out: kernel('special_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_v'));
-    return ops.special_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_v_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_w_out: kernel('special_chebyshev_polynomial_w_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
-    return ops.special_chebyshev_polynomial_w_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_w_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_w_x_scalar_out: kernel('special_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
-    return ops.special_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_w_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_chebyshev_polynomial_w_n_scalar_out: kernel('special_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_chebyshev_polynomial_w'));
-    return ops.special_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_chebyshev_polynomial_w_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_h_out: kernel('special_hermite_polynomial_h_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
-    return ops.special_hermite_polynomial_h_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_h_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_h_x_scalar_out: kernel('special_hermite_polynomial_h_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
-    return ops.special_hermite_polynomial_h_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_h_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_h_n_scalar_out: kernel('special_hermite_polynomial_h_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_h'));
-    return ops.special_hermite_polynomial_h_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_h_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_he_out: kernel('special_hermite_polynomial_he_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
-    return ops.special_hermite_polynomial_he_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_he_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_he_x_scalar_out: kernel('special_hermite_polynomial_he_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
-    return ops.special_hermite_polynomial_he_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_he_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_hermite_polynomial_he_n_scalar_out: kernel('special_hermite_polynomial_he_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_hermite_polynomial_he'));
-    return ops.special_hermite_polynomial_he_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_hermite_polynomial_he_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_laguerre_polynomial_l_out: kernel('special_laguerre_polynomial_l_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
-    return ops.special_laguerre_polynomial_l_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_laguerre_polynomial_l_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_laguerre_polynomial_l_x_scalar_out: kernel('special_laguerre_polynomial_l_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
-    return ops.special_laguerre_polynomial_l_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_laguerre_polynomial_l_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_laguerre_polynomial_l_n_scalar_out: kernel('special_laguerre_polynomial_l_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_laguerre_polynomial_l'));
-    return ops.special_laguerre_polynomial_l_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_laguerre_polynomial_l_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_legendre_polynomial_p_out: kernel('special_legendre_polynomial_p_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
-    return ops.special_legendre_polynomial_p_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_legendre_polynomial_p_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_legendre_polynomial_p_x_scalar_out: kernel('special_legendre_polynomial_p_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
-    return ops.special_legendre_polynomial_p_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_legendre_polynomial_p_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_legendre_polynomial_p_n_scalar_out: kernel('special_legendre_polynomial_p_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_legendre_polynomial_p'));
-    return ops.special_legendre_polynomial_p_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_legendre_polynomial_p_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_t_out: kernel('special_shifted_chebyshev_polynomial_t_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
-    return ops.special_shifted_chebyshev_polynomial_t_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_t_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_t_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
-    return ops.special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_t_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_t_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_t_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_t'));
-    return ops.special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_t_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_u_out: kernel('special_shifted_chebyshev_polynomial_u_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
-    return ops.special_shifted_chebyshev_polynomial_u_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_u_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_u_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
-    return ops.special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_u_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_u_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_u_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_u'));
-    return ops.special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_u_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_v_out: kernel('special_shifted_chebyshev_polynomial_v_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
-    return ops.special_shifted_chebyshev_polynomial_v_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_v_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_v_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
-    return ops.special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_v_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_v_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_v_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_v'));
-    return ops.special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_v_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_w_out: kernel('special_shifted_chebyshev_polynomial_w_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
-    return ops.special_shifted_chebyshev_polynomial_w_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_w_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_w_x_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_x_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(n, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
-    return ops.special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_w_x_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   special_shifted_chebyshev_polynomial_w_n_scalar_out: kernel('special_shifted_chebyshev_polynomial_w_n_scalar_out', (ks, x, n, out) => {
     if (anyRequiresGrad(x, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('special_shifted_chebyshev_polynomial_w'));
-    return ops.special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(ks.and(afterAutogradKeyset), x, n, out);
+    return ops.special_shifted_chebyshev_polynomial_w_n_scalar_out.redispatch(belowAutograd(ks), x, n, out);
   }),
   _fft_r2c: kernel('_fft_r2c', (ks, self, dim, normalization, onesided) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._fft_r2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, onesided);
+    if (!rg) return ops._fft_r2c.redispatch(belowAutograd(ks), self, dim, normalization, onesided);
     const gradFn = new FftR2CBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.normalization_ = normalization;
     gradFn.onesided_ = onesided;
     gradFn.self_sizes = self.sizes.slice();
-    const result = ops._fft_r2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, onesided);
+    const result = ops._fft_r2c.redispatch(belowAutograd(ks), self, dim, normalization, onesided);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _fft_c2r: kernel('_fft_c2r', (ks, self, dim, normalization, lastDimSize) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._fft_c2r.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, lastDimSize);
+    if (!rg) return ops._fft_c2r.redispatch(belowAutograd(ks), self, dim, normalization, lastDimSize);
     const gradFn = new FftC2RBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.normalization_ = normalization;
-    const result = ops._fft_c2r.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, lastDimSize);
+    const result = ops._fft_c2r.redispatch(belowAutograd(ks), self, dim, normalization, lastDimSize);
     setHistory(result, gradFn, 0);
     return result;
   }),
   _fft_c2c: kernel('_fft_c2c', (ks, self, dim, normalization, forward) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops._fft_c2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, forward);
+    if (!rg) return ops._fft_c2c.redispatch(belowAutograd(ks), self, dim, normalization, forward);
     const gradFn = new FftC2CBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
     gradFn.normalization_ = normalization;
     gradFn.forward_ = forward;
-    const result = ops._fft_c2c.redispatch(ks.and(afterAutogradKeyset), self, dim, normalization, forward);
+    const result = ops._fft_c2c.redispatch(belowAutograd(ks), self, dim, normalization, forward);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -14,6 +14,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import {
   type BinaryLoop,
   addFast,
+  subFast,
   addKernel,
   atan2Kernel,
   bitwiseAndKernel,
@@ -366,6 +367,9 @@ export const subStructured: StructuredKernel<AlphaArgs> = {
   },
   impl(iter, _self, _other, alpha) {
     addKernel(iter, -Number(alpha));
+  },
+  fast(self, other, alpha) {
+    return alpha === 1 ? subFast(self, other) : null;
   },
 };
 

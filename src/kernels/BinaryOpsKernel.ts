@@ -5,6 +5,7 @@
 // (`add_stub`, `eq_stub`, ...), run on an iterator the meta step built; the meta functions, structured
 // declarations and wrappers are BinaryOps.ts (native/BinaryOps.cpp).
 
+import { DeviceType } from '../c10/Device.js';
 import { ScalarType, elementSize, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
 import {
   type ComplexOp,
@@ -19,9 +20,9 @@ import {
 } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
+import type { TensorImpl } from '../tensor/TensorImpl.js';
 import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
-import { newStridedUnchecked } from './TensorFactories.js';
+import { newContiguousUnchecked } from '../tensor/EmptyTensor.js';
 import { cdiv } from './zmath.js';
 import * as pw from '../wasm/kernels/generated/PointwiseTwins.js';
 import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
@@ -367,48 +368,51 @@ export function divTrueKernel(iter: TensorIterator): void {
 // TensorIterator (about half the cost of a 1-element add) and run the vectorised loop directly; the answer
 // is the one the iterator would give (same dtype, shape and contiguous strides). Everything else, and every
 // dtype the vectorised loops do not cover, takes the general path.
-const FAST_DTYPES = new Set<ScalarType>([
-  ScalarType.Float,
-  ScalarType.Double,
-  ScalarType.Int,
-  ScalarType.Long,
-  ScalarType.Short,
-  ScalarType.Char,
-  ScalarType.Byte,
-]);
+const FAST_DTYPES: readonly boolean[] = Array.from({ length: 32 }, (_, d) =>
+  [ScalarType.Float, ScalarType.Double, ScalarType.Int, ScalarType.Long, ScalarType.Short, ScalarType.Char, ScalarType.Byte].includes(d),
+);
 const fastIns: StorageArray[] = [new Float32Array(0), new Float32Array(0)];
 const fastOffs = [0, 0];
 
 function sameShapeFast(a: Tensor, b: Tensor): boolean {
-  if (a.scalarType !== b.scalarType || a.isWrappedNumber || b.isWrappedNumber || !FAST_DTYPES.has(a.scalarType)) return false;
-  const n = a.sizes.length;
-  if (n !== b.sizes.length) return false;
-  for (let i = 0; i < n; i++) if (a.sizes[i] !== b.sizes[i]) return false;
-  return !a.isMeta() && !b.isMeta() && a.isContiguous() && b.isContiguous();
+  const dtype = a.scalarType;
+  if (dtype !== b.scalarType || FAST_DTYPES[dtype] !== true || a.isWrappedNumber || b.isWrappedNumber) return false;
+  const as = a.sizes;
+  const bs = b.sizes;
+  const n = as.length;
+  if (n !== bs.length) return false;
+  for (let i = 0; i < n; i++) if (as[i] !== bs[i]) return false;
+  return a.device.type !== DeviceType.Meta && b.device.type !== DeviceType.Meta && a.isContiguous() && b.isContiguous();
 }
 
 /** Runs `vec` over two same-shape contiguous tensors into a new contiguous result. */
 function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   const dtype = a.scalarType;
-  const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
+  const n = a.numel();
+  const out = newContiguousUnchecked(a.sizes.slice(), n, dtype, a.device);
   // These dtypes have one lane per element of their item size, so a byte offset divided by it is the element
   // offset (storage.arrayOffset without its lookups; the item size comes from the dtype, not from the array,
   // whose class varies with the dtype and would make the load megamorphic).
   const size = elementSize(dtype);
-  const ia = a.storage.data(dtype);
-  const ib = b.storage.data(dtype);
-  const o = out.storage.data(dtype);
-  fastIns[0] = ia;
-  fastIns[1] = ib;
-  fastOffs[0] = a.storage.byteOffset / size + a.storageOffset;
-  fastOffs[1] = b.storage.byteOffset / size + b.storageOffset;
-  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel());
+  const sa = a.storage;
+  const sb = b.storage;
+  const so = out.storage;
+  fastIns[0] = sa.data(dtype);
+  fastIns[1] = sb.data(dtype);
+  fastOffs[0] = sa.byteOffset / size + a.storageOffset;
+  fastOffs[1] = sb.byteOffset / size + b.storageOffset;
+  vec(so.data(dtype), so.byteOffset / size, fastIns, fastOffs, n);
   return out;
 }
 
 /** The functional add's fast path with alpha 1 (Note [Same-shape fast path]); null when it does not apply. */
 export function addFast(self: Tensor, other: Tensor): Tensor | null {
   return sameShapeFast(self, other) ? runSameShape(self, other, addVec) : null;
+}
+
+/** The functional sub's fast path with alpha 1 (Note [Same-shape fast path]); null when it does not apply. */
+export function subFast(self: Tensor, other: Tensor): Tensor | null {
+  return sameShapeFast(self, other) ? runSameShape(self, other, subVec) : null;
 }
 
 /** The functional mul's fast path (Note [Same-shape fast path]); null when it does not apply. */

@@ -3,7 +3,7 @@
 // which sits below the native kernels: TensorIterator allocates its outputs with it too.
 
 import type { Device } from '../c10/Device.js';
-import type { ScalarType } from '../c10/ScalarType.js';
+import { elementSize, type ScalarType } from '../c10/ScalarType.js';
 import { Storage, checkHasStorage, getAllocator, type Allocator } from './Storage.js';
 import { Tensor } from './Tensor.js';
 import { checkSizes, contiguousStrides, storageBytesNeeded } from './TensorImpl.js';
@@ -19,6 +19,15 @@ export function newStrided(sizes: number[], strides: number[], dtype: ScalarType
 export function newStridedUnchecked(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
   const storage = new Storage(storageBytesNeeded(sizes, strides, 0, dtype), getAllocator(device.type));
   return new Tensor(storage, dtype, sizes, strides, 0);
+}
+
+/**
+ * A new contiguous tensor of `numel` elements (the product of `sizes`, which it takes as its own) for a dtype
+ * known to be valid: the output of an elementwise kernel's fast path (Note [Same-shape fast path]).
+ */
+export function newContiguousUnchecked(sizes: number[], numel: number, dtype: ScalarType, device: Device): Tensor {
+  const storage = new Storage(numel * elementSize(dtype), getAllocator(device.type));
+  return new Tensor(storage, dtype, sizes, contiguousStrides(sizes), 0);
 }
 
 /**

@@ -61,6 +61,39 @@ describe('add and mul through the dispatcher (PyTorch golden)', () => {
 });
 
 describe('binary op variants', () => {
+  it('sub of same-shape contiguous operands (Note [Same-shape fast path]) matches the general path and wraps integers', () => {
+    const values = [-128, -1, 0, 1, 127, 2.5, -0, Infinity, NaN];
+    for (const dtype of ['float32', 'float64', 'int32', 'int64', 'int16', 'int8', 'uint8'] as const) {
+      const float = dtype.startsWith('float');
+      const av = float
+        ? values
+        : values.filter((v) => Number.isInteger(v) && !Object.is(v, -0)).map((v) => (dtype === 'uint8' ? v & 255 : v));
+      const a = torch.tensor(av, { dtype });
+      const b = torch.tensor(
+        av.map((_, i) => av[(i + 3) % av.length] as number),
+        { dtype },
+      );
+      const fast = torch.sub(a, b);
+      // alpha -1 on add and a strided operand both take TensorIterator's loop
+      const general = torch.add(a, b, { alpha: -1 });
+      const strided = torch.sub(a, torch.stack([b, b], 1).select(1, 0));
+      expect(fast.dtype).toBe(a.dtype);
+      expect(fast.stride()).toEqual([1]);
+      for (const other of [general, strided]) {
+        expect((fast.tolist() as number[]).map((v) => (Object.is(v, -0) ? '-0' : String(v)))).toEqual(
+          (other.tolist() as number[]).map((v) => (Object.is(v, -0) ? '-0' : String(v))),
+        );
+      }
+    }
+    // PyTorch 2.13: int8 -128 - 1 wraps to 127; uint8 0 - 1 to 255; float -0 - 0 is -0
+    expect(torch.sub(torch.tensor([-128], { dtype: 'int8' }), torch.tensor([1], { dtype: 'int8' })).tolist()).toEqual([127]);
+    expect(torch.sub(torch.tensor([0], { dtype: 'uint8' }), torch.tensor([1], { dtype: 'uint8' })).tolist()).toEqual([255]);
+    expect(Object.is((torch.sub(torch.tensor([-0]), torch.tensor([0])).tolist() as number[])[0], -0)).toBe(true);
+    expect(() => torch.sub(torch.tensor([true]), torch.tensor([false]))).toThrow(
+      'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
+    );
+  });
+
   it('add_ / sub_ with alpha compute a + alpha·b in double, rounded once (one pass, in place; Note [axpy in double])', () => {
     for (const dtype of ['float32', 'float64'] as const) {
       for (const n of [5, 1000]) {

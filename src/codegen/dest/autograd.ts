@@ -345,7 +345,7 @@ function outputsOf(nf: NativeFunction, result: string): { expr: string; index: n
 function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): string[] {
   const args = nf.func.arguments;
   const params = args.map((x) => paramName(x.name));
-  const call = `ops.${nf.handleName}.redispatch(ks.and(afterAutogradKeyset)${params.map((p) => `, ${p}`).join('')})`;
+  const call = `ops.${nf.handleName}.redispatch(belowAutograd(ks)${params.map((p) => `, ${p}`).join('')})`;
   const kind = nf.func.kind();
   const inplace = kind === 'inplace';
   const L: string[] = [];
@@ -549,14 +549,14 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     "// Graph nodes (torchgen's Functions.h), Autograd kernels (VariableType) and ADInplaceOrView kernels of",
     '// view operators. src/autograd/register.ts registers them; see src/autograd/README.md.',
     '',
-    "import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';",
+    "import { afterADInplaceOrViewKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';",
     ...(nodeLines.some((l) => l.includes(': ScalarType;')) ? ["import type { ScalarType } from '../c10/ScalarType.js';"] : []),
     ...(nodeLines.some((l) => l.includes(': Device;')) ? ["import type { Device } from '../c10/Device.js';"] : []),
     "import type { OperatorHandle } from '../dispatch/OperatorHandle.js';",
     "import type { Tensor } from '../tensor/Tensor.js';",
     "import type { AtenOps } from './Operators.js';",
     "import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';",
-    "import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';",
+    "import { anyRequiresGrad, anyRequiresGradList, belowAutograd, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';",
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../autograd/FunctionsManual.js';`] : []),
     ...(formulaUses(/(?<![.\w])at\./) ? ["import * as at from './TensorBody.js';"] : []),
     ...(formulaUses(/(?<![.\w])wrapScalar\(/) ? ["import { wrapScalar } from '../tensor/ScalarOps.js';"] : []),
