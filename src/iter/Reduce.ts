@@ -111,7 +111,9 @@ function fillReal(t: TensorImpl, v: number, im = 0): void {
 // reducing partial results is the same reduction: sum, amax, amin, all, any) the op reduces each run in place
 // (the SIMD sum on linear memory) and then the runs' partials, in run order: the gather is gone and each
 // element is read once. It is a different summation order (each run's own cascade, then the partials in
-// doubles), within Note [Reduction order]'s tolerance, and the same on any thread count.
+// doubles), within Note [Reduction order]'s tolerance, and the same on any thread count. An op with a planes
+// form (PlanesOp: the float sums, Note [Per-channel sums]) takes two reduced dims in one call per row of
+// outputs instead, with its own rule for the partials.
 
 /**
  * An op's form for `cols` runs that start at consecutive elements (the columns of a row-major matrix, Note
@@ -119,6 +121,22 @@ function fillReal(t: TensorImpl, v: number, im = 0): void {
  * runs per column).
  */
 export type ColumnsOp = (src: ArrayLike<number>, o: number, s: number, n: number, cols: number, into: Float64Array) => boolean;
+
+/**
+ * An op's form for planes of runs (Note [Per-channel sums] in src/kernels/ReduceOpsKernel.ts): for p < planes,
+ * writes into `into[p]` the op over the `runs` runs of n elements at src[o + p·ps + r·rs] (unit stride), or
+ * returns false (the op then runs per run and reduces the partials).
+ */
+export type PlanesOp = (
+  src: ArrayLike<number>,
+  o: number,
+  n: number,
+  runs: number,
+  rs: number,
+  planes: number,
+  ps: number,
+  into: Float64Array,
+) => boolean;
 
 /** Runs of at least this many elements are reduced in place (Note [Reducing runs, then partials]). */
 const MIN_RUN = 16;
@@ -295,6 +313,14 @@ function reduceRunsThenPartials(
   op: ReduceOp,
 ): void {
   const r0 = redSizes[0] as number;
+  const planesOp = (op as ReduceOp & { planes?: PlanesOp }).planes;
+  if (
+    planesOp !== undefined &&
+    redSizes.length === 2 &&
+    reducePlanes(planesOp, inArr, pi0, outArr, po0, outDtype, r0, redSizes, redStrides, keptSizes, keptOut, keptIn)
+  ) {
+    return;
+  }
   // The start of every run, relative to the slice's first element, outer reduced dims in iteration order.
   let nruns = 1;
   for (let k = 1; k < redSizes.length; k++) nruns *= redSizes[k] as number;
@@ -306,8 +332,8 @@ function reduceRunsThenPartials(
     for (let i = size - 1; i >= 1; i--) for (let j = 0; j < len; j++) starts[i * len + j] = (starts[j] as number) + i * stride;
     len *= size;
   }
-  const partials = new Float64Array(nruns);
   const nk = keptSizes.length;
+  const partials = new Float64Array(nruns);
   const counter = new Array<number>(nk).fill(0);
   let total = 1;
   for (const s of keptSizes) total *= s;
@@ -329,6 +355,59 @@ function reduceRunsThenPartials(
       pi -= (c - 1) * (keptIn[d] as number);
     }
   }
+}
+
+/**
+ * reduceRunsThenPartials over two reduced dims with an op's planes form: the first kept dim's elements are
+ * its planes, one planesOp call per element of the other kept dims. False (nothing written) when the op
+ * declines.
+ */
+function reducePlanes(
+  planesOp: PlanesOp,
+  inArr: ArrayLike<number>,
+  pi0: number,
+  outArr: StorageArray,
+  po0: number,
+  outDtype: ScalarType,
+  r0: number,
+  redSizes: readonly number[],
+  redStrides: readonly number[],
+  keptSizes: readonly number[],
+  keptOut: readonly number[],
+  keptIn: readonly number[],
+): boolean {
+  const runs = redSizes[1] as number;
+  const rs = redStrides[1] as number;
+  const nk = keptSizes.length;
+  const planes = nk === 0 ? 1 : (keptSizes[0] as number);
+  const ps = nk === 0 ? 0 : (keptIn[0] as number);
+  const pos = nk === 0 ? 0 : (keptOut[0] as number);
+  const values = new Float64Array(planes);
+  const counter = new Array<number>(nk).fill(0);
+  let total = 1;
+  for (let d = 1; d < nk; d++) total *= keptSizes[d] as number;
+  let po = po0;
+  let pi = pi0;
+  for (let e = 0; e < total; e++) {
+    if (!planesOp(inArr, pi, r0, runs, rs, planes, ps, values)) {
+      if (e === 0) return false;
+      throw new Error('reduceKernel: a planes op declined after its first call');
+    }
+    for (let p = 0; p < planes; p++) storeReal(outDtype, outArr, po + p * pos, values[p] as number);
+    for (let d = 1; d < nk; d++) {
+      const c = (counter[d] as number) + 1;
+      if (c < (keptSizes[d] as number)) {
+        counter[d] = c;
+        po += keptOut[d] as number;
+        pi += keptIn[d] as number;
+        break;
+      }
+      counter[d] = 0;
+      po -= (c - 1) * (keptOut[d] as number);
+      pi -= (c - 1) * (keptIn[d] as number);
+    }
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------

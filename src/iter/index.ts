@@ -23,7 +23,7 @@ export {
 export { allocateOutput, resizeOut, resizeOutput } from './Resize.js';
 export { makeReduction, reductionDimMask, reductionShape, type ReductionOptions } from './ReduceOpsUtils.js';
 export { cpuKernel, cpuKernelComplex, cpuKernelVec, elementBase, forEachRow, type ComplexOp, type ScalarOp, type VecOp } from './Loops.js';
-export { reduceKernel, reduceKernelComplex, type ColumnsOp, type ComplexReduceOp, type ReduceOp } from './Reduce.js';
+export { reduceKernel, reduceKernelComplex, type ColumnsOp, type ComplexReduceOp, type PlanesOp, type ReduceOp } from './Reduce.js';
 export { castValue, toInt64 } from './TypeCast.js';
 export {
   canCast,

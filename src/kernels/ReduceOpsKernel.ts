@@ -7,7 +7,7 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
-import type { ColumnsOp, ReduceOp } from '../iter/index.js';
+import type { ColumnsOp, PlanesOp, ReduceOp } from '../iter/index.js';
 import { toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
@@ -163,6 +163,60 @@ export const sumColumns: ColumnsOp = (src, o, s, n, cols, into) => {
   return true;
 };
 (sumRunVec as ReduceOp & { columns?: ColumnsOp }).columns = sumColumns;
+
+// Note [Per-channel sums]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// A convolution's bias gradient, sum over [0, 2, 3] of a contiguous [n, c, h, w], reaches the reduction loop as
+// two reduced dims (runs of h·w, n of them per channel, `rs` = c·h·w apart) and one kept dim (the channels,
+// `ps` = h·w apart): a plane of runs per output. One f32_rsum_planes / f64_rsum_planes call sums every
+// channel's runs, each run the cascade of f32_rsum / f64_rsum, the run partials added one after another in
+// the dtype from 0. That is PyTorch's order at this level (cascade_sum's vectorized_inner_sum adds each row's
+// sum into the output, which starts at 0, one row after another); the runs' own cascade is wasm's blocking,
+// as every float sum here (Note [One rule for float sums]). It replaced one JS-to-wasm call per run and a
+// double sum of the partials (Note [Reducing runs, then partials], still the rule for three or more reduced
+// dims). Channels are split among threads (each output one call) and the JS twin (rsum_planes in
+// src/wasm/kernels/reference.ts) gives the same bits, so the result depends on neither the thread count nor
+// the backend. The outputs go through the staging area (the bias is a JS-heap storage in a user's process).
+
+type PlanesKernel = (n: number, runs: number, rs: number, planes: number, ps: number, x: number, y: number) => void;
+
+/** sumRunVec over planes of runs (Note [Per-channel sums]); false for arrays other than float32 / float64. */
+export const sumPlanes: PlanesOp = (src, o, n, runs, rs, planes, ps, into) => {
+  if (!(src instanceof Float32Array || src instanceof Float64Array) || n > SUM_CHUNK || n < 2) return false;
+  const isF32 = src instanceof Float32Array;
+  const name = isF32 ? 'f32_rsum_planes' : 'f64_rsum_planes';
+  const k = wasmKernelFor<PlanesKernel>(name, src);
+  const buf = wasmStorage.buffer;
+  if (k === null || buf === null) {
+    const y = isF32 ? new Float32Array(planes) : new Float64Array(planes);
+    ref.rsum_planes(n, runs, rs, planes, ps, src, o, y, 0);
+    into.set(y);
+    return true;
+  }
+  const bytes = isF32 ? 4 : 8;
+  const per = STAGING_BYTES / bytes;
+  const x = addressOf(src, o);
+  for (let p0 = 0; p0 < planes; p0 += per) {
+    const m = Math.min(per, planes - p0);
+    const threads = Math.min(threadsFor(m * runs * n), m);
+    const x0 = x + p0 * ps * bytes;
+    if (threads > 1) {
+      const cuts = splitRange(m, threads, 1);
+      const calls: number[][] = [];
+      for (let t = 0; t + 1 < cuts.length; t++) {
+        const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+        calls.push([n, runs, rs, to - from, ps, x0 + from * ps * bytes, STAGING_BASE + from * bytes]);
+      }
+      runKernelCalls(name, calls);
+    } else {
+      k(n, runs, rs, m, ps, x0, STAGING_BASE);
+    }
+    const staged = isF32 ? new Float32Array(buf, STAGING_BASE, m) : new Float64Array(buf, STAGING_BASE, m);
+    for (let c = 0; c < m; c++) into[p0 + c] = staged[c] as number;
+  }
+  return true;
+};
+(sumRunVec as ReduceOp & { planes?: PlanesOp }).planes = sumPlanes;
 
 /** The twin of chunkedSum over a strided run: the same chunks, each the cascade, added in order. */
 function twinSum<A extends Float32Array | Float64Array>(

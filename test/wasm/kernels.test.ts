@@ -312,6 +312,36 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     });
   }
 
+  for (const bytes of [4, 8] as const) {
+    const t = bytes === 4 ? 'f32' : 'f64';
+    it(`${t}_rsum_planes: the twin's bits, each plane its runs' ${t}_rsum added in run order in ${t} (Note [Per-channel sums])`, () => {
+      // [n, c, s] with planes c (s apart) of n runs (c·s apart); split in two calls as two threads would.
+      for (const [n, c, s] of [
+        [1, 1, 2],
+        [3, 2, 16],
+        [5, 3, 17],
+        [4, 6, 64],
+        [2, 5, 300],
+      ] as const) {
+        setup(bytes, n * c * s);
+        wasm[`${t}_rsum_planes`](s, n, c * s, c, s, A, Y1);
+        js[`${t}_rsum_planes`](s, n, c * s, c, s, A, Y2);
+        expect(bitsOf(view(bytes, Y1, c))).toEqual(bitsOf(view(bytes, Y2, c)));
+        const rsum = bytes === 4 ? wasm.f32_rsum : wasm.f64_rsum;
+        const round = bytes === 4 ? Math.fround : (v: number): number => v;
+        for (let p = 0; p < c; p++) {
+          let acc = 0;
+          for (let r = 0; r < n; r++) acc = round(acc + rsum(s, A + (r * c * s + p * s) * bytes));
+          expect(view(bytes, Y1, c)[p]).toBe(acc);
+        }
+        const cut = c >> 1;
+        wasm[`${t}_rsum_planes`](s, n, c * s, cut, s, A, Y2);
+        wasm[`${t}_rsum_planes`](s, n, c * s, c - cut, s, A + cut * s * bytes, Y2 + cut * bytes);
+        expect(bitsOf(view(bytes, Y2, c))).toEqual(bitsOf(view(bytes, Y1, c)));
+      }
+    });
+  }
+
   it('f32_vrelu_backward: same bits as the twin (zeros, -0, NaN results), and in place', () => {
     for (const n of LENGTHS) {
       setup(4, n);

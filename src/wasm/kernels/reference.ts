@@ -382,3 +382,28 @@ export function rsum_chunks(
       : (m: number, at: number): number => f64_rsum(m, x as Float64Array, at);
   for (let i = 0, c = 0; i < n; i += chunk, c++) out[oi + c] = sum(Math.min(chunk, n - i), xi + i);
 }
+
+/**
+ * rsum_planes: y[p] = the cascade sums of the `runs` runs of n elements at x[xi + p·ps + r·rs], added one after
+ * another in the dtype from 0 (Note [Per-channel sums] in src/kernels/ReduceOpsKernel.ts).
+ */
+export function rsum_planes(
+  n: number,
+  runs: number,
+  rs: number,
+  planes: number,
+  ps: number,
+  x: Float32Array | Float64Array,
+  xi: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  const f32 = x instanceof Float32Array;
+  for (let p = 0; p < planes; p++) {
+    let acc = 0;
+    for (let r = 0, q = xi + p * ps; r < runs; r++, q += rs) {
+      acc = f32 ? fround(acc + f32_rsum(n, x, q)) : acc + f64_rsum(n, x as Float64Array, q);
+    }
+    y[yi + p] = acc;
+  }
+}

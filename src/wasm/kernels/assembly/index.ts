@@ -14,7 +14,7 @@ import { batch_norm_stats } from './batch_norm';
 export { f32_batch_norm_planes, f64_batch_norm_planes } from './batch_norm';
 import { rsum, rmax, rmin } from './reduce';
 export { f32_rsum_cols } from './reduce';
-import { rsum_chunks } from './reduce_chunks';
+import { rsum_chunks, rsum_planes } from './reduce_chunks';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_gemm, f64_gemm, f32_gemm_batch, f64_gemm_batch } from './gemm';
 export { f32_im2col, f64_im2col, f32_col2im, f64_col2im, f32_depthwise, f64_depthwise } from './im2col';
@@ -171,4 +171,14 @@ export function f32_rsum_chunks(n: usize, chunk: usize, x: usize, out: usize): v
 /** out[c] = the rsum of chunk c (`chunk` elements; the last may be shorter) of x[0..n), float64 partials. */
 export function f64_rsum_chunks(n: usize, chunk: usize, x: usize, out: usize): void {
   rsum_chunks<f64>(n, chunk, x, out);
+}
+
+/** y[p] = the rsums of the `runs` runs of n float32s at x + p·ps + r·rs, added in run order in float32 (Note [Per-channel sums]). */
+export function f32_rsum_planes(n: usize, runs: usize, rs: usize, planes: usize, ps: usize, x: usize, y: usize): void {
+  rsum_planes<f32>(n, runs, rs, planes, ps, x, y);
+}
+
+/** y[p] = the rsums of the `runs` runs of n float64s at x + p·ps + r·rs, added in run order in float64 (Note [Per-channel sums]). */
+export function f64_rsum_planes(n: usize, runs: usize, rs: usize, planes: usize, ps: usize, x: usize, y: usize): void {
+  rsum_planes<f64>(n, runs, rs, planes, ps, x, y);
 }

@@ -159,6 +159,10 @@ export interface Kernels {
   f64_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
   /** y[c] = the rsum of column c < cols of the n rows at x, s elements apart (Note [Column sums]), float32. */
   f32_rsum_cols(n: number, x: number, s: number, cols: number, y: number): void;
+  /** y[p] = the rsums of the `runs` runs of n float32s at x + p·ps + r·rs, added in run order in float32 (Note [Per-channel sums]). */
+  f32_rsum_planes(n: number, runs: number, rs: number, planes: number, ps: number, x: number, y: number): void;
+  /** y[p] = the rsums of the `runs` runs of n float64s at x + p·ps + r·rs, added in run order in float64 (Note [Per-channel sums]). */
+  f64_rsum_planes(n: number, runs: number, rs: number, planes: number, ps: number, x: number, y: number): void;
   /** Softmax of each of `rows` contiguous rows of `cols` float32s. */
   f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
   /** Log-softmax of each of `rows` contiguous rows of `cols` float32s. */
@@ -266,6 +270,8 @@ export const KERNEL_NAMES: readonly KernelName[] = [
   'f32_rsum_chunks',
   'f64_rsum_chunks',
   'f32_rsum_cols',
+  'f32_rsum_planes',
+  'f64_rsum_planes',
   'f32_softmax_rows',
   'f32_log_softmax_rows',
   'f32_gemm',

@@ -198,6 +198,14 @@ export function declaredTwins(memory: WasmMemory): Omit<Kernels, CustomTwinName>
       const v = f32();
       ref.f32_rsum_cols(n, v, x >>> 2, s, cols, v, y >>> 2);
     },
+    f32_rsum_planes: (n, runs, rs, planes, ps, x, y) => {
+      const v = f32();
+      ref.rsum_planes(n, runs, rs, planes, ps, v, x >>> 2, v, y >>> 2);
+    },
+    f64_rsum_planes: (n, runs, rs, planes, ps, x, y) => {
+      const v = f64();
+      ref.rsum_planes(n, runs, rs, planes, ps, v, x >>> 3, v, y >>> 3);
+    },
     f32_softmax_rows: (rows, cols, x, y) => {
       const v = f32();
       ref.f32_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);
