@@ -6,25 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { KERNEL_NAMES, compileKernelsSync, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
 import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/kernels/reference.js';
+import { bitsOf, fill } from './kernel_values.js';
 
 const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }, compileKernelsSync(false, false)) : null;
 const LENGTHS = [0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 100, 1027];
-
-/** Deterministic values in [-lo, hi) with some exact zeros, -0, and huge/tiny magnitudes. */
-function fill(a: Float32Array | Float64Array, seed: number): void {
-  let s = seed >>> 0;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const u = s / 2 ** 32;
-    a[i] = i % 17 === 3 ? 0 : i % 19 === 5 ? -0 : i % 23 === 7 ? (u - 0.5) * 1e30 : (u - 0.5) * 20;
-  }
-}
-
-function bitsOf(a: Float32Array | Float64Array): number[] {
-  return a instanceof Float32Array
-    ? [...new Uint32Array(a.buffer, a.byteOffset, a.length)]
-    : [...new Float64Array(a)].map((v) => (Number.isNaN(v) ? NaN : v));
-}
 
 describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
   const wasm = rt?.wasm as Kernels;
