@@ -124,6 +124,56 @@ export async function runOptimChecks(aten: Aten, { check, input }: NetworkHelper
     );
     return `Adam ${a}; AdamW(amsgrad) ${w}; SGD ${s}`;
   });
+  /** Elements that differ between two CPU float32 tensors, and the largest difference in ulps. */
+  const bitDiff = (a: Tensor, b: Tensor): [number, number] => {
+    const bits = (t: Tensor): Int32Array => new Int32Array(new Float32Array(t.reshape([-1]).tolist() as number[]).buffer);
+    const [x, y] = [bits(a), bits(b)];
+    let [n, ulps] = [0, 0];
+    x.forEach((v, i) => {
+      if (v !== y[i]) [n, ulps] = [n + 1, Math.max(ulps, Math.abs(v - y[i]!))];
+    });
+    return [n, ulps];
+  };
+  await check('optim: the fused kernels on identical gradients give the cpu bits (Adam, AdamW amsgrad, SGD nesterov)', async () => {
+    // Parameters of 1043 and 9 elements: the vector body, the 8-element epilogue and the scalar tail.
+    const run = async (device: string, make: (ps: Tensor[]) => { step(): unknown }): Promise<Tensor[]> => {
+      const ps = [input([1043], 90), input([9], 91)].map((t) => t.to(device).requires_grad_(true));
+      const opt = make(ps);
+      for (let k = 0; k < 6; k++) {
+        ps.forEach(
+          (p, j) =>
+            (p.grad = input([...p.sizes], 100 + 10 * k + j)
+              .mul(k % 2 === 0 ? 1 : 1e-3)
+              .to(device)),
+        );
+        opt.step();
+      }
+      return device === 'cpu' ? ps.map((p) => p.detach()) : Promise.all(ps.map((p) => p.detach().cpu_async()));
+    };
+    const cases: [string, (ps: Tensor[]) => { step(): unknown }][] = [
+      ['Adam', (ps) => new Adam(ps, { lr: 0.01, weight_decay: 0.01, fused: true })],
+      ['AdamW amsgrad maximize', (ps) => new AdamW(ps, { lr: 0.01, amsgrad: true, maximize: true, betas: [0.3, 0.99], fused: true })],
+      ['SGD nesterov', (ps) => new SGD(ps, { lr: 0.1, momentum: 0.9, nesterov: true, weight_decay: 0.01, fused: true })],
+      ['SGD dampening', (ps) => new SGD(ps, { lr: 0.1, momentum: 0.9, dampening: 0.3, fused: true })],
+    ];
+    const out: string[] = [];
+    for (const [name, make] of cases) {
+      const [cpu, gpu] = [await run('cpu', make), await run('webgpu', make)];
+      const d = gpu.map((g, i) => bitDiff(g, cpu[i]!));
+      const [n, ulps] = [d.reduce((a, [x]) => a + x, 0), Math.max(...d.map(([, u]) => u))];
+      const where = gpu.map((g, t) => {
+        const [x, y] = [g.reshape([-1]).tolist() as number[], cpu[t]!.reshape([-1]).tolist() as number[]];
+        return x
+          .map((v, i) => (v !== y[i] ? `${t}[${i}] ${v} / ${y[i]}` : ''))
+          .filter((e) => e !== '')
+          .slice(0, 6)
+          .join(', ');
+      });
+      assert(ulps <= 2, `${name}: ${n} of 1052 elements differ, by up to ${ulps} ulps: ${where.join(' | ')}`);
+      out.push(`${name}: ${n} of 1052 differ${n > 0 ? ` (≤ ${ulps} ulp)` : ''}`);
+    }
+    return `6 steps: ${out.join('; ')}`;
+  });
   await check('optim: Adam(fused) state: float32 step counters on the device, state_dict round trip', async () => {
     torch.manual_seed(0);
     const lin = new nn.Linear(5, 4).to('webgpu');
@@ -186,8 +236,10 @@ export async function runOptimChecks(aten: Aten, { check, input }: NetworkHelper
       return device === 'cpu' ? out : Promise.all(out.map((t) => t.cpu_async()));
     };
     const [cpu, gpu] = [await run('cpu', 0), await run('webgpu', 0)];
-    const worst = Math.max(...gpu.map((t, i) => rel(t, cpu[i]!)));
-    assert(worst <= 1e-6, `grad_scale: webgpu within ${worst.toExponential(2)} of cpu`);
+    const diffs = gpu.map((t, i) => rel(t, cpu[i]!));
+    const worst = Math.max(...diffs);
+    const names = ['param', 'grad', 'exp_avg', 'exp_avg_sq', 'max_exp_avg_sq', 'sgd param', 'sgd grad', 'momentum_buffer'];
+    assert(worst <= 1e-6, `grad_scale: webgpu against cpu: ${diffs.map((d, i) => `${names[i]} ${d.toExponential(2)}`).join(', ')}`);
     const skipped = await run('webgpu', 1);
     const orig = make('cpu');
     const moved = skipped.slice(0, 5).some((t, i) => rel(t, orig[i]!) !== 0);

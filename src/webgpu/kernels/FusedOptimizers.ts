@@ -19,7 +19,9 @@ import { broadcastShape, operand } from './BinaryOps.js';
 // whatever the compiler does: the product of two float32 halves of 12 significant bits each (a mask of the
 // bits, never Veltkamp's multiply-and-subtract split, which a fused multiply-add would break) gives the exact
 // product (Dekker); `fma32` adds it to c with a two-sum and rounds once; `div_cr` / `sqrt_cr` correct the
-// hardware's quotient / root by the exactly computed remainder. Each is the correctly rounded float32 result
+// hardware's quotient / root by the exactly computed remainder. A product the CPU rounds before an addition goes
+// through `opaque` (its bits xor a zero read from the parameters), so no compiler can fuse it into the addition
+// (SwiftShader does: without it, 1 update in 50 was 1 ulp off). Each is the correctly rounded float32 result
 // but where the exact value lies within about 2^-40 of a half-ulp (the CPU kernels' own double rounding has the
 // same caveat).
 // The step counter: PyTorch keeps `state_steps` as float32 0-dim tensors on the parameter's device for fused
@@ -35,11 +37,13 @@ import { broadcastShape, operand } from './BinaryOps.js';
 const WG = 64;
 
 /** Exact float32 building blocks (Note [The fused optimisers on the webgpu device]). */
-const EXACT_WGSL = `fn two_sum(a: f32, b: f32) -> vec2f { let s = a + b; let bb = s - a; return vec2f(s, (a - (s - bb)) + (b - bb)); }
-fn quick_two_sum(a: f32, b: f32) -> vec2f { let s = a + b; return vec2f(s, b - (s - a)); }
+const EXACT_WGSL = `var<private> opaque_zero: u32;
+fn opaque(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ opaque_zero); }
+fn two_sum(a: f32, b: f32) -> vec2f { let s = opaque(a + b); let bb = opaque(s - a); return vec2f(s, (a - (s - bb)) + (b - bb)); }
+fn quick_two_sum(a: f32, b: f32) -> vec2f { let s = opaque(a + b); return vec2f(s, b - (s - a)); }
 fn split(a: f32) -> vec2f { let h = bitcast<f32>(bitcast<u32>(a) & 0xfffff000u); return vec2f(h, a - h); }
 fn two_prod(a: f32, b: f32) -> vec2f {
-  let p = a * b; let x = split(a); let y = split(b);
+  let p = opaque(a * b); let x = split(a); let y = split(b);
   return vec2f(p, ((x.x * y.x - p) + x.x * y.y + x.y * y.x) + x.y * y.y);
 }
 fn fma32(a: f32, b: f32, c: f32) -> f32 { let pr = two_prod(a, b); let s = two_sum(pr.x, c); return s.x + (s.y + pr.y); }
@@ -129,13 +133,38 @@ function deviceScalar(op: string, what: string, t: Tensor): Tensor {
 
 type Opt<T> = T | null | undefined;
 
-/** The bindings and reads of grad_scale / found_inf, the early return (Note [The fused optimisers on the webgpu device]). */
+/**
+ * grad_scale and found_inf as one binding (a shader stage has at most 8 storage buffers, and amsgrad's kernel
+ * needs six besides them and its parameters): one of them as it is, or both copied into a 2-element tensor.
+ */
+interface Amp {
+  readonly tensor: Tensor | null;
+  readonly scale: boolean;
+  readonly found: boolean;
+  readonly oScale: number;
+  readonly oFound: number;
+}
+
+function ampOf(rt: WebGPURuntime, op: string, gradScale: Opt<Tensor>, foundInf: Opt<Tensor>): Amp {
+  const scale = gradScale == null ? null : deviceScalar(op, 'grad_scale', gradScale);
+  const found = foundInf == null ? null : deviceScalar(op, 'found_inf', foundInf);
+  if (scale !== null && found !== null) {
+    const both = empty_generic([2], rt, ScalarType.Float);
+    both.narrow(0, 0, 1).copy_(scale.reshape([1]));
+    both.narrow(0, 1, 1).copy_(found.reshape([1]));
+    return { tensor: both, scale: true, found: true, oScale: both.storageOffset, oFound: both.storageOffset + 1 };
+  }
+  const t = scale ?? found;
+  const o = t?.storageOffset ?? 0;
+  return { tensor: t, scale: scale !== null, found: found !== null, oScale: o, oFound: o };
+}
+
+/** The binding and reads of grad_scale / found_inf, the early return (Note [The fused optimisers on the webgpu device]). */
 function ampPrologue(names: string[], scale: boolean, found: boolean, oScale: string, oFound: string): string {
-  if (scale) names.push('gscale');
-  if (found) names.push('finf');
+  if (scale || found) names.push('amp');
   return [
-    found ? `  if (finf[${oFound}] == 1.0) { return; }` : '',
-    scale ? `  var gi = div_cr(g[OG + i], gscale[${oScale}]); g[OG + i] = gi;` : '  var gi = g[OG + i];',
+    found ? `  if (amp[${oFound}] == 1.0) { return; }` : '',
+    scale ? `  var gi = div_cr(g[OG + i], amp[${oScale}]); g[OG + i] = gi;` : '  var gi = g[OG + i];',
   ].join('\n');
 }
 
@@ -150,6 +179,7 @@ fn pf(k: u32) -> f32 { return bitcast<f32>(p[k]); }
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   let i = gid.x + gid.y * nw.x * ${WG}u;
   if (i >= p[0]) { return; }
+  opaque_zero = p[24];
   let flags = p[2]; let OP = p[3]; let OG = p[4]; let OM = p[5]; let OV = p[6];
 ${prologue}
   // The bias corrections, in double-float as the CPU computes them in double.
@@ -160,7 +190,7 @@ ${prologue}
   let bc2_sqrt = df_sqrt(bc2).x;
   if ((flags & 1u) != 0u) { gi = -gi; }
   var pi = p_[OP + i];
-  if ((flags & 4u) != 0u) { gi = fma32(pi, pf(11u), gi); } else if ((flags & 8u) != 0u) { pi = pi * pf(12u); }
+  if ((flags & 4u) != 0u) { gi = fma32(pi, pf(11u), gi); } else if ((flags & 8u) != 0u) { pi = opaque(pi * pf(12u)); }
   let mi = m[OM + i];
   let diff = gi - mi;
   var m_new: f32;
@@ -169,12 +199,12 @@ ${prologue}
   let vi = v[OV + i];
   let c2g = pf(15u) * gi;
   var v_new: f32;
-  if (i < p[1]) { v_new = fma32(c2g, gi, vi * pf(16u)); } else { v_new = fma32(vi, pf(16u), c2g * gi); }
+  if (i < p[1]) { v_new = fma32(c2g, gi, opaque(vi * pf(16u))); } else { v_new = fma32(vi, pf(16u), opaque(c2g * gi)); }
   v[OV + i] = v_new;
   var s = v_new;
 ${amsgrad ? '  let mxi = mx[p[7] + i]; if (mxi > s) { s = mxi; } mx[p[7] + i] = s;' : ''}
   let denom = div_cr(sqrt_cr(s), bc2_sqrt) + pf(17u);
-  p_[OP + i] = pi + div_cr(neg_step * m_new, denom);
+  p_[OP + i] = pi + div_cr(opaque(neg_step * m_new), denom);
 }`;
 }
 
@@ -205,14 +235,13 @@ export function fusedAdam(
   checkSize(expAvgSqs.length === n, 'exp_avg_sqs.size() == n_tensors');
   checkSize(!amsgrad || maxExpAvgSqs.length === n, 'max_exp_avg_sqs.size() == n_tensors');
   checkSize(stateSteps.length === n, 'state_steps.size() == n_tensors');
-  const scale = gradScale == null ? null : deviceScalar(op, 'grad_scale', gradScale);
-  const found = foundInf == null ? null : deviceScalar(op, 'found_inf', foundInf);
+  const amp = ampOf(rt, op, gradScale, foundInf);
   const r = Math.fround;
   const c1 = r(1 - beta1);
   const small = Math.abs(c1) < 0.5;
   const wdFlag = weightDecay === 0 ? 0 : adamw ? 8 : 4;
   const flags = (maximize ? 1 : 0) | (small ? 2 : 0) | wdFlag;
-  const key = `fused_adam:${amsgrad ? 'ams' : ''}:${scale ? 'scale' : ''}:${found ? 'found' : ''}`;
+  const key = `fused_adam:${amsgrad ? 'ams' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}`;
   for (let t = 0; t < n; t++) {
     const param = self[t] as Tensor;
     const numel = param.numel();
@@ -226,21 +255,19 @@ export function fusedAdam(
     const tensors = [param, grads[t] as Tensor, expAvgs[t] as Tensor, expAvgSqs[t] as Tensor];
     if (amsgrad) tensors.push(maxExpAvgSqs[t] as Tensor);
     tensors.push(step);
-    if (scale) tensors.push(scale);
-    if (found) tensors.push(found);
-    const params = new Uint32Array(24);
+    if (amp.tensor !== null) tensors.push(amp.tensor);
+    const params = new Uint32Array(25); // [24]: a zero the compiler cannot see (`opaque`)
     params.set([numel, vectorFormCount(numel), flags, ...tensors.slice(0, 4).map((x) => x.storageOffset)]);
     params[7] = amsgrad ? (maxExpAvgSqs[t] as Tensor).storageOffset : 0;
     params[8] = step.storageOffset;
-    params[9] = scale?.storageOffset ?? 0;
-    params[10] = found?.storageOffset ?? 0;
+    [params[9], params[10]] = [amp.oScale, amp.oFound];
     // wd, decay, c1, c1 - 1 (of the rounded c1, as the CPU kernel), c2, beta2, eps as float32 (FusedAdam.ts `adamStep`).
     params.set(
       [weightDecay, 1 - lr * weightDecay, c1, c1 - 1, 1 - beta2, beta2, eps].map((x) => f32Bits(r(x))),
       11,
     );
     params.set([...dfBits(lr), ...dfBits(beta1), ...dfBits(beta2)], 18);
-    launch(rt, key, () => adamShader(amsgrad, scale !== null, found !== null), tensors, params, Math.ceil(numel / WG));
+    launch(rt, key, () => adamShader(amsgrad, amp.scale, amp.found), tensors, params, Math.ceil(numel / WG));
   }
 }
 
@@ -252,8 +279,8 @@ function sgdShader(momentum: boolean, scale: boolean, found: boolean): string {
     ? `  if (has_buf) {
     var bi: f32;
     if ((flags & 4u) != 0u) { bi = gi; }
-    else if (i < p[1]) { bi = fma32(gi, pf(8u), b[OB + i] * pf(9u)); }
-    else { bi = fma32(b[OB + i], pf(9u), gi * pf(8u)); }
+    else if (i < p[1]) { bi = fma32(gi, pf(8u), opaque(b[OB + i] * pf(9u))); }
+    else { bi = fma32(b[OB + i], pf(9u), opaque(gi * pf(8u))); }
     b[OB + i] = bi;
     if ((flags & 8u) != 0u) { gi = fma32(bi, pf(9u), gi); } else { gi = bi; }
   }`
@@ -264,6 +291,7 @@ fn pf(k: u32) -> f32 { return bitcast<f32>(p[k]); }
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   let i = gid.x + gid.y * nw.x * ${WG}u;
   if (i >= p[0]) { return; }
+  opaque_zero = p[12];
   let flags = p[2]; let OP = p[3]; let OG = p[4]; let OB = p[7]; let has_buf = ${momentum ? 'true' : 'false'};
 ${prologue}
   if ((flags & 1u) != 0u) { gi = -gi; }
@@ -295,11 +323,10 @@ export function fusedSgd(
   const hasBuf = momentum !== 0;
   checkSize(grads.length === n, 'grads.size() == n_tensors');
   checkSize(!hasBuf || momentumBufferList.length === n, 'momentum_buffer_list.size() == n_tensors');
-  const scale = gradScale == null ? null : deviceScalar(op, 'grad_scale', gradScale);
-  const found = foundInf == null ? null : deviceScalar(op, 'found_inf', foundInf);
+  const amp = ampOf(rt, op, gradScale, foundInf);
   const r = Math.fround;
   const flags = (maximize ? 1 : 0) | (weightDecay !== 0 ? 2 : 0) | (isFirstStep ? 4 : 0) | (nesterov ? 8 : 0);
-  const key = `fused_sgd:${hasBuf ? 'buf' : ''}:${scale ? 'scale' : ''}:${found ? 'found' : ''}`;
+  const key = `fused_sgd:${hasBuf ? 'buf' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}`;
   for (let t = 0; t < n; t++) {
     const param = self[t] as Tensor;
     const numel = param.numel();
@@ -309,18 +336,16 @@ export function fusedSgd(
     if (numel === 0) continue;
     const tensors = [param, grads[t] as Tensor];
     if (hasBuf) tensors.push(momentumBufferList[t] as Tensor);
-    if (scale) tensors.push(scale);
-    if (found) tensors.push(found);
-    const params = new Uint32Array(12);
+    if (amp.tensor !== null) tensors.push(amp.tensor);
+    const params = new Uint32Array(13); // [12]: a zero the compiler cannot see (`opaque`)
     params.set([numel, vectorFormCount(numel), flags, param.storageOffset, (grads[t] as Tensor).storageOffset]);
-    params[5] = scale?.storageOffset ?? 0;
-    params[6] = found?.storageOffset ?? 0;
+    [params[5], params[6]] = [amp.oScale, amp.oFound];
     params[7] = hasBuf ? (momentumBufferList[t] as Tensor).storageOffset : 0;
     params.set(
       [1 - dampening, momentum, weightDecay, -lr].map((x) => f32Bits(r(x))),
       8,
     );
-    launch(rt, key, () => sgdShader(hasBuf, scale !== null, found !== null), tensors, params, Math.ceil(numel / WG));
+    launch(rt, key, () => sgdShader(hasBuf, amp.scale, amp.found), tensors, params, Math.ceil(numel / WG));
   }
 }
 
