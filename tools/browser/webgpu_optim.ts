@@ -239,11 +239,27 @@ export async function runOptimChecks(aten: Aten, { check, input }: NetworkHelper
     const diffs = gpu.map((t, i) => rel(t, cpu[i]!));
     const worst = Math.max(...diffs);
     const names = ['param', 'grad', 'exp_avg', 'exp_avg_sq', 'max_exp_avg_sq', 'sgd param', 'sgd grad', 'momentum_buffer'];
-    assert(worst <= 1e-6, `grad_scale: webgpu against cpu: ${diffs.map((d, i) => `${names[i]} ${d.toExponential(2)}`).join(', ')}`);
+    assert(worst === 0, `grad_scale: webgpu against cpu: ${diffs.map((d, i) => `${names[i]} ${d.toExponential(2)}`).join(', ')}`);
     const skipped = await run('webgpu', 1);
     const orig = make('cpu');
     const moved = skipped.slice(0, 5).some((t, i) => rel(t, orig[i]!) !== 0);
     assert(!moved, 'found_inf = 1 changed a tensor');
-    return `grad_scale 4 (gradients unscaled in place): webgpu within ${worst.toExponential(2)} of cpu; found_inf = 1 leaves every tensor`;
+    const [p, g] = [input([5], 81).to('webgpu'), input([5], 82)];
+    let refused = '';
+    try {
+      torch._fused_sgd_([p], [g], [], {
+        weight_decay: 0,
+        momentum: 0,
+        lr: 0.1,
+        dampening: 0,
+        nesterov: false,
+        maximize: false,
+        is_first_step: false,
+      });
+    } catch (e) {
+      refused = e instanceof Error ? e.message : String(e);
+    }
+    assert(refused.includes('found at least two devices, webgpu:0 and cpu'), `a cpu grad: ${refused || 'no error'}`);
+    return `grad_scale 4 (gradients unscaled in place): webgpu within ${worst.toExponential(2)} of cpu; found_inf = 1 leaves every tensor; a cpu grad refused naming both devices`;
   });
 }
