@@ -12,6 +12,7 @@ import { addScaled, addcdiv_, addcmul_, freeTemp, lerp_ } from './_functional.js
 import {
   Optimizer,
   checkOptionKeys,
+  defaultToFusedOrForeach,
   deviceDtypeCheckForFused,
   getValue,
   groupByDtype,
@@ -111,7 +112,8 @@ export function adamGroupStep(_state_of: (p: Tensor) => Record<string, unknown>,
     if (Object.keys(state).length === 0) {
       if (fused) deviceDtypeCheckForFused(p);
       // note(crcrpar): [special device hosting for step]: a float32 0-dim counter for fused.
-      state['step'] = fused ? zeros([], { dtype: ScalarType.Float }) : tensor(0.0, { dtype: scalarDtype() });
+      // On the parameter's device (the webgpu kernels read it there: Note [The fused optimisers on the webgpu device]).
+      state['step'] = fused ? zeros([], { dtype: ScalarType.Float, device: p.device }) : tensor(0.0, { dtype: scalarDtype() });
       state['exp_avg'] = zeros_like(p);
       state['exp_avg_sq'] = zeros_like(p);
       if (group.amsgrad) state['max_exp_avg_sq'] = zeros_like(p);
@@ -121,8 +123,10 @@ export function adamGroupStep(_state_of: (p: Tensor) => Record<string, unknown>,
     if (group.amsgrad) maxExpAvgSqs.push(state['max_exp_avg_sq'] as Tensor);
     steps.push(state['step'] as Tensor);
   }
-  // `adam()`: foreach and fused default to False for CPU tensors (`_default_to_fused_or_foreach`).
-  const fn = fused ? fusedAdam : group.foreach === true ? multiTensorAdam : singleTensorAdam;
+  // `adam()`: with both None, foreach follows the parameters' device (Note [foreach by default on the webgpu device]).
+  let foreach = group.foreach === true;
+  if (group.fused == null && group.foreach == null) foreach = defaultToFusedOrForeach(params, group.differentiable)[1];
+  const fn = fused ? fusedAdam : foreach ? multiTensorAdam : singleTensorAdam;
   fn(params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps, group);
 }
 

@@ -96,14 +96,44 @@ export function getValue(x: unknown): number {
   return x instanceof Tensor ? Number(x.item()) : (x as number);
 }
 
-/** `_device_dtype_check_for_fused(p)`: fused kernels take floating-point CPU tensors (PyTorch's text and device list). */
+/** `_get_fused_kernels_supported_devices()` (torch/utils/_foreach_utils.py): the renamed PrivateUse1 backend last. */
+export function fusedKernelsSupportedDevices(): string[] {
+  return ['mps', 'cuda', 'xpu', 'hpu', 'cpu', 'mtia', deviceTypeName(DeviceType.PrivateUse1)];
+}
+
+/** `_get_foreach_kernels_supported_devices()`: CUDA-like devices and the PrivateUse1 backend, never the CPU. */
+export function foreachKernelsSupportedDevices(): string[] {
+  return ['cuda', 'xpu', 'mtia', deviceTypeName(DeviceType.PrivateUse1)];
+}
+
+/** `_device_dtype_check_for_fused(p)`: fused kernels take floating-point tensors of a supported device (PyTorch's text). */
 export function deviceDtypeCheckForFused(p: Tensor): void {
-  if (!(p.device.type === DeviceType.CPU && p.isFloatingPoint())) {
+  const devices = fusedKernelsSupportedDevices();
+  if (!(devices.includes(deviceTypeName(p.device.type)) && p.isFloatingPoint())) {
     throw new Error(
-      "`fused=True` requires all the params to be floating point Tensors of supported devices: ['mps', 'cuda', " +
-        `'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but ${String(p.dtype)} and ${deviceTypeName(p.device.type)}`,
+      `\`fused=True\` requires all the params to be floating point Tensors of supported devices: [${devices.map((d) => `'${d}'`).join(', ')}] ` +
+        `but ${String(p.dtype)} and ${deviceTypeName(p.device.type)}`,
     );
   }
+}
+
+// Note [foreach by default on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `_default_to_fused_or_foreach(params, differentiable, use_fused=False)`: when the user leaves both
+// `foreach` and `fused` as None, Adam / AdamW / SGD take the multi-tensor (`_foreach_*`) path if every parameter
+// is on a device of `_get_foreach_kernels_supported_devices()` (cuda, xpu, mtia and the PrivateUse1 backend's
+// name, so `webgpu` once src/webgpu renamed it), never the fused one (its "bake-in time"); CPU parameters keep
+// the single-tensor path. A parameter without a gradient (`None` in PyTorch's list) does not count: the lists
+// here hold only parameters with one.
+
+/** `_default_to_fused_or_foreach(params, differentiable, use_fused)`: [fused, foreach] (Note [foreach by default on the webgpu device]). */
+export function defaultToFusedOrForeach(params: readonly Tensor[], differentiable: boolean, useFused = false): [boolean, boolean] {
+  if (differentiable) return [false, false];
+  const fusedDevices = fusedKernelsSupportedDevices();
+  const foreachDevices = foreachKernelsSupportedDevices();
+  const fused = useFused && params.every((p) => fusedDevices.includes(deviceTypeName(p.device.type)) && p.isFloatingPoint());
+  const foreach = !fused && params.every((p) => foreachDevices.includes(deviceTypeName(p.device.type)));
+  return [fused, foreach];
 }
 
 /**
@@ -317,11 +347,16 @@ aliasCamelCase(Optimizer.prototype, {
   loadStateDict: 'load_state_dict',
 });
 
-/** `_process_value_according_to_param_policy`: `step` stays as saved; other tensors take the parameter's dtype. */
+/** `_process_value_according_to_param_policy`: `step` stays as saved (fused / capturable: float32 on the parameter's device); other tensors take the parameter's device, and its dtype when floating. */
 function castStateValue(param: Tensor, value: unknown, key: string, group: Record<string, unknown>): unknown {
   if (!(value instanceof Tensor)) return value;
-  if (key === 'step') return group['capturable'] === true || group['fused'] === true ? value.to(ScalarType.Float) : value;
-  return isFloatingType(param.scalarType) ? value.to(param.scalarType) : value;
+  if (key === 'step') {
+    // capturable / fused: a float32 counter on the parameter's device (as `_init_group` makes it).
+    return group['capturable'] === true || group['fused'] === true ? value.to({ dtype: ScalarType.Float, device: param.device }) : value;
+  }
+  return isFloatingType(param.scalarType)
+    ? value.to({ dtype: param.scalarType, device: param.device })
+    : value.to({ device: param.device });
 }
 
 // Note [Single-tensor paths only]

@@ -7,7 +7,15 @@ import { empty_like } from '../api/torch.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { addScaled, addScaled_, scalarFor } from './_functional.js';
-import { Optimizer, checkOptionKeys, deviceDtypeCheckForFused, groupByDtype, pyRepr, type Params } from './optimizer.js';
+import {
+  Optimizer,
+  checkOptionKeys,
+  defaultToFusedOrForeach,
+  deviceDtypeCheckForFused,
+  groupByDtype,
+  pyRepr,
+  type Params,
+} from './optimizer.js';
 
 /** SGD's options, PyTorch's names and defaults. */
 export interface SGDOptions {
@@ -79,8 +87,10 @@ export class SGD extends Optimizer<SGDDefaults> {
           grads.push(p.grad);
           if (group.momentum !== 0) bufs.push((this._state_of(p)['momentum_buffer'] as Tensor | undefined) ?? null);
         }
-        // `sgd()`: foreach and fused default to False for CPU tensors (`_default_to_fused_or_foreach`).
-        const fn = group.fused === true ? fusedSgd : group.foreach === true ? multiTensorSgd : singleTensorSgd;
+        // `sgd()`: with both None, foreach follows the parameters' device (Note [foreach by default on the webgpu device]).
+        let foreach = group.foreach === true;
+        if (group.fused == null && group.foreach == null) foreach = defaultToFusedOrForeach(params, false)[1];
+        const fn = group.fused === true ? fusedSgd : foreach ? multiTensorSgd : singleTensorSgd;
         fn(params, grads, bufs, group);
         if (group.momentum !== 0) params.forEach((p, i) => (this._state_of(p)['momentum_buffer'] = bufs[i]));
       }

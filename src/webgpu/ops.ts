@@ -20,6 +20,7 @@ import { embedding, indexPut, indexSelect, scatterAdd } from './kernels/Indexing
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
 import { bernoulliScalar_, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
+import { fusedAdam, fusedSgd, optimizerPointwiseKernels } from './kernels/FusedOptimizers.js';
 
 /** Refuses dtypes the device cannot hold, as MPS refuses float64. */
 export function checkDtype(dtype: ScalarType): void {
@@ -94,7 +95,36 @@ export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string,
     ['uniform_', ((self: Tensor, a: number, b: number, g: unknown) => uniform_(rt, generatorOf(g), self, Number(a), Number(b))) as never],
   );
   kernels.push(...networkKernels(rt), ...transformerKernels(rt));
+  kernels.push(...optimizerKernels(rt));
   return kernels;
+}
+
+/** The optimisers' steps: the fused operators and the pointwise ones of the foreach path (kernels/FusedOptimizers.ts). */
+function optimizerKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  type Adam = [
+    Tensor[],
+    Tensor[],
+    Tensor[],
+    Tensor[],
+    Tensor[],
+    Tensor[],
+    number,
+    number,
+    number,
+    number,
+    number,
+    boolean,
+    boolean,
+    Tensor | null,
+    Tensor | null,
+  ];
+  type Sgd = [Tensor[], Tensor[], Tensor[], number, number, number, number, boolean, boolean, boolean, Tensor | null, Tensor | null];
+  return [
+    ['_fused_adam_', ((...a: Adam) => fusedAdam(rt, false, ...a)) as never],
+    ['_fused_adamw_', ((...a: Adam) => fusedAdam(rt, true, ...a)) as never],
+    ['_fused_sgd_', ((...a: Sgd) => fusedSgd(rt, ...a)) as never],
+    ...optimizerPointwiseKernels(rt),
+  ];
 }
 
 /** The kernels a convolutional network's forward and backward dispatch (LeNet: conv, pool, cross-entropy). */

@@ -10,6 +10,7 @@ import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
+import { runOptimChecks } from './webgpu_optim.js';
 import { runMemoryChecks } from './webgpu_memory.js';
 import { runRandomChecks } from './webgpu_random.js';
 import { runRuntimeChecks } from './webgpu_runtime.js';
@@ -187,6 +188,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   await runNetworkChecks(aten, { check, input, against });
   await runHalfChecks(aten, webgpu, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });
+  await runOptimChecks(aten, { check, input, against });
   await runRandomChecks(aten, webgpu, check);
   await runOpinfoChecks(aten, webgpu, check);
   await runMemoryChecks(aten, webgpu, check, 1500);
