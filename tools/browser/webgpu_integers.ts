@@ -2,8 +2,8 @@
 // webgpu.ts): floor_divide, div with rounding modes, remainder, fmod, bitwise and / or / xor / not and the shifts
 // over int64 (past 2^31, 2^53 and up to 2^63, negative operands: floor against trunc), int32, bool and float32,
 // PyTorch's result dtypes, the Scalar and in-place overloads, ZeroDivisionError for a host divisor and the
-// device's value for a zero divisor on the device (Note [Integer division by zero on the webgpu device]); argmax /
-// argmin of bool; addmm / baddbmm with beta = 0 ignoring NaN and inf in self. Every value is compared with the
+// device's value for a zero divisor on the device (Note [Integer division by zero on the webgpu device]); bool
+// reductions (argmax / argmin of bool raise PyTorch's error); addmm / baddbmm with beta = 0 ignoring NaN and inf in self. Every value is compared with the
 // CPU device's bit for bit (the storage bytes: -0 and +0 differ). No DOM types and no value imports.
 
 import { assert } from './util.js';
@@ -21,7 +21,9 @@ export async function runIntegerChecks(
   void wg;
   /** The bytes of `t`'s elements in row-major order (a contiguous copy's storage array). */
   const bytes = (t: Tensor): number[] => {
-    const a = t.contiguous().numpy();
+    let a = t.contiguous().numpy();
+    // NaN's payload is not part of any contract: every NaN compared as the canonical one
+    if (a instanceof Float32Array) a = a.map((v) => (Number.isNaN(v) ? NaN : v));
     return Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   };
   const same = async (name: string, dev: Tensor, cpu: Tensor): Promise<void> => {
@@ -108,7 +110,7 @@ export async function runIntegerChecks(
     count += await run('int64', BITWISE, l, k);
     const [di, dl, dp] = [i.to('webgpu'), l.to('webgpu'), p.to('webgpu')];
     const cases: [string, Tensor, Tensor][] = [
-      ['int32 // int64 → int64', di.floor_divide(dl.narrow(0, 0, 10)), i.floor_divide(l.narrow(0, 0, 10))],
+      ['int32 // int64 → int64', di.floor_divide(k.to('webgpu')), i.floor_divide(k)],
       ['int32 % 3 → int32', di.remainder(3), i.remainder(3)],
       ['int64 // -3 (Scalar)', dl.floor_divide(-3), l.floor_divide(-3)],
       ['int64 % -2^40 (Scalar)', dl.remainder(-(2 ** 40)), l.remainder(-(2 ** 40))],
@@ -191,24 +193,33 @@ export async function runIntegerChecks(
     return 'host divisors raise ZeroDivisionError; device divisors give a / 0 = a, a % 0 = 0; dtype errors named';
   });
 
-  await check('integers: argmax / argmin of bool (first index of ties) and of every dim', async () => {
+  await check('integers: bool reductions: argmax / argmin raise as PyTorch, max / min / amax / sum / prod take bool', async () => {
     const x = torch.tensor([
       [false, true, true, false],
       [false, false, false, false],
       [true, true, true, true],
     ]);
     const d = x.to('webgpu');
+    // PyTorch 2.13 (and aten-ts's CPU device) refuse argmax / argmin of bool after the meta checks
+    for (const name of ['argmax', 'argmin'] as const) {
+      raises(`${name} of bool`, () => d[name](), `${name}(): does not support bool input`);
+      raises(`${name} of bool (cpu)`, () => x[name](1), `${name}(): does not support bool input`);
+      raises(
+        `${name} of an empty bool tensor`,
+        () => torch.empty([0], { dtype: torch.bool, device: 'webgpu' })[name](),
+        'Expected reduction dim',
+      );
+    }
     const cases: [string, Tensor, Tensor][] = [
-      ['argmax', d.argmax(), x.argmax()],
-      ['argmin', d.argmin(), x.argmin()],
-      ['argmax dim 1', d.argmax(1), x.argmax(1)],
-      ['argmin dim 1', d.argmin(1), x.argmin(1)],
-      ['argmax dim 0 keepdim', d.argmax(0, true), x.argmax(0, true)],
-      ['argmin of a transposed view', d.t().argmin(1), x.t().argmin(1)],
-      ['max.dim of bool', torch.max(d, 1)[1]!, torch.max(x, 1)[1]!],
+      ['max.dim values', torch.max(d, 1)[0]!, torch.max(x, 1)[0]!],
+      ['max.dim indices (first of ties)', torch.max(d, 1)[1]!, torch.max(x, 1)[1]!],
+      ['min.dim indices of a transposed view', torch.min(d.t(), 1)[1]!, torch.min(x.t(), 1)[1]!],
+      ['amax', d.amax(0), x.amax(0)],
+      ['sum → int64', d.sum(1), x.sum(1)],
+      ['prod → int64', d.prod(1), x.prod(1)],
     ];
     for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
-    return `${cases.length} index results equal the cpu device's`;
+    return `argmax / argmin raise PyTorch's error; ${cases.length} results equal the cpu device's`;
   });
 
   await check('integers: addmm / baddbmm with beta = 0 ignore NaN and inf in self', async () => {
@@ -216,14 +227,20 @@ export async function runIntegerChecks(
       [NaN, Infinity, 1],
       [-Infinity, NaN, 2],
     ]);
-    const m1 = torch.tensor([
-      [1, 2],
-      [3, -4],
-    ]);
-    const m2 = torch.tensor([
-      [0.5, -1, 2],
-      [1.5, 0.25, -3],
-    ]);
+    const m1 = torch.tensor(
+      [
+        [1, 2],
+        [3, -4],
+      ],
+      { dtype: torch.float32 },
+    );
+    const m2 = torch.tensor(
+      [
+        [0.5, -1, 2],
+        [1.5, 0.25, -3],
+      ],
+      { dtype: torch.float32 },
+    );
     const [ds, d1, d2] = [self, m1, m2].map((t) => t.to('webgpu')) as [Tensor, Tensor, Tensor];
     const cases: [string, Tensor, Tensor][] = [
       ['addmm beta=0', torch.addmm(ds, d1, d2, { beta: 0 }), torch.addmm(self, m1, m2, { beta: 0 })],

@@ -121,6 +121,10 @@ export function integerKernels(rt: WebGPURuntime): [string, (...args: never[]) =
       `__i${dir}__.Scalar`,
       `bitwise_${long}.Tensor`,
       `bitwise_${long}_.Tensor`,
+      // CompositeExplicitAutograd in aten-ts, whose kernels run the CPU loop: the device's own here
+      `bitwise_${long}.Tensor_Scalar`,
+      `bitwise_${long}_.Tensor_Scalar`,
+      `bitwise_${long}.Scalar_Tensor`,
     ]);
   }
   // div with a rounding mode: None is true division (integers give float32), 'trunc' / 'floor' keep the dtype.

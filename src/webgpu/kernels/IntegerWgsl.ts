@@ -11,7 +11,8 @@
 // and the signs differ), remainder / fmod are JavaScript's `%` (the exact fmod of two doubles, remainder adding
 // the divisor when the signs differ), bitwise and / or / xor go through BigInt (two's complement) and back to a
 // double rounded to nearest, `~a` is `-a - 1`, and every int64 result is stored through `toInt64` (truncated,
-// -0 made +0, 2^63 or more in magnitude made -2^63). The device runs the same operations on the same two words
+// -0 made +0, 2^63 or more in magnitude made -2^63) except `~a`'s, which the CPU's contiguous loop stores as
+// computed (so ~(-2^63) is 2^63 there, and the device gives that; the CPU's strided loop gives -2^63). The device runs the same operations on the same two words
 // (See Note [int64 arithmetic in WGSL] for + and *): `f64_div` is a restoring long division of the 53-bit
 // mantissas to 54 bits and a sticky bit, rounded to nearest even; `f64_fmod` the exact shift-and-subtract
 // remainder of the mantissas; `f64_to_w64` / `w64_to_f64` convert between an integral double and a two's
@@ -117,7 +118,7 @@ export const INTEGER_WGSL: Record<string, string> = {
   i64_bitand: `fn i64_bitand(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) & f64_to_w64(b))); }`,
   i64_bitor: `fn i64_bitor(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) | f64_to_w64(b))); }`,
   i64_bitxor: `fn i64_bitxor(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) ^ f64_to_w64(b))); }`,
-  i64_bitnot: `fn i64_bitnot(a: vec2u) -> vec2u { return i64_int(i64_add(i64_neg(a), vec2u(0u, 0xbff00000u))); }`,
+  i64_bitnot: `fn i64_bitnot(a: vec2u) -> vec2u { return i64_add(i64_neg(a), vec2u(0u, 0xbff00000u)); }`,
   w64_sar: `fn w64_sar(a: vec2u, n: u32) -> vec2u {
   if (n == 0u) { return a; }
   let hi = bitcast<i32>(a.y);
@@ -152,7 +153,7 @@ export const INTEGER_WGSL: Record<string, string> = {
   let sx = ux & 0x80000000u;
   let ax = ux & 0x7fffffffu;
   let ay = uy & 0x7fffffffu;
-  if (ay == 0u || ax >= 0x7f800000u || ay > 0x7f800000u) { return bitcast<f32>(0x7fc00000u); }
+  if (ay == 0u || ax >= 0x7f800000u || ay > 0x7f800000u) { return bitcast<f32>((ux & 0u) | 0x7fc00000u); } // NaN (a runtime value: a constant NaN is a WGSL error)
   if (ay == 0x7f800000u || ax < ay) { return x; }
   if (ax == ay) { return bitcast<f32>(sx); }
   let ex = max((ax >> 23u), 1u);

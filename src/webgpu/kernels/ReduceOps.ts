@@ -56,8 +56,8 @@ export function reduceSum(
 // As PyTorch: sum and prod of an integral or bool tensor give int64 unless `dtype=` says otherwise; the
 // elements are cast to the result dtype as they are read (TypeProperties.ts `convert`) and accumulated in it:
 // int64 by the CPU's double arithmetic (Note [int64 arithmetic in WGSL]), int32 wrapping, float32 as before.
-// max / min / argmax / argmin compare int32 natively and int64 by `cmp64` (exact); max / min / argmax / argmin of
-// bool compare 0 / 1 in int32 (max / min cast the values back). any / all test each element
+// max / min / argmax / argmin compare int32 natively and int64 by `cmp64` (exact); max / min of bool compare 0 / 1
+// in int32 and cast the values back. any / all test each element
 // against zero in its own dtype and accumulate 0 / 1 in i32 (the bool result is written by a cast, as bytes
 // four to a word cannot be written by one workgroup each); count_nonzero counts in int64. The tree is fixed, so
 // results do not depend on timing; integer sums equal the CPU's exactly while the partial sums stay below 2^53
@@ -94,11 +94,9 @@ export function reduce(
     valueType = dtype ?? (inKind === 'f32' || kind === 'mean' ? self.scalarType : ScalarType.Long);
   else if (logical) valueType = ScalarType.Int;
   else if (kind === 'count') valueType = ScalarType.Long;
-  // max / min / argmax / argmin of bool: 0 / 1 compared in int32 (first index of ties), max / min's values cast
-  // back to bool, as any / all.
-  const boolCompare = valueType === ScalarType.Bool && (kind.startsWith('max') || kind.startsWith('min') || kind.startsWith('arg'));
-  const boolValues = boolCompare && !kind.startsWith('arg');
-  if (boolCompare) valueType = ScalarType.Int;
+  // max / min of bool: 0 / 1 compared in int32, the values cast back to bool, as any / all.
+  const boolValues = valueType === ScalarType.Bool && !kind.startsWith('arg') && (kind.startsWith('max') || kind.startsWith('min'));
+  if (boolValues) valueType = ScalarType.Int;
   const A = kindOf(op, valueType);
   if (A === 'bool') throw new Error(`webgpu: ${op} has no kernel for bool yet`);
   const outSizes: number[] = [];
@@ -275,6 +273,8 @@ export function reductionKernels(rt: WebGPURuntime): [string, (...args: never[])
         `arg${name}`,
         ((self: Tensor, dim: number | null, keepdim: boolean) => {
           check(`arg${name}`, 'default', self, dim, keepdim);
+          // PyTorch's argmax / argmin refuse bool after the meta checks (its CPU kernel and aten-ts's CPU device too)
+          if (self.scalarType === ScalarType.Bool) throw new Error(`arg${name}(): does not support bool input`);
           return reduce(rt, `aten::arg${name}`, self, reducedDims(self, dim === null ? null : [dim]), keepdim, `arg${name}`)[0];
         }) as never,
       ],
