@@ -145,7 +145,19 @@ export async function runIntegerChecks(
       ['>> 40 (Scalar)', (x) => x.__rshift__(40)],
     ];
     const n = (await run('int32', SHIFTS, i, c32)) + (await run('int64', SHIFTS, l, c64));
-    return `${n} shifts equal the cpu device's bits`;
+    // the other overloads: Tensor_Scalar / Scalar_Tensor / in place (aten-ts's composite ones run the CPU loop)
+    const [dl, dc] = [l.to('webgpu'), c64.clamp(0, 62).to('webgpu')];
+    const cases: [string, Tensor, Tensor][] = [
+      ['bitwise_left_shift(int64, 5)', dl.bitwise_left_shift(5), l.bitwise_left_shift(5)],
+      ['bitwise_right_shift(int64, 70)', dl.bitwise_right_shift(70), l.bitwise_right_shift(70)],
+      ['bitwise_left_shift(3, int64)', torch.bitwise_left_shift(3, dc), torch.bitwise_left_shift(3, c64.clamp(0, 62))],
+      ['bitwise_right_shift_(2)', dl.clone().bitwise_right_shift_(2), l.clone().bitwise_right_shift_(2)],
+      ['__ilshift__(int64 tensor)', dl.clone().__ilshift__(dc), l.clone().__ilshift__(c64.clamp(0, 62))],
+      ['bitwise_and(2^40 + 7, int64)', torch.bitwise_and(2 ** 40 + 7, dl), torch.bitwise_and(2 ** 40 + 7, l)],
+      ['bitwise_or_(int32 scalar)', i.to('webgpu').bitwise_or_(-8), i.clone().bitwise_or_(-8)],
+    ];
+    for (const [name, dev, cpu] of cases) await same(name, dev, cpu);
+    return `${n + cases.length} shifts equal the cpu device's bits`;
   });
 
   await check('integers: division by zero (ZeroDivisionError from the host, a defined value on the device), errors', async () => {
