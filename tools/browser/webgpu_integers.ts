@@ -6,7 +6,7 @@
 // reductions (argmax / argmin of bool raise PyTorch's error); addmm / baddbmm with beta = 0 ignoring NaN and inf in self. Every value is compared with the
 // CPU device's bit for bit (the storage bytes: -0 and +0 differ). No DOM types and no value imports.
 
-import { assert } from './util.js';
+import { assert, values } from './util.js';
 
 type Aten = typeof import('../../src/index.js');
 type Tensor = import('../../src/index.js').Tensor;
@@ -26,7 +26,7 @@ export async function runIntegerChecks(
     if (a instanceof Float32Array) a = a.map((v) => (Number.isNaN(v) ? NaN : v));
     return Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   };
-  const same = async (name: string, dev: Tensor, cpu: Tensor): Promise<void> => {
+  const same = async (name: string, dev: Tensor, cpu: Tensor, where?: (k: number) => string): Promise<void> => {
     assert(dev.device.toString() === 'webgpu:0', `${name}: result on ${dev.device.toString()}`);
     assert(String(dev.dtype) === String(cpu.dtype), `${name}: dtype ${String(dev.dtype)}, cpu ${String(cpu.dtype)}`);
     const got = await dev.cpu_async();
@@ -36,7 +36,10 @@ export async function runIntegerChecks(
     );
     const [g, w] = [bytes(got), bytes(cpu)];
     const at = g.findIndex((v, i) => v !== w[i]);
-    assert(at < 0, `${name}: ${JSON.stringify(got.tolist())}, cpu ${JSON.stringify(cpu.tolist())}`);
+    if (at < 0) return;
+    const k = Math.floor(at / cpu.element_size());
+    const [gv, wv] = [got.reshape(-1).tolist() as unknown[], cpu.reshape(-1).tolist() as unknown[]];
+    assert(false, `${name}: element ${k} is ${String(gv[k])}, cpu ${String(wv[k])}${where === undefined ? '' : ` (${where(k)})`}`);
   };
   const raises = (name: string, f: () => unknown, text: string): void => {
     let message = '';
@@ -51,7 +54,17 @@ export async function runIntegerChecks(
   type Op = [string, (x: Tensor, y: Tensor) => Tensor];
   const run = async (label: string, ops: readonly Op[], a: Tensor, b: Tensor): Promise<number> => {
     const [da, db] = [a.to('webgpu'), b.to('webgpu')];
-    for (const [name, f] of ops) await same(`${label} ${name}`, f(da, db), f(a, b));
+    const [av, bv] = [a.reshape(-1).tolist() as unknown[], b.reshape(-1).tolist() as unknown[]];
+    const where = (k: number): string => `operands ${String(av[k % av.length])} and ${String(bv[k % bv.length])}`;
+    const failed: string[] = [];
+    for (const [name, f] of ops) {
+      try {
+        await same(`${label} ${name}`, f(da, db), f(a, b), where);
+      } catch (e) {
+        failed.push((e as Error).message);
+      }
+    }
+    assert(failed.length === 0, failed.join('; '));
     return ops.length;
   };
   const DIVISION: Op[] = [
@@ -93,6 +106,27 @@ export async function runIntegerChecks(
     const small = torch.tensor([3, -3, -(2 ** 31) + 1, 2 ** 53 - 1]);
     const m = await run('int64 large', DIVISION, big, small);
     return `${n + m} operators equal the cpu device's bits`;
+  });
+
+  await check('integers: 600 random int64 pairs of every magnitude up to 2^63, every operator', async () => {
+    // |a| below 2^ka and |b| below 2^kb with ka, kb drawn in [1, 63]: integers the CPU stores exactly (as doubles)
+    const u = values(4 * 600, 17, 0, 1);
+    const draw = (i: number): number => {
+      const k = 1 + Math.floor(u[4 * i]! * 63);
+      const v = Math.floor(u[4 * i + 1]! * 2 ** k) * (u[4 * i + 2]! < 0.5 ? -1 : 1);
+      return Math.max(-(2 ** 63), Math.min(2 ** 63 - 2 ** 10, v)) + 0; // (+ 0: no -0, which would make a float tensor)
+    };
+    const a = torch.tensor(Array.from({ length: 300 }, (_, i) => draw(i)));
+    const b = torch.tensor(Array.from({ length: 300 }, (_, i) => draw(300 + i) || 1 + i));
+    assert(String(a.dtype) === 'torch.int64' && String(b.dtype) === 'torch.int64', `operands ${String(a.dtype)}, ${String(b.dtype)}`);
+    const SHIFT: Op[] = [
+      ['<< (b mod 64)', (x, y) => x.bitwise_left_shift(y.remainder(64))],
+      ['>> (b mod 64)', (x, y) => x.bitwise_right_shift(y.remainder(64))],
+    ];
+    const n = await run('random int64', [...DIVISION, ...BITWISE, ...SHIFT], a, b);
+    const c = torch.tensor(Array.from({ length: 300 }, (_, i) => Math.round(u[4 * i + 3]! * 2000) - 1000 || 7));
+    const m = await run('random int64 by small', DIVISION, a, c);
+    return `${n + m} operators over 300 pairs equal the cpu device's bits`;
   });
 
   await check('integers: int32, float32, bool and mixed dtypes; Scalar and in-place overloads', async () => {
