@@ -129,6 +129,25 @@ export async function runIntegerChecks(
     return `${n + m} operators over 300 pairs equal the cpu device's bits`;
   });
 
+  await check('integers: 300 random float32 pairs of every magnitude through floor / trunc division, remainder, fmod', async () => {
+    // |a| in [2^-30, 2^70) and |b| in [2^-40, 2^40): quotients from below 2^-60 to past 2^100, as the CPU computes them in double
+    const u = values(6 * 300, 23, 0, 1);
+    const draw = (i: number, lo: number, hi: number): number =>
+      Math.fround((u[6 * i]! < 0.5 ? -1 : 1) * (1 + u[6 * i + 1]!) * 2 ** Math.floor(lo + u[6 * i + 2]! * (hi - lo)));
+    const a = torch.tensor([...Array.from({ length: 300 }, (_, i) => draw(i, -30, 70)), -297324127587401728], { dtype: torch.float32 });
+    const b = torch.tensor(
+      [
+        ...Array.from({ length: 300 }, (_, i) =>
+          Math.fround((u[6 * i + 3]! < 0.5 ? -1 : 1) * (1 + u[6 * i + 4]!) * 2 ** Math.floor(-40 + u[6 * i + 5]! * 80)),
+        ),
+        -23662426112,
+      ],
+      { dtype: torch.float32 },
+    );
+    const n = await run('random float32', DIVISION, a, b);
+    return `${n} operators over 301 pairs equal the cpu device's bits`;
+  });
+
   await check('integers: int32, float32, bool and mixed dtypes; Scalar and in-place overloads', async () => {
     const i = torch.tensor([7, -7, 7, -7, 0, -2147483648, 2147483647, -2147483648, 13, -13], { dtype: torch.int32 });
     const j = torch.tensor([2, 2, -2, -2, 5, -1, -3, 7, 4, 4], { dtype: torch.int32 });

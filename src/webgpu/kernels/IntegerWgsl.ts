@@ -19,7 +19,10 @@
 // complement word pair (rounding to nearest even, as `Number(bigint)`); `i64_int` is `toInt64`. So the bits are
 // the CPU's for every int64 the CPU stores (any value in [-2^63, 2^63), also past 2^53). Operands of 2^63 or
 // more in magnitude, infinities and NaN (which only the CPU's vectorised int64 add / mul can leave in a tensor)
-// are outside that contract.
+// are outside that contract. float32 floor / trunc division are the CPU's too: it computes them in double from
+// the float32 operands (trunc of the double quotient; PyTorch's div_floor_floating with a double `a - fmod`),
+// then rounds to float32, so the device converts the operands to doubles (exact) and runs the same emulated
+// binary64 steps (`f32_to_f64`, `f64_to_f32`); zeros, infinities and NaN, where no rounding happens, take f32.
 
 /** WGSL functions by name (int64, int32 and float32 helpers for IntegerOps.ts). */
 export const INTEGER_WGSL: Record<string, string> = {
@@ -177,19 +180,60 @@ export const INTEGER_WGSL: Record<string, string> = {
   if (m != 0.0 && (b < 0.0) != (m < 0.0)) { return m + b; }
   return m;
 }`,
+  f32_to_f64: `fn f32_to_f64(x: f32) -> vec2u {
+  let b = bitcast<u32>(x);
+  let s = b & 0x80000000u;
+  let a = b & 0x7fffffffu;
+  if (a == 0u) { return vec2u(0u, s); }
+  var e = i32(a >> 23u);
+  var m = a & 0x7fffffu;
+  if (e == 0) {
+    let lb = firstLeadingBit(m);
+    m = (m << (23u - lb)) & 0x7fffffu;
+    e = i32(lb) - 22;
+  }
+  return vec2u(m << 29u, s | (u32(e + 896) << 20u) | (m >> 3u));
+}`,
+  f64_to_f32: `fn f64_to_f32(x: vec2u) -> f32 {
+  let s = x.y & 0x80000000u;
+  let e = i32((x.y >> 20u) & 0x7ffu) - 896;
+  if (e <= 0) { return bitcast<f32>(s); }
+  if (e >= 255) { return bitcast<f32>(s | 0x7f800000u); }
+  let m = ((x.y & 0xfffffu) << 3u) | (x.x >> 29u);
+  let rest = x.x & 0x1fffffffu;
+  var bits = (u32(e) << 23u) + m;
+  if (rest > 0x10000000u || (rest == 0x10000000u && (m & 1u) == 1u)) { bits += 1u; }
+  return bitcast<f32>(s | bits);
+}`,
+  f32_special: `fn f32_special(a: f32, b: f32) -> bool {
+  let ua = bitcast<u32>(a) & 0x7fffffffu;
+  let ub = bitcast<u32>(b) & 0x7fffffffu;
+  return ua == 0u || ub == 0u || ua >= 0x7f800000u || ub >= 0x7f800000u;
+}`,
   f32_div_floor: `fn f32_div_floor(a: f32, b: f32) -> f32 {
-  if (b == 0.0) { return a / b; }
+  let zero = bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u);
   let m = fmod_f32(a, b);
-  var d = (a - m) / b;
-  if (m != 0.0 && (b < 0.0) != (m < 0.0)) { d -= 1.0; }
-  if (d == 0.0) { return bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u); }
-  var f = floor(d);
-  if (d - f > 0.5) { f += 1.0; }
-  return f;
+  let mz = (bitcast<u32>(m) & 0x7fffffffu) == 0u;
+  let adjust = !mz && (bitcast<u32>(b) >> 31u) != (bitcast<u32>(m) >> 31u);
+  if (f32_special(a, b)) {
+    if ((bitcast<u32>(b) & 0x7fffffffu) == 0u) { return a / b; }
+    var d = (a - m) / b;
+    if (adjust) { d -= 1.0; }
+    if (d == 0.0) { return zero; }
+    var f = floor(d);
+    if (d - f > 0.5) { f += 1.0; }
+    return f;
+  }
+  var d = f64_div(i64_add(f32_to_f64(a), i64_neg(f32_to_f64(m))), f32_to_f64(b));
+  if (adjust) { d = i64_add(d, vec2u(0u, 0xbff00000u)); }
+  if (i64_iszero(d)) { return zero; }
+  var t = f64_trunc(d);
+  if ((d.y >> 31u) == 1u && cmp64(t, d) != 0) { t = i64_add(t, vec2u(0u, 0xbff00000u)); }
+  if (cmp64(i64_add(d, i64_neg(t)), vec2u(0u, 0x3fe00000u)) > 0) { t = i64_add(t, vec2u(0u, 0x3ff00000u)); }
+  return f64_to_f32(t);
 }`,
   f32_div_trunc: `fn f32_div_trunc(a: f32, b: f32) -> f32 {
-  if (b == 0.0 || (bitcast<u32>(a) & 0x7f800000u) == 0x7f800000u) { return trunc(a / b); }
-  let n = round((a - fmod_f32(a, b)) / b);
-  return select(n, bitcast<f32>((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u), n == 0.0);
+  if (f32_special(a, b)) { return trunc(a / b); }
+  return f64_to_f32(f64_trunc(f64_div(f32_to_f64(a), f32_to_f64(b))));
 }`,
 };
