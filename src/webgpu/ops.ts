@@ -7,6 +7,7 @@ import type { WebGPURuntime } from './runtime.js';
 import { matmul } from './kernels/LinearAlgebra.js';
 import { blockOf, checkFloat, pointwise } from './kernels/Loops.js';
 import { pointwiseKernels } from './kernels/BinaryOps.js';
+import { integerKernels } from './kernels/IntegerOps.js';
 import { kindOf } from './kernels/TypeProperties.js';
 import { reduceSum, reducedDims, reductionKernels } from './kernels/ReduceOps.js';
 import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernels/Convolution.js';
@@ -38,7 +39,7 @@ function checkDeviceIndex(device: Device | null): void {
 
 /** Kernels as [operator overload, kernel] pairs for `lib.impl`. */
 export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string, (...args: never[]) => unknown][] {
-  const kernels: [string, (...args: never[]) => unknown][] = [...pointwiseKernels(rt), ...reductionKernels(rt)];
+  const kernels: [string, (...args: never[]) => unknown][] = [...pointwiseKernels(rt), ...integerKernels(rt), ...reductionKernels(rt)];
   kernels.push(
     ['sum', ((self: Tensor, dtype: ScalarType | null) => reduceSumChecked(rt, 'aten::sum', self, null, false, dtype, false)) as never],
     [

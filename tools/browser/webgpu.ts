@@ -8,6 +8,7 @@ import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
+import { runIntegerChecks } from './webgpu_integers.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runOptimChecks } from './webgpu_optim.js';
@@ -112,6 +113,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   });
 
   await runDtypeChecks(aten, webgpu, check);
+  await runIntegerChecks(aten, webgpu, check);
   await runRuntimeChecks(aten, webgpu, check);
 
   await check('sum / mean over dims, mm, addmm against the cpu device', async () => {

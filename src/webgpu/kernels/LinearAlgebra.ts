@@ -253,6 +253,12 @@ function vec4Along(t: Tensor, dim: 1 | 2, batches: number): boolean {
   return t.strides[dim] === 1 && t.strides[other]! % 4 === 0 && t.storageOffset % 4 === 0 && (batches === 1 || t.strides[0]! % 4 === 0);
 }
 
+// Note [addmm with beta = 0 on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// BLAS's contract, which PyTorch's addmm / baddbmm keep on every device: with beta = 0, `self` is not read, so a
+// NaN or an infinity in it does not reach the result (0 * NaN would be NaN). The kernel then runs as mm / bmm
+// (the bias-free shader, alpha applied); `self`'s dtype is still checked.
+
 /** `beta * bias + alpha * (mat1 @ mat2)` into a new contiguous [n, m] tensor (no bias for mm). */
 export function matmul(
   rt: WebGPURuntime,
@@ -293,8 +299,10 @@ export function bmm(
   return batched(rt, op, batch1, batch2, bias, beta, alpha);
 }
 
-function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tensor | null, beta: number, alpha: number): Tensor {
-  checkFloat(op, a, b, ...(bias === null ? [] : [bias]));
+function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, self: Tensor | null, beta: number, alpha: number): Tensor {
+  checkFloat(op, a, b, ...(self === null ? [] : [self]));
+  // beta = 0: `self` is ignored, not multiplied by 0 (Note [addmm with beta = 0 on the webgpu device])
+  const bias = beta === 0 ? null : self;
   const [batches, n, k] = a.sizes as [number, number, number];
   const m = b.sizes[2]!;
   const out = empty_generic([batches, n, m], rt, ScalarType.Float);

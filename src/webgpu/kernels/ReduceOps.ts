@@ -273,6 +273,8 @@ export function reductionKernels(rt: WebGPURuntime): [string, (...args: never[])
         `arg${name}`,
         ((self: Tensor, dim: number | null, keepdim: boolean) => {
           check(`arg${name}`, 'default', self, dim, keepdim);
+          // PyTorch's argmax / argmin refuse bool after the meta checks (its CPU kernel and aten-ts's CPU device too)
+          if (self.scalarType === ScalarType.Bool) throw new Error(`arg${name}(): does not support bool input`);
           return reduce(rt, `aten::arg${name}`, self, reducedDims(self, dim === null ? null : [dim]), keepdim, `arg${name}`)[0];
         }) as never,
       ],

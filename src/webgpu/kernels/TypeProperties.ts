@@ -2,6 +2,7 @@
 // operands by PyTorch's promotion rules, and the casts between dtypes as WGSL functions. The counterpart of
 // aten/src/ATen/native/TypeProperties.cpp (result_type) and c10/util/TypeCast.h (static_cast_with_inter_type).
 import { ScalarType, promoteTypes, torch, type Tensor } from 'aten-ts';
+import { INTEGER_WGSL } from './IntegerWgsl.js';
 
 /**
  * How a pointwise kernel holds an element of a dtype: `f32` and `i32` as themselves, `bool` as a byte packed
@@ -329,9 +330,9 @@ export const INT64_ARITH: Record<string, string> = {
   i64_max: `fn i64_max(a: vec2u, b: vec2u) -> vec2u { return select(b, a, cmp64(a, b) >= 0); }`,
 };
 
-/** The INT64_CASTS and INT64_ARITH functions `source` calls, and those they call. */
+/** The INT64_CASTS, INT64_ARITH and INTEGER_WGSL (IntegerWgsl.ts) functions `source` calls, and those they call. */
 export function int64CastsFor(source: string): string[] {
-  const all = { ...INT64_CASTS, ...INT64_ARITH };
+  const all = { ...INT64_CASTS, ...INT64_ARITH, ...INTEGER_WGSL };
   const chosen = new Set<string>();
   let text = source;
   for (let grew = true; grew;) {
