@@ -8,6 +8,7 @@ import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
+import { runIndexingChecks } from './webgpu_indexing.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runMemoryChecks } from './webgpu_memory.js';
@@ -187,6 +188,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   await runNetworkChecks(aten, { check, input, against });
   await runHalfChecks(aten, webgpu, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });
+  await runIndexingChecks(aten, webgpu, { check, input, against });
   await runRandomChecks(aten, webgpu, check);
   await runOpinfoChecks(aten, webgpu, check);
   await runMemoryChecks(aten, webgpu, check, 1500);
