@@ -66,7 +66,7 @@ export async function runIndexingChecks(aten: Aten, webgpu: WebGPU, { check, inp
     return '(no error)';
   };
 
-  await check('indexing: gather and scatter_add (values, gradients, dtypes) against the cpu device', async () =>
+  await check('indexing: gather, scatter, take, put (values, gradients, dtypes) against the cpu device', async () =>
     cases([
       [
         'gather dim 1 with repeated indices, gradient through scatter_add',
@@ -129,6 +129,63 @@ export async function runIndexingChecks(aten: Aten, webgpu: WebGPU, { check, inp
               torch.scatter_add(s.to('webgpu'), 0, ix.to('webgpu'), src.to('webgpu')),
               torch.scatter_add(s, 0, ix, src),
             );
+          }
+        },
+      ],
+      [
+        'scatter.src / scatter.value / scatter_ (the last write wins), index_select and take of every dtype',
+        async () => {
+          const ix = long([1, 1, 0, 1, 1, 0], [2, 3]);
+          const selves = [
+            input([3, 4], 32),
+            torch.tensor([2 ** 40, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]).reshape([3, 4]),
+            torch.tensor([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], { dtype: torch.int32 }).reshape([3, 4]),
+            torch.tensor([false, false, true, false, true, false, true, true, false, false, true, false]).reshape([3, 4]),
+          ];
+          for (const x of selves) {
+            const d = x.to('webgpu');
+            const src = x.t().contiguous().reshape([4, 3]).flip([0]);
+            const name = String(x.dtype);
+            await same(`scatter.src ${name}`, torch.scatter(d, 0, ix.to('webgpu'), src.to('webgpu')), torch.scatter(x, 0, ix, src));
+            await same(`scatter.value ${name}`, torch.scatter(d.t(), 1, ix.t().to('webgpu'), 1), torch.scatter(x.t(), 1, ix.t(), 1));
+            const [w, c] = [d.clone(), x.clone()];
+            w.t().scatter_(0, ix.t().contiguous().to('webgpu'), src.t().to('webgpu'));
+            c.t().scatter_(0, ix.t().contiguous(), src.t());
+            await same(`scatter_ into a transposed view ${name}`, w, c);
+            const sel = long([2, 0, 2], [3]);
+            await same(`index_select ${name}`, torch.index_select(d.t(), 1, sel.to('webgpu')), torch.index_select(x.t(), 1, sel));
+            const flat = long([-1, 0, 11, 5, -12, 3], [2, 3]);
+            await same(`take ${name}`, torch.take(d.t(), flat.to('webgpu')), torch.take(x.t(), flat));
+          }
+        },
+      ],
+      [
+        'take and put / put_ (accumulate, duplicates, negative indices) with gradients',
+        async () => {
+          const flat = long([-1, 0, 7, 5, -8, 5], [2, 3]);
+          await withGrads('take', (dev, x) => torch.take(x.t(), on(dev, flat)), [input([2, 4], 33)]);
+          await withGrads('put acc', (dev, x, v) => torch.put(x.t(), on(dev, flat), v, true), [input([2, 4], 34), input([2, 3], 35)]);
+          await withGrads('put', (dev, x, v) => torch.put(x, on(dev, flat), v), [input([2, 4], 36), input([2, 3], 37)]);
+          const [x, v] = [input([2, 4], 38), input([6], 39)];
+          const d = x.to('webgpu');
+          d.t().put_(flat.to('webgpu'), v.to('webgpu'), true);
+          x.t().put_(flat, v, true);
+          await same('put_ accumulate into a view', d, x);
+        },
+      ],
+      [
+        'take_along_dim: gather after the wrap (remainder, which runs on the cpu through the fallback until the device has an int64 remainder)',
+        async () => {
+          const x = input([3, 4], 40);
+          const ix = long([0, 3, -1, 2, 2, -4], [3, 2]);
+          const saved = [console.warn, webgpu.fallback_enabled()] as const;
+          console.warn = () => undefined;
+          webgpu.set_fallback(true);
+          try {
+            await withGrads('take_along_dim', (dev, y) => torch.take_along_dim(y, on(dev, ix), 1), [x]);
+          } finally {
+            console.warn = saved[0];
+            webgpu.set_fallback(saved[1]);
           }
         },
       ],

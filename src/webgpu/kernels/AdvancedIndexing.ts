@@ -7,6 +7,7 @@ import { DeviceType, ScalarType, empty_generic, torch, type Tensor } from 'aten-
 import type { WebGPURuntime } from '../runtime.js';
 import { fallback_enabled, webgpuFallback } from '../fallback.js';
 import { blockOf, launch } from './Loops.js';
+import { metaTwin } from './Convolution.js';
 import { kindOf, typeTitle } from './TypeProperties.js';
 import { addOf, addOffsets, loadFn, onDevice, rawKind, storeFn, takeByTable, withHelpers, wordBinding } from './Indexing.js';
 
@@ -82,6 +83,17 @@ function table(rt: WebGPURuntime, target: Tensor, pl: Plan): Tensor {
 }
 
 const dimsOf = (t: Tensor, dims: number[]): number[][] => [dims.map((d) => t.sizes[d]!), dims.map((d) => t.strides[d]!)];
+
+// Note [Masks on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A bool / uint8 mask index becomes its nonzero() columns (Note [Advanced indexing]): how many, and so
+// index's result shape and index_put's positions, depend on the mask's values, which the host can read only
+// asynchronously (Note [Reading webgpu tensors]). So index.Tensor refuses a mask, naming itself and how to
+// get integer indices (the CPU fallback cannot serve it either: no meta kernel gives the shape). index_put(_)
+// takes the shape-preserving case `x[mask] = v` with one value (one mask after full slices, the CPU's
+// masked_fill path) as `where(mask, v, x)`; with values to place it refuses, or, with the fallback on
+// (`torch.webgpu.set_fallback(true)`), runs on the CPU (its result has self's shape: Note [The webgpu CPU
+// fallback]).
 
 /** The refusal of a mask index (its positions, and for index its result's shape, depend on the values). */
 function maskError(op: string, put: boolean): Error {
@@ -229,4 +241,47 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string
       '}',
     ].join('\n'),
   );
+}
+
+/** `take(self, index)`: self's elements at flat (row-major) indices, negative ones wrapped, in index's shape. */
+export function take(rt: WebGPURuntime, self: Tensor, index: Tensor): Tensor {
+  const meta = torch.ops.aten['take']!.default!(metaTwin(self), metaTwin(index)) as Tensor;
+  const out = empty_generic(meta.sizes, rt, self.scalarType);
+  if (out.numel() === 0) return out;
+  if (self.numel() === 0) throw new RangeError('take(): tried to take from an empty tensor');
+  const flat = torch.no_grad(() => self.reshape([-1]));
+  return index1d(rt, out, flat, index);
+}
+
+/** `out = flat[index]` (flat 1-d, index of out's shape) by the offset table. */
+function index1d(rt: WebGPURuntime, out: Tensor, flat: Tensor, index: Tensor): Tensor {
+  const ix = onDevice(index, flat);
+  const sizes = ix.dim() === 0 ? [1] : [...ix.sizes];
+  const strides = ix.dim() === 0 ? [0] : [...ix.strides];
+  const t = empty_generic([ix.numel()], rt, ScalarType.Int);
+  addOffsets(
+    rt,
+    t,
+    ix,
+    sizes,
+    strides,
+    sizes.map(() => 0),
+    flat.numel(),
+    flat.strides[0]!,
+    true,
+    true,
+  );
+  return takeByTable(rt, out, flat, t, [[], []], [[], []]);
+}
+
+/** `put(self, index, source, accumulate)` (`inPlace`: `put_`): index_put on self's flat copy, the CPU's order. */
+export function put(rt: WebGPURuntime, self: Tensor, index: Tensor, source: Tensor, accumulate: boolean, inPlace: boolean): Tensor {
+  torch.ops.aten['put']!.default!(metaTwin(self), metaTwin(index), metaTwin(source), accumulate);
+  const out = torch.no_grad(() => self.clone({ memory_format: torch.contiguous_format }));
+  if (index.numel() > 0) {
+    if (out.numel() === 0) throw new RangeError('cannot put with index into an empty tensor');
+    const flat = (t: Tensor): Tensor => torch.no_grad(() => t.reshape([-1]));
+    indexPut(rt, flat(out), [flat(index)], flat(source), accumulate, true);
+  }
+  return inPlace ? torch.no_grad(() => self.copy_(out)) : out;
 }

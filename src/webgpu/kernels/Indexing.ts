@@ -1,10 +1,11 @@
-// Indexing on the webgpu device: `index_select` and `embedding` (a gather of rows along a dim) and `index_put`
-// with one index tensor along dim 0 (embedding's gradient), a thread per output element that visits the
-// indices in order, so accumulation is deterministic and equals the CPU's serial order. The counterpart of
-// aten/src/ATen/native/TensorAdvancedIndexing.cpp and Embedding.cpp (with native/mps/operations/Indexing.mm).
+// Indexing on the webgpu device: `index_select` and `embedding` (a gather of rows along a dim), `gather` and
+// `scatter_add` (a thread per result element that visits the indices in order, so accumulation is deterministic
+// and equals the CPU's serial order), and the offset tables and element kinds that AdvancedIndexing.ts's
+// index.Tensor / index_put share. The counterpart of aten/src/ATen/native/TensorAdvancedIndexing.cpp,
+// ScatterGatherChecks.h and Embedding.cpp (with native/mps/operations/Indexing.mm and ScatterGather.mm).
 import { DeviceType, ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { INT64_WGSL, bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+import { INT64_WGSL, bindings, launch } from './Loops.js';
 import { metaTwin } from './Convolution.js';
 import { int64CastsFor, kindOf, type Kind } from './TypeProperties.js';
 
@@ -14,22 +15,11 @@ const WG = 64;
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // An index tensor (int64, as Note [int64 on the webgpu device] decodes it, or int32) lives on the device, so
 // the host cannot check it without a read (a stall): a shader cannot raise. An index out of range reads 0
-// (index_select, embedding: [0, n), as PyTorch's, which wraps no negative index there) or writes nothing
-// (index_put: [-n, n), negative indices wrap as in PyTorch) instead of raising PyTorch's "index out of range".
-// The CPU device raises, so a model that has been run there once is safe.
-
-/** WGSL: `idx(i)`, the i-th index (int64 or int32 buffer `ix` from offset OI), negative ones wrapped by `n` if `wrap`; -1 when out of range. */
-function indexFn(long: boolean, wrap: boolean): string {
-  return [
-    long ? INT64_WGSL : '',
-    'fn idx(i: u32, n: u32) -> i32 {',
-    long ? '  var v = int64Of(ix[2u * (OI + i)], ix[2u * (OI + i) + 1u]);' : '  var v = bitcast<i32>(ix[OI + i]);',
-    wrap ? '  if (v < 0) { v += i32(n); }' : '',
-    '  if (v < 0 || v >= i32(n)) { return -1; }',
-    '  return v;',
-    '}',
-  ].join('\n');
-}
+// (index_select, embedding, gather: [0, n), as PyTorch's, which wraps no negative index there; index.Tensor:
+// [-n, n), negative indices wrapped as in PyTorch) or writes / adds nothing (index_put: [-n, n); scatter_add:
+// [0, n)) instead of raising PyTorch's "index out of range". The CPU device raises, so a model that has been
+// run there once is safe. An index tensor held by the CPU is uploaded first (PyTorch takes CPU indices for a
+// device tensor). A bool / uint8 mask index is refused (Note [Masks on the webgpu device] in AdvancedIndexing.ts).
 
 function checkIndex(op: string, index: Tensor): boolean {
   if (index.scalarType !== ScalarType.Long && index.scalarType !== ScalarType.Int) {
@@ -38,41 +28,33 @@ function checkIndex(op: string, index: Tensor): boolean {
   return index.scalarType === ScalarType.Long;
 }
 
-/** out[o, i, n] = self[o, index[i], n] over contiguous `self` viewed as [outer, D, inner]. */
+/** out[o, i, n] = self[o, index[i], n] (self's dims before / at / after `dim`), any dtype, index of any shape. */
 function takeRows(rt: WebGPURuntime, op: string, self: Tensor, dim: number, index: Tensor, outSizes: number[]): Tensor {
-  checkFloat(op, self);
-  const long = checkIndex(op, index);
-  const out = empty_generic(outSizes, rt, ScalarType.Float);
+  kindOf(op, self.scalarType);
+  checkIndex(op, index);
+  const out = empty_generic(outSizes, rt, self.scalarType);
   if (out.numel() === 0) return out;
-  const x = contiguousOf(self);
-  const ix = contiguousOf(index);
-  const D = self.dim() === 0 ? 1 : self.sizes[dim]!;
-  const inner = self.sizes.slice(dim + 1).reduce((a, b) => a * b, 1);
-  const params = new Uint32Array([out.numel(), index.numel(), D, inner, x.storageOffset, ix.storageOffset]);
-  launch(
+  const ix = onDevice(index, self);
+  const [sizes, strides] = dimsOf(self);
+  const [ixSizes, ixStrides] = dimsOf(ix);
+  const t = empty_generic([ix.numel()], rt, ScalarType.Int);
+  addOffsets(
     rt,
-    `index_select:f32:${long ? 'i64' : 'i32'}`,
-    () =>
-      [
-        bindings(['out', 'x', 'ix'], ['f32', 'f32', 'u32']),
-        'var<private> OI: u32;',
-        indexFn(long, false),
-        `@compute @workgroup_size(${WG})`,
-        'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-        `  let e = gid.x + gid.y * nw.x * ${WG}u;`,
-        '  if (e >= p[0]) { return; }',
-        '  OI = p[5];',
-        '  let K = p[1]; let D = p[2]; let INNER = p[3];',
-        '  let n = e % INNER; let i = (e / INNER) % K; let o = e / (INNER * K);',
-        '  let v = idx(i, D);',
-        '  out[e] = select(x[p[4] + (o * D + u32(v)) * INNER + n], 0.0, v < 0);',
-        '}',
-      ].join('\n'),
-    [out, x, ix],
-    params,
-    Math.ceil(out.numel() / WG),
+    t,
+    ix,
+    ixSizes,
+    ixStrides,
+    ixSizes.map(() => 0),
+    sizes[dim]!,
+    strides[dim]!,
+    false,
+    true,
   );
-  return out;
+  const [pre, post] = [
+    [sizes.slice(0, dim), strides.slice(0, dim)],
+    [sizes.slice(dim + 1), strides.slice(dim + 1)],
+  ];
+  return takeByTable(rt, out, self, t, pre, post);
 }
 
 /** `index_select(self, dim, index)` (a 0-d or 1-d index). */
@@ -81,6 +63,9 @@ export function indexSelect(rt: WebGPURuntime, self: Tensor, dim: number, index:
   if (dim < -n || dim >= n) throw new Error(`Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`);
   const d = dim < 0 ? dim + n : dim;
   if (index.dim() > 1) throw new Error('index_select(): Index is supposed to be a vector');
+  if (self.dim() === 0 && index.numel() !== 1) {
+    throw new Error(`index_select(): Index to scalar can have only 1 value, got ${index.numel()} value(s)`);
+  }
   const sizes = [...self.sizes];
   if (self.dim() > 0) sizes[d] = index.numel();
   return takeRows(rt, 'aten::index_select', self, d, index, sizes);
@@ -299,7 +284,33 @@ export function gather(rt: WebGPURuntime, self: Tensor, dim: number, index: Tens
  */
 export function scatterAdd(rt: WebGPURuntime, self: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
   torch.ops.aten['scatter_add']!.default!(metaTwin(self), dim, metaTwin(index), metaTwin(src));
-  const kind = kindOf('aten::scatter_add', self.scalarType);
+  return scatterInto(rt, 'aten::scatter_add', self, dim, index, src, true);
+}
+
+/**
+ * `scatter.src` / `scatter.value` (`src` a number): a copy of self where each element named by an index takes
+ * the last `src` element (or the value) naming it, as the CPU's serial writes leave it; `scatter_` copies it into self.
+ */
+export function scatter(rt: WebGPURuntime, self: Tensor, dim: number, index: Tensor, src: Tensor | number, inPlace: boolean): Tensor {
+  const op = `aten::scatter${inPlace ? '_' : ''}.${typeof src === 'number' ? 'value' : 'src'}`;
+  if (typeof src === 'number') torch.ops.aten['scatter']!['value']!(metaTwin(self), dim, metaTwin(index), src);
+  else torch.ops.aten['scatter']!['src']!(metaTwin(self), dim, metaTwin(index), metaTwin(src));
+  const s = typeof src === 'number' ? torch.full([1], src, { dtype: self.dtype, device: self.device }) : src;
+  const out = scatterInto(rt, op, self, dim, index, s, false, typeof src === 'number');
+  return inPlace ? torch.no_grad(() => self.copy_(out)) : out;
+}
+
+function scatterInto(
+  rt: WebGPURuntime,
+  op: string,
+  self: Tensor,
+  dim: number,
+  index: Tensor,
+  src: Tensor,
+  add: boolean,
+  scalar = false,
+): Tensor {
+  const kind = add ? kindOf(op, self.scalarType) : rawKind(kindOf(op, self.scalarType));
   const out = torch.no_grad(() => self.clone({ memory_format: torch.contiguous_format }));
   if (out.numel() === 0 || index.numel() === 0) return out;
   const ix = onDevice(index, self);
@@ -307,14 +318,14 @@ export function scatterAdd(rt: WebGPURuntime, self: Tensor, dim: number, index: 
   const d = dim < 0 ? dim + Math.max(self.dim(), 1) : dim;
   const [selfSizes] = dimsOf(self);
   const [ixSizes, ixStrides] = dimsOf(ix);
-  const [, srcStrides] = dimsOf(s);
+  const srcStrides = scalar ? selfSizes.map(() => 0) : dimsOf(s)[1];
   const long = ix.scalarType === ScalarType.Long;
   const r = selfSizes.length;
   const head = [out.numel(), r, d, ixSizes[d]!, out.storageOffset, ix.storageOffset, s.storageOffset, selfSizes[d]!];
   const params = new Uint32Array([...head, ...selfSizes, ...ixSizes, ...ixStrides, ...srcStrides]);
   launch(
     rt,
-    `scatter_add:${kind}:${long ? 'i64' : 'i32'}`,
+    `scatter:${add ? 'add' : 'set'}:${kind}:${long ? 'i64' : 'i32'}`,
     () =>
       withHelpers(
         [
@@ -342,7 +353,7 @@ export function scatterAdd(rt: WebGPURuntime, self: Tensor, dim: number, index: 
           '  for (var i = 0u; i < K; i++) {',
           '    let j = io + i * p[8u + 2u * R + D];',
           long ? '    let v = int64Of(ix[2u * j], ix[2u * j + 1u]);' : '    let v = bitcast<i32>(ix[j]);',
-          `    if (v == i32(c)) { acc = ${addOf(kind, 'acc', 'ld_s(so + i * p[8u + 3u * R + D])')}; }`,
+          `    if (v == i32(c)) { acc = ${add ? addOf(kind, 'acc', 'SRC') : 'SRC'}; }`.replace('SRC', 'ld_s(so + i * p[8u + 3u * R + D])'),
           '  }',
           '  st_out(p[4] + e, acc);',
           '}',
