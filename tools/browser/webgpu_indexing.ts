@@ -206,6 +206,10 @@ export async function runIndexingChecks(aten: Aten, webgpu: WebGPU, { check, inp
           assert(m === 'Index tensor must have the same number of dimensions as input tensor', m);
           const f = raises(() => torch.gather(d, 0, torch.tensor([[0.5]]).to('webgpu')));
           assert(f.startsWith('gather(): Expected dtype int32/int64 for index'), f);
+          const cpuSelf = raises(() => torch.gather(input([3, 4], 6), 0, torch.tensor([[0]]).to('webgpu')));
+          assert(cpuSelf.startsWith('Expected all tensors to be on the same device, but found at least two devices'), cpuSelf);
+          const cpuIndexed = raises(() => torch.index(input([3, 4], 6), [torch.tensor([0]).to('webgpu')]));
+          assert(cpuIndexed === 'indices should be either on cpu or on the same device as the indexed tensor (cpu)', cpuIndexed);
         },
       ],
     ]),

@@ -9,7 +9,7 @@ import { fallback_enabled, webgpuFallback } from '../fallback.js';
 import { blockOf, launch } from './Loops.js';
 import { metaTwin } from './Convolution.js';
 import { kindOf, typeTitle } from './TypeProperties.js';
-import { addOf, addOffsets, loadFn, onDevice, rawKind, storeFn, takeByTable, withHelpers, wordBinding } from './Indexing.js';
+import { addOf, addOffsets, checkOnDevice, loadFn, onDevice, rawKind, storeFn, takeByTable, withHelpers, wordBinding } from './Indexing.js';
 
 const WG = 64;
 const fmt = (s: readonly number[]): string => `[${s.join(', ')}]`;
@@ -245,6 +245,7 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string
 
 /** `take(self, index)`: self's elements at flat (row-major) indices, negative ones wrapped, in index's shape. */
 export function take(rt: WebGPURuntime, self: Tensor, index: Tensor): Tensor {
+  checkOnDevice(self, index);
   const meta = torch.ops.aten['take']!.default!(metaTwin(self), metaTwin(index)) as Tensor;
   const out = empty_generic(meta.sizes, rt, self.scalarType);
   if (out.numel() === 0) return out;
@@ -276,6 +277,7 @@ function index1d(rt: WebGPURuntime, out: Tensor, flat: Tensor, index: Tensor): T
 
 /** `put(self, index, source, accumulate)` (`inPlace`: `put_`): index_put on self's flat copy, the CPU's order. */
 export function put(rt: WebGPURuntime, self: Tensor, index: Tensor, source: Tensor, accumulate: boolean, inPlace: boolean): Tensor {
+  checkOnDevice(self, index);
   torch.ops.aten['put']!.default!(metaTwin(self), metaTwin(index), metaTwin(source), accumulate);
   const out = torch.no_grad(() => self.clone({ memory_format: torch.contiguous_format }));
   if (index.numel() > 0) {

@@ -30,6 +30,7 @@ function checkIndex(op: string, index: Tensor): boolean {
 
 /** out[o, i, n] = self[o, index[i], n] (self's dims before / at / after `dim`), any dtype, index of any shape. */
 function takeRows(rt: WebGPURuntime, op: string, self: Tensor, dim: number, index: Tensor, outSizes: number[]): Tensor {
+  checkOnDevice(self, index);
   kindOf(op, self.scalarType);
   checkIndex(op, index);
   const out = empty_generic(outSizes, rt, self.scalarType);
@@ -138,6 +139,15 @@ export function wordBinding(i: number, name: string, written: boolean, atomic = 
 /** With the helpers `source` calls (int64 add). */
 export function withHelpers(source: string): string {
   return [...int64CastsFor(source), source].join('\n');
+}
+
+/** Refuses a `self` outside the device (a CPU tensor indexed by a webgpu index reaches this kernel too). */
+export function checkOnDevice(self: Tensor, other: Tensor): void {
+  if (self.device.type !== DeviceType.PrivateUse1) {
+    throw new Error(
+      `Expected all tensors to be on the same device, but found at least two devices, ${other.device.toString()} and ${self.device.toString()}!`,
+    );
+  }
 }
 
 /** A webgpu copy of an index tensor held by the CPU (PyTorch takes CPU indices for a device tensor). */
@@ -264,6 +274,7 @@ function dimsOf(t: Tensor): [number[], number[]] {
  * indices; PyTorch's checks and result shape from the meta kernel. An out-of-range index reads 0.
  */
 export function gather(rt: WebGPURuntime, self: Tensor, dim: number, index: Tensor, sparse: boolean): Tensor {
+  checkOnDevice(self, index);
   const meta = torch.ops.aten['gather']!.default!(metaTwin(self), dim, metaTwin(index), { sparse_grad: sparse } as never) as Tensor;
   const out = empty_generic(meta.sizes, rt, self.scalarType);
   if (out.numel() === 0) return out;
