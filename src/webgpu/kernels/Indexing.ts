@@ -16,8 +16,8 @@ const WG = 64;
 // An index tensor (int64, as Note [int64 on the webgpu device] decodes it, or int32) lives on the device, so
 // the host cannot check it without a read (a stall): a shader cannot raise. An index out of range reads 0
 // (index_select, embedding, gather: [0, n), as PyTorch's, which wraps no negative index there; index.Tensor:
-// [-n, n), negative indices wrapped as in PyTorch) or writes / adds nothing (index_put: [-n, n); scatter_add:
-// [0, n)) instead of raising PyTorch's "index out of range". The CPU device raises, so a model that has been
+// [-n, n), negative indices wrapped as in PyTorch; take: [-numel, numel)) or writes / adds nothing (index_put
+// and put: wrapped likewise; scatter, scatter_add: [0, n)) instead of raising PyTorch's "index out of range". The CPU device raises, so a model that has been
 // run there once is safe. An index tensor held by the CPU is uploaded first (PyTorch takes CPU indices for a
 // device tensor). A bool / uint8 mask index is refused (Note [Masks on the webgpu device] in AdvancedIndexing.ts).
 
