@@ -340,6 +340,34 @@ export async function runIndexingChecks(aten: Aten, webgpu: WebGPU, { check, inp
         },
       ],
       [
+        'many duplicates (a thread per target: Note [Two ways to own a target]), values and gradients',
+        async () => {
+          const i = long([0, 2, -1, 1, 0, 0, 2, 1, -3, 2], [10]);
+          await withGrads('per target acc', (dev, x, v) => torch.index_put(x, [on(dev, i)], v, true), [
+            input([3, 2], 41),
+            input([10, 2], 42),
+          ]);
+          await withGrads('per target set', (dev, x, v) => torch.index_put(x, [on(dev, i)], v), [input([3, 2], 43), input([10, 2], 44)]);
+          // Non-adjacent broadcast indices: B = 30 candidates, S = 20 targets.
+          const [a, b] = [long([0, 3, 1, 3, 3, 2], [6, 1]), long([4, 0, -1, 2, 4], [5])];
+          await withGrads('per target x[a, :, b]', (dev, x, v) => torch.index_put(x, [on(dev, a), null, on(dev, b)], v, true), [
+            input([4, 3, 5], 45),
+            input([6, 5, 3], 46),
+          ]);
+          for (const s of [torch.tensor([1, 2, 3, 4, 5, 6]).mul(2 ** 40), torch.tensor([true, false, false, true, false, true])]) {
+            const x = s.reshape([3, 2]);
+            const v = s.repeat([4]).reshape([12, 2]).flip([0]).slice(0, 0, 10);
+            for (const acc of [false, true]) {
+              await same(
+                `per target ${String(x.dtype)} accumulate=${acc}`,
+                torch.index_put(x.to('webgpu'), [i.to('webgpu')], v.to('webgpu'), acc),
+                torch.index_put(x, [i], v, acc),
+              );
+            }
+          }
+        },
+      ],
+      [
         'int64, int32 and bool self, accumulate and not',
         async () => {
           const ix = long([2, 0, 2], [3]);

@@ -189,20 +189,52 @@ export function indexPut(
   const vStrides = pl.sizes.map((_, k) => (k < vOff || v.sizes[k - vOff] === 1 ? 0 : v.strides[k - vOff]!));
   const QN = post[0]!.reduce((a, b) => a * b, 1);
   const [NP, NQ, R] = [pre[0]!.length, post[0]!.length, pl.sizes.length];
-  const head = [numel, t.numel(), QN, out.storageOffset, t.storageOffset, v.storageOffset, accumulate ? 1 : 0, NP, NQ, R];
-  const params = new Uint32Array([...head, ...pre[0]!, ...pre[1]!, ...post[0]!, ...post[1]!, ...pl.sizes, ...vStrides]);
+  // Note [Two ways to own a target]: a thread per candidate, or per target when there are fewer targets.
+  const sDims = pl.used.map((u) => u.dim);
+  const S = sDims.reduce((a, d) => a * out.sizes[d]!, 1);
+  const perTarget = S < t.numel();
+  const threads = perTarget ? (numel / t.numel()) * S : numel;
+  const head = [
+    threads,
+    t.numel(),
+    QN,
+    out.storageOffset,
+    t.storageOffset,
+    v.storageOffset,
+    accumulate ? 1 : 0,
+    NP,
+    NQ,
+    R,
+    sDims.length,
+    S,
+  ];
+  const dims = [...pre[0]!, ...pre[1]!, ...post[0]!, ...post[1]!, ...pl.sizes, ...vStrides];
+  const params = new Uint32Array([...head, ...dims, ...sDims.map((d) => out.sizes[d]!), ...sDims.map((d) => out.strides[d]!)]);
   const k = accumulate ? kind : rawKind(kind);
-  launch(rt, `index_put:${k}:${accumulate ? 'acc' : 'set'}`, () => putShader(k, accumulate), [out, v, t], params, Math.ceil(numel / WG));
+  const key = `index_put:${k}:${accumulate ? 'acc' : 'set'}:${perTarget ? 'target' : 'candidate'}`;
+  launch(rt, key, () => putShader(k, accumulate, perTarget), [out, v, t], params, Math.ceil(threads / WG));
   return out;
 }
 
-function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string {
-  const decompose = (v: string, n: string, at: string): string[] => [
+// Note [Two ways to own a target]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// index_put writes each target (an element of self an index names) once, from one thread, in the CPU's order.
+// With B index positions (the broadcast index block) and S targets per slice (the product of the indexed dims'
+// sizes), either a thread per candidate (p, b, q) owns its target when no later b' names it (no earlier one,
+// with accumulate, and then adds every b'' naming it in order): B * B work per slice; or a thread per target
+// (p, s, q) scans all B positions for those naming it (the last one wins, or all add in order): S * B. The
+// kernel takes the per-target form when S < B (many duplicates: an embedding's gradient with a small
+// vocabulary, a loss's class gather), the per-candidate one otherwise (a few rows of a large tensor). Targets
+// are compared by their offset terms (Note [Offset tables of the indexing kernels]), distinct for distinct
+// targets in a tensor without internal overlap.
+
+function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean, perTarget: boolean): string {
+  const decompose = (v: string, n: string, at: string, acc = 'o'): string[] => [
     `  { var r = ${v};`,
-    `    for (var k = i32(${n}) - 1; k >= 0; k--) { let s = p[${at} + u32(k)]; o += (r % s) * p[${at} + ${n} + u32(k)]; r = r / s; }`,
+    `    for (var k = i32(${n}) - 1; k >= 0; k--) { let s = p[${at} + u32(k)]; ${acc} += (r % s) * p[${at} + ${n} + u32(k)]; r = r / s; }`,
     '  }',
   ];
-  const tail = accumulate
+  const candidate = accumulate
     ? [
         '  for (var i = 0u; i < b; i++) { if (t[p[4] + i] == tb) { return; } }',
         '  var acc = ld_out(o);',
@@ -210,6 +242,26 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string
         '  st_out(o, acc);',
       ]
     : ['  for (var i = b + 1u; i < B; i++) { if (t[p[4] + i] == tb) { return; } }', '  st_out(o, ld_v(voff(pp, b, q)));'];
+  const target = accumulate
+    ? [
+        '  var acc = ld_out(o);',
+        `  for (var i = 0u; i < B; i++) { if (t[p[4] + i] == tb) { acc = ${addOf(kind, 'acc', 'ld_v(voff(pp, i, q))')}; } }`,
+        '  st_out(o, acc);',
+      ]
+    : [
+        '  var last = -1;',
+        '  for (var i = 0u; i < B; i++) { if (t[p[4] + i] == tb) { last = i32(i); } }',
+        '  if (last >= 0) { st_out(o, ld_v(voff(pp, u32(last), q))); }',
+      ];
+  // The element this thread owns: (pp, b, q) a candidate, or (pp, s, q) a target.
+  const locate = perTarget
+    ? [
+        '  let SN = p[11]; let q = e % QN; let sn = (e / QN) % SN; let pp = e / (QN * SN);',
+        '  var ts = 0u;',
+        ...decompose('sn', 'p[10]', '12u + 2u * NP + 2u * NQ + 2u * p[9]', 'ts'),
+        '  let tb = i32(ts);',
+      ]
+    : ['  let q = e % QN; let b = (e / QN) % B; let pp = e / (QN * B);', '  let tb = t[p[4] + b];', '  if (tb < 0) { return; }'];
   return withHelpers(
     [
       wordBinding(0, 'out', true, kind === 'bool'),
@@ -221,7 +273,7 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string
       storeFn(kind, 'out'),
       // The values' offset of result element (pp, i, q), broadcast by stride 0.
       'fn voff(pp: u32, i: u32, q: u32) -> u32 {',
-      '  let R = p[9]; let RS = 10u + 2u * p[7] + 2u * p[8];',
+      '  let R = p[9]; let RS = 12u + 2u * p[7] + 2u * p[8];',
       '  var o = p[5];',
       ...decompose('(pp * p[1] + i) * p[2] + q', 'R', 'RS'),
       '  return o;',
@@ -231,13 +283,11 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean): string
       `  let e = gid.x + gid.y * nw.x * ${WG}u;`,
       '  if (e >= p[0]) { return; }',
       '  let B = p[1]; let QN = p[2]; let NP = p[7]; let NQ = p[8];',
-      '  let q = e % QN; let b = (e / QN) % B; let pp = e / (QN * B);',
-      '  let tb = t[p[4] + b];',
-      '  if (tb < 0) { return; }',
+      ...locate,
       '  var o = p[3] + u32(tb);',
-      ...decompose('pp', 'NP', '10u'),
-      ...decompose('q', 'NQ', '10u + 2u * NP'),
-      ...tail,
+      ...decompose('pp', 'NP', '12u'),
+      ...decompose('q', 'NQ', '12u + 2u * NP'),
+      ...(perTarget ? target : candidate),
       '}',
     ].join('\n'),
   );
