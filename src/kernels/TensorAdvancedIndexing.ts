@@ -548,6 +548,7 @@ export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | n
 /** Whether every value of an int64 tensor is in [0, size) (one read of its elements; Meta has none to read). */
 function allWithin(index: Tensor, size: number): boolean {
   if (index.isMeta() || index.numel() === 0) return true;
+  if (index.storage.deviceContext !== null) return false; // device memory the host cannot read now: wrap always
   const ix = indexValues(index);
   const n = index.numel();
   for (let i = 0; i < n; i++) {
@@ -566,7 +567,8 @@ function allWithin(index: Tensor, size: number): boolean {
  * must keep rejecting out-of-range indices, and GatherBackward0 saves the index it was given, so the
  * backward's scatter_add needs the wrapped one. So `remainder` runs only when an index is outside
  * [0, size), which one read of the indices tells (no allocation, no dispatch): the usual call is a plain
- * gather. The flat form (dim=None) does not wrap and keeps gather's bounds check, as PyTorch's.
+ * gather. Indices in memory the host cannot read now (a device's, `storage.deviceContext`) are always
+ * wrapped. The flat form (dim=None) does not wrap and keeps gather's bounds check, as PyTorch's.
  */
 
 /**

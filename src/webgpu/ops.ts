@@ -17,7 +17,8 @@ import { avgPool2d, avgPool2dBackward } from './kernels/AveragePool2d.js';
 import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward } from './kernels/AdaptiveAveragePooling.js';
 import { softmax, softmaxBackward } from './kernels/SoftMax.js';
 import { bmm } from './kernels/LinearAlgebra.js';
-import { embedding, indexPut, indexSelect, scatterAdd } from './kernels/Indexing.js';
+import { embedding, gather, indexSelect, scatter, scatterAdd } from './kernels/Indexing.js';
+import { index, indexPut, put, take } from './kernels/AdvancedIndexing.js';
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
 import { bernoulliScalar_, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
@@ -213,10 +214,28 @@ function transformerKernels(rt: WebGPURuntime): [string, (...args: never[]) => u
     ],
     ['embedding', ((w: Tensor, i: Tensor) => embedding(rt, w, i)) as never],
     ['index_select', ((x: Tensor, dim: number, i: Tensor) => indexSelect(rt, x, dim, i)) as never],
-    ['index_put', ((x: Tensor, i: (Tensor | null)[], v: Tensor, acc: boolean) => indexPut(rt, x, i, v, acc)) as never],
-    ['scatter_add', ((x: Tensor, dim: number, i: Tensor, s: Tensor) => scatterAdd(rt, x, dim, i, s)) as never],
+    ...indexingKernels(rt),
     ['_scaled_dot_product_flash_attention_for_cpu', ((...a: Sdpa) => sdpaForward(rt, ...a)) as never],
     ['_scaled_dot_product_flash_attention_for_cpu_backward', ((...a: SdpaBwd) => sdpaBackward(rt, ...a)) as never],
+  ];
+}
+
+/** gather, scatter(_) / scatter_add, index.Tensor, index_put(_), take, put(_): See Note [Offset tables of the indexing kernels]. */
+function indexingKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  type Put = [Tensor, (Tensor | null)[], Tensor, boolean];
+  return [
+    ['gather', ((x: Tensor, dim: number, i: Tensor, sparse: boolean) => gather(rt, x, dim, i, sparse)) as never],
+    ['scatter_add', ((x: Tensor, dim: number, i: Tensor, s: Tensor) => scatterAdd(rt, x, dim, i, s)) as never],
+    ['scatter.src', ((x: Tensor, dim: number, i: Tensor, s: Tensor) => scatter(rt, x, dim, i, s, false)) as never],
+    ['scatter.value', ((x: Tensor, dim: number, i: Tensor, v: number) => scatter(rt, x, dim, i, Number(v), false)) as never],
+    ['scatter_.src', ((x: Tensor, dim: number, i: Tensor, s: Tensor) => scatter(rt, x, dim, i, s, true)) as never],
+    ['scatter_.value', ((x: Tensor, dim: number, i: Tensor, v: number) => scatter(rt, x, dim, i, Number(v), true)) as never],
+    ['index.Tensor', ((x: Tensor, i: (Tensor | null)[]) => index(rt, x, i)) as never],
+    ['index_put', ((...a: Put) => indexPut(rt, ...a, false)) as never],
+    ['index_put_', ((...a: Put) => indexPut(rt, ...a, true)) as never],
+    ['take', ((x: Tensor, i: Tensor) => take(rt, x, i)) as never],
+    ['put', ((x: Tensor, i: Tensor, s: Tensor, acc: boolean) => put(rt, x, i, s, acc, false)) as never],
+    ['put_', ((x: Tensor, i: Tensor, s: Tensor, acc: boolean) => put(rt, x, i, s, acc, true)) as never],
   ];
 }
 

@@ -9,6 +9,7 @@ import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
 import { runIntegerChecks } from './webgpu_integers.js';
+import { runIndexingChecks } from './webgpu_indexing.js';
 import { runNetworkChecks } from './webgpu_network.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runOptimChecks } from './webgpu_optim.js';
@@ -191,6 +192,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   await runHalfChecks(aten, webgpu, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });
   await runOptimChecks(aten, { check, input, against });
+  await runIndexingChecks(aten, webgpu, { check, input, against });
   await runRandomChecks(aten, webgpu, check);
   await runOpinfoChecks(aten, webgpu, check);
   await runMemoryChecks(aten, webgpu, check, 1500);
