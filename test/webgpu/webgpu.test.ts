@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/index.js';
 import * as webgpu from '../../src/webgpu/index.js';
-import { findGpu } from './gpu.js';
+import { findGpu } from '../../tools/webgpu-node/dawn.js';
 
 const found = await findGpu();
 if (found.gpu !== null) await webgpu.init({ gpu: found.gpu });
