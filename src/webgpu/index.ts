@@ -40,7 +40,7 @@ export interface WebGPUInfo {
 
 let runtime: WebGPURuntime | null = null;
 /** The entry point `init` opened the device from, held while the device lives (Note [Holding the WebGPU entry point]). */
-let entry: GPULike | null = null;
+const held: { entry: GPULike | null } = { entry: null };
 /** The device's default generator (Note [The webgpu generator]). */
 const generator = new WebGPUGenerator();
 let initializing: Promise<WebGPUInfo> | null = null;
@@ -96,7 +96,10 @@ export async function cpuAsync(x: Tensor): Promise<Tensor> {
  * later calls resolve to the same adapter. Rejects if WebGPU or an adapter is missing.
  */
 export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
-  if (destroyed) return Promise.reject(new Error('the webgpu device was destroyed (torch.webgpu.destroy()); it cannot be initialised again in this process'));
+  if (destroyed)
+    return Promise.reject(
+      new Error('the webgpu device was destroyed (torch.webgpu.destroy()); it cannot be initialised again in this process'),
+    );
   initializing ??= initOnce(options).catch((e: unknown) => {
     initializing = null;
     throw e;
@@ -114,7 +117,7 @@ export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
 // returned an unexpected error code", or a segfault. More collections meant earlier deaths, which is why the
 // crash looked tied to vitest's pools, ATEN_TS_THREADS=1 or test/setup.ts (their allocations and the Node
 // entry's synchronous reclaimer collect more), while a short script without them passed. So `init` holds the
-// entry point (`entry`) for as long as the device is open, as a browser's `navigator.gpu` is held. Holding it
+// entry point (`held.entry`) for as long as the device is open, as a browser's `navigator.gpu` is held. Holding it
 // does not keep Node alive: with no work in flight the process exits by itself. `destroy()` releases both
 // (the device's buffers, the device, the entry point) for a program that wants the native resources back
 // before it ends.
@@ -148,7 +151,7 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   torch.utils.generate_methods_for_privateuse1_backend();
   defineReads();
   runtime = r;
-  entry = gpu;
+  held.entry = gpu;
   const info = adapter.info ?? {};
   return { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '', shaderF16 };
 }
@@ -222,7 +225,7 @@ export async function destroy(): Promise<void> {
   await r.synchronize();
   r.emptyCache();
   runtime = null;
-  entry = null;
+  held.entry = null;
   destroyed = true;
   r.gpu.destroy();
 }

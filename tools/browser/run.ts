@@ -190,7 +190,6 @@ async function bundleWebGPU(): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-
 /**
  * Serves the test page, the bundle and the transpiled checks (tools/browser/<name>.ts as /tools/browser/<name>.js);
  * `?isolated=1` adds COOP/COEP to the page. `expected` is the scenarios' output in Node, as JSON.

@@ -33,9 +33,17 @@ async function main(): Promise<number> {
     );
     if (!again.includes('was destroyed')) throw new Error(`init() after destroy(): ${again}`);
     const time = ((performance.now() - start) / 1000).toFixed(1);
-    checks.push({ name: 'webgpu: destroy() releases the device', ok: true, message: `${reserved} bytes reserved before; init() again refuses (${time} s)` });
+    checks.push({
+      name: 'webgpu: destroy() releases the device',
+      ok: true,
+      message: `${reserved} bytes reserved before; init() again refuses (${time} s)`,
+    });
   } catch (e) {
-    checks.push({ name: 'webgpu: destroy() releases the device', ok: false, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    checks.push({
+      name: 'webgpu: destroy() releases the device',
+      ok: false,
+      message: e instanceof Error ? (e.stack ?? e.message) : String(e),
+    });
   }
   for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}`);
   const failed = checks.filter((c) => !c.ok).length;

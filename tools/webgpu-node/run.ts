@@ -50,7 +50,10 @@ function main(): Promise<number> {
     for (const line of lines) {
       if (!line.startsWith(SUMMARY) || summary !== null) continue;
       summary = line.slice(SUMMARY.length).trim();
-      grace = setTimeout(() => kill(`the Node process did not exit by itself within ${EXIT_GRACE_MS / 1000} s of its last check`), EXIT_GRACE_MS);
+      grace = setTimeout(
+        () => kill(`the Node process did not exit by itself within ${EXIT_GRACE_MS / 1000} s of its last check`),
+        EXIT_GRACE_MS,
+      );
     }
   });
   return new Promise((resolve) => {
