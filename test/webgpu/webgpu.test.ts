@@ -1,9 +1,10 @@
 // The webgpu device (src/webgpu) in Node under vitest, on the npm package `webgpu` (Dawn) when it finds an adapter
 // (tools/webgpu-node/dawn.ts says how; otherwise every test skips with the reason). Each kernel's values against
 // the CPU device, the readback rules (Note [Reading webgpu tensors]), the missing-kernel error, and a small MLP
-// trained with SGD on both devices: the losses agree within float32 tolerance. Dawn's Vulkan driver must be given
-// before Node starts (LD_LIBRARY_PATH), which vitest's workers are not: in `npm test` this file skips, saying so,
-// and `npm run test:webgpu-node` runs the browser page's whole set of device checks in Node on Dawn instead.
+// trained with SGD on both devices: the losses agree within float32 tolerance. Dawn's Vulkan driver must be in
+// LD_LIBRARY_PATH when the process starts: vitest.config.ts gives this file's forks worker chromium's SwiftShader
+// (so `npm test`'s three vitest runs run it); under --pool=threads it skips, saying why. `npm run
+// test:webgpu-node` runs the browser page's whole set of device checks in Node on Dawn.
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/index.js';
 import * as webgpu from '../../src/webgpu/index.js';
@@ -12,7 +13,7 @@ import { findGpu } from '../../tools/webgpu-node/dawn.js';
 const found = await findGpu();
 if (found.gpu !== null) await webgpu.init({ gpu: found.gpu });
 const suite = found.gpu === null ? describe.skip : describe;
-if (found.gpu === null) console.log(`test/webgpu: skipped: ${found.reason} (npm run test:webgpu-node runs the device's checks on Dawn)`);
+if (found.gpu === null) console.log(`test/webgpu: skipped: ${found.reason}`);
 
 function lcg(n: number, seed: number): number[] {
   let s = seed >>> 0;

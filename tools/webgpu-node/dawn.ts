@@ -19,14 +19,15 @@ export interface FoundGpu {
 }
 
 /**
- * The environment that gives Dawn the SwiftShader adapter, added to `env`: LD_LIBRARY_PATH (chromium's
- * libvulkan.so.1) and VK_ICD_FILENAMES, when chromium's SwiftShader ICD exists and `env` names no ICD of its
- * own; otherwise null.
+ * The variables that give Dawn the SwiftShader adapter: LD_LIBRARY_PATH (chromium's libvulkan.so.1, ahead of
+ * `env`'s own) and VK_ICD_FILENAMES, when chromium's SwiftShader ICD exists and `env` names no ICD of its own;
+ * otherwise null. For a process about to start: tools/webgpu-node/run.ts's child, vitest's worker of
+ * test/webgpu (vitest.config.ts).
  */
-export function vulkanEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv | null {
+export function vulkanEnv(env: NodeJS.ProcessEnv): { LD_LIBRARY_PATH: string; VK_ICD_FILENAMES: string } | null {
   if ((env['VK_ICD_FILENAMES'] ?? '') !== '' || !existsSync(SWIFTSHADER_ICD)) return null;
   const path = env['LD_LIBRARY_PATH'] ?? '';
-  return { ...env, LD_LIBRARY_PATH: path === '' ? CHROMIUM_LIB : `${CHROMIUM_LIB}:${path}`, VK_ICD_FILENAMES: SWIFTSHADER_ICD };
+  return { LD_LIBRARY_PATH: path === '' ? CHROMIUM_LIB : `${CHROMIUM_LIB}:${path}`, VK_ICD_FILENAMES: SWIFTSHADER_ICD };
 }
 
 export async function findGpu(): Promise<FoundGpu> {
@@ -54,7 +55,7 @@ export async function findGpu(): Promise<FoundGpu> {
           ? `Dawn found no adapter with VK_ICD_FILENAMES=${icd} (LD_LIBRARY_PATH=${process.env['LD_LIBRARY_PATH'] ?? ''})`
           : existsSync(SWIFTSHADER_ICD)
             ? `Dawn found no adapter (no Vulkan driver it accepts; Debian 12's lavapipe is rejected). Chromium's SwiftShader is ` +
-              `installed: run with LD_LIBRARY_PATH=${CHROMIUM_LIB} VK_ICD_FILENAMES=${SWIFTSHADER_ICD} (npm run test:webgpu-node does)`
+              `installed: run with LD_LIBRARY_PATH=${CHROMIUM_LIB} VK_ICD_FILENAMES=${SWIFTSHADER_ICD}`
             : `Dawn found no adapter (no Vulkan driver it accepts; Debian 12's lavapipe is rejected), and ${SWIFTSHADER_ICD} ` +
               `does not exist (apt-get install chromium gives Dawn SwiftShader)`,
     };

@@ -20,7 +20,7 @@ const EXIT_GRACE_MS = 15_000;
 
 function main(): Promise<number> {
   const vulkan = vulkanEnv(process.env);
-  const env = vulkan ?? process.env;
+  const env = { ...process.env, ...vulkan };
   console.log(
     vulkan === null
       ? `webgpu-node: Vulkan environment as given (VK_ICD_FILENAMES=${process.env['VK_ICD_FILENAMES'] ?? ''})`
