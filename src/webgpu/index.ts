@@ -39,9 +39,13 @@ export interface WebGPUInfo {
 }
 
 let runtime: WebGPURuntime | null = null;
+/** The entry point `init` opened the device from, held while the device lives (Note [Holding the WebGPU entry point]). */
+const held: { entry: GPULike | null } = { entry: null };
 /** The device's default generator (Note [The webgpu generator]). */
 const generator = new WebGPUGenerator();
 let initializing: Promise<WebGPUInfo> | null = null;
+/** Set by {@link destroy}: the device cannot be opened again in this process. */
+let destroyed = false;
 
 function rt(): WebGPURuntime {
   if (runtime === null) throw new Error('the webgpu device is not initialised: call `await torch.webgpu.init()` (aten-ts/webgpu) first');
@@ -92,12 +96,31 @@ export async function cpuAsync(x: Tensor): Promise<Tensor> {
  * later calls resolve to the same adapter. Rejects if WebGPU or an adapter is missing.
  */
 export function init(options: WebGPUInitOptions = {}): Promise<WebGPUInfo> {
+  if (destroyed)
+    return Promise.reject(
+      new Error('the webgpu device was destroyed (torch.webgpu.destroy()); it cannot be initialised again in this process'),
+    );
   initializing ??= initOnce(options).catch((e: unknown) => {
     initializing = null;
     throw e;
   });
   return initializing;
 }
+
+// Note [Holding the WebGPU entry point]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// In Node the npm package `webgpu` (Dawn) keeps its native instance only as long as the object `create([])`
+// returned is reachable (its README, "Lifetime"); adapters and devices do not hold it. A caller writing
+// `init({ gpu: create([]) })` drops that object at once, so the next garbage collection destroyed Dawn's
+// instance under a live device, and the process died natively a little later, at a random point: `terminate
+// called after throwing an instance of 'std::system_error' what(): Invalid argument`, "The futex facility
+// returned an unexpected error code", or a segfault. More collections meant earlier deaths, which is why the
+// crash looked tied to vitest's pools, ATEN_TS_THREADS=1 or test/setup.ts (their allocations and the Node
+// entry's synchronous reclaimer collect more), while a short script without them passed. So `init` holds the
+// entry point (`held.entry`) for as long as the device is open, as a browser's `navigator.gpu` is held. Holding it
+// does not keep Node alive: with no work in flight the process exits by itself. `destroy()` releases both
+// (the device's buffers, the device, the entry point) for a program that wants the native resources back
+// before it ends.
 
 async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   if (options.fallback !== undefined) set_fallback(options.fallback);
@@ -128,6 +151,7 @@ async function initOnce(options: WebGPUInitOptions): Promise<WebGPUInfo> {
   torch.utils.generate_methods_for_privateuse1_backend();
   defineReads();
   runtime = r;
+  held.entry = gpu;
   const info = adapter.info ?? {};
   return { vendor: info.vendor ?? '', architecture: info.architecture ?? '', description: info.description ?? '', shaderF16 };
 }
@@ -187,6 +211,23 @@ export function memory_reserved(): number {
 /** `torch.webgpu.empty_cache()`: destroys the cached free buffers. */
 export function empty_cache(): void {
   runtime?.emptyCache();
+}
+
+/**
+ * `await torch.webgpu.destroy()`: waits for the device's work, destroys its buffers and the GPUDevice, and drops
+ * the WebGPU entry point `init` held (Note [Holding the WebGPU entry point]). Afterwards `is_available()` is false
+ * and webgpu tensors can no longer be used; `init()` is not possible again in this process (the `webgpu` device
+ * name and its kernels stay registered). No PyTorch counterpart (a CUDA or MPS device lives as long as the process).
+ */
+export async function destroy(): Promise<void> {
+  const r = runtime;
+  if (r === null) return;
+  await r.synchronize();
+  r.emptyCache();
+  runtime = null;
+  held.entry = null;
+  destroyed = true;
+  r.gpu.destroy();
 }
 
 /** Counters: submits (and why: bytes), dispatches (vec4 ones), pipelines compiled and evicted, buffers created, host jobs. */
@@ -256,6 +297,7 @@ export const webgpu = {
   memory_allocated,
   memory_reserved,
   empty_cache,
+  destroy,
   stats,
   set_limits,
   set_shader_f16,

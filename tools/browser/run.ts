@@ -21,8 +21,7 @@ import type { PageResults } from './page.js';
 import type { TutorialPageOptions } from './tutorials.js';
 import { runScenarios } from './scenarios.js';
 import { bundleUser, scratchProject } from '../package/userBundle.js';
-import { fixtureFiles, loadFixture } from '../../test/opinfo/harness.js';
-import { SAMPLES_PER_DTYPE, type OpinfoEntry, type OpinfoSample } from './webgpu_opinfo.js';
+import { webgpuOpinfoSamples } from '../webgpu-node/opinfo_samples.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUNDLE = join(ROOT, 'dist/bundle/index.js');
@@ -192,36 +191,13 @@ async function bundleWebGPU(): Promise<string> {
 }
 
 /**
- * The webgpu page's OpInfo samples (tools/browser/webgpu_opinfo.ts): from every fixture of test/golden/opinfo, the
- * float32, int64 and bool value samples PyTorch did not reject, the first SAMPLES_PER_DTYPE of each entry and dtype.
- */
-function webgpuOpinfoSamples(): string {
-  const entries: OpinfoEntry[] = [];
-  for (const file of fixtureFiles()) {
-    for (const op of loadFixture(file).ops) {
-      const samples: OpinfoSample[] = [];
-      for (const dtype of ['float32', 'int64', 'bool']) {
-        const all = (op.dtypes[dtype] ?? []) as unknown as (OpinfoSample & { result: unknown })[];
-        const ok = all.filter((s) => !(typeof s.result === 'object' && s.result !== null && 'error' in s.result));
-        for (const s of ok.slice(0, SAMPLES_PER_DTYPE)) {
-          const { index, input, args, kwargs, seed, no_values } = s;
-          samples.push({ dtype, index, input, args, kwargs, seed, no_values });
-        }
-      }
-      if (samples.length > 0) entries.push({ key: op.key, name: op.name, call: op.call, samples });
-    }
-  }
-  return JSON.stringify(entries);
-}
-
-/**
  * Serves the test page, the bundle and the transpiled checks (tools/browser/<name>.ts as /tools/browser/<name>.js);
  * `?isolated=1` adds COOP/COEP to the page. `expected` is the scenarios' output in Node, as JSON.
  */
 async function startServer(expected: string, user: { bundle: string; printed: string }): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(BUNDLE, 'utf8');
   const webgpuBundle = await bundleWebGPU();
-  const webgpuOpinfo = webgpuOpinfoSamples();
+  const webgpuOpinfo = JSON.stringify(webgpuOpinfoSamples());
   const tutorials = tutorialOptions();
   const tutorialBundles = new Map<string, string>();
   for (const name of BROWSER_TUTORIALS) tutorialBundles.set(`/examples/tutorials/${name}.js`, await bundleTutorial(name));

@@ -21,8 +21,18 @@ import { runTransformerChecks } from './webgpu_transformer.js';
 type Aten = typeof import('../../src/index.js');
 type WebGPU = typeof import('../../src/webgpu/index.js');
 type Tensor = import('../../src/index.js').Tensor;
+type GPULike = import('../../src/webgpu/index.js').GPULike;
+type OpinfoEntry = import('./webgpu_opinfo.js').OpinfoEntry;
 
-export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Promise<PageResults> {
+/** Where the checks run outside the page (tools/webgpu-node/run.ts: Node on the npm package `webgpu`). */
+export interface WebGPUCheckHost {
+  /** The WebGPU entry point for `init` (Dawn's `create([])`); the page's `navigator.gpu` when absent. */
+  readonly gpu?: GPULike;
+  /** The OpInfo samples (the page fetches /webgpu_opinfo.json). */
+  readonly opinfo?: () => Promise<OpinfoEntry[]>;
+}
+
+export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = '', host: WebGPUCheckHost = {}): Promise<PageResults> {
   const { torch } = aten;
   const checks: CheckResult[] = [];
   const words = only.split(',').filter((w) => w !== '');
@@ -58,8 +68,8 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   };
 
   let info = '';
-  await check('init on the page adapter', async () => {
-    const a = await webgpu.init();
+  await check(`init on the ${host.gpu === undefined ? 'page' : 'given'} adapter`, async () => {
+    const a = await webgpu.init(host.gpu === undefined ? {} : { gpu: host.gpu });
     info = `${a.vendor}/${a.architecture}`;
     assert(webgpu.is_available(), 'is_available() false after init');
     return `adapter ${info}`;
@@ -194,7 +204,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = ''): Pr
   await runOptimChecks(aten, { check, input, against });
   await runIndexingChecks(aten, webgpu, { check, input, against });
   await runRandomChecks(aten, webgpu, check);
-  await runOpinfoChecks(aten, webgpu, check);
+  await runOpinfoChecks(aten, webgpu, check, host.opinfo);
   await runMemoryChecks(aten, webgpu, check, 1500);
 
   return { checks, userAgent: String((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent) };

@@ -49,10 +49,18 @@ const RANDOM =
 
 type Device = 'cpu' | 'webgpu' | 'meta';
 
+/** The page's samples: run.ts serves them as /webgpu_opinfo.json (tools/webgpu-node/run.ts reads them from the fixtures). */
+async function fetchSamples(): Promise<OpinfoEntry[]> {
+  const response = await fetch('/webgpu_opinfo.json');
+  assert(response.ok, `GET /webgpu_opinfo.json: ${response.status}`);
+  return (await response.json()) as OpinfoEntry[];
+}
+
 export async function runOpinfoChecks(
   aten: Aten,
   wg: WebGPU,
   check: (name: string, body: () => Promise<string>) => Promise<void>,
+  load: () => Promise<OpinfoEntry[]> = fetchSamples,
 ): Promise<void> {
   const { torch } = aten;
   const T = torch as unknown as Record<string, unknown>;
@@ -168,9 +176,7 @@ export async function runOpinfoChecks(
   };
 
   await check('OpInfo subset: values, meta agreement and gradients against the cpu device', async () => {
-    const response = await fetch('/webgpu_opinfo.json');
-    assert(response.ok, `GET /webgpu_opinfo.json: ${response.status}`);
-    const entries = (await response.json()) as OpinfoEntry[];
+    const entries = await load();
     const registered = aten.Dispatcher.singleton()
       .getAllOpNames()
       .filter((n) => aten.Dispatcher.singleton().findOp(n)?.hasKernelForDispatchKey(aten.DispatchKey.PrivateUse1) === true);
