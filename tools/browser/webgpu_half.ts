@@ -1,7 +1,9 @@
 // The webgpu device's float16 (imported by webgpu.ts): whether the adapter has 'shader-f16', float16 storage
 // round trips, and the refusal naming the operator, the dtype and the missing feature when the feature is absent
 // or turned off (`set_shader_f16(false)`); where the adapter has it, the float16 network kernels against the CPU
-// device's float16 results (See Note [float16 on the webgpu device]). No DOM types and no value imports.
+// device's float16 results (See Note [float16 on the webgpu device]). The float16 kernels that need no shader
+// feature (Note [float16 without shader-f16]): pointwise operators and casts bit for bit against the CPU device.
+// No DOM types and no value imports.
 
 import { assert } from './util.js';
 import type { NetworkHelpers } from './webgpu_network.js';
@@ -45,13 +47,12 @@ export async function runHalfChecks(aten: Aten, webgpu: WebGPU, { check, input }
         raises(() => f(x, w), `webgpu: ${op}`, 'float16', "'shader-f16'");
         refusals++;
       }
-      raises(() => x.add(x), 'aten::add.Tensor', 'float16');
     } finally {
       webgpu.set_shader_f16(previous);
     }
     if (!shaderF16) {
       raises(() => webgpu.set_shader_f16(true), "lacks the WebGPU feature 'shader-f16'");
-      return `the adapter lacks 'shader-f16' (float16 kernels cannot run here); storage round trip exact; ${refusals} network kernels and add refuse naming the operator, float16 and the feature`;
+      return `the adapter lacks 'shader-f16' (its f16 shaders cannot run here); storage round trip exact; ${refusals} network kernels refuse naming the operator, float16 and the feature`;
     }
     // The adapter has it: the float16 network kernels against the CPU device's float16 results.
     let worst = 0;
@@ -64,5 +65,150 @@ export async function runHalfChecks(aten: Aten, webgpu: WebGPU, { check, input }
       worst = Math.max(worst, err);
     }
     return `the adapter has 'shader-f16': ${network.length} float16 network kernels within ${worst.toExponential(2)} of cpu; refusal when turned off checked`;
+  });
+
+  await runHalfPointwise(aten, input, check);
+}
+
+/** The flat values of a CPU tensor (bool, number). */
+const flat = (t: Tensor): (number | boolean)[] => t.reshape([-1]).tolist() as (number | boolean)[];
+
+/**
+ * float16 pointwise operators and casts on the device against the CPU device: the same dtype, shape and values
+ * (bit for bit: -0 is not 0, NaN matches NaN), or, for `approx` (exp, tanh, ...: WGSL's f32 functions are not
+ * the CPU's), within one float16 rounding step; returns how many elements differed by that step.
+ */
+async function runHalfPointwise(aten: Aten, input: NetworkHelpers['input'], check: NetworkHelpers['check']): Promise<void> {
+  const { torch } = aten;
+  const same = async (what: string, dev: Tensor, want: Tensor, approx = false): Promise<number> => {
+    assert(dev.device.toString() === 'webgpu:0', `${what}: result on ${dev.device.toString()}`);
+    const got = await dev.cpu_async();
+    assert(String(got.dtype) === String(want.dtype), `${what}: dtype ${String(got.dtype)}, cpu ${String(want.dtype)}`);
+    assert(
+      JSON.stringify(got.sizes) === JSON.stringify(want.sizes),
+      `${what}: sizes ${JSON.stringify(got.sizes)}, cpu ${JSON.stringify(want.sizes)}`,
+    );
+    const [a, b] = [flat(got), flat(want)];
+    let off = 0;
+    for (let i = 0; i < a.length; i++) {
+      const [x, y] = [a[i]!, b[i]!];
+      if (Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))) continue;
+      const step = typeof y === 'number' ? Math.max(Math.abs(y) * 2 ** -10, 2 ** -24) : 0;
+      assert(
+        approx && typeof x === 'number' && Math.abs(x - (y as number)) <= step,
+        `${what}: element ${i} is ${String(x)}, cpu ${String(y)}`,
+      );
+      off++;
+    }
+    return off;
+  };
+  // float32 values around float16's rounding boundaries, range ends, subnormals, infinities, NaN.
+  const specials = torch.tensor([
+    0, -0, 1, -1, 65504, 65519.99, 65520, -65520, 1e30, 1e-8, 2.9802322e-8, 2.9802326e-8, 5.9604645e-8, 8.940697e-8, 6.1035156e-5,
+    6.097555e-5, 3.0517578e-5, 1.00048828125, 1.00146484375, 1.0004883, 2049, 2051, 4097, 0.1, 1 / 3, -2.5e-6, Infinity, -Infinity, NaN,
+  ]); // prettier-ignore
+  // Random float32 values over float16's magnitudes (1e-7 .. 6e4), 5 x 7 (an odd count).
+  const wide = (seed: number): Tensor => input([5, 7], seed).mul(torch.tensor([1e-7, 3e-5, 0.01, 1, 30, 1000, 60000]).reshape([1, 7]));
+
+  await check('float16 casts (copy_) bit for bit: float32 -> float16 rounds as c10::Half, and every other dtype', async () => {
+    const f = torch.cat([specials, wide(80).reshape([-1])]);
+    const fd = f.to('webgpu');
+    await same('float32 -> float16', fd.half(), f.half());
+    const h = f.half();
+    const hd = h.to('webgpu');
+    await same('float16 -> float32', hd.float(), h.float());
+    const finite = h.clamp(-2e9, 2e9).nan_to_num(0);
+    await same('float16 -> int32', finite.to('webgpu').int(), finite.int());
+    await same('float16 -> int64', finite.to('webgpu').long(), finite.long());
+    await same('float16 -> bool', hd.bool(), h.bool());
+    const ints = torch.tensor([0, 1, -7, 2049, 2051, 65519, 65520, 1e6, -3]);
+    await same('int64 -> float16', ints.to('webgpu').half(), ints.half());
+    await same('int32 -> float16', ints.int().to('webgpu').half(), ints.int().half());
+    const bools = torch.tensor([true, false, true, true, false]);
+    await same('bool -> float16', bools.to('webgpu').half(), bools.half());
+    // Into views: odd offsets and strides (a thread per element, atomics), a transposed source.
+    const [dst, dstCpu] = [torch.zeros([5, 7], { dtype: torch.float16 }).to('webgpu'), torch.zeros([5, 7], { dtype: torch.float16 })];
+    const src = wide(81);
+    dst.narrow(1, 1, 3).copy_(src.to('webgpu').narrow(1, 2, 3));
+    dstCpu.narrow(1, 1, 3).copy_(src.narrow(1, 2, 3));
+    dst
+      .t()
+      .narrow(0, 5, 1)
+      .copy_(src.to('webgpu').t().narrow(0, 0, 1));
+    dstCpu
+      .t()
+      .narrow(0, 5, 1)
+      .copy_(src.t().narrow(0, 0, 1));
+    await same('copy_ into float16 views', dst, dstCpu);
+    return `${f.numel()} float32 values (ties, subnormals, overflow, NaN) and 6 other casts equal the cpu's bits; copies into strided views`;
+  });
+
+  await check('float16 pointwise operators bit for bit with PyTorch promotion (half + float32, + int, + scalar)', async () => {
+    const [a, b] = [wide(82).half(), input([7], 83).mul(4).half()];
+    const [f, i] = [input([5, 7], 84), input([5, 7], 85).mul(50).int()];
+    const [ad, bd, fd, id] = [a, b, f, i].map((t) => t.to('webgpu')) as [Tensor, Tensor, Tensor, Tensor];
+    const z = torch.tensor(2.5, { dtype: torch.float16 });
+    const cases: [string, (a: Tensor, b: Tensor, f: Tensor, i: Tensor) => Tensor, boolean?][] = [
+      ['add', (a, b) => a.add(b)],
+      ['sub alpha', (a, b) => a.sub(b, { alpha: 2.5 })],
+      ['mul', (a, b) => a.mul(b)],
+      ['div', (a, b) => a.div(b)],
+      ['half + float32', (a, _b, f) => a.add(f)],
+      ['half * int32', (a, _b, _f, i) => a.mul(i)],
+      ['int32 / half', (a, _b, _f, i) => i.div(a)],
+      // PyTorch computes half * 0.1 with the scalar as float (opmath); the CPU device rounds it to half first.
+      ['half * 0.1', (a) => (a.device.toString() === 'cpu' ? a.float().mul(0.1).half() : a.mul(0.1))],
+      ['half + 3', (a) => a.add(3)],
+      ['float32 + half 0-dim', (_a, _b, f) => f.add(z.to(f.device))],
+      ['half + cpu 0-dim', (a) => a.add(z)],
+      ['neg', (a) => a.neg()],
+      ['abs', (a) => a.abs()],
+      ['relu', (a) => a.relu()],
+      ['sign', (a) => a.sign()],
+      ['exp', (a) => a.div(1000).exp(), true],
+      ['log', (a) => a.abs().log(), true],
+      ['sigmoid', (a) => a.sigmoid(), true],
+      ['tanh', (a) => a.tanh(), true],
+      ['sqrt', (a) => a.abs().sqrt(), true],
+      ['eq / lt / ge', (a, b) => a.lt(b).eq(a.ge(0.5)).ne(a.eq(a.t().t()))],
+      ['lt float32', (a, _b, f) => a.lt(f)],
+      ['logical_not', (a) => a.logical_not()],
+      ['where', (a, b) => torch.where(a.gt(0), a, b)],
+      ['where half / float32', (a, _b, f) => torch.where(a.gt(0), a, f)],
+      ['where scalar', (a) => torch.where(a.gt(0), a, 0.3)],
+      ['masked_fill', (a) => a.masked_fill(a.lt(0), 0.1)],
+      ['clamp', (a) => a.clamp(-0.5, 0.25)],
+      ['clamp tensor', (a, b) => a.clamp(b.neg(), b.abs())],
+      ['minimum / maximum', (a, b) => torch.minimum(a, b).add(torch.maximum(a, b.mul(0.5)))],
+    ];
+    let approx = 0;
+    const checked: string[] = [];
+    for (const [what, fn, loose] of cases) {
+      approx += await same(what, fn(ad, bd, fd, id), fn(a, b, f, i), loose === true);
+      checked.push(what);
+    }
+    // In place, into views of a float16 tensor: odd offsets and strides take the atomic path.
+    const [x, xd] = [a.clone(), ad.clone()];
+    for (const t of [x, xd]) {
+      t.narrow(1, 1, 3).add_(1.5);
+      t.select(1, 4).mul_(t.select(1, 0));
+      t.t().narrow(0, 6, 1).fill_(0.3);
+      t.narrow(0, 1, 3).clamp_(-0.75, 0.75);
+      t.narrow(1, 2, 2).sub_(t.narrow(1, 4, 2).float(), { alpha: 2 });
+    }
+    await same('in place on views', xd, x);
+    await same(
+      'nan / inf',
+      torch
+        .tensor([NaN, Infinity, -Infinity, 0])
+        .half()
+        .to('webgpu')
+        .mul(b.narrow(0, 0, 4).to('webgpu')),
+      torch
+        .tensor([NaN, Infinity, -Infinity, 0])
+        .half()
+        .mul(b.narrow(0, 0, 4)),
+    );
+    return `${checked.length} operators and 5 in-place ops on views equal the cpu's bits (exp / log / sigmoid / tanh / sqrt: ${approx} elements one float16 step apart)`;
   });
 }

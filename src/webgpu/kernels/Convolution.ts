@@ -170,8 +170,9 @@ const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
 // kernels and MPS's accumulate), stored as f16, one pipeline per element type. Without the feature (SwiftShader
 // in Chromium 156 lacks it, so the browser suite cannot run an f16 shader; `set_shader_f16(false)` forces it off)
 // a float16 operand raises naming the operator, the dtype and the missing feature, as float64 is refused. float16
-// storage (empty, copies between devices, views) needs no shader feature. Pointwise operators, matmul and
-// reductions have no float16 kernels yet: they raise naming the operator and dtype (TypeProperties.ts kindOf).
+// storage (empty, copies between devices, views) needs no shader feature, and neither do the pointwise kernels:
+// they read float16 words as u32 and convert in integer arithmetic (See Note [float16 without shader-f16]), so
+// they run on every adapter. The network kernels keep their `enable f16` shaders where the feature exists.
 
 /** The element type of a network kernel's floating operands: float32, or float16 where the device has 'shader-f16'. */
 export type FloatElem = 'f32' | 'f16';

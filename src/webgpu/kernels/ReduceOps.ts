@@ -88,6 +88,7 @@ export function reduce(
   dtype: ScalarType | null = null,
 ): Tensor[] {
   const inKind = kindOf(op, self.scalarType);
+  if (inKind === 'f16') throw new Error(`webgpu: ${op} has no kernel for float16 yet`);
   const logical = kind === 'any' || kind === 'all';
   let valueType = self.scalarType;
   if (kind === 'sum' || kind === 'prod' || kind === 'mean')
