@@ -211,4 +211,48 @@ async function runHalfPointwise(aten: Aten, input: NetworkHelpers['input'], chec
     );
     return `${checked.length} operators and 5 in-place ops on views equal the cpu's bits (exp / log / sigmoid / tanh / sqrt: ${approx} elements one float16 step apart)`;
   });
+
+  await check('float16 reductions: sum / mean / prod within float16 rounding, max / min / argmax / argmin exact', async () => {
+    const a = input([6, 37], 86).mul(3).half();
+    const withNaN = a.clone();
+    withNaN.narrow(1, 5, 1).narrow(0, 2, 1).fill_(NaN);
+    const ad = a.to('webgpu');
+    const nd = withNaN.to('webgpu');
+    let worst = 0;
+    const close: [string, (t: Tensor) => Tensor][] = [
+      ['sum', (t) => t.sum()],
+      ['sum dim 1', (t) => t.sum(1)],
+      ['sum dim 0 keepdim', (t) => t.sum(0, true)],
+      ['sum dtype float32', (t) => t.sum(1, false, { dtype: torch.float32 })],
+      ['mean', (t) => t.mean()],
+      ['mean dim 1', (t) => t.mean(1)],
+      ['prod dim 0', (t) => t.narrow(0, 0, 4).prod(0)],
+      ['sum of a strided view', (t) => t.t().narrow(0, 3, 9).sum(1)],
+    ];
+    for (const [what, fn] of close) {
+      const [got, want] = [await fn(ad).cpu_async(), fn(a)];
+      assert(String(got.dtype) === String(want.dtype), `${what}: dtype ${String(got.dtype)}, cpu ${String(want.dtype)}`);
+      const [g, w] = [flat(got) as number[], flat(want) as number[]];
+      assert(g.length === w.length, `${what}: ${g.length} elements, cpu ${w.length}`);
+      for (let i = 0; i < g.length; i++) {
+        const err = Math.abs(g[i]! - w[i]!) / Math.max(1, Math.abs(w[i]!));
+        assert(err <= 2e-3, `${what}: element ${i} is ${g[i]}, cpu ${w[i]}`);
+        worst = Math.max(worst, err);
+      }
+    }
+    const exact: [string, (t: Tensor) => Tensor][] = [
+      ['max', (t) => t.max()],
+      ['amin dim 1', (t) => t.amin(1)],
+      ['max.dim values', (t) => t.max(1)[0]!],
+      ['max.dim indices', (t) => t.max(1)[1]!],
+      ['min.dim indices', (t) => t.min(0)[1]!],
+      ['argmax', (t) => t.argmax()],
+      ['argmin dim 1', (t) => t.argmin(1)],
+    ];
+    for (const [what, fn] of exact) {
+      await same(what, fn(ad), fn(a));
+      await same(`${what} (NaN)`, fn(nd), fn(withNaN));
+    }
+    return `${close.length} sums / means / prods within ${worst.toExponential(2)} (relative) of cpu; ${2 * exact.length} max / min / arg reductions exact (NaN too)`;
+  });
 }
