@@ -12,20 +12,22 @@ type Aten = typeof import('../../src/index.js');
 type WebGPU = typeof import('../../src/webgpu/index.js');
 type Tensor = import('../../src/index.js').Tensor;
 
+/** Runs `f`, which must raise an error whose message holds every one of `words`; returns the message. */
+const raises = (f: () => unknown, ...words: string[]): string => {
+  let message = '';
+  try {
+    f();
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assert(message !== '', `no error (expected one naming ${words.join(', ')})`);
+  for (const w of words) assert(message.includes(w), `"${message}" does not name ${w}`);
+  return message;
+};
+
 export async function runHalfChecks(aten: Aten, webgpu: WebGPU, { check, input }: NetworkHelpers): Promise<void> {
   const { torch, nn } = aten;
   const F = nn.functional;
-  const raises = (f: () => unknown, ...words: string[]): string => {
-    let message = '';
-    try {
-      f();
-    } catch (e) {
-      message = (e as Error).message;
-    }
-    assert(message !== '', `no error (expected one naming ${words.join(', ')})`);
-    for (const w of words) assert(message.includes(w), `"${message}" does not name ${w}`);
-    return message;
-  };
   const network: [string, (x: Tensor, w: Tensor) => Tensor][] = [
     ['aten::convolution', (x, w) => F.conv2d(x, w, null, { padding: 1 })],
     ['aten::convolution', (x, w) => F.conv_transpose2d(x, w.transpose(0, 1), null, { stride: 2 })],
@@ -79,7 +81,7 @@ const flat = (t: Tensor): (number | boolean)[] => t.reshape([-1]).tolist() as (n
  * the CPU's), within one float16 rounding step; returns how many elements differed by that step.
  */
 async function runHalfPointwise(aten: Aten, input: NetworkHelpers['input'], check: NetworkHelpers['check']): Promise<void> {
-  const { torch } = aten;
+  const { torch, nn } = aten;
   const same = async (what: string, dev: Tensor, want: Tensor, approx = false): Promise<number> => {
     assert(dev.device.toString() === 'webgpu:0', `${what}: result on ${dev.device.toString()}`);
     const got = await dev.cpu_async();
@@ -254,5 +256,77 @@ async function runHalfPointwise(aten: Aten, input: NetworkHelpers['input'], chec
       await same(`${what} (NaN)`, fn(nd), fn(withNaN));
     }
     return `${close.length} sums / means / prods within ${worst.toExponential(2)} (relative) of cpu; ${2 * exact.length} max / min / arg reductions exact (NaN too)`;
+  });
+
+  /** The worst |got - want| / max(1, |want|) of a device result against the CPU's, after checking dtype and shape. */
+  const near = async (what: string, dev: Tensor, want: Tensor, tol: number): Promise<number> => {
+    const got = await dev.cpu_async();
+    assert(String(got.dtype) === String(want.dtype), `${what}: dtype ${String(got.dtype)}, cpu ${String(want.dtype)}`);
+    assert(
+      JSON.stringify(got.sizes) === JSON.stringify(want.sizes),
+      `${what}: sizes ${JSON.stringify(got.sizes)}, cpu ${JSON.stringify(want.sizes)}`,
+    );
+    const [g, w] = [flat(got) as number[], flat(want) as number[]];
+    let worst = 0;
+    for (let i = 0; i < g.length; i++) {
+      const err = Math.abs(g[i]! - w[i]!) / Math.max(1, Math.abs(w[i]!));
+      assert(err <= tol, `${what}: element ${i} is ${g[i]}, cpu ${w[i]}`);
+      worst = Math.max(worst, err);
+    }
+    return worst;
+  };
+
+  await check('float16 mm / addmm / bmm / baddbmm, softmax / log_softmax, layer_norm (+ backwards) within float16 rounding', async () => {
+    const h = (sizes: number[], seed: number): Tensor => input(sizes, seed).mul(2).half();
+    const [a, b, c, bias] = [h([9, 70], 87), h([70, 13], 88), h([70, 66], 89), h([13], 90)];
+    const [x, y] = [h([3, 5, 40], 91), h([3, 40, 7], 92)];
+    const cases: [string, Tensor[], (...t: Tensor[]) => Tensor][] = [
+      ['mm', [a, b], (a, b) => a.mm(b)],
+      ['mm of a transpose', [a, b], (a, b) => b.t().mm(a.t())],
+      ['mm 64x64 tiles', [c, a], (c, a) => c.t().mm(a.t().mm(a))],
+      ['addmm', [bias, a, b], (s, a, b) => torch.addmm(s, a, b, { beta: 0.5, alpha: 2 })],
+      ['bmm', [x, y], (x, y) => x.bmm(y)],
+      ['baddbmm', [x, y], (x, y) => torch.baddbmm(y.narrow(1, 0, 5), x, y, { alpha: 0.5 })],
+      ['softmax', [a], (a) => a.softmax(1)],
+      ['log_softmax dim 0', [a], (a) => a.log_softmax(0)],
+      ['softmax to float32', [a], (a) => a.softmax(1, { dtype: torch.float32 })],
+      ['layer_norm', [a, b], (a, b) => nn.functional.layer_norm(a, [70], b.narrow(1, 0, 1).reshape([70]), b.narrow(1, 1, 1).reshape([70]))],
+      ['layer_norm, float32 weight', [a], (a) => torch.native_layer_norm(a, [70], torch.ones([70], { device: a.device }), null, 1e-5)[1]!],
+    ];
+    let worst = 0;
+    for (const [what, ts, fn] of cases) worst = Math.max(worst, await near(what, fn(...ts.map((t) => t.to('webgpu'))), fn(...ts), 4e-3));
+    raises(() => a.to('webgpu').mm(b.float().to('webgpu')), 'expected m1 and m2 to have the same dtype, but got: c10::Half != float');
+    // Backwards: gradients of float16 leaves through softmax, log_softmax, layer_norm and mm.
+    const grads = (device: string): Tensor[] => {
+      const leaves = [a, b, b.narrow(1, 0, 1).reshape([70]).contiguous()].map((t) => t.to(device).detach().requires_grad_(true));
+      const [p, q, w] = leaves as [Tensor, Tensor, Tensor];
+      const z = nn.functional.layer_norm(p, [70], w, null).mm(q).softmax(1).add(p.mm(q).log_softmax(1).mul(0.25));
+      z.mul(torch.arange(13, { dtype: torch.float16 }).div(13).to(device))
+        .sum()
+        .backward();
+      return leaves.map((l) => l.grad!);
+    };
+    const [gd, gc] = [grads('webgpu'), grads('cpu')];
+    for (let i = 0; i < 3; i++) worst = Math.max(worst, await near(`gradient ${i}`, gd[i]!, gc[i]!, 1e-2));
+    return `${cases.length} results and 3 gradients within ${worst.toExponential(2)} of cpu (relative to max(1, |x|)); a mixed-dtype mm raises PyTorch's error`;
+  });
+
+  await check('an MLP in float16 (.to(torch.float16)) forward and backward on webgpu against cpu', async () => {
+    const xb = input([16, 20], 93).half();
+    const target = torch.tensor(Array.from({ length: 16 }, (_, i) => i % 5));
+    /** The same model (seed 0) on `device`: its float16 logits and the first layer's weight gradient. */
+    const run = (device: string): [Tensor, Tensor] => {
+      torch.manual_seed(0);
+      const layers = [new nn.Linear(20, 32), new nn.ReLU(), new nn.Linear(32, 32), new nn.Tanh(), new nn.Linear(32, 5)];
+      const model = new nn.Sequential(...layers).to(torch.float16).to(device);
+      const logits = model.call(xb.to(device)) as Tensor;
+      nn.functional.cross_entropy(logits.float(), target.to(device)).backward();
+      return [logits.detach(), model.parameters()[0]!.grad!];
+    };
+    const [ld, gd] = run('webgpu');
+    const [lc, gc] = run('cpu');
+    const e1 = await near('logits', ld, lc, 1e-2);
+    const e2 = await near('first weight gradient', gd, gc, 1e-2);
+    return `logits (float16, 16 x 5) within ${e1.toExponential(2)}, the first layer's weight gradient (float16) within ${e2.toExponential(2)} of cpu`;
   });
 }

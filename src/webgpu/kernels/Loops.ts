@@ -1,7 +1,7 @@
 // Pointwise kernels of the webgpu device in WGSL: one generated shader per (expression, rank after coalescing,
 // operand pattern), with sizes, strides and offsets passed as data, so one pipeline serves every shape. The
 // counterpart of aten/src/ATen/native/cpu/Loops.h over TensorIterator, and of the MPS binary/unary kernels.
-import { ScalarType, torch, type Tensor } from 'aten-ts';
+import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
 import type { GpuBlock, WebGPURuntime } from '../runtime.js';
 import {
   F16_WGSL,
@@ -266,6 +266,14 @@ export function checkFloat(op: string, ...ts: readonly Operand[]): void {
       throw new Error(`webgpu: ${op} supports float32 tensors only so far, got ${String(t.dtype)}`);
     }
   }
+}
+
+/**
+ * `t` itself when of dtype `st`, else a new contiguous tensor of dtype `st` on the device: a pointwise cast (exact
+ * from float16 to float32, rounded once the other way: See Note [float16 through the float32 kernels]).
+ */
+export function castTo(rt: WebGPURuntime, t: Tensor, st: ScalarType): Tensor {
+  return t.scalarType === st ? t : empty_generic(t.sizes, rt, st).copy_(t);
 }
 
 /** `t` itself when contiguous, else a contiguous copy on the device (a strided `copy_`), outside autograd. */
