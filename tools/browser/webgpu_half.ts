@@ -29,34 +29,14 @@ export async function runHalfChecks(aten: Aten, webgpu: WebGPU, { check, input }
   const { torch, nn } = aten;
   const F = nn.functional;
   const network: [string, (x: Tensor, w: Tensor) => Tensor][] = [
-    ['aten::convolution', (x, w) => F.conv2d(x, w, null, { padding: 1 })],
-    ['aten::convolution', (x, w) => F.conv_transpose2d(x, w.transpose(0, 1), null, { stride: 2 })],
-    ['aten::avg_pool2d', (x) => F.avg_pool2d(x, 2, { stride: 1, padding: 1 })],
-    ['aten::_adaptive_avg_pool2d', (x) => F.adaptive_avg_pool2d(x, [3, 2])],
+    ['conv2d', (x, w) => F.conv2d(x, w, null, { padding: 1 })],
+    ['conv_transpose2d', (x, w) => F.conv_transpose2d(x, w.transpose(0, 1), null, { stride: 2 })],
+    ['avg_pool2d', (x) => F.avg_pool2d(x, 2, { stride: 1, padding: 1 })],
+    ['adaptive_avg_pool2d', (x) => F.adaptive_avg_pool2d(x, [3, 2])],
+    ['max_pool2d', (x) => F.max_pool2d(x, 2)],
   ];
-
-  await check('float16: shader-f16 on the adapter, storage round trip, refusal without the feature', async () => {
-    const { shaderF16 } = await webgpu.init();
-    const h = torch.tensor([1.5, -2, 65504, 0.0001, 3, -0.5]).half();
-    const back = await h.to('webgpu').cpu_async();
-    assert(String(back.dtype) === 'torch.float16', `dtype ${String(back.dtype)}`);
-    assert(JSON.stringify(back.tolist()) === JSON.stringify(h.tolist()), `round trip ${JSON.stringify(back.tolist())}`);
-    const [x, w] = [input([2, 3, 5, 4], 70).half().to('webgpu'), input([4, 3, 3, 3], 71).half().to('webgpu')];
-    const previous = webgpu.set_shader_f16(false);
-    let refusals = 0;
-    try {
-      for (const [op, f] of network) {
-        raises(() => f(x, w), `webgpu: ${op}`, 'float16', "'shader-f16'");
-        refusals++;
-      }
-    } finally {
-      webgpu.set_shader_f16(previous);
-    }
-    if (!shaderF16) {
-      raises(() => webgpu.set_shader_f16(true), "lacks the WebGPU feature 'shader-f16'");
-      return `the adapter lacks 'shader-f16' (its f16 shaders cannot run here); storage round trip exact; ${refusals} network kernels refuse naming the operator, float16 and the feature`;
-    }
-    // The adapter has it: the float16 network kernels against the CPU device's float16 results.
+  /** Each network kernel's float16 result on the device against the CPU device's; the worst relative difference. */
+  const networkAgainstCpu = async (x: Tensor, w: Tensor): Promise<number> => {
     let worst = 0;
     for (const [op, f] of network) {
       const got = await f(x, w).cpu_async();
@@ -66,7 +46,70 @@ export async function runHalfChecks(aten: Aten, webgpu: WebGPU, { check, input }
       assert(err <= 2e-3, `${op}: max relative difference ${err.toExponential(2)}`);
       worst = Math.max(worst, err);
     }
-    return `the adapter has 'shader-f16': ${network.length} float16 network kernels within ${worst.toExponential(2)} of cpu; refusal when turned off checked`;
+    return worst;
+  };
+
+  await check('float16: shader-f16 on the adapter, storage round trip, network kernels with and without the feature', async () => {
+    const { shaderF16 } = await webgpu.init();
+    const h = torch.tensor([1.5, -2, 65504, 0.0001, 3, -0.5]).half();
+    const back = await h.to('webgpu').cpu_async();
+    assert(String(back.dtype) === 'torch.float16', `dtype ${String(back.dtype)}`);
+    assert(JSON.stringify(back.tolist()) === JSON.stringify(h.tolist()), `round trip ${JSON.stringify(back.tolist())}`);
+    const [x, w] = [input([2, 3, 5, 4], 70).half().to('webgpu'), input([4, 3, 3, 3], 71).half().to('webgpu')];
+    // Without the feature (or turned off) the network kernels go through their float32 form (Note [float16 through the float32 kernels]).
+    const previous = webgpu.set_shader_f16(false);
+    let without: number;
+    try {
+      without = await networkAgainstCpu(x, w);
+    } finally {
+      webgpu.set_shader_f16(previous);
+    }
+    if (!shaderF16) {
+      raises(() => webgpu.set_shader_f16(true), "lacks the WebGPU feature 'shader-f16'");
+      return `the adapter lacks 'shader-f16' (its f16 shaders cannot run here); storage round trip exact; ${network.length} float16 network kernels through float32 within ${without.toExponential(2)} of cpu`;
+    }
+    const withF16 = await networkAgainstCpu(x, w);
+    return `the adapter has 'shader-f16': ${network.length} float16 network kernels within ${withF16.toExponential(2)} of cpu (${without.toExponential(2)} with the feature turned off)`;
+  });
+
+  await check('float16 LeNet forward and cross-entropy backward on webgpu against cpu', async () => {
+    const xb = input([4, 1, 28, 28], 94).half();
+    const target = torch.tensor([3, 1, 4, 1]);
+    /** The same LeNet (seed 0) in float16 on `device`: its logits and conv1's weight gradient. */
+    const run = (device: string): [Tensor, Tensor] => {
+      torch.manual_seed(0);
+      const [c1, c2] = [new nn.Conv2d(1, 6, 5), new nn.Conv2d(6, 16, 5)];
+      const [f1, f2, f3] = [new nn.Linear(256, 120), new nn.Linear(120, 84), new nn.Linear(84, 10)];
+      const model = new nn.Sequential(
+        c1,
+        new nn.ReLU(),
+        new nn.MaxPool2d(2),
+        c2,
+        new nn.ReLU(),
+        new nn.MaxPool2d(2),
+        new nn.Flatten(),
+        f1,
+        new nn.ReLU(),
+        f2,
+        new nn.ReLU(),
+        f3,
+      )
+        .to(torch.float16)
+        .to(device);
+      const logits = model.call(xb.to(device)) as Tensor;
+      F.cross_entropy(logits, target.to(device)).backward();
+      return [logits.detach(), model.parameters()[0]!.grad!];
+    };
+    const [ld, gd] = run('webgpu');
+    const [lc, gc] = run('cpu');
+    const err = async (d: Tensor, c: Tensor): Promise<number> => {
+      const got = await d.cpu_async();
+      assert(String(got.dtype) === 'torch.float16', `dtype ${String(got.dtype)}`);
+      return (got.float().sub(c.float()).abs().max().item() as number) / Math.max(1, c.float().abs().max().item() as number);
+    };
+    const [e1, e2] = [await err(ld, lc), await err(gd, gc)];
+    assert(e1 <= 1e-2 && e2 <= 1e-2, `logits ${e1.toExponential(2)}, conv1 weight gradient ${e2.toExponential(2)}`);
+    return `logits within ${e1.toExponential(2)}, conv1's weight gradient within ${e2.toExponential(2)} of cpu (float16 end to end)`;
   });
 
   await runHalfPointwise(aten, input, check);

@@ -276,6 +276,24 @@ export function castTo(rt: WebGPURuntime, t: Tensor, st: ScalarType): Tensor {
   return t.scalarType === st ? t : empty_generic(t.sizes, rt, st).copy_(t);
 }
 
+/**
+ * `kernel` taking float16 tensors through its float32 form when `when()` holds: float16 arguments cast to
+ * float32, float32 results cast back to float16 (See Note [float16 through the float32 kernels]).
+ */
+export function viaFloat32<A extends unknown[], R>(rt: WebGPURuntime, kernel: (...args: A) => R, when: () => boolean = () => true) {
+  const isHalf = (a: unknown): a is Tensor =>
+    typeof a === 'object' && a !== null && 'scalarType' in a && (a as Tensor).scalarType === ScalarType.Half;
+  return (...args: A): R => {
+    if (!args.some(isHalf) || !when()) return kernel(...args);
+    const out = kernel(...(args.map((a) => (isHalf(a) ? castTo(rt, a, ScalarType.Float) : a)) as A)) as unknown;
+    const back = (r: unknown): unknown =>
+      typeof r === 'object' && r !== null && 'scalarType' in r && (r as Tensor).scalarType === ScalarType.Float
+        ? castTo(rt, r as Tensor, ScalarType.Half)
+        : r;
+    return (Array.isArray(out) ? out.map(back) : back(out)) as R;
+  };
+}
+
 /** `t` itself when contiguous, else a contiguous copy on the device (a strided `copy_`), outside autograd. */
 export function contiguousOf(t: Tensor): Tensor {
   return t.isContiguous() ? t : torch.no_grad(() => t.contiguous());
